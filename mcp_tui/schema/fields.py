@@ -1,0 +1,138 @@
+"""The typed form model that a requested schema becomes.
+
+``parse.py`` builds a :class:`FormSpec` from a raw JSON Schema dict; ``validate.py`` turns raw widget
+input into exactly typed ``content``. The UI maps each :class:`FieldKind` to a widget in one place
+(``mcp_tui.ui.widgets.form_fields``); these classes carry no widget code.
+
+Every string in here (names, titles, descriptions, option labels and values) came from a server and
+is untrusted: display it only through ``mcp_tui.untrusted`` / ``mcp_tui.ui.text``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, TypeAlias
+
+#: A JSON value as it goes on the wire in ``ElicitResult.content``.
+ContentValue: TypeAlias = str | int | float | bool | list[str]
+
+#: What a widget hands back for one field, before validation:
+#: text fields (string, number, integer) -> ``str``; boolean -> ``bool``, or ``None`` for an
+#: optional boolean the user never set; single select -> the chosen option's ``value`` or ``None``;
+#: multi select -> the chosen options' ``value``s in any order.
+RawValue: TypeAlias = str | bool | list[str] | None
+
+
+class FieldKind(Enum):
+    """What kind of widget a field needs."""
+
+    TEXT = "text"  # string, possibly with a format
+    NUMBER = "number"  # JSON number: keeps its decimals
+    INTEGER = "integer"  # JSON integer: sent as 30, never 30.0
+    BOOLEAN = "boolean"
+    SELECT = "select"  # one of several options (enum, oneOf, enum + enumNames)
+    MULTI_SELECT = "multi_select"  # array of options (items.enum or items.anyOf)
+
+
+class TextFormat(Enum):
+    """The string formats of the spec; any other ``format`` is ignored with a note."""
+
+    EMAIL = "email"
+    URI = "uri"
+    DATE = "date"
+    DATE_TIME = "date-time"
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One choice: ``value`` (the const) is sent, ``label`` (the title) is shown."""
+
+    value: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One property of the requested schema, in a form the UI can render directly."""
+
+    name: str  # the property name: the key in ``content``
+    kind: FieldKind
+    title: str  # the schema's ``title``, or the property name when there is none
+    description: str | None = None
+    required: bool = False
+    #: The schema's default, already checked against the field's own rules, in wire type.
+    #: ``has_default`` tells "no default" apart from a default that is falsy.
+    default: ContentValue | None = None
+    has_default: bool = False
+    # TEXT
+    format: TextFormat | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    #: A ``pattern`` (outside the spec's subset) that compiled in the linear-time engine; ``None``
+    #: when absent or refused (a refusal is in ``notes``).
+    pattern: str | None = None
+    # NUMBER / INTEGER
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    # SELECT / MULTI_SELECT
+    options: tuple[Option, ...] = ()
+    min_items: int | None = None
+    max_items: int | None = None
+    #: Notes for the user and the server's author: a dropped default, an ignored keyword, a refused
+    #: pattern. Never fatal.
+    notes: tuple[str, ...] = ()
+
+    @property
+    def constraint_text(self) -> str:
+        """The field's rules in words: "3–20 characters", "1 to 100", "pick 1–3", or ""."""
+        from mcp_tui.schema.describe import constraint_text
+
+        return constraint_text(self)
+
+    @property
+    def placeholder(self) -> str:
+        """An example of valid input for a text-like field ("name@example.com", "YYYY-MM-DD")."""
+        from mcp_tui.schema.describe import placeholder
+
+        return placeholder(self)
+
+
+@dataclass(frozen=True, slots=True)
+class FormSpec:
+    """A whole requested schema: fields in the schema's property order."""
+
+    fields: tuple[FieldSpec, ...]
+    title: str | None = None
+    description: str | None = None
+    #: Form-level notes (unknown keywords, ``$schema`` dialects, ...), never fatal.
+    notes: tuple[str, ...] = ()
+    #: The schema exactly as received; the final ``content`` is checked against it.
+    schema: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def is_confirmation(self) -> bool:
+        """An empty ``properties``: the form is just Accept / Decline / Cancel."""
+        return not self.fields
+
+    def field_named(self, name: str) -> FieldSpec:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+
+@dataclass(frozen=True, slots=True)
+class FormResult:
+    """The outcome of validating a whole form.
+
+    ``content`` is set only when there are no errors; ``errors`` maps a property name to one human
+    message ("Required", "At least 3 characters", ...), in schema order.
+    """
+
+    content: dict[str, ContentValue] | None
+    errors: dict[str, str]
+
+    @property
+    def ok(self) -> bool:
+        return self.content is not None and not self.errors

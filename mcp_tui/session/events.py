@@ -1,0 +1,195 @@
+"""Plain dataclasses the session layer emits, so the UI never touches raw ``mcp`` types.
+
+A :class:`ServerConnection` (``connection.py``) calls its ``EventSink`` with these on the event loop.
+High-rate events (logs, progress, traffic, stderr) must be cheap to create: the UI batches them.
+All text fields that came from a server are untrusted.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Literal
+
+
+class ConnectionState(Enum):
+    CONNECTING = "connecting"
+    READY = "ready"
+    FAILED = "failed"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """What the server told us about itself at the handshake (all untrusted except the version)."""
+
+    name: str | None
+    version: str | None
+    title: str | None = None
+    instructions: str | None = None
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    protocol_version: str | None = None
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    name: str
+    description: str | None = None
+    title: str | None = None
+    input_schema: dict[str, Any] = field(default_factory=dict)
+    output_schema: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class PromptArgumentInfo:
+    name: str
+    description: str | None = None
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class PromptInfo:
+    name: str
+    description: str | None = None
+    title: str | None = None
+    arguments: tuple[PromptArgumentInfo, ...] = ()
+
+
+@dataclass(frozen=True)
+class ResourceInfo:
+    uri: str
+    name: str
+    description: str | None = None
+    mime_type: str | None = None
+    #: True for a resource template (``uri`` is then the URI template).
+    template: bool = False
+
+
+@dataclass(frozen=True)
+class ContentItem:
+    """One block of a tool result or prompt message, reduced to what a terminal can show.
+
+    ``kind`` is ``text``, ``image``, ``audio``, ``resource_link``, ``resource`` or ``unknown``;
+    ``text`` holds the text (or a resource's text); binary content is described by
+    ``mime_type`` and ``size`` (decoded bytes) and never shown raw.
+    """
+
+    kind: str
+    text: str | None = None
+    mime_type: str | None = None
+    size: int | None = None
+    uri: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """The end of a tool call, prompt get or resource read, success or not."""
+
+    items: tuple[ContentItem, ...] = ()
+    structured: Any = None
+    is_error: bool = False
+    #: A JSON-RPC error or local failure, readable: "-32602 Invalid params: ...".
+    error: str | None = None
+    error_code: int | None = None
+    error_data: Any = None
+    #: Set when the error is -32042 and its data held valid URL-mode requests.
+    url_elicitations: tuple[Any, ...] = ()
+
+
+# ---- events -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ServerStateChanged:
+    server: str
+    state: ConnectionState
+    detail: str | None = None  # the reason for FAILED / CLOSED
+    info: ServerInfo | None = None
+
+
+@dataclass(frozen=True)
+class CatalogChanged:
+    """The tools, prompts or resources of a server were (re)listed."""
+
+    server: str
+    tools: tuple[ToolInfo, ...] | None = None
+    prompts: tuple[PromptInfo, ...] | None = None
+    resources: tuple[ResourceInfo, ...] | None = None
+
+
+@dataclass(frozen=True)
+class LogReceived:
+    server: str
+    level: str
+    logger: str | None
+    data: Any
+    at: float = field(default_factory=time.time)
+
+
+@dataclass(frozen=True)
+class ProgressReceived:
+    server: str
+    call_id: int
+    progress: float
+    total: float | None
+    message: str | None
+
+
+@dataclass(frozen=True)
+class TrafficRecorded:
+    """One JSON-RPC message in or out, as a JSON-able dict."""
+
+    server: str
+    direction: Literal["in", "out"]
+    message: dict[str, Any]
+    at: float = field(default_factory=time.time)
+
+
+@dataclass(frozen=True)
+class StderrReceived:
+    server: str
+    line: str
+
+
+@dataclass(frozen=True)
+class ElicitationRefused:
+    """A request whose schema the engine refused; the server got -32602 with the same list."""
+
+    server: str
+    message: str
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ElicitationCompleted:
+    """``notifications/elicitation/complete`` for a URL-mode request."""
+
+    server: str
+    elicitation_id: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the user should know that fits in one line (auto-cancelled requests, ...)."""
+
+    server: str
+    text: str
+    severity: Literal["information", "warning", "error"] = "information"
+
+
+SessionEvent = (
+    ServerStateChanged
+    | CatalogChanged
+    | LogReceived
+    | ProgressReceived
+    | TrafficRecorded
+    | StderrReceived
+    | ElicitationRefused
+    | ElicitationCompleted
+    | Notice
+)
+
+EventSink = Callable[[SessionEvent], None]
