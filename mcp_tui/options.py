@@ -1,0 +1,34 @@
+"""Options that shape one run of the app, built by the CLI from arguments and config."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ToolCallRequest:
+    """``--call TOOL [--args JSON]``: call this tool as soon as its server is ready."""
+
+    tool: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    server: str | None = None  # None: the first server that offers the tool
+
+
+@dataclass(frozen=True)
+class AppOptions:
+    #: ``--call``: a tool to call as soon as its server is ready.
+    call: ToolCallRequest | None = None
+    #: ``--log``: every JSON-RPC message in and out, as JSON Lines, flushed per message.
+    traffic_log: Path | None = None
+    #: Where server stderr is written (bounded); ``None`` chooses the platform log directory.
+    stderr_log: Path | None = None
+    #: ``--save-answers``: every elicitation answer given in the TUI, replayable by ``mcp-tui call``.
+    save_answers: Path | None = None
+    #: Show a summary of what will be sent before an accepted form is sent.
+    review_before_send: bool = False
+    #: Automatic anti-spam limit: more than ``rate_limit_count`` requests within
+    #: ``rate_limit_seconds`` from one server stops its requests until turned back on.
+    rate_limit_count: int = 10
+    rate_limit_seconds: float = 10.0

@@ -1,0 +1,54 @@
+"""Server specifications: how to reach one MCP server, independent of where the spec came from.
+
+Built by ``mcp_tui.config`` (config files) and ``mcp_tui.cli`` (command line); consumed by
+``connection.py``. Pure data: importing this module does not import ``mcp``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+#: ``auto`` probes with ``server/discover`` (2026-07-28) and falls back to ``initialize``; a server
+#: that ignores the probe costs 10 s, so ``legacy`` (initialize, 2025-11-25) can be forced.
+ProtocolMode = Literal["auto", "legacy", "2026-07-28"]
+
+#: How elicitation requests from this server are answered: shown to the user, or refused at once.
+ElicitationPolicy = Literal["ask", "decline", "cancel"]
+
+Transport = Literal["streamable-http", "sse"]
+
+
+@dataclass(frozen=True)
+class StdioTarget:
+    """A server started as a child process speaking MCP on stdin/stdout."""
+
+    command: str
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+
+    def describe(self) -> str:
+        return " ".join((self.command, *self.args))
+
+
+@dataclass(frozen=True)
+class HttpTarget:
+    """A server reached over Streamable HTTP (default) or the legacy HTTP+SSE transport."""
+
+    url: str
+    transport: Transport = "streamable-http"
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        return self.url if self.transport == "streamable-http" else f"{self.url} (sse)"
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    """One server to connect to. ``name`` is ours (command line or config), never the server's."""
+
+    name: str
+    target: StdioTarget | HttpTarget
+    mode: ProtocolMode = "auto"
+    elicitation: ElicitationPolicy = "ask"
