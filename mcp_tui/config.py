@@ -1,0 +1,485 @@
+"""mcp-tui's config: our own TOML, and the JSON files other MCP clients already use.
+
+Every file becomes a :class:`LoadedConfig`: the :class:`~mcp_tui.session.servers.ServerSpec` of
+each server plus the app-level :class:`AppSettings`. Three shapes are read:
+
+- **our TOML** (``config.example.toml`` documents every key): ``[app]`` settings and
+  ``[servers.NAME]`` tables. Validated strictly (``extra="forbid"``): a typo in *our* file is
+  reported, with its key path and line, instead of being silently ignored.
+- ``{"mcpServers": {...}}`` JSON (Claude Desktop, Cursor, Claude Code, Windsurf, Cline), and
+- ``{"servers": {...}}`` JSON (VS Code's ``mcp.json``, comments and trailing commas allowed).
+  These files belong to other tools and carry keys we do not use (``envFile``, ``inputs``,
+  ``autoApprove``...): such keys are skipped with a *note* rather than refused, so the file people
+  already have keeps working. Notes are shown to the user, never fatal.
+
+``${VAR}``, ``${VAR:-default}`` and ``${env:VAR}`` are expanded in commands, arguments, env values,
+``cwd``, URLs and headers (secrets stay out of the file). Relative ``cwd`` and log paths are
+relative to the config file's folder.
+
+Every problem raises :class:`~mcp_tui.errors.ConfigError` with one paragraph that names the file,
+the key path and the line. Pure: no ``mcp``, no ``textual``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from mcp_tui.config_json import ConfigFormat, ForeignConfigError, translate_json
+from mcp_tui.config_text import (
+    ExpansionError,
+    KeyPath,
+    expand_variables,
+    find_line,
+    format_key_path,
+    json_key_lines,
+    strip_jsonc,
+    toml_key_lines,
+)
+from mcp_tui.errors import ConfigError
+from mcp_tui.options import AppOptions
+from mcp_tui.paths import expand_user_path
+from mcp_tui.session.servers import (
+    ElicitationPolicy,
+    HttpTarget,
+    ProtocolMode,
+    ServerSpec,
+    StdioTarget,
+    Transport,
+)
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+class _Model(BaseModel):
+    """Frozen, strict, and no unknown keys: the shape of every table in our TOML."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+def _check_url(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{url!r} is not an http:// or https:// URL with a host")
+    return url.strip()
+
+
+class RateLimitConfig(_Model):
+    """Automatic anti-spam limit for elicitation requests from one server."""
+
+    count: int = Field(
+        default=10,
+        ge=1,
+        description="How many requests within `seconds` are allowed before the stop.",
+    )
+    seconds: float = Field(default=10.0, gt=0, description="The length of the window, in seconds.")
+
+
+class AppConfig(_Model):
+    """The ``[app]`` table: settings for the whole run."""
+
+    review_before_send: bool = Field(
+        default=False, description="Show a summary of the content before an accepted form is sent."
+    )
+    traffic_log: str | None = Field(
+        default=None, description="Write every JSON-RPC message as JSON Lines here (like `--log`)."
+    )
+    stderr_log: str | None = Field(
+        default=None,
+        description="Where server stderr is written; unset chooses the platform log directory.",
+    )
+    mode: ProtocolMode = Field(
+        default="auto", description="Default protocol mode for servers that do not set their own."
+    )
+    elicitation: ElicitationPolicy = Field(
+        default="ask",
+        description="Default elicitation policy for servers that do not set their own.",
+    )
+    rate_limit: RateLimitConfig = Field(
+        default_factory=RateLimitConfig, description="The anti-spam limit for elicitation."
+    )
+
+
+class _ServerCommon(_Model):
+    mode: ProtocolMode | None = Field(
+        default=None,
+        description="auto (probe 2026-07-28, fall back), legacy (initialize) or 2026-07-28.",
+    )
+    elicitation: ElicitationPolicy | None = Field(
+        default=None, description="ask (show a form), decline or cancel every request at once."
+    )
+    enabled: bool = Field(
+        default=True, description="When false the server opens only if named with `--server`."
+    )
+
+
+class StdioServerConfig(_ServerCommon):
+    """A ``[servers.NAME]`` table with ``command``: a child process speaking MCP on stdio."""
+
+    command: str = Field(min_length=1, description="The program to start (looked up on PATH).")
+    args: list[str] = Field(default_factory=list, description="Its arguments, one per item.")
+    env: dict[str, str] = Field(
+        default_factory=dict, description="Extra environment variables for the child process."
+    )
+    cwd: str | None = Field(default=None, description="Working directory (relative: to this file).")
+
+
+class HttpServerConfig(_ServerCommon):
+    """A ``[servers.NAME]`` table with ``url``: a server reached over HTTP."""
+
+    url: str = Field(description="The endpoint, e.g. http://127.0.0.1:8000/mcp.")
+    transport: Transport = Field(
+        default="streamable-http",
+        description="streamable-http, or sse for the legacy HTTP+SSE transport.",
+    )
+    headers: dict[str, str] = Field(
+        default_factory=dict, description="HTTP headers sent with every request."
+    )
+
+
+@dataclass(frozen=True)
+class AppSettings:
+    """The app-level part of a config file, ready to merge with the command line."""
+
+    review_before_send: bool = False
+    traffic_log: Path | None = None
+    stderr_log: Path | None = None
+    rate_limit_count: int = 10
+    rate_limit_seconds: float = 10.0
+
+    def to_options(self, **overrides: Any) -> AppOptions:
+        """An :class:`AppOptions` from these settings; keyword arguments win (the command line)."""
+        values: dict[str, Any] = {
+            "review_before_send": self.review_before_send,
+            "traffic_log": self.traffic_log,
+            "stderr_log": self.stderr_log,
+            "rate_limit_count": self.rate_limit_count,
+            "rate_limit_seconds": self.rate_limit_seconds,
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return AppOptions(**values)
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    """One config file, read and checked."""
+
+    path: Path
+    format: ConfigFormat
+    #: Every usable server in file order, by name, including disabled ones.
+    servers: dict[str, ServerSpec]
+    #: Names of servers with ``enabled = false`` (JSON: ``"disabled": true``).
+    disabled: frozenset[str] = frozenset()
+    settings: AppSettings = field(default_factory=AppSettings)
+    #: Things we skipped or could not honour (unknown keys in another tool's JSON), never fatal.
+    notes: tuple[str, ...] = ()
+    #: Disabled servers whose ``${VAR}`` could not be filled in: an error only if selected.
+    problems: dict[str, ConfigError] = field(default_factory=dict)
+    #: Every server name in file order, usable or not.
+    names: tuple[str, ...] = ()
+
+    def default_servers(self) -> list[ServerSpec]:
+        """The servers opened when none is named: every enabled one, in file order."""
+        return [s for name, s in self.servers.items() if name not in self.disabled]
+
+    def select(self, names: Sequence[str]) -> list[ServerSpec]:
+        """The servers named with ``--server``, in that order; unknown names are an error."""
+        unknown = [n for n in names if n not in self.servers and n not in self.problems]
+        if unknown:
+            known = ", ".join(self.names) or "none"
+            raise ConfigError(
+                f"Config file {self.path} has no server named "
+                f"{', '.join(map(repr, unknown))} (the servers in this file: {known})."
+            )
+        chosen: list[ServerSpec] = []
+        for name in names:
+            if name in self.problems:
+                raise self.problems[name]
+            if self.servers[name] not in chosen:
+                chosen.append(self.servers[name])
+        return chosen
+
+
+# ---- errors -------------------------------------------------------------------------------------
+
+
+class _Locator:
+    """Turns key paths into ``line N`` using the source text."""
+
+    def __init__(self, path: Path, lines: Mapping[KeyPath, int]) -> None:
+        self.path = path
+        self.lines = lines
+
+    def where(self, key: KeyPath) -> str:
+        line = find_line(self.lines, key)
+        at = f", line {line}" if line is not None else ""
+        return f"{self.path}{at}: {format_key_path(key)}"
+
+    def error(self, key: KeyPath, message: str) -> ConfigError:
+        return ConfigError(f"Config file {self.where(key)}: {message}")
+
+    def from_validation(
+        self, prefix: KeyPath, exc: ValidationError, rename: Mapping[str, str] | None = None
+    ) -> ConfigError:
+        """One paragraph for every problem pydantic found, the first one in full.
+
+        ``rename`` maps our key names back to the file's (``transport`` came from ``type``).
+        """
+        problems = []
+        for err in exc.errors(include_url=False):
+            loc = [p for p in err["loc"] if isinstance(p, str | int)]
+            if loc and rename and isinstance(loc[0], str):
+                loc[0] = rename.get(loc[0], loc[0])
+            key = (*prefix, *loc)
+            problems.append((key, _explain(err)))
+        first_key, first_msg = problems[0]
+        text = f"Config file {self.where(first_key)}: {first_msg}."
+        if len(problems) > 1:
+            rest = "; ".join(
+                f"{format_key_path(k)} (line {find_line(self.lines, k) or '?'}): {m}"
+                for k, m in problems[1:4]
+            )
+            more = f" and {len(problems) - 4} more" if len(problems) > 4 else ""
+            text += f" Also: {rest}{more}."
+        return ConfigError(text)
+
+
+def _explain(err: Mapping[str, Any]) -> str:
+    kind = err.get("type", "")
+    if kind == "extra_forbidden":
+        return "unknown key (see config.example.toml for the keys mcp-tui reads)"
+    if kind == "missing":
+        return "this key is required"
+    message = str(err.get("msg", "invalid value"))
+    message = message.removeprefix("Value error, ")
+    if "input" in err and kind not in ("missing",) and not isinstance(err["input"], dict | list):
+        message += f" (got {err['input']!r})"
+    return message
+
+
+# ---- loading ------------------------------------------------------------------------------------
+
+
+def load_config(
+    path: str | os.PathLike[str], environ: Mapping[str, str] | None = None
+) -> LoadedConfig:
+    """Read one config file; its shape is chosen by extension (``.json``) or content.
+
+    Raises :class:`ConfigError` for a missing or unreadable file, a syntax error (with line and
+    column) or an invalid value (with key path and line).
+    """
+    file = Path(path)
+    env = os.environ if environ is None else environ
+    try:
+        text = file.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise ConfigError(f"Config file {file} does not exist.") from None
+    except IsADirectoryError:
+        raise ConfigError(f"Config file {file} is a directory, not a file.") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"Config file {file} is not UTF-8 text ({exc.reason}).") from None
+    except OSError as exc:
+        raise ConfigError(f"Config file {file} cannot be read: {exc.strerror}.") from None
+    if file.suffix.lower() in (".json", ".jsonc") or text.lstrip().startswith(("{", "//", "/*")):
+        return _load_json(file, text, env)
+    return _load_toml(file, text, env)
+
+
+def _load_toml(file: Path, text: str, env: Mapping[str, str]) -> LoadedConfig:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"Config file {file} is not valid TOML: {exc}.") from None
+    locator = _Locator(file, toml_key_lines(text))
+    unknown = [k for k in data if k not in ("app", "servers")]
+    if unknown:
+        raise locator.error(
+            (unknown[0],), "unknown table or key (the file has [app] and [servers.NAME])"
+        )
+    app = _validate(AppConfig, data.get("app", {}), ("app",), locator)
+    servers_raw = data.get("servers", {})
+    if not isinstance(servers_raw, dict):
+        raise locator.error(("servers",), "must be a table of servers: [servers.NAME]")
+    servers = _ServerTable(file, env, app, locator)
+    for name, entry in servers_raw.items():
+        key: KeyPath = ("servers", name)
+        if not isinstance(entry, dict):
+            raise locator.error(key, "must be a table with `command` or `url`")
+        has_command, has_url = "command" in entry, "url" in entry
+        if has_command == has_url:
+            raise locator.error(
+                key, "needs exactly one of `command` (a stdio server) or `url` (an HTTP server)"
+            )
+        model: type[_ServerCommon] = StdioServerConfig if has_command else HttpServerConfig
+        servers.add(name, key, _validate(model, entry, key, locator))
+    return servers.result("toml", _settings(app, file), ())
+
+
+def _settings(app: AppConfig, file: Path) -> AppSettings:
+    return AppSettings(
+        review_before_send=app.review_before_send,
+        traffic_log=_resolve_path(app.traffic_log, file) if app.traffic_log else None,
+        stderr_log=_resolve_path(app.stderr_log, file) if app.stderr_log else None,
+        rate_limit_count=app.rate_limit.count,
+        rate_limit_seconds=app.rate_limit.seconds,
+    )
+
+
+def _validate(model: type[_M], data: Any, prefix: KeyPath, locator: _Locator) -> _M:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise locator.from_validation(prefix, exc) from None
+
+
+def _load_json(file: Path, text: str, env: Mapping[str, str]) -> LoadedConfig:
+    clean = strip_jsonc(text)
+    try:
+        data = json.loads(clean)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"Config file {file} is not valid JSON: {exc.msg} at line {exc.lineno}, "
+            f"column {exc.colno}."
+        ) from None
+    locator = _Locator(file, json_key_lines(clean))
+    try:
+        shape = translate_json(data)
+    except ForeignConfigError as exc:
+        raise locator.error(exc.key, exc.message) from None
+    app = AppConfig()
+    servers = _ServerTable(file, env, app, locator)
+    for entry in shape.entries:
+        try:
+            parsed = _ADAPTERS[entry.kind].validate_python(entry.values)
+        except ValidationError as exc:
+            raise locator.from_validation(entry.key, exc, rename=entry.original_keys) from None
+        servers.add(entry.name, entry.key, parsed, rename=entry.original_keys)
+    return servers.result(shape.format, _settings(app, file), shape.notes)
+
+
+class _ServerTable:
+    """Collects the servers of one file; defers the ``${VAR}`` errors of disabled servers."""
+
+    def __init__(
+        self, file: Path, env: Mapping[str, str], app: AppConfig, locator: _Locator
+    ) -> None:
+        self.file, self.env, self.app, self.locator = file, env, app, locator
+        self.servers: dict[str, ServerSpec] = {}
+        self.disabled: set[str] = set()
+        self.problems: dict[str, ConfigError] = {}
+        self.names: list[str] = []
+
+    def add(
+        self,
+        name: str,
+        key: KeyPath,
+        parsed: _ServerCommon,
+        rename: Mapping[str, str] | None = None,
+    ) -> None:
+        self.names.append(name)
+        if not parsed.enabled:
+            self.disabled.add(name)
+        try:
+            self.servers[name] = _build_spec(
+                name, parsed, self.app, key, self.file, self.env, self.locator, rename
+            )
+        except ConfigError as exc:
+            if parsed.enabled:
+                raise
+            self.problems[name] = exc
+
+    def result(
+        self, fmt: ConfigFormat, settings: AppSettings, notes: tuple[str, ...]
+    ) -> LoadedConfig:
+        return LoadedConfig(
+            path=self.file,
+            format=fmt,
+            servers=self.servers,
+            disabled=frozenset(self.disabled),
+            settings=settings,
+            notes=notes,
+            problems=self.problems,
+            names=tuple(self.names),
+        )
+
+
+_ADAPTERS: dict[str, TypeAdapter[Any]] = {
+    "stdio": TypeAdapter(StdioServerConfig),
+    "http": TypeAdapter(HttpServerConfig),
+}
+
+
+def _resolve_path(raw: str, file: Path) -> Path:
+    """``~`` expanded; a relative path is relative to the config file's folder."""
+    path = expand_user_path(raw)
+    return path if path.is_absolute() else file.resolve().parent / path
+
+
+def _build_spec(
+    name: str,
+    parsed: _ServerCommon,
+    app: AppConfig,
+    key: KeyPath,
+    file: Path,
+    env: Mapping[str, str],
+    locator: _Locator,
+    rename: Mapping[str, str] | None = None,
+) -> ServerSpec:
+    """A :class:`ServerSpec` from one validated entry, with ``${VAR}``s filled in."""
+    names = rename or {}
+
+    def expand(value: str, *sub: str | int) -> str:
+        try:
+            return expand_variables(value, env, config_path=file)
+        except ExpansionError as exc:
+            first = sub[0] if sub else ""
+            renamed = (names.get(first, first), *sub[1:]) if isinstance(first, str) else sub
+            raise locator.error((*key, *renamed), f"{exc}.") from None
+
+    target: StdioTarget | HttpTarget
+    if isinstance(parsed, StdioServerConfig):
+        cwd = expand(parsed.cwd, "cwd") if parsed.cwd is not None else None
+        target = StdioTarget(
+            command=expand(parsed.command, "command"),
+            args=tuple(expand(a, "args", i) for i, a in enumerate(parsed.args)),
+            env={k: expand(v, "env", k) for k, v in parsed.env.items()},
+            cwd=str(_resolve_path(cwd, file)) if cwd else None,
+        )
+    elif isinstance(parsed, HttpServerConfig):
+        url = expand(parsed.url, "url")
+        try:
+            url = _check_url(url)
+        except ValueError as exc:
+            raise locator.error((*key, names.get("url", "url")), f"{exc}.") from None
+        target = HttpTarget(
+            url=url,
+            transport=parsed.transport,
+            headers={k: expand(v, "headers", k) for k, v in parsed.headers.items()},
+        )
+    else:  # pragma: no cover - the two models above are the only ones
+        raise TypeError(type(parsed).__name__)
+    return ServerSpec(
+        name=name,
+        target=target,
+        mode=parsed.mode or app.mode,
+        elicitation=parsed.elicitation or app.elicitation,
+    )
+
+
+def settings_from(config: LoadedConfig | None) -> AppSettings:
+    """The settings of ``config``, or the defaults when there is no config file."""
+    return config.settings if config is not None else AppSettings()
+
+
+def describe_servers(specs: Iterable[ServerSpec]) -> str:
+    """``name (target), ...`` for messages."""
+    return ", ".join(f"{s.name} ({s.target.describe()})" for s in specs)
