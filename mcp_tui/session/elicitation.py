@@ -42,6 +42,9 @@ class ElicitationRequest:
     request_key: str | int | None = None
     #: The negotiated protocol version of the connection that asked.
     protocol_version: str | None = None
+    #: The ``call_id`` the UI gave ``ServerConnection.call_tool`` for the call this request
+    #: interrupts, when known (same rules as ``tool``).
+    call_id: int | None = None
 
 
 @dataclass(frozen=True)

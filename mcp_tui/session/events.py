@@ -82,6 +82,9 @@ class ContentItem:
     size: int | None = None
     uri: str | None = None
     name: str | None = None
+    #: For prompt messages (``get_prompt``): the message's role, ``"user"`` or ``"assistant"``;
+    #: each message of a prompt is one item. ``None`` for tool results and resources.
+    role: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,8 +98,11 @@ class CallOutcome:
     error: str | None = None
     error_code: int | None = None
     error_data: Any = None
-    #: Set when the error is -32042 and its data held valid URL-mode requests.
+    #: Set when the error is -32042 and its data held valid URL-mode requests: a tuple of
+    #: ``ElicitationRequest`` (mode ``url``), to show through the consent screen before a retry.
     url_elicitations: tuple[Any, ...] = ()
+    #: ``get_prompt``: the prompt's description from the result, if any (untrusted).
+    description: str | None = None
 
 
 # ---- events -------------------------------------------------------------------------------------
@@ -172,6 +178,19 @@ class ElicitationCompleted:
 
 
 @dataclass(frozen=True)
+class ElicitationPauseChanged:
+    """The per-server "stop asking" state changed.
+
+    ``by_limit`` is true when the automatic rate limit paused the server (a ``Notice`` says so
+    too); ``ServerConnection.set_elicitation_paused(False)`` turns asking back on.
+    """
+
+    server: str
+    paused: bool
+    by_limit: bool = False
+
+
+@dataclass(frozen=True)
 class Notice:
     """Something the user should know that fits in one line (auto-cancelled requests, ...)."""
 
@@ -189,6 +208,7 @@ SessionEvent = (
     | StderrReceived
     | ElicitationRefused
     | ElicitationCompleted
+    | ElicitationPauseChanged
     | Notice
 )
 
