@@ -30,9 +30,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from mcp_tui.config_json import ConfigFormat, ForeignConfigError, translate_json
+from mcp_tui.config_models import (
+    AppConfig,
+    HttpServerConfig,
+    RateLimitConfig,
+    ServerCommon,
+    StdioServerConfig,
+    check_url,
+)
 from mcp_tui.config_text import (
     ExpansionError,
     KeyPath,
@@ -47,103 +55,25 @@ from mcp_tui.errors import ConfigError
 from mcp_tui.options import AppOptions
 from mcp_tui.paths import expand_user_path
 from mcp_tui.session.servers import (
-    ElicitationPolicy,
     HttpTarget,
-    ProtocolMode,
     ServerSpec,
     StdioTarget,
-    Transport,
 )
 
+__all__ = [
+    "AppConfig",
+    "AppSettings",
+    "ConfigFormat",
+    "HttpServerConfig",
+    "LoadedConfig",
+    "RateLimitConfig",
+    "StdioServerConfig",
+    "describe_servers",
+    "load_config",
+    "settings_from",
+]
+
 _M = TypeVar("_M", bound=BaseModel)
-
-
-class _Model(BaseModel):
-    """Frozen, strict, and no unknown keys: the shape of every table in our TOML."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
-
-def _check_url(url: str) -> str:
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url.strip())
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"{url!r} is not an http:// or https:// URL with a host")
-    return url.strip()
-
-
-class RateLimitConfig(_Model):
-    """Automatic anti-spam limit for elicitation requests from one server."""
-
-    count: int = Field(
-        default=10,
-        ge=1,
-        description="How many requests within `seconds` are allowed before the stop.",
-    )
-    seconds: float = Field(default=10.0, gt=0, description="The length of the window, in seconds.")
-
-
-class AppConfig(_Model):
-    """The ``[app]`` table: settings for the whole run."""
-
-    review_before_send: bool = Field(
-        default=False, description="Show a summary of the content before an accepted form is sent."
-    )
-    traffic_log: str | None = Field(
-        default=None, description="Write every JSON-RPC message as JSON Lines here (like `--log`)."
-    )
-    stderr_log: str | None = Field(
-        default=None,
-        description="Where server stderr is written; unset chooses the platform log directory.",
-    )
-    mode: ProtocolMode = Field(
-        default="auto", description="Default protocol mode for servers that do not set their own."
-    )
-    elicitation: ElicitationPolicy = Field(
-        default="ask",
-        description="Default elicitation policy for servers that do not set their own.",
-    )
-    rate_limit: RateLimitConfig = Field(
-        default_factory=RateLimitConfig, description="The anti-spam limit for elicitation."
-    )
-
-
-class _ServerCommon(_Model):
-    mode: ProtocolMode | None = Field(
-        default=None,
-        description="auto (probe 2026-07-28, fall back), legacy (initialize) or 2026-07-28.",
-    )
-    elicitation: ElicitationPolicy | None = Field(
-        default=None, description="ask (show a form), decline or cancel every request at once."
-    )
-    enabled: bool = Field(
-        default=True, description="When false the server opens only if named with `--server`."
-    )
-
-
-class StdioServerConfig(_ServerCommon):
-    """A ``[servers.NAME]`` table with ``command``: a child process speaking MCP on stdio."""
-
-    command: str = Field(min_length=1, description="The program to start (looked up on PATH).")
-    args: list[str] = Field(default_factory=list, description="Its arguments, one per item.")
-    env: dict[str, str] = Field(
-        default_factory=dict, description="Extra environment variables for the child process."
-    )
-    cwd: str | None = Field(default=None, description="Working directory (relative: to this file).")
-
-
-class HttpServerConfig(_ServerCommon):
-    """A ``[servers.NAME]`` table with ``url``: a server reached over HTTP."""
-
-    url: str = Field(description="The endpoint, e.g. http://127.0.0.1:8000/mcp.")
-    transport: Transport = Field(
-        default="streamable-http",
-        description="streamable-http, or sse for the legacy HTTP+SSE transport.",
-    )
-    headers: dict[str, str] = Field(
-        default_factory=dict, description="HTTP headers sent with every request."
-    )
 
 
 @dataclass(frozen=True)
@@ -319,7 +249,7 @@ def _load_toml(file: Path, text: str, env: Mapping[str, str]) -> LoadedConfig:
             raise locator.error(
                 key, "needs exactly one of `command` (a stdio server) or `url` (an HTTP server)"
             )
-        model: type[_ServerCommon] = StdioServerConfig if has_command else HttpServerConfig
+        model: type[ServerCommon] = StdioServerConfig if has_command else HttpServerConfig
         servers.add(name, key, _validate(model, entry, key, locator))
     return servers.result("toml", _settings(app, file), ())
 
@@ -382,7 +312,7 @@ class _ServerTable:
         self,
         name: str,
         key: KeyPath,
-        parsed: _ServerCommon,
+        parsed: ServerCommon,
         rename: Mapping[str, str] | None = None,
     ) -> None:
         self.names.append(name)
@@ -426,7 +356,7 @@ def _resolve_path(raw: str, file: Path) -> Path:
 
 def _build_spec(
     name: str,
-    parsed: _ServerCommon,
+    parsed: ServerCommon,
     app: AppConfig,
     key: KeyPath,
     file: Path,
@@ -457,7 +387,7 @@ def _build_spec(
     elif isinstance(parsed, HttpServerConfig):
         url = expand(parsed.url, "url")
         try:
-            url = _check_url(url)
+            url = check_url(url)
         except ValueError as exc:
             raise locator.error((*key, names.get("url", "url")), f"{exc}.") from None
         target = HttpTarget(

@@ -191,7 +191,9 @@ def toml_key_lines(text: str) -> dict[KeyPath, int]:
     for number, line in enumerate(text.splitlines(), start=1):
         if in_multiline is not None:
             if line.count(in_multiline) % 2 == 1:
+                rest = line[line.rfind(in_multiline) + 3 :]
                 in_multiline = None
+                depth = max(0, depth + _bracket_balance(rest))
             continue
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
@@ -200,6 +202,8 @@ def toml_key_lines(text: str) -> dict[KeyPath, int]:
             header = _HEADER.match(line)
             if header and not _ASSIGN.match(line):
                 path: KeyPath = _split_dotted(header.group(2))
+                for end in range(1, len(path)):
+                    lines.setdefault(path[:end], number)
                 if header.group(1) == "[[":
                     index = array_counts.get(path, 0)
                     array_counts[path] = index + 1

@@ -1,0 +1,101 @@
+"""The pydantic models of our TOML config: one frozen, strict model per table.
+
+``extra="forbid"``: a typo in our own file is an error with its key path and line (``config.py``
+adds the line). Every field has a description; ``config.example.toml`` documents each one and a
+test checks that it does. The JSON files of other clients are translated into these same models.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mcp_tui.session.servers import ElicitationPolicy, ProtocolMode, Transport
+
+
+class ConfigModel(BaseModel):
+    """Frozen, strict, and no unknown keys: the shape of every table in our TOML."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+def check_url(url: str) -> str:
+    """The URL without surrounding blanks, if it is http(s) with a host; else ``ValueError``."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{url!r} is not an http:// or https:// URL with a host")
+    return url.strip()
+
+
+class RateLimitConfig(ConfigModel):
+    """Automatic anti-spam limit for elicitation requests from one server."""
+
+    count: int = Field(
+        default=10,
+        ge=1,
+        description="How many requests within `seconds` are allowed before the stop.",
+    )
+    seconds: float = Field(default=10.0, gt=0, description="The length of the window, in seconds.")
+
+
+class AppConfig(ConfigModel):
+    """The ``[app]`` table: settings for the whole run."""
+
+    review_before_send: bool = Field(
+        default=False, description="Show a summary of the content before an accepted form is sent."
+    )
+    traffic_log: str | None = Field(
+        default=None, description="Write every JSON-RPC message as JSON Lines here (like `--log`)."
+    )
+    stderr_log: str | None = Field(
+        default=None,
+        description="Where server stderr is written; unset chooses the platform log directory.",
+    )
+    mode: ProtocolMode = Field(
+        default="auto", description="Default protocol mode for servers that do not set their own."
+    )
+    elicitation: ElicitationPolicy = Field(
+        default="ask",
+        description="Default elicitation policy for servers that do not set their own.",
+    )
+    rate_limit: RateLimitConfig = Field(
+        default_factory=RateLimitConfig, description="The anti-spam limit for elicitation."
+    )
+
+
+class ServerCommon(ConfigModel):
+    mode: ProtocolMode | None = Field(
+        default=None,
+        description="auto (probe 2026-07-28, fall back), legacy (initialize) or 2026-07-28.",
+    )
+    elicitation: ElicitationPolicy | None = Field(
+        default=None, description="ask (show a form), decline or cancel every request at once."
+    )
+    enabled: bool = Field(
+        default=True, description="When false the server opens only if named with `--server`."
+    )
+
+
+class StdioServerConfig(ServerCommon):
+    """A ``[servers.NAME]`` table with ``command``: a child process speaking MCP on stdio."""
+
+    command: str = Field(min_length=1, description="The program to start (looked up on PATH).")
+    args: list[str] = Field(default_factory=list, description="Its arguments, one per item.")
+    env: dict[str, str] = Field(
+        default_factory=dict, description="Extra environment variables for the child process."
+    )
+    cwd: str | None = Field(default=None, description="Working directory (relative: to this file).")
+
+
+class HttpServerConfig(ServerCommon):
+    """A ``[servers.NAME]`` table with ``url``: a server reached over HTTP."""
+
+    url: str = Field(description="The endpoint, e.g. http://127.0.0.1:8000/mcp.")
+    transport: Transport = Field(
+        default="streamable-http",
+        description="streamable-http, or sse for the legacy HTTP+SSE transport.",
+    )
+    headers: dict[str, str] = Field(
+        default_factory=dict, description="HTTP headers sent with every request."
+    )
