@@ -25,8 +25,21 @@ ACCEPT_HINT = "Ctrl+S"
 DECLINE_HINT = "Ctrl+R"
 CANCEL_HINT = "Esc"
 
-ELICITATION_BINDINGS: list[BindingType] = [
-    Binding(ACCEPT_KEY, "accept", "Accept", priority=True, id="elicitation.accept"),
-    Binding(DECLINE_KEY, "decline", "Decline", priority=True, id="elicitation.decline"),
-    Binding(CANCEL_KEY, "cancel", "Cancel", id="elicitation.cancel"),
-]
+#: Binding ids, for keymaps: a screen that swaps a binding for a variant keeps the id.
+ACCEPT_ID = "elicitation.accept"
+DECLINE_ID = "elicitation.decline"
+CANCEL_ID = "elicitation.cancel"
+
+
+def elicitation_bindings(
+    *, accept: str = "Accept", decline: str = "Decline", cancel: str = "Cancel"
+) -> list[BindingType]:
+    """The three shared bindings, with screen-specific footer words (e.g. "Open & accept")."""
+    return [
+        Binding(ACCEPT_KEY, "accept", accept, priority=True, id=ACCEPT_ID),
+        Binding(DECLINE_KEY, "decline", decline, priority=True, id=DECLINE_ID),
+        Binding(CANCEL_KEY, "cancel", cancel, id=CANCEL_ID),
+    ]
+
+
+ELICITATION_BINDINGS: list[BindingType] = elicitation_bindings()
