@@ -177,7 +177,7 @@ def _char_name(ch: str) -> str:
         name = unicodedata.name(ch)
     except ValueError:
         return escaped
-    return f"{escaped} ({name})" if escaped != ch else f"{ch!r} ({name})"
+    return f"{escaped} ({name})" if escaped != ch else f"'{ch}' ({name})"
 
 
 def _check_characters(raw: str, found: _Findings) -> None:

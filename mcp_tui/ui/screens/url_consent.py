@@ -1,0 +1,342 @@
+"""The consent screen for a URL-mode elicitation: show where the link goes, open it only on Ctrl+S.
+
+Layout, top to bottom: a header naming the server (our own name for the connection, never text
+the server controls); a scrolling body with the server's message as plain text, the destination
+host large with its registrable domain highlighted (the ``xn--`` identity first, the Unicode form
+beside it), the warnings, and the whole URL wrapped, never truncated; a status line; the buttons;
+the footer with the keys.
+
+Nothing is fetched before Ctrl+S: no DNS, no HTTP, no favicon. Ctrl+S opens exactly the URL shown
+(``verdict.url``) through :mod:`mcp_tui.session.browser` in a worker thread, and accepts once the
+browser has it. If no browser can be opened the screen stays: it says why, keeps the URL to copy
+(``c``), and a second Ctrl+S accepts without opening. Accept in URL mode means "the user consented
+to go there" (the spec's words), and a user who copies the URL into a browser on another machine
+has consented just as much; answering accept silently when nothing opened would leave the server
+waiting for a visit that never comes, so the choice is the user's.
+
+A URL the check refuses is never opened and never offered to copy: the screen shows the reasons
+and offers only Decline (Escape declines too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import ClassVar, Literal
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Static
+
+from mcp_tui.session.browser import OpenResult, open_url_async
+from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.url_check import UrlVerdict, check_url
+from mcp_tui.ui.screens.elicitation_keys import (
+    ACCEPT_HINT,
+    ACCEPT_ID,
+    ACCEPT_KEY,
+    CANCEL_HINT,
+    CANCEL_ID,
+    CANCEL_KEY,
+    DECLINE_HINT,
+    elicitation_bindings,
+)
+from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.untrusted import one_line
+
+#: Opens a checked URL off the event loop (tests pass a recorder or a failing stand-in).
+Opener = Callable[[UrlVerdict], Awaitable[OpenResult]]
+
+COPY_KEY = "c"
+COPY_HINT = "c"
+
+State = Literal["asking", "opening", "failed"]
+
+
+class _Body(VerticalScroll):
+    """The scrolling message, host, warnings and URL. Focused at start, so Enter opens nothing."""
+
+
+class UrlConsentScreen(ModalScreen[ElicitationOutcome]):
+    """Asks whether to open one URL; dismisses with the :class:`ElicitationOutcome` chosen."""
+
+    AUTO_FOCUS = "#url-body"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *elicitation_bindings(accept="Open & accept"),
+        # After a failed open: the same key accepts without opening (the user opens it).
+        Binding(
+            ACCEPT_KEY, "accept_unopened", "Accept (open it yourself)", priority=True, id=ACCEPT_ID
+        ),
+        # A refused URL: Escape declines, as the spec answers refused URLs.
+        Binding(CANCEL_KEY, "close_refused", "Close (decline)", id=CANCEL_ID),
+        Binding(COPY_KEY, "copy_url", "Copy URL", id="url.copy"),
+    ]
+
+    DEFAULT_CSS = """
+    UrlConsentScreen { align: center middle; }
+    UrlConsentScreen > #url-dialog {
+        width: 100%; max-width: 110; height: 1fr;
+        border: thick $primary; background: $surface; padding: 0 1;
+    }
+    #url-header { height: auto; text-style: bold; color: $text; background: $primary-muted; }
+    #url-body { height: 1fr; padding: 0 1 0 0; }
+    #url-message { height: auto; margin: 1 0 0 0; }
+    .url-label { height: 1; margin: 1 0 0 0; color: $text-muted; }
+    #url-host {
+        height: auto; border: round $accent; padding: 0 1; text-style: bold;
+    }
+    #url-warnings { height: auto; color: $text-warning; }
+    #url-reasons {
+        height: auto; border: heavy $error; color: $text-error; padding: 0 1; margin: 1 0 0 0;
+    }
+    #url-full { height: auto; }
+    #url-status { height: auto; display: none; margin: 1 0 0 0; }
+    #url-status.-shown { display: block; }
+    #url-status.-error { color: $text-error; }
+    #url-buttons { height: auto; align: center middle; margin: 1 0 0 0; }
+    #url-buttons Button { margin: 0 1; min-width: 14; }
+    """
+
+    def __init__(
+        self,
+        request: ElicitationRequest,
+        *,
+        waiting: int = 0,
+        opener: Opener = open_url_async,
+    ) -> None:
+        super().__init__()
+        self.request = request
+        #: The check of exactly the string received; what is shown and opened is ``verdict.url``.
+        self.verdict: UrlVerdict = check_url(request.url if request.url is not None else "")
+        self.open_result: OpenResult | None = None
+        self._opener = opener
+        self._waiting = waiting
+        self._state: State = "asking"
+        self._finished = False
+
+    # --- composing ---------------------------------------------------------------------------
+
+    def header_content(self) -> Content:
+        """Who asks (our own name for the server), for which tool call, and what else waits."""
+        parts = [Content("Server "), literal_line(self.request.server, limit=60, style="bold")]
+        parts.append(Content(" asks you to open a web page"))
+        if self.request.tool:
+            parts += [Content(" during tool call "), literal_line(self.request.tool, limit=60)]
+        if self._waiting > 0:
+            parts.append(Content.styled(f"   ({self._waiting} more waiting)", "$text-warning"))
+        return Content("").join(parts)
+
+    def host_content(self) -> Content:
+        """The host in identity form, registrable domain highlighted, Unicode form beside it."""
+        verdict = self.verdict
+        if not verdict.host:
+            return Content.styled("(the host cannot be determined safely)", "$text-error")
+        host = verdict.host
+        domain = verdict.registrable_domain
+        if verdict.is_ip and ":" in host:
+            line = Content.styled(f"[{host}]", "bold $text-accent")
+        elif domain and host.rstrip(".").endswith(domain):
+            cut = len(host.rstrip(".")) - len(domain)
+            line = Content("").join(
+                [
+                    Content.styled(host[:cut], "bold"),
+                    Content.styled(domain, "bold reverse $text-accent"),
+                    Content(host[cut + len(domain) :]),
+                ]
+            )
+        else:
+            line = Content.styled(host, "bold $text-accent")
+        if verdict.port is not None:
+            line += Content.styled(f":{verdict.port}", "bold")
+        if verdict.is_idn:
+            line += Content("   shown as ") + literal_line(verdict.host_unicode, limit=None)
+        scheme = Content(f"{verdict.scheme}://" if verdict.scheme else "")
+        return scheme.stylize("$text-muted") + line
+
+    def _warnings_content(self) -> Content:
+        return Content("\n").join(
+            Content("⚠ ") + literal_line(text, limit=None) for text in self.verdict.warnings
+        )
+
+    def _reasons_content(self) -> Content:
+        lines = [Content.styled("✗ This link is refused and will not be opened:", "bold")]
+        lines += [Content("• ") + literal_line(text, limit=None) for text in self.verdict.reasons]
+        return Content("\n").join(lines)
+
+    def compose(self) -> ComposeResult:
+        verdict = self.verdict
+        with Vertical(id="url-dialog"):
+            yield Static(self.header_content(), id="url-header")
+            with _Body(id="url-body"):
+                if self.request.message:
+                    yield Static(literal(self.request.message), id="url-message")
+                if not verdict.allowed:
+                    yield Static(self._reasons_content(), id="url-reasons")
+                yield Static("Destination", classes="url-label")
+                yield Static(self.host_content(), id="url-host")
+                if verdict.warnings:
+                    yield Static(self._warnings_content(), id="url-warnings")
+                yield Static("Full URL", classes="url-label")
+                yield Static(literal(verdict.url), id="url-full")
+            yield Static(id="url-status")
+            with Horizontal(id="url-buttons"):
+                if verdict.allowed:
+                    yield Button(f"Open  {ACCEPT_HINT}", id="url-open", variant="success")
+                yield Button(f"Decline  {DECLINE_HINT}", id="url-decline", variant="warning")
+                if verdict.allowed:
+                    yield Button(f"Cancel  {CANCEL_HINT}", id="url-cancel")
+                    yield Button(f"Copy URL  {COPY_HINT}", id="url-copy")
+        yield Footer()
+
+    # --- state the handler reads and updates ---------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """``asking``, ``opening`` (starting the browser) or ``failed`` (it could not be)."""
+        return self._state
+
+    @property
+    def waiting(self) -> int:
+        return self._waiting
+
+    def set_waiting(self, waiting: int) -> None:
+        """Show how many more requests are queued behind this one."""
+        self._waiting = waiting
+        if self.is_mounted:
+            self.query_one("#url-header", Static).update(self.header_content())
+
+    def raw_text(self) -> dict[str, str]:
+        """Nothing is typed on this screen (same interface as the form screen)."""
+        return {}
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    def finish(self, outcome: ElicitationOutcome) -> None:
+        """Dismiss with ``outcome`` once; later calls are ignored."""
+        if self._finished:
+            return
+        self._finished = True
+        self.dismiss(outcome)
+
+    # --- keys ----------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide what a refused URL cannot do; show the accept variant that fits the state."""
+        allowed = self.verdict.allowed
+        if action == "accept":
+            return allowed and (None if self._state == "opening" else self._state == "asking")
+        if action == "accept_unopened":
+            return allowed and self._state == "failed"
+        if action == "cancel":
+            return allowed and (None if self._state == "opening" else True)
+        if action == "close_refused":
+            return not allowed
+        if action == "decline":
+            return None if self._state == "opening" else True
+        if action == "copy_url":
+            return allowed
+        return True
+
+    def action_accept(self) -> None:
+        if not self.verdict.allowed or self._state != "asking":
+            return
+        self._set_state("opening", "Opening in your browser…")
+        self.run_worker(self._open(), exclusive=True, group="url-open")
+
+    def action_accept_unopened(self) -> None:
+        if self.verdict.allowed and self._state == "failed":
+            self.finish(
+                ElicitationOutcome(
+                    "accept", note="accepted without opening: no browser could be opened"
+                )
+            )
+
+    def action_decline(self) -> None:
+        if self._state != "opening":
+            self.finish(ElicitationOutcome.decline())
+
+    def action_cancel(self) -> None:
+        if self._state == "opening":
+            return
+        if not self.verdict.allowed:
+            self.finish(ElicitationOutcome.decline())
+            return
+        self.finish(ElicitationOutcome.cancel())
+
+    def action_close_refused(self) -> None:
+        """Escape on a refused URL: the spec answers those with decline."""
+        if not self.verdict.allowed:
+            self.finish(ElicitationOutcome.decline())
+
+    def action_copy_url(self) -> None:
+        if not self.verdict.allowed:
+            return
+        self.app.copy_to_clipboard(self.verdict.url)
+        self.notify(
+            "URL copied to the clipboard (if your terminal allows it).",
+            title="Copied",
+            markup=False,
+        )
+
+    async def _open(self) -> None:
+        """Run the opener (a worker thread inside) and accept, or stay and say what failed."""
+        try:
+            result = await self._opener(self.verdict)
+        except Exception as exc:  # the screen must never die on a launcher problem
+            result = OpenResult(False, self.verdict.url, error=f"Opening failed: {exc!r}")
+        self.open_result = result
+        if self._finished:
+            return
+        if result.opened:
+            browser = one_line(result.browser or "the browser", limit=120)
+            self.finish(ElicitationOutcome("accept", note=f"opened in {browser}"))
+            return
+        message = result.error or "No browser could be opened."
+        self._set_state(
+            "failed",
+            f"✗ {message}\nPress {COPY_HINT} to copy the URL, then {ACCEPT_HINT} to accept "
+            f"(you open it yourself), {DECLINE_HINT} to decline or {CANCEL_HINT} to cancel.",
+            error=True,
+        )
+        self.query_one("#url-copy", Button).focus()
+
+    def _set_state(self, state: State, status: str, *, error: bool = False) -> None:
+        self._state = state
+        widget = self.query_one("#url-status", Static)
+        widget.update(literal(status, limit=2000))
+        widget.add_class("-shown")
+        widget.set_class(error, "-error")
+        opening = state == "opening"
+        for button in self.query(Button):
+            button.disabled = opening
+        if state == "failed":
+            button = self.query_one("#url-open", Button)
+            button.label = f"Accept  {ACCEPT_HINT}"
+            button.refresh(layout=True)
+        self.refresh_bindings()
+
+    # --- buttons -------------------------------------------------------------------------------
+
+    @on(Button.Pressed, "#url-open")
+    def _open_pressed(self) -> None:
+        if self._state == "failed":
+            self.action_accept_unopened()
+        else:
+            self.action_accept()
+
+    @on(Button.Pressed, "#url-decline")
+    def _decline_pressed(self) -> None:
+        self.action_decline()
+
+    @on(Button.Pressed, "#url-cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_cancel()
+
+    @on(Button.Pressed, "#url-copy")
+    def _copy_pressed(self) -> None:
+        self.action_copy_url()
