@@ -1,0 +1,175 @@
+"""A server's tools, prompts and resources (with templates), kept current.
+
+Listed once when the connection is ready, and again for each kind whose ``list_changed``
+notification arrives (2025 eras: plain notifications; 2026-07-28: a ``subscriptions/listen``
+stream, whose events the SDK also hands to the message handler). Refreshes are coalesced: a burst
+of notifications while a listing runs causes one more listing, not one per notification. Listings
+follow ``nextCursor`` up to a bound, so a server that paginates forever cannot hang the client.
+Failures become a warning ``Notice`` and leave the previous listing in place.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Literal
+
+import anyio
+import anyio.abc
+from mcp import Client
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from mcp_tui.session import convert
+from mcp_tui.session.events import (
+    CatalogChanged,
+    EventSink,
+    Notice,
+    PromptInfo,
+    ResourceInfo,
+    ToolInfo,
+)
+
+log = logging.getLogger(__name__)
+
+Kind = Literal["tools", "prompts", "resources"]
+KINDS: tuple[Kind, ...] = ("tools", "prompts", "resources")
+#: At most this many pages per listing (and this many items in all).
+MAX_PAGES = 100
+MAX_ITEMS = 10_000
+
+
+class Catalog:
+    def __init__(self, server: str, sink: EventSink) -> None:
+        self.server = server
+        self._sink = sink
+        self.tools: tuple[ToolInfo, ...] = ()
+        self.prompts: tuple[PromptInfo, ...] = ()
+        self.resources: tuple[ResourceInfo, ...] = ()
+        self._client: Client | None = None
+        self._tasks: anyio.abc.TaskGroup | None = None
+        self._running: set[Kind] = set()
+        self._dirty: set[Kind] = set()
+
+    def attach(self, client: Client, tasks: anyio.abc.TaskGroup) -> None:
+        """Use ``client``; background refreshes run in ``tasks`` (the connection's lifetime)."""
+        self._client = client
+        self._tasks = tasks
+
+    # ---- refreshing -------------------------------------------------------------------------
+
+    async def refresh_all(self) -> None:
+        """List every kind the server offers and emit one ``CatalogChanged``."""
+        client = self._client
+        if client is None:
+            return
+        caps = client.server_capabilities
+        offered = {
+            "tools": caps.tools is not None,
+            "prompts": caps.prompts is not None,
+            "resources": caps.resources is not None,
+        }
+        results: dict[str, Any] = {}
+        for kind in KINDS:
+            results[kind] = await self._list(client, kind) if offered[kind] else ()
+            if results[kind] is not None:
+                setattr(self, kind, results[kind])
+        self._sink(
+            CatalogChanged(
+                self.server,
+                tools=results["tools"],
+                prompts=results["prompts"],
+                resources=results["resources"],
+            )
+        )
+
+    def changed(self, kind: Kind) -> None:
+        """A ``list_changed`` notification: refresh that kind in the background (coalesced)."""
+        if kind in self._running:
+            self._dirty.add(kind)
+            return
+        if self._tasks is not None:
+            self._running.add(kind)
+            self._tasks.start_soon(self._refresh_kind, kind)
+
+    async def _refresh_kind(self, kind: Kind) -> None:
+        try:
+            while True:
+                self._dirty.discard(kind)
+                client = self._client
+                if client is None:
+                    return
+                value = await self._list(client, kind)
+                if value is not None:
+                    setattr(self, kind, value)
+                    self._sink(CatalogChanged(self.server, **{kind: value}))
+                if kind not in self._dirty:
+                    return
+        finally:
+            self._running.discard(kind)
+
+    async def listen(self) -> None:
+        """2026-07-28: hold a ``subscriptions/listen`` stream open for the list changes offered.
+
+        The events themselves reach ``changed`` through the message handler; this only keeps the
+        subscription alive and drains it.
+        """
+        client = self._client
+        if client is None or client.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            return
+        caps = client.server_capabilities
+        tools = bool(caps.tools and caps.tools.list_changed)
+        prompts = bool(caps.prompts and caps.prompts.list_changed)
+        resources = bool(caps.resources and caps.resources.list_changed)
+        if not (tools or prompts or resources):
+            return
+        try:
+            async with client.listen(
+                tools_list_changed=tools,
+                prompts_list_changed=prompts,
+                resources_list_changed=resources,
+            ) as subscription:
+                async for _event in subscription:
+                    pass
+        except Exception as exc:  # the server may not support listen; that is fine
+            log.debug("listen on %s ended: %s", self.server, exc)
+
+    # ---- listing ----------------------------------------------------------------------------
+
+    async def _list(self, client: Client, kind: Kind) -> tuple[Any, ...] | None:
+        try:
+            if kind == "tools":
+                return tuple(convert.tool_info(t) for t in await _pages(client.list_tools, "tools"))
+            if kind == "prompts":
+                return tuple(
+                    convert.prompt_info(p) for p in await _pages(client.list_prompts, "prompts")
+                )
+            resources = [
+                convert.resource_info(r) for r in await _pages(client.list_resources, "resources")
+            ]
+            try:
+                templates = await _pages(client.list_resource_templates, "resource_templates")
+            except Exception as exc:  # many servers have resources but no templates
+                log.debug("%s: resources/templates/list failed: %s", self.server, exc)
+                templates = []
+            return tuple(resources + [convert.template_info(t) for t in templates])
+        except Exception as exc:
+            self._sink(
+                Notice(
+                    self.server,
+                    f"listing {kind} failed: {convert.describe_exception(exc)}",
+                    "warning",
+                )
+            )
+            return None
+
+
+async def _pages(fetch: Callable[..., Awaitable[Any]], field: str) -> Sequence[Any]:
+    items: list[Any] = []
+    cursor: str | None = None
+    for _ in range(MAX_PAGES):
+        page = await fetch(cursor=cursor)
+        items.extend(getattr(page, field))
+        cursor = page.next_cursor
+        if not cursor or len(items) >= MAX_ITEMS:
+            break
+    return items[:MAX_ITEMS]

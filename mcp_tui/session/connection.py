@@ -1,0 +1,478 @@
+"""One live connection to one MCP server, built on the SDK's ``Client``.
+
+:class:`ServerConnection` is what the UI holds per server. Its :meth:`~ServerConnection.run`
+connects, lists the catalog and stays connected until :meth:`~ServerConnection.close` or until the
+server goes away; it enters and exits the SDK ``Client`` in its own task (the SDK requires it)
+and never raises: failures become ``FAILED`` with one readable sentence. Other tasks call tools,
+get prompts and read resources concurrently; those never raise either — errors come back in the
+:class:`CallOutcome`.
+
+Everything reaches the UI as plain events (``events.py``) through the ``sink``, called on the event
+loop. Raw ``mcp`` types stay in the session layer (``convert.py`` maps them).
+
+Importing this module imports ``mcp`` (about half a second): the UI imports it lazily, in a worker.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp import Client
+from mcp.client._transport import TransportStreams
+from mcp.shared.message import SessionMessage
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from mcp_tui import __version__
+from mcp_tui.session import convert
+from mcp_tui.session.catalog import Catalog
+from mcp_tui.session.elicitation import ElicitationHandler
+from mcp_tui.session.elicitation_bridge import (
+    CallTracker,
+    ElicitationBridge,
+    url_requests_from_error,
+)
+from mcp_tui.session.elicitation_gate import ElicitationGate
+from mcp_tui.session.events import (
+    CallOutcome,
+    ConnectionState,
+    ElicitationCompleted,
+    EventSink,
+    LogReceived,
+    Notice,
+    ProgressReceived,
+    PromptInfo,
+    ResourceInfo,
+    ServerInfo,
+    ServerStateChanged,
+    ToolInfo,
+    TrafficRecorded,
+)
+from mcp_tui.session.sdk_workarounds import (
+    INPUT_REQUIRED_MAX_ROUNDS,
+    ResultTypeFixup,
+    silence_deprecation_warnings,
+)
+from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.session.stderr import StderrCapture
+from mcp_tui.session.tap import tapped
+from mcp_tui.session.traffic import TrafficLog
+from mcp_tui.session.transports import describe_connect_failure, open_transport
+from mcp_tui.untrusted import one_line
+
+log = logging.getLogger(__name__)
+silence_deprecation_warnings()
+
+URL_ELICITATION_REQUIRED = -32042
+#: How long :meth:`ServerConnection.close` waits for a graceful end before cancelling outright.
+#: (A stdio server gets 2 s after stdin closes, then SIGTERM, 2 s more, then SIGKILL.)
+CLOSE_GRACE = 8.0
+#: Malformed messages reported individually before the rest are only counted.
+MAX_STREAM_NOTICES = 20
+
+
+class ServerConnection:
+    """A connection to one server; see the module docstring."""
+
+    def __init__(
+        self,
+        spec: ServerSpec,
+        *,
+        handler: ElicitationHandler,
+        sink: EventSink,
+        traffic_log: TrafficLog | None = None,
+        stderr_log: Path | None = None,
+        client_name: str = "mcp-tui",
+        rate_limit: tuple[int, float] = (10, 10.0),
+        log_level: types.LoggingLevel = "debug",
+        connect_timeout: float = 120.0,
+    ) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.state = ConnectionState.CONNECTING
+        self.detail: str | None = None
+        self.info: ServerInfo | None = None
+        self._sink = sink
+        self._traffic_log = traffic_log
+        self._stderr_log = stderr_log
+        self._client_name = client_name
+        self._log_level = log_level
+        self._connect_timeout = connect_timeout
+        self._client: Client | None = None
+        self._calls = CallTracker()
+        self._bridge = ElicitationBridge(
+            self.name,
+            handler=handler,
+            sink=sink,
+            gate=ElicitationGate(max_requests=rate_limit[0], window=rate_limit[1]),
+            calls=self._calls,
+            policy=spec.elicitation,
+            protocol_version=lambda: self.info.protocol_version if self.info else None,
+        )
+        self._catalog = Catalog(self.name, sink)
+        self._fixup = ResultTypeFixup()
+        self._stderr: StderrCapture | None = None
+        self._stream_problems = 0
+        self._started = False
+        self._close_requested = False
+        self._server_ended = False
+        self._call_scopes: set[anyio.CancelScope] = set()
+        self._run_scope: anyio.CancelScope | None = None
+        self._events: dict[str, anyio.Event] = {}
+
+    # ---- public state -----------------------------------------------------------------------
+
+    @property
+    def tools(self) -> tuple[ToolInfo, ...]:
+        return self._catalog.tools
+
+    @property
+    def prompts(self) -> tuple[PromptInfo, ...]:
+        return self._catalog.prompts
+
+    @property
+    def resources(self) -> tuple[ResourceInfo, ...]:
+        return self._catalog.resources
+
+    @property
+    def elicitation_paused(self) -> bool:
+        return self._bridge.gate.paused
+
+    @property
+    def stderr_tail(self) -> tuple[str, ...]:
+        """The server's last stderr lines (stdio only)."""
+        return tuple(self._stderr.tail) if self._stderr else ()
+
+    def set_elicitation_paused(self, paused: bool) -> None:
+        """The per-server "stop asking" toggle; ``False`` also lifts a rate-limit pause."""
+        self._bridge.set_paused(paused)
+
+    def _event(self, name: str) -> anyio.Event:
+        if name not in self._events:
+            self._events[name] = anyio.Event()
+        return self._events[name]
+
+    def _set_state(self, state: ConnectionState, detail: str | None = None) -> None:
+        self.state = state
+        self.detail = detail
+        self._sink(ServerStateChanged(self.name, state, detail, self.info))
+        if state is not ConnectionState.CONNECTING:
+            self._event("settled").set()
+
+    def _notice(self, text: str, severity: Any = "information") -> None:
+        self._sink(Notice(self.name, text, severity))
+
+    # ---- the connection task ----------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Connect and serve until closed; never raises (except the caller's own cancellation)."""
+        if self._started:
+            self._notice("this connection was already used; make a new one to reconnect", "error")
+            return
+        self._started = True
+        if self._close_requested:
+            self._set_state(ConnectionState.CLOSED)
+            self._event("done").set()
+            return
+        self._set_state(ConnectionState.CONNECTING)
+        failure: str | None = None
+        try:
+            with anyio.CancelScope() as self._run_scope:
+                await self._connect_and_serve()
+            if self._run_scope.cancelled_caught and not self._close_requested:
+                failure = (
+                    f"The server did not complete the handshake within {self._connect_timeout:g} s."
+                )
+        except Exception as exc:
+            log.debug("connection %s failed", self.name, exc_info=True)
+            if self.state is ConnectionState.READY:
+                failure = f"The connection failed: {convert.describe_exception(exc)}"
+            else:
+                failure = describe_connect_failure(self.spec, exc, self._tail())
+        finally:
+            self._client = None
+            self._cancel_calls()
+            if failure is None and self._server_ended and not self._close_requested:
+                failure = "The server closed the connection." + (
+                    f" Last stderr: {self._tail()}" if self._tail() else ""
+                )
+            if failure is not None:
+                self._set_state(ConnectionState.FAILED, failure)
+            else:
+                self._set_state(ConnectionState.CLOSED)
+            self._event("done").set()
+
+    async def _connect_and_serve(self) -> None:
+        async with anyio.create_task_group() as background:
+            if isinstance(self.spec.target, StdioTarget):
+                self._stderr = StderrCapture(self.name, self._sink, self._stderr_log)
+                errlog = self._stderr.open()
+                background.start_soon(self._drain_stderr, self._stderr)
+            else:
+                errlog = None
+            background.start_soon(self._handshake_watchdog)
+            try:
+                client = Client(
+                    self._transport(open_transport(self.spec, errlog)),
+                    mode=self.spec.mode,
+                    client_info=types.Implementation(name=self._client_name, version=__version__),
+                    elicitation_callback=self._bridge,
+                    logging_callback=self._on_log,
+                    message_handler=self._on_message,
+                    log_level=self._log_level,
+                    input_required_max_rounds=INPUT_REQUIRED_MAX_ROUNDS,
+                    # A tool for testing servers shows what the server says now, never a cache.
+                    cache=None,
+                )
+                async with client:
+                    await self._serve(client)
+            finally:
+                if self._stderr is not None:
+                    self._stderr.close_write_end()
+                    with anyio.move_on_after(1.0):  # the child is gone: EOF comes at once
+                        await self._event("stderr_done").wait()
+                background.cancel_scope.cancel()
+
+    async def _serve(self, client: Client) -> None:
+        self.info = convert.server_info(
+            client.server_info,
+            client.server_capabilities,
+            client.instructions,
+            client.protocol_version,
+        )
+        self._client = client
+        self._set_state(ConnectionState.READY)
+        async with anyio.create_task_group() as tasks:
+            self._catalog.attach(client, tasks)
+            tasks.start_soon(self._catalog.refresh_all)
+            if self.info.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                tasks.start_soon(self._catalog.listen)
+            elif self.info.capabilities.get("logging") is not None:
+                tasks.start_soon(self._ask_for_logs, client)
+            await self._event("stop").wait()
+            self._client = None
+            self._cancel_calls()
+            tasks.cancel_scope.cancel()
+
+    @asynccontextmanager
+    async def _transport(self, inner: Any) -> AsyncIterator[TransportStreams]:
+        async with tapped(inner, self) as streams:
+            if self._stderr is not None:  # the child has its own copy of the pipe now
+                self._stderr.close_write_end()
+            yield streams
+
+    async def _drain_stderr(self, capture: StderrCapture) -> None:
+        try:
+            await capture.drain()
+        finally:
+            self._event("stderr_done").set()
+
+    async def _handshake_watchdog(self) -> None:
+        await anyio.sleep(self._connect_timeout)
+        if self.state is ConnectionState.CONNECTING and self._run_scope is not None:
+            self._run_scope.cancel()
+
+    async def _ask_for_logs(self, client: Client) -> None:
+        """2025 eras: ask for every log level (2026 asks per request via ``log_level``)."""
+        try:
+            await client.set_logging_level(self._log_level)
+        except Exception as exc:
+            log.debug("logging/setLevel refused by %s: %s", self.name, exc)
+
+    def _tail(self) -> str:
+        return convert.first_lines(self.stderr_tail)
+
+    # ---- the tap: every message in and out --------------------------------------------------
+
+    def incoming(self, item: SessionMessage | Exception) -> SessionMessage | Exception:
+        if isinstance(item, Exception):
+            self._stream_problem(item)
+            return item
+        self._record("in", item)
+        return self._fixup.incoming(item)
+
+    def outgoing(self, message: SessionMessage) -> None:
+        self._fixup.outgoing(message)
+        self._record("out", message)
+
+    def ended(self) -> None:
+        self._server_ended = True
+        if not self._close_requested:
+            self._event("stop").set()
+
+    def _record(self, direction: Any, message: SessionMessage) -> None:
+        try:
+            data = message.message.model_dump(by_alias=True, mode="json", exclude_unset=True)
+        except Exception as exc:  # never let the log break the connection
+            data = {"unrecordable": repr(exc)}
+        if self._traffic_log is not None:
+            self._traffic_log.record(self.name, direction, data)
+        self._sink(TrafficRecorded(self.name, direction, data))
+
+    def _stream_problem(self, exc: Exception) -> None:
+        text = one_line(str(exc), limit=300)
+        if self._traffic_log is not None:
+            self._traffic_log.record_error(self.name, "in", str(exc)[:10_000])
+        self._stream_problems += 1
+        if self._stream_problems <= MAX_STREAM_NOTICES:
+            self._notice(
+                f"the server sent something that is not a JSON-RPC message: {text}", "warning"
+            )
+        elif self._stream_problems == MAX_STREAM_NOTICES + 1:
+            self._notice("more invalid messages from this server are not reported", "warning")
+
+    # ---- notifications ----------------------------------------------------------------------
+
+    async def _on_log(self, params: types.LoggingMessageNotificationParams) -> None:
+        self._sink(LogReceived(self.name, params.level, params.logger, params.data))
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            self._catalog.changed("tools")
+        elif isinstance(message, types.PromptListChangedNotification):
+            self._catalog.changed("prompts")
+        elif isinstance(message, types.ResourceListChangedNotification):
+            self._catalog.changed("resources")
+        elif isinstance(message, types.ElicitCompleteNotification):
+            self._sink(ElicitationCompleted(self.name, message.params.elicitation_id))
+
+    # ---- requests ---------------------------------------------------------------------------
+
+    async def wait_ready(self, timeout: float | None = None) -> bool:
+        if self.state is ConnectionState.CONNECTING:
+            with anyio.move_on_after(timeout):
+                await self._event("settled").wait()
+        return self.state is ConnectionState.READY
+
+    def _not_ready(self) -> CallOutcome:
+        why = f": {self.detail}" if self.detail else ""
+        return CallOutcome(error=f"{self.name} is not connected ({self.state.value}){why}")
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any] | None = None, *, call_id: int | None = None
+    ) -> CallOutcome:
+        """Call a tool; progress goes to the sink as ``ProgressReceived(call_id=call_id or 0)``.
+
+        No client-side timeout: a person may take minutes filling in a form for this call.
+        """
+        client = self._client
+        if client is None:
+            return self._not_ready()
+
+        async def progress(progress: float, total: float | None, message: str | None) -> None:
+            self._sink(ProgressReceived(self.name, call_id or 0, progress, total, message))
+
+        with self._calls.track(name, call_id) as ref, self._call_scope():
+            try:
+                return convert.tool_outcome(
+                    await client.call_tool(name, arguments, progress_callback=progress)
+                )
+            except Exception as exc:
+                outcome = convert.error_outcome(exc)
+                if outcome.error_code != URL_ELICITATION_REQUIRED:
+                    return outcome
+                try:
+                    requests = url_requests_from_error(
+                        self.name,
+                        outcome.error_data,
+                        call=ref,
+                        protocol_version=self.info.protocol_version if self.info else None,
+                    )
+                except ValueError as bad:
+                    return CallOutcome(
+                        error=f"{outcome.error} (the error's data is not valid: {bad})",
+                        error_code=outcome.error_code,
+                        error_data=outcome.error_data,
+                    )
+                return CallOutcome(
+                    error=outcome.error,
+                    error_code=outcome.error_code,
+                    error_data=outcome.error_data,
+                    url_elicitations=requests,
+                )
+        return self._interrupted()  # the connection ended: our scope was cancelled
+
+    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> CallOutcome:
+        """Messages become items in order, each with ``role`` set."""
+        client = self._client
+        if client is None:
+            return self._not_ready()
+        with self._call_scope():
+            try:
+                return convert.prompt_outcome(await client.get_prompt(name, arguments))
+            except Exception as exc:
+                return convert.error_outcome(exc)
+        return self._interrupted()
+
+    async def read_resource(self, uri: str) -> CallOutcome:
+        client = self._client
+        if client is None:
+            return self._not_ready()
+        with self._call_scope():
+            try:
+                return convert.resource_outcome(await client.read_resource(uri))
+            except Exception as exc:
+                return convert.error_outcome(exc)
+        return self._interrupted()
+
+    async def refresh_catalog(self) -> None:
+        await self._catalog.refresh_all()
+
+    def _interrupted(self) -> CallOutcome:
+        return CallOutcome(
+            error="-32000 (connection closed): the connection ended during the call",
+            error_code=-32000,
+        )
+
+    def _call_scope(self) -> _CallScope:
+        return _CallScope(self._call_scopes)
+
+    def _cancel_calls(self) -> None:
+        """Calls blocked in a form on 2026-07-28 wait on no response: end them with the link."""
+        for scope in list(self._call_scopes):
+            scope.cancel()
+
+    # ---- closing ----------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """End the connection; a stdio server gets EOF, then SIGTERM, then SIGKILL."""
+        self._close_requested = True
+        if not self._started:
+            self._started = True
+            self._set_state(ConnectionState.CLOSED)
+            return
+        self._event("stop").set()
+        if self.state is ConnectionState.CONNECTING and self._run_scope is not None:
+            self._run_scope.cancel()
+        with anyio.move_on_after(CLOSE_GRACE):
+            await self._event("done").wait()
+        if not self._event("done").is_set() and self._run_scope is not None:
+            self._run_scope.cancel()
+            with anyio.move_on_after(2.0):
+                await self._event("done").wait()
+
+
+class _CallScope:
+    """A cancel scope registered while a request runs, so a dying connection can end it."""
+
+    def __init__(self, registry: set[anyio.CancelScope]) -> None:
+        self._registry = registry
+        self.scope = anyio.CancelScope()
+
+    @property
+    def cancelled_caught(self) -> bool:
+        return self.scope.cancelled_caught
+
+    def __enter__(self) -> _CallScope:
+        self.scope.__enter__()
+        self._registry.add(self.scope)
+        return self
+
+    def __exit__(self, *exc: Any) -> bool:
+        self._registry.discard(self.scope)
+        return bool(self.scope.__exit__(*exc))

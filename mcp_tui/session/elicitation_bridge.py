@@ -1,0 +1,253 @@
+"""The SDK's ``elicitation_callback``: from ``ElicitRequest*Params`` to the UI's handler and back.
+
+One :class:`ElicitationBridge` per connection. For each request (an ``elicitation/create`` on
+2025-era connections, an ``inputRequests`` entry on 2026-07-28) it:
+
+1. asks the anti-spam gate (``elicitation_gate.py``) — paused, rate-limited or over-full servers
+   get ``cancel`` at once, with one notice per flood;
+2. applies the server's policy (``elicitation = "decline" | "cancel"`` answers at once, with a
+   notice);
+3. parses a form's ``requestedSchema`` with the schema engine; a refused schema is answered
+   JSON-RPC -32602 listing the problems, and an :class:`ElicitationRefused` event carries the same
+   list to the transcript (on 2026-07-28 there is no per-request error reply: the SDK ends the
+   call locally with that error instead);
+4. awaits the handler and maps its :class:`ElicitationOutcome` to an ``ElicitResult`` in one
+   function, :func:`to_elicit_result` (``content`` only for a form's ``accept``).
+
+It never raises: a failure anywhere becomes ``cancel`` plus a notice. The one exception is
+cancellation — the server withdrew the request (``notifications/cancelled``) or the connection is
+closing — which propagates after the gate slot is released; the UI closes its form in a
+``finally``.
+
+Linking a request to the tool call it interrupts: :class:`CallTracker`. On 2026-07-28 the
+callback runs inside the ``call_tool`` task (the SDK's driver), so a context variable names the
+call; on Streamable HTTP the SDK carries the sender's context to the callback too. Otherwise
+(stdio on 2025 eras) the request is attributed to the call in flight if exactly one is.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from itertools import count
+from typing import Any, Literal
+
+import mcp_types as types
+from mcp.client.session import ClientRequestContext
+from pydantic import ValidationError
+
+from mcp_tui.errors import SchemaError
+from mcp_tui.session.convert import validation_summary
+from mcp_tui.session.elicitation import ElicitationHandler, ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.elicitation_gate import ElicitationGate, Verdict
+from mcp_tui.session.events import (
+    ElicitationPauseChanged,
+    ElicitationRefused,
+    EventSink,
+    Notice,
+)
+from mcp_tui.session.servers import ElicitationPolicy
+from mcp_tui.untrusted import one_line
+
+log = logging.getLogger(__name__)
+
+INVALID_PARAMS = -32602
+Severity = Literal["information", "warning", "error"]
+
+
+@dataclass(frozen=True)
+class CallRef:
+    """A tool call in flight: its name and the UI's ``call_id`` for it."""
+
+    tool: str
+    call_id: int | None
+
+
+_current_call: ContextVar[CallRef | None] = ContextVar("mcp_tui_current_call", default=None)
+
+
+class CallTracker:
+    """Which tool calls of one connection are in flight, to name the call a request interrupts."""
+
+    def __init__(self) -> None:
+        self._keys = count(1)
+        self._in_flight: dict[int, CallRef] = {}
+
+    @contextmanager
+    def track(self, tool: str, call_id: int | None) -> Iterator[CallRef]:
+        ref = CallRef(tool, call_id)
+        key = next(self._keys)
+        self._in_flight[key] = ref
+        token = _current_call.set(ref)
+        try:
+            yield ref
+        finally:
+            _current_call.reset(token)
+            del self._in_flight[key]
+
+    def attribute(self) -> CallRef | None:
+        """The call the current elicitation interrupts, or ``None`` when it cannot be known."""
+        current = _current_call.get()
+        if current is not None and current in self._in_flight.values():
+            return current
+        if len(self._in_flight) == 1:
+            return next(iter(self._in_flight.values()))
+        return None
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._in_flight)
+
+
+def to_elicit_result(outcome: ElicitationOutcome, mode: str) -> types.ElicitResult:
+    """The one mapping from the UI's outcome to the wire answer. Raises ``ValueError`` if the
+    content cannot be sent as it is (the caller turns that into ``cancel``)."""
+    if outcome.action != "accept" or mode != "form":
+        return types.ElicitResult(action=outcome.action)
+    content: dict[str, Any] = dict(outcome.content or {})
+    for key, value in content.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{key!r} is {value!r}, which JSON cannot carry")
+    try:
+        return types.ElicitResult(action="accept", content=content)
+    except ValidationError as exc:
+        raise ValueError(
+            f"the answer cannot be sent: {exc.error_count()} invalid value(s)"
+        ) from exc
+
+
+class ElicitationBridge:
+    """The ``elicitation_callback`` of one connection (see the module docstring)."""
+
+    def __init__(
+        self,
+        server: str,
+        *,
+        handler: ElicitationHandler,
+        sink: EventSink,
+        gate: ElicitationGate,
+        calls: CallTracker,
+        policy: ElicitationPolicy = "ask",
+        protocol_version: Callable[[], str | None] = lambda: None,
+    ) -> None:
+        self.server = server
+        self.handler = handler
+        self._sink = sink
+        self.gate = gate
+        self.calls = calls
+        self.policy = policy
+        self._protocol_version = protocol_version
+
+    async def __call__(
+        self, context: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> types.ElicitResult | types.ErrorData:
+        try:
+            return await self._answer(context, params)
+        except Exception as exc:  # never raise into the SDK: the server gets "cancel"
+            log.exception("elicitation for %s failed", self.server)
+            self._notice(f"an elicitation request was cancelled after an error: {exc}", "error")
+            return types.ElicitResult(action="cancel")
+
+    async def _answer(
+        self, ctx: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> types.ElicitResult | types.ErrorData:
+        decision = self.gate.arrive()
+        if not decision.admitted:
+            if decision.verdict is Verdict.RATE_LIMITED:
+                self._sink(ElicitationPauseChanged(self.server, True, by_limit=True))
+            if decision.notice:
+                self._notice(decision.notice, "warning")
+            return types.ElicitResult(action="cancel")
+        try:
+            if self.policy != "ask":
+                verb = "declined" if self.policy == "decline" else "cancelled"
+                self._notice(
+                    f"{verb} automatically (elicitation = {self.policy!r} for this server): "
+                    f"{one_line(params.message, limit=120)}"
+                )
+                return types.ElicitResult(action=self.policy)
+            try:
+                request = self.build_request(ctx, params)
+            except SchemaError as exc:
+                problems = tuple(str(p) for p in exc.problems)
+                self._sink(ElicitationRefused(self.server, params.message, problems))
+                return types.ErrorData(
+                    code=INVALID_PARAMS,
+                    message="mcp-tui cannot show this requested schema as a form: "
+                    + "; ".join(problems),
+                    data={"problems": list(problems)},
+                )
+            outcome = await self.handler.elicit(request)
+            try:
+                return to_elicit_result(outcome, request.mode)
+            except ValueError as exc:
+                self._notice(f"the answer was not sent (cancelled instead): {exc}", "error")
+                return types.ElicitResult(action="cancel")
+        finally:
+            self.gate.release()
+
+    def build_request(
+        self, ctx: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> ElicitationRequest:
+        """Raises ``SchemaError`` for a form the engine refuses."""
+        call = self.calls.attribute()
+        request_key = ctx.request_id if isinstance(ctx.request_id, str | int) else None
+        common: dict[str, Any] = {
+            "server": self.server,
+            "message": params.message,
+            "tool": call.tool if call else None,
+            "call_id": call.call_id if call else None,
+            "request_key": request_key,
+            "protocol_version": self._protocol_version(),
+        }
+        if isinstance(params, types.ElicitRequestURLParams):
+            return ElicitationRequest(
+                mode="url", url=params.url, elicitation_id=params.elicitation_id, **common
+            )
+        from mcp_tui.schema.parse import parse_requested_schema
+
+        form = parse_requested_schema(params.requested_schema)
+        return ElicitationRequest(mode="form", form=form, **common)
+
+    def set_paused(self, paused: bool) -> None:
+        if paused != self.gate.paused:
+            self.gate.set_paused(paused)
+            self._sink(ElicitationPauseChanged(self.server, paused))
+        else:
+            self.gate.set_paused(paused)
+
+    def _notice(self, text: str, severity: Severity = "information") -> None:
+        self._sink(Notice(self.server, text, severity))
+
+
+def url_requests_from_error(
+    server: str,
+    data: Any,
+    *,
+    call: CallRef | None,
+    protocol_version: str | None,
+) -> tuple[ElicitationRequest, ...]:
+    """The URL-mode requests in a -32042 error's ``data``; raises ``ValueError`` if invalid."""
+    try:
+        parsed = types.ElicitationRequiredErrorData.model_validate(data)
+    except ValidationError as exc:
+        raise ValueError(validation_summary(exc)) from exc
+    if not parsed.elicitations:
+        raise ValueError("it lists no elicitations")
+    return tuple(
+        ElicitationRequest(
+            server=server,
+            message=e.message,
+            mode="url",
+            url=e.url,
+            elicitation_id=e.elicitation_id,
+            tool=call.tool if call else None,
+            call_id=call.call_id if call else None,
+            protocol_version=protocol_version,
+        )
+        for e in parsed.elicitations
+    )

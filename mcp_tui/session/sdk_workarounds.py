@@ -1,0 +1,96 @@
+"""Every place mcp-tui works around a behaviour of the ``mcp`` SDK (2.3.0), in one module.
+
+Each workaround names the behaviour, why it hurts a user, and the test that shows it
+(``tests/session/test_sdk_workarounds.py``). When the SDK changes, that test fails first: re-check
+the behaviour and delete the workaround if it is gone.
+
+1. **A 2026-07-28 result without ``resultType``.** The spec says a result that carries no
+   ``resultType`` is a complete result, but ``mcp`` 2.3.0 validates every 2026-07-28 result
+   against a wire schema in which ``resultType`` is required, so ``Client.call_tool`` (and
+   ``get_prompt``, ``read_resource``, the list methods) raise a pydantic ``ValidationError`` on an
+   answer from a conforming server that leaves it out. :class:`ResultTypeFixup` adds
+   ``"resultType": "complete"`` to such responses before the SDK sees them. It sits on the
+   transport streams (``tap.py``), and acts only on responses to requests that were stamped with a
+   2026-07-28 protocol version in ``_meta``, so handshake-era traffic is never touched. The traffic
+   log records the message as the server sent it.
+
+2. **A silent cap on ``input_required`` rounds.** ``Client`` gives up after
+   ``input_required_max_rounds=10`` rounds; rounds that carry only ``requestState`` (the server is
+   still waiting on something out of band, such as a URL-mode sign-in) are retried after 50 ms
+   doubling to 250 ms, so the default gives up after about 2 s of waiting. A person completing a
+   multi-step flow in a browser takes minutes. :data:`INPUT_REQUIRED_MAX_ROUNDS` is 1000: about
+   four minutes of state-only waiting, and far more rounds than any real form flow; past it the
+   call ends with a readable error instead of looping forever on a broken server.
+
+3. **Deprecation warnings on the terminal.** The SDK warns with ``MCPDeprecationWarning`` (a
+   ``UserWarning``, shown by default) when deprecated-but-needed features are used (logging
+   levels on 2025-era servers); Python prints warnings to stderr, over the Textual screen.
+   :func:`silence_deprecation_warnings` filters exactly that category.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import OrderedDict
+from typing import Any
+
+from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp.shared.message import SessionMessage
+from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+#: See item 2 of the module docstring.
+INPUT_REQUIRED_MAX_ROUNDS = 1000
+
+_PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion"
+_MAX_TRACKED_REQUESTS = 10_000
+
+
+def silence_deprecation_warnings() -> None:
+    """Item 3: keep ``MCPDeprecationWarning`` off the terminal (idempotent)."""
+    warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
+
+
+class ResultTypeFixup:
+    """Item 1: treat a 2026-07-28 result without ``resultType`` as complete, as the spec says.
+
+    Feed it every outgoing message (:meth:`outgoing`) and every incoming one (:meth:`incoming`).
+    It remembers the ids of requests stamped 2026-07-28 (bounded: a server that never answers
+    cannot grow it without end) and completes the responses to those.
+    """
+
+    def __init__(self) -> None:
+        self._modern_ids: OrderedDict[str | int, None] = OrderedDict()
+        #: How many responses were completed (for tests and the curious).
+        self.fixed = 0
+
+    def outgoing(self, message: SessionMessage) -> None:
+        msg = message.message
+        if not isinstance(msg, JSONRPCRequest) or not isinstance(msg.params, dict):
+            return
+        meta = msg.params.get("_meta")
+        if (
+            isinstance(meta, dict)
+            and meta.get(_PROTOCOL_VERSION_META_KEY) in MODERN_PROTOCOL_VERSIONS
+        ):
+            self._modern_ids[msg.id] = None
+            if len(self._modern_ids) > _MAX_TRACKED_REQUESTS:
+                self._modern_ids.popitem(last=False)
+
+    def incoming(self, message: SessionMessage) -> SessionMessage:
+        msg = message.message
+        if isinstance(msg, JSONRPCError):
+            if msg.id is not None:
+                self._modern_ids.pop(msg.id, None)
+            return message
+        if not isinstance(msg, JSONRPCResponse):
+            return message
+        if msg.id not in self._modern_ids:
+            return message
+        del self._modern_ids[msg.id]
+        result: Any = msg.result
+        if not isinstance(result, dict) or "resultType" in result:
+            return message
+        self.fixed += 1
+        fixed = msg.model_copy(update={"result": {**result, "resultType": "complete"}})
+        return SessionMessage(message=fixed, metadata=message.metadata)

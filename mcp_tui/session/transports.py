@@ -1,0 +1,115 @@
+"""Build the SDK transport for a :class:`ServerSpec`, and say in one sentence why it failed.
+
+- stdio: ``stdio_client`` with the spec's command, arguments, working directory and environment
+  (merged by the SDK over its small default environment: ``HOME``, ``PATH``, ...), and ``errlog``
+  set to our stderr pipe — never the terminal.
+- Streamable HTTP: our own ``httpx2`` client carrying the spec's headers, with **no read timeout**:
+  on 2025-era servers the answer to a tool call waits on the call's SSE stream while the user fills
+  in a form, and a person may take many minutes (the SDK's default is 300 s).
+- legacy HTTP+SSE: ``sse_client`` with the headers and a day-long read timeout, for the same
+  reason.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TextIO
+
+import httpx2
+from mcp.client._transport import Transport, TransportStreams
+from mcp.client.sse import sse_client
+from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
+
+from mcp_tui.session.convert import describe_code, primary_exception
+from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
+
+#: Connect, write and pool timeouts for HTTP (seconds). Reads have none: see the module docstring.
+HTTP_TIMEOUT = 30.0
+#: How long the legacy SSE stream may stay silent before the SDK gives up on it.
+SSE_READ_TIMEOUT = 24 * 3600.0
+
+
+def stdio_parameters(target: StdioTarget) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=target.command,
+        args=list(target.args),
+        env=dict(target.env) or None,
+        cwd=target.cwd,
+        encoding_error_handler="replace",
+    )
+
+
+def open_transport(spec: ServerSpec, errlog: TextIO | None) -> Transport:
+    """The (not yet entered) transport for ``spec``; ``errlog`` is required for stdio."""
+    target = spec.target
+    if isinstance(target, StdioTarget):
+        if errlog is None:
+            raise ValueError("a stdio server needs an errlog: its stderr must not reach the tty")
+        return stdio_client(stdio_parameters(target), errlog=errlog)
+    if target.transport == "sse":
+        return sse_client(
+            target.url,
+            headers=dict(target.headers) or None,
+            timeout=HTTP_TIMEOUT,
+            sse_read_timeout=SSE_READ_TIMEOUT,
+        )
+    return _streamable_http(target)
+
+
+@asynccontextmanager
+async def _streamable_http(target: HttpTarget) -> AsyncIterator[TransportStreams]:
+    http = create_mcp_http_client(
+        headers=dict(target.headers) or None,
+        timeout=httpx2.Timeout(HTTP_TIMEOUT, read=None),
+    )
+    async with http, streamable_http_client(target.url, http_client=http) as streams:
+        yield streams
+
+
+def describe_connect_failure(spec: ServerSpec, exc: BaseException, stderr_tail: str = "") -> str:
+    """One readable sentence (plus the server's last stderr, if any) for a failed connection."""
+    leaf = primary_exception(exc)
+    target = spec.target
+    tail = f" Last stderr: {stderr_tail}" if stderr_tail else ""
+    if isinstance(target, StdioTarget):
+        command = target.command
+        if isinstance(leaf, FileNotFoundError | NotADirectoryError):
+            if target.cwd is not None and not os.path.isdir(target.cwd):
+                return (
+                    f"Cannot start {command!r}: the working directory {target.cwd!r} "
+                    "does not exist."
+                )
+            path = (target.env or {}).get("PATH") or get_default_environment().get("PATH")
+            if shutil.which(command, path=path) is None:
+                return f"Cannot start {command!r}: no such command (not found on PATH)."
+            return f"Cannot start {command!r}: {leaf.strerror or leaf}."
+        if isinstance(leaf, PermissionError):
+            return f"Cannot start {command!r}: permission denied."
+        if isinstance(leaf, OSError) and not isinstance(leaf, ConnectionError):
+            return f"Cannot start {command!r}: {leaf.strerror or leaf}."
+        where = f"The server {target.describe()!r}"
+    else:
+        url = target.url
+        if isinstance(leaf, httpx2.ConnectError):
+            return f"Cannot connect to {url}: the connection was refused or failed ({leaf})."
+        if isinstance(leaf, httpx2.TimeoutException):
+            return f"Cannot connect to {url}: timed out."
+        if isinstance(leaf, httpx2.HTTPStatusError):
+            code = leaf.response.status_code
+            reason = leaf.response.reason_phrase
+            return f"{url} answered HTTP {code} {reason}; is this an MCP endpoint?"
+        if isinstance(leaf, httpx2.HTTPError):
+            return f"Cannot connect to {url}: {leaf}."
+        where = f"The server at {url}"
+    if isinstance(leaf, MCPError):
+        if leaf.code == -32000:
+            return f"{where} closed the connection during start-up.{tail}"
+        return f"{where} refused the handshake: {describe_code(leaf.code)}: {leaf.message}.{tail}"
+    text = str(leaf).strip() or type(leaf).__name__
+    return f"{where} could not be reached: {text}.{tail}"
