@@ -55,7 +55,9 @@ from mcp_tui.errors import ConfigError
 from mcp_tui.options import AppOptions
 from mcp_tui.paths import expand_user_path
 from mcp_tui.session.servers import (
+    ElicitationPolicy,
     HttpTarget,
+    ProtocolMode,
     ServerSpec,
     StdioTarget,
 )
@@ -85,6 +87,9 @@ class AppSettings:
     stderr_log: Path | None = None
     rate_limit_count: int = 10
     rate_limit_seconds: float = 10.0
+    #: ``[app] mode`` / ``elicitation``: also the defaults for servers given on the command line.
+    mode: ProtocolMode = "auto"
+    elicitation: ElicitationPolicy = "ask"
 
     def to_options(self, **overrides: Any) -> AppOptions:
         """An :class:`AppOptions` from these settings; keyword arguments win (the command line)."""
@@ -261,6 +266,8 @@ def _settings(app: AppConfig, file: Path) -> AppSettings:
         stderr_log=_resolve_path(app.stderr_log, file) if app.stderr_log else None,
         rate_limit_count=app.rate_limit.count,
         rate_limit_seconds=app.rate_limit.seconds,
+        mode=app.mode,
+        elicitation=app.elicitation,
     )
 
 

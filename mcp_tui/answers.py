@@ -1,0 +1,239 @@
+"""Answers files: scripted replies to elicitation requests, for ``mcp-tui call --answers FILE``.
+
+Recorded in the TUI with ``mcp-tui --save-answers FILE`` (:class:`AnswerRecorder`) and replayed
+unchanged in CI. The file is TOML or JSON; either way it holds a list of answers::
+
+    # TOML                                   // JSON: {"answers": [...]} or just [...]
+    [[answers]]                              {"answers": [
+    action = "accept"                          {"action": "accept", "content": {"name": "Ada"}},
+    content = { name = "Ada", age = 36 }       {"match": "(?i)delete", "action": "decline"}
+                                             ]}
+    [[answers]]
+    match = "(?i)delete"
+    action = "decline"
+
+Keys of one answer:
+
+- ``action``: ``accept``, ``decline`` or ``cancel`` (required).
+- ``content``: the fields to send with ``accept`` in form mode. Missing fields are filled from the
+  schema's defaults and the whole is validated like a form the user filled in; an answer that does
+  not fit is never sent.
+- ``match``: a regular expression searched for in the request's message. Answers with ``match``
+  apply to every request they match (they are reusable); the first matching one wins.
+- Answers without ``match`` are used **in order**, each once, for requests no ``match`` answer took.
+- ``mode`` (``form``/``url``) and ``tool``: the answer applies only to requests of that mode, or
+  made during a call of that tool.
+- ``message``, ``server``: what was asked, by whom (written by the recorder); informational only,
+  a differing message is reported but does not stop the replay.
+
+For URL-mode requests ``accept`` means consent only; mcp-tui never opens the URL when headless.
+
+Pure: standard library and pydantic only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from mcp_tui.config_text import (
+    KeyPath,
+    find_line,
+    format_key_path,
+    json_key_lines,
+    strip_jsonc,
+    toml_key_lines,
+)
+from mcp_tui.errors import ConfigError
+
+Action = Literal["accept", "decline", "cancel"]
+Mode = Literal["form", "url"]
+
+
+class AnswerEntry(BaseModel):
+    """One scripted answer, as written in the file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    action: Action = Field(description="accept, decline or cancel.")
+    content: dict[str, Any] | None = Field(
+        default=None, description="With accept in form mode: the field values to send."
+    )
+    match: str | None = Field(
+        default=None, description="A regular expression searched for in the request's message."
+    )
+    mode: Mode | None = Field(default=None, description="Only for requests of this mode.")
+    tool: str | None = Field(default=None, description="Only for requests during this tool.")
+    message: str | None = Field(default=None, description="The recorded message (informational).")
+    server: str | None = Field(default=None, description="The recorded server (informational).")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> AnswerEntry:
+        if self.content is not None and self.action != "accept":
+            raise ValueError(f"`content` goes only with action accept, not {self.action}")
+        if self.content is not None and self.mode == "url":
+            raise ValueError("a URL-mode answer has no `content` (accept means consent only)")
+        if self.match is not None:
+            try:
+                re.compile(self.match)
+            except re.error as exc:
+                raise ValueError(f"`match` is not a valid regular expression: {exc}") from None
+        return self
+
+
+@dataclass(frozen=True)
+class ScriptedAnswer:
+    """An :class:`AnswerEntry` with where it came from, for messages."""
+
+    entry: AnswerEntry
+    index: int
+    line: int | None = None
+
+    def where(self) -> str:
+        at = f" (line {self.line})" if self.line is not None else ""
+        return f"answer #{self.index + 1}{at}"
+
+
+@dataclass
+class AnswerScript:
+    """The answers of one file, handed out per request; keeps track of the in-order ones."""
+
+    path: Path
+    answers: tuple[ScriptedAnswer, ...]
+    _used: set[int] = field(default_factory=set)
+
+    def pick(self, message: str, mode: Mode, tool: str | None = None) -> ScriptedAnswer | None:
+        """The answer for one request, or ``None`` when the file has none left for it."""
+
+        def fits(a: ScriptedAnswer) -> bool:
+            e = a.entry
+            return (e.mode is None or e.mode == mode) and (e.tool is None or e.tool == tool)
+
+        for a in self.answers:
+            if a.entry.match is not None and fits(a) and re.search(a.entry.match, message):
+                return a
+        for a in self.answers:
+            if a.entry.match is None and a.index not in self._used and fits(a):
+                self._used.add(a.index)
+                return a
+        return None
+
+    @property
+    def unused(self) -> list[ScriptedAnswer]:
+        """In-order answers never handed out (worth a warning at the end of a run)."""
+        return [a for a in self.answers if a.entry.match is None and a.index not in self._used]
+
+
+def load_answers(path: str | os.PathLike[str]) -> AnswerScript:
+    """Read an answers file (TOML, or JSON by extension or content); :class:`ConfigError` if bad."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise ConfigError(f"Answers file {file} does not exist.") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"Answers file {file} cannot be read: {exc}.") from None
+    lines: dict[KeyPath, int]
+    data: Any
+    if file.suffix.lower() == ".json" or text.lstrip().startswith(("{", "[", "//")):
+        clean = strip_jsonc(text)
+        try:
+            data = json.loads(clean)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(
+                f"Answers file {file} is not valid JSON: {exc.msg} at line {exc.lineno}, "
+                f"column {exc.colno}."
+            ) from None
+        lines = json_key_lines(clean)
+        if isinstance(data, list):
+            data = {"answers": data}
+            lines = {("answers", *k): v for k, v in lines.items()}
+    else:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"Answers file {file} is not valid TOML: {exc}.") from None
+        lines = toml_key_lines(text)
+
+    def fail(key: KeyPath, message: str) -> ConfigError:
+        line = find_line(lines, key)
+        at = f", line {line}" if line is not None else ""
+        return ConfigError(f"Answers file {file}{at}: {format_key_path(key)}: {message}.")
+
+    if not isinstance(data, dict) or not isinstance(data.get("answers"), list):
+        raise fail((), "expected a list of answers ([[answers]] in TOML, a list in JSON)")
+    extra = [k for k in data if k != "answers"]
+    if extra:
+        raise fail((extra[0],), "unknown key (the file holds only `answers`)")
+    answers: list[ScriptedAnswer] = []
+    for index, raw in enumerate(data["answers"]):
+        key: KeyPath = ("answers", index)
+        try:
+            entry = AnswerEntry.model_validate(raw)
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            loc = tuple(p for p in err["loc"] if isinstance(p, str | int))
+            msg = str(err["msg"]).removeprefix("Value error, ")
+            if err["type"] == "extra_forbidden":
+                msg = "unknown key (an answer has action, content, match, mode, tool, message)"
+            raise fail((*key, *loc), msg) from None
+        answers.append(ScriptedAnswer(entry, index, find_line(lines, key)))
+    return AnswerScript(file, tuple(answers))
+
+
+# ---- recording (``--save-answers``) -------------------------------------------------------------
+
+
+class AnswerRecorder:
+    """Writes every answer given in the TUI, in order, as an answers file ``call`` replays as is.
+
+    The file is JSON (exact types, no extra dependency) and is rewritten atomically after each
+    answer, so it is always complete and valid even if the app is killed.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.entries: list[dict[str, Any]] = []
+
+    def record(
+        self,
+        *,
+        message: str,
+        mode: Mode,
+        action: Action,
+        content: dict[str, Any] | None = None,
+        server: str | None = None,
+        tool: str | None = None,
+    ) -> None:
+        """Append one answer and rewrite the file. ``content`` only with accept in form mode."""
+        entry: dict[str, Any] = {"action": action}
+        if action == "accept" and mode == "form" and content is not None:
+            entry["content"] = content
+        entry["mode"] = mode
+        entry["message"] = message
+        if server is not None:
+            entry["server"] = server
+        if tool is not None:
+            entry["tool"] = tool
+        self.entries.append(entry)
+        self._write()
+
+    def _write(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({"answers": self.entries}, indent=2, ensure_ascii=True) + "\n"
+        fd, tmp = tempfile.mkstemp(prefix=".answers-", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as f:
+                f.write(text)
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise

@@ -1,0 +1,442 @@
+"""The argument parsers of ``mcp-tui`` and what their words mean as server specs.
+
+Separate from ``cli.py`` so the parsing can be tested without any app: every function here is pure
+(no ``mcp``, no ``textual``) and every mistake raises :class:`~mcp_tui.errors.UsageError` with one
+paragraph that says what to write instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+from urllib.parse import urlsplit
+
+from mcp_tui import __version__
+from mcp_tui.errors import ConnectionFailed, UsageError
+from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
+
+EXIT_OK = 0
+EXIT_TOOL_ERROR = 1
+EXIT_USAGE = 2
+EXIT_CONNECTION = 3
+EXIT_ELICITATION = 4
+EXIT_INTERRUPTED = 130
+
+SUBCOMMANDS = ("demo", "call", "list")
+MODES = ("auto", "legacy", "2026-07-28")
+ELICIT_POLICIES = ("accept-defaults", "decline", "cancel")
+
+EXIT_CODES_HELP = f"""\
+exit codes:
+  {EXIT_OK}    success
+  {EXIT_TOOL_ERROR}    the tool call failed: the result has isError, or the server answered the
+       call with a JSON-RPC error (call)
+  {EXIT_USAGE}    usage error: bad arguments, a missing or invalid config or answers file
+  {EXIT_CONNECTION}    the server could not be started or reached, or the connection was lost
+  {EXIT_ELICITATION}    an elicitation request could not be answered validly: a scripted
+       answer (or the schema's defaults) does not fit the requested schema (call)
+  {EXIT_INTERRUPTED}  interrupted (Ctrl+C)"""
+
+MAIN_USAGE = """\
+mcp-tui [options] -- COMMAND [ARGS...]
+       mcp-tui [options] URL
+       mcp-tui [options] [--config FILE] [--server NAME]...
+       mcp-tui demo [--http] [options]
+       mcp-tui call TOOL [--args JSON] [--answers FILE] [--elicit POLICY] [--json] TARGET
+       mcp-tui list [--json] TARGET"""
+
+MAIN_DESCRIPTION = """\
+A terminal client for the Model Context Protocol that shows a server's elicitation requests as
+real forms and URL consent screens.
+
+Servers come from the words after `--` (a stdio server started as a child process), from a URL
+(Streamable HTTP, or the legacy HTTP+SSE transport with --transport sse), or from a config file:
+mcp-tui's own TOML, or the JSON of Claude Desktop / Cursor / Claude Code ({"mcpServers": ...}) or
+VS Code ({"servers": ...}). The config file is --config FILE, else $MCP_TUI_CONFIG, else
+config.toml in the platform config directory. With no server named, every enabled server of the
+config file opens.
+
+subcommands (give them first):
+  demo    the TUI on the bundled demo server (--http: over Streamable HTTP on 127.0.0.1)
+  call    call one tool without a UI, answering elicitations from a file or a policy
+  list    print a server's tools, prompts and resources
+  Run `mcp-tui call --help` for their options."""
+
+MAIN_EPILOG = f"""\
+examples:
+  mcp-tui demo
+  mcp-tui -- python server.py --flag
+  mcp-tui http://127.0.0.1:8000/mcp --header "Authorization: Bearer $TOKEN"
+  mcp-tui --config ~/.cursor/mcp.json --server github
+  mcp-tui --call book_table --args '{{"party": 2}}' -- python server.py
+
+{EXIT_CODES_HELP}"""
+
+HEADLESS_EPILOG = f"""\
+TARGET is one of:
+  URL                       a Streamable HTTP server (it may be the last argument)
+  --config FILE --server N  a server of a config file (--server may be left out when the
+                            file has one server)
+  -- COMMAND [ARGS...]      a stdio server
+  --demo                    the bundled demo server
+
+answers file (TOML or JSON, see `mcp-tui --save-answers`): a list of answers, each
+  {{action = "accept", content = {{...}}}}, {{action = "decline"}} or {{action = "cancel"}},
+  used in order, or for every request whose message matches the regex `match`. Accepted content
+  is completed with the schema's defaults and validated before it is sent. URL-mode requests are
+  printed with their checked URL and are never opened: they get the file's answer, or decline.
+
+{EXIT_CODES_HELP}"""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """An argparse parser whose errors become :class:`UsageError` instead of ``exit(2)``."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message[0].upper()}{message[1:]}. Run `{self.prog} --help` for usage.")
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    return argparse.RawDescriptionHelpFormatter(prog, max_help_position=30, width=100)
+
+
+def _add_target_options(parser: argparse.ArgumentParser, *, headless: bool) -> None:
+    group = parser.add_argument_group("server")
+    group.add_argument(
+        "--transport",
+        choices=("streamable-http", "sse"),
+        help="transport for a URL: streamable-http (default) or sse (legacy HTTP+SSE)",
+    )
+    group.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar='"NAME: VALUE"',
+        help="an HTTP header sent to a URL server; repeatable",
+    )
+    group.add_argument(
+        "--name", help="what to call the server given by URL or after `--` (default: derived)"
+    )
+    group.add_argument(
+        "--config",
+        metavar="FILE",
+        help="config file: mcp-tui TOML, or mcpServers / VS Code JSON "
+        "(default: $MCP_TUI_CONFIG, else the platform config directory)",
+    )
+    if headless:
+        group.add_argument("--server", metavar="NAME", help="the server of the config file to use")
+        group.add_argument("--demo", action="store_true", help="use the bundled demo server")
+    else:
+        group.add_argument(
+            "--server",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help="open only this server of the config file; repeatable",
+        )
+    group.add_argument(
+        "--mode",
+        choices=MODES,
+        help="protocol: auto (try 2026-07-28, fall back; a server that ignores the probe costs "
+        "10 s), legacy (initialize, 2025-11-25) or 2026-07-28; overrides the config",
+    )
+
+
+def _add_log_option(parser: argparse._ActionsContainer) -> None:
+    parser.add_argument(
+        "--log",
+        metavar="FILE",
+        type=Path,
+        help="append every JSON-RPC message in and out to FILE as JSON Lines, flushed per message",
+    )
+
+
+def _add_tui_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("session")
+    group.add_argument(
+        "--call", metavar="TOOL", help="call TOOL as soon as its server is ready (in the TUI)"
+    )
+    group.add_argument(
+        "--args", metavar="JSON", help='arguments for --call, a JSON object: \'{"city": "Paris"}\''
+    )
+    _add_log_option(group)
+    group.add_argument(
+        "--save-answers",
+        metavar="FILE",
+        type=Path,
+        help="write every elicitation answer given in the TUI to FILE, for `mcp-tui call "
+        "--answers FILE` to replay",
+    )
+    group.add_argument(
+        "--stderr-log",
+        metavar="FILE",
+        type=Path,
+        help="write server stderr to FILE (default: the platform log directory)",
+    )
+
+
+def build_main_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog="mcp-tui",
+        usage=MAIN_USAGE,
+        description=MAIN_DESCRIPTION,
+        epilog=MAIN_EPILOG,
+        formatter_class=_formatter,
+    )
+    parser.add_argument(
+        "url",
+        nargs="?",
+        metavar="URL",
+        help="an http:// or https:// MCP endpoint (stdio servers go after `--` instead)",
+    )
+    parser.add_argument("--version", action="version", version=f"mcp-tui {__version__}")
+    _add_target_options(parser, headless=False)
+    _add_tui_options(parser)
+    return parser
+
+
+def build_demo_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog="mcp-tui demo",
+        description="Open the TUI on the demo MCP server that ships with mcp-tui: forms of every "
+        "kind, a booking wizard, URL-mode consent, progress and logs. Needs nothing else.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=_formatter,
+    )
+    parser.add_argument(
+        "--http",
+        action="store_true",
+        help="serve the demo over Streamable HTTP on 127.0.0.1 (a free port) and connect to it",
+    )
+    parser.add_argument("--mode", choices=MODES, help="protocol mode (see mcp-tui --help)")
+    parser.add_argument("--config", metavar="FILE", help="read [app] settings from FILE")
+    _add_tui_options(parser)
+    return parser
+
+
+def build_call_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog="mcp-tui call",
+        usage="mcp-tui call TOOL [--args JSON] [--answers FILE] [--elicit POLICY] [--json] "
+        "[options] TARGET",
+        description="Connect, call TOOL once, answer every elicitation without a UI, print the "
+        "result (stdout) and each elicitation with the answer given (stderr).",
+        epilog=HEADLESS_EPILOG,
+        formatter_class=_formatter,
+    )
+    parser.add_argument("tool", metavar="TOOL", help="the tool to call")
+    parser.add_argument("url", nargs="?", metavar="URL", help="the server's URL (see TARGET)")
+    parser.add_argument(
+        "--args", metavar="JSON", help="the tool's arguments, a JSON object: '{\"n\": 3}'"
+    )
+    parser.add_argument(
+        "--answers", metavar="FILE", type=Path, help="answer elicitations from FILE (TOML or JSON)"
+    )
+    parser.add_argument(
+        "--elicit",
+        choices=ELICIT_POLICIES,
+        default="cancel",
+        help="how to answer requests the answers file does not cover: accept-defaults (accept "
+        "with the schema's defaults; URL requests are declined), decline, or cancel (default)",
+    )
+    _add_headless_common(parser)
+    return parser
+
+
+def build_list_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog="mcp-tui list",
+        usage="mcp-tui list [--json] [options] TARGET",
+        description="Connect and print the server's tools, prompts, resources and resource "
+        "templates, with their schemas.",
+        epilog=HEADLESS_EPILOG,
+        formatter_class=_formatter,
+    )
+    parser.add_argument("url", nargs="?", metavar="URL", help="the server's URL (see TARGET)")
+    _add_headless_common(parser)
+    return parser
+
+
+def _add_headless_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    parser.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        type=float,
+        help="give up (exit 3) when the whole run takes longer than this",
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="do not copy server stderr and logs to stderr"
+    )
+    _add_log_option(parser)
+    _add_target_options(parser, headless=True)
+
+
+# ---- meaning ------------------------------------------------------------------------------------
+
+
+def split_command(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:
+    """Split at the first ``--``: the words before, and the stdio command after (or ``None``)."""
+    words = list(argv)
+    if "--" not in words:
+        return words, None
+    at = words.index("--")
+    return words[:at], words[at + 1 :]
+
+
+def parse_tool_args(raw: str | None, option: str = "--args") -> dict[str, Any]:
+    """``--args`` as a JSON object; anything else is a usage error that shows an example."""
+    if raw is None:
+        return {}
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"{option} is not valid JSON ({exc.msg} at column {exc.colno}); give a JSON object "
+            f'such as \'{{"city": "Paris"}}\' (quote it for your shell).'
+        ) from None
+    if not isinstance(value, dict):
+        raise UsageError(
+            f"{option} must be a JSON object of argument names and values, such as "
+            f'\'{{"city": "Paris"}}\', not a {_json_kind(value)}.'
+        )
+    return value
+
+
+def _json_kind(value: object) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return {list: "list", str: "string", type(None): "null"}.get(type(value), "value")
+
+
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def parse_headers(raw: Sequence[str]) -> dict[str, str]:
+    """``--header "Name: value"`` (repeatable) as a dict; a later header replaces an earlier one."""
+    headers: dict[str, str] = {}
+    for item in raw:
+        name, sep, value = item.partition(":")
+        name = name.strip()
+        if not sep or not _HEADER_NAME.fullmatch(name):
+            raise UsageError(
+                f'--header {item!r} is not a header: write it as "Name: value", for example '
+                '--header "Authorization: Bearer $TOKEN".'
+            )
+        if any(ch in value for ch in "\r\n\0"):
+            raise UsageError(f"--header {name}: the value must not contain line breaks.")
+        headers[name] = value.strip()
+    return headers
+
+
+def check_url_argument(url: str) -> str:
+    """An http(s) URL with a host, or a usage error that says what was probably meant."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme in ("http", "https") and parts.hostname:
+        return url
+    if "://" not in url:
+        if re.match(r"^[\w.-]+(:\d+)?(/|$)", url) and ("." in url or ":" in url):
+            hint = f"If it is a server address, write the scheme: http://{url}"
+        else:
+            hint = f"To start a stdio server, put its command after `--`: mcp-tui -- {url} ..."
+        raise UsageError(f"{url!r} is not a URL. {hint}")
+    if scheme in ("http", "https"):
+        raise UsageError(f"The URL {url!r} has no host name.")
+    raise UsageError(
+        f"The URL {url!r} is refused: mcp-tui connects to http:// and https:// URLs only "
+        "(Streamable HTTP, or the legacy SSE transport with --transport sse)."
+    )
+
+
+_INTERPRETERS = {"python", "python3", "node", "uv", "uvx", "npx", "deno", "bun", "pipx", "java"}
+
+
+def derive_name(target: StdioTarget | HttpTarget) -> str:
+    """A short name for a server given on the command line: ``server.py``, ``127.0.0.1:8000``."""
+    if isinstance(target, HttpTarget):
+        parts = urlsplit(target.url)
+        return parts.netloc.rpartition("@")[2] or "server"
+    base = Path(target.command).name
+    if base.removesuffix(".exe") in _INTERPRETERS or base.startswith("python"):
+        args = list(target.args)
+        for i, arg in enumerate(args):
+            if arg == "-m" and i + 1 < len(args):
+                return args[i + 1]
+            if not arg.startswith("-") and arg not in ("run", "exec", "tool"):
+                return Path(arg).name or arg
+    return base or "server"
+
+
+def command_line_target(
+    url: str | None,
+    command: list[str] | None,
+    *,
+    transport: str | None,
+    headers: Sequence[str],
+) -> StdioTarget | HttpTarget | None:
+    """The server given by ``URL`` or ``-- COMMAND``, if any; mixing them is a usage error."""
+    if url is not None and command is not None:
+        raise UsageError(
+            f"Give either a URL or a command after `--`, not both (got {url!r} and "
+            f"{' '.join(command)!r})."
+        )
+    if command is not None:
+        if not command:
+            raise UsageError("Nothing follows `--`: write the server's command there.")
+        if transport or headers:
+            raise UsageError("--transport and --header apply to a URL, not to a stdio command.")
+        return StdioTarget(command[0], tuple(command[1:]))
+    if url is not None:
+        return HttpTarget(
+            check_url_argument(url),
+            transport="sse" if transport == "sse" else "streamable-http",
+            headers=parse_headers(headers),
+        )
+    if transport or headers:
+        raise UsageError("--transport and --header need a URL to connect to.")
+    return None
+
+
+def check_command_exists(target: StdioTarget, cwd: str | None = None) -> None:
+    """Fail early, in one paragraph, when a stdio server's program cannot be found."""
+    command = target.command
+    if os.sep in command or (os.altsep and os.altsep in command):
+        path = Path(cwd or ".") / command
+        if not path.exists():
+            raise ConnectionFailed(f"Cannot start the server: {command} does not exist.")
+        if not os.access(path, os.X_OK) or path.is_dir():
+            raise ConnectionFailed(f"Cannot start the server: {command} is not executable.")
+        return
+    if shutil.which(command) is None:
+        raise ConnectionFailed(
+            f"Cannot start the server: the command {command!r} was not found on PATH. Check "
+            "the spelling, install it, or give its full path."
+        )
+
+
+def unique_name(name: str, taken: Sequence[str]) -> str:
+    """``name``, or ``name-2``, ``name-3``... when another server already has it."""
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name}-{n}" in taken:
+        n += 1
+    return f"{name}-{n}"
+
+
+def with_mode(specs: Sequence[ServerSpec], mode: str | None) -> list[ServerSpec]:
+    """``--mode`` overrides every server's mode (the command line beats the config)."""
+    if mode is None:
+        return list(specs)
+    from dataclasses import replace
+
+    return [replace(s, mode=mode) for s in specs]  # type: ignore[arg-type]
