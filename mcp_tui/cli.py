@@ -1,0 +1,390 @@
+"""``mcp-tui``: parse the command line, load the config, then run the TUI or a headless command.
+
+``main`` never lets bad input end in a traceback: every mistake is one paragraph on stderr and a
+documented exit code (see ``mcp-tui --help``). ``mcp`` and ``textual`` are imported only once they
+are needed, so ``mcp-tui --help`` and argument errors are instant.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mcp_tui.cli_args import (
+    EXIT_CONNECTION,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    SUBCOMMANDS,
+    build_call_parser,
+    build_demo_parser,
+    build_list_parser,
+    build_main_parser,
+    check_command_exists,
+    command_line_target,
+    derive_name,
+    parse_tool_args,
+    split_command,
+    unique_name,
+    with_mode,
+)
+from mcp_tui.config import AppSettings, LoadedConfig, load_config
+from mcp_tui.errors import ConfigError, ConnectionFailed, McpTuiError, UsageError
+from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.paths import ConfigLocation, locate_config
+from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
+
+if TYPE_CHECKING:
+    import argparse
+
+    from textual.app import App
+
+    from mcp_tui.headless import HeadlessOptions
+
+GETTING_STARTED = (
+    "No server to open, and no config file at {path}. To start, try the bundled demo with "
+    "`mcp-tui demo`; launch a stdio server with `mcp-tui -- python server.py`; connect over HTTP "
+    "with `mcp-tui http://127.0.0.1:8000/mcp`; or write a config file (config.example.toml "
+    "documents every key) and open it with `mcp-tui --config FILE`. `mcp-tui --help` lists "
+    "every option."
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``mcp-tui`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _dispatch(args, os.environ)
+    except (UsageError, ConfigError) as exc:
+        return _fail(exc, EXIT_USAGE)
+    except ConnectionFailed as exc:
+        return _fail(exc, EXIT_CONNECTION)
+    except McpTuiError as exc:
+        return _fail(exc, EXIT_USAGE)
+    except KeyboardInterrupt:
+        print("mcp-tui: interrupted.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except SystemExit as exc:  # argparse's --help and --version
+        return exc.code if isinstance(exc.code, int) else 0
+
+
+def _fail(exc: Exception, code: int) -> int:
+    print(f"mcp-tui: {exc}", file=sys.stderr)
+    return code
+
+
+def _dispatch(args: list[str], environ: Mapping[str, str]) -> int:
+    before, command = split_command(args)
+    if before and before[0] in SUBCOMMANDS:
+        sub, rest = before[0], before[1:]
+        if sub == "demo":
+            if command is not None:
+                raise UsageError(
+                    "`mcp-tui demo` runs the bundled server; it takes no `--` command."
+                )
+            return run_demo(rest, environ)
+        return run_headless(sub, rest, command, environ)
+    ns = build_main_parser().parse_args(before)
+    if ns.url in SUBCOMMANDS:
+        raise UsageError(
+            f"Give the subcommand first, before any option: mcp-tui {ns.url} [options] ..."
+        )
+    plan = plan_tui(ns, command, environ)
+    _print_notes(plan.notes)
+    return run_tui(plan.servers, plan.options)
+
+
+# ---- the TUI ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TuiPlan:
+    """What the command line asks the TUI to do."""
+
+    servers: list[ServerSpec]
+    options: AppOptions
+    #: Notes about the config file (skipped keys of another client's JSON) for stderr.
+    notes: tuple[str, ...] = ()
+
+
+def load_located_config(
+    explicit: str | None, environ: Mapping[str, str]
+) -> tuple[ConfigLocation, LoadedConfig | None]:
+    """The config by precedence; ``None`` when the default file does not exist (not an error)."""
+    location = locate_config(explicit, environ)
+    if not location.path.exists():
+        if location.explicit:
+            raise ConfigError(f"Config file {location.describe()} does not exist.")
+        return location, None
+    return location, load_config(location.path, environ)
+
+
+def plan_tui(
+    ns: argparse.Namespace, command: list[str] | None, environ: Mapping[str, str]
+) -> TuiPlan:
+    """Servers and options for the TUI from parsed arguments; every mistake is a usage error."""
+    target = command_line_target(ns.url, command, transport=ns.transport, headers=ns.header)
+    if ns.name is not None and target is None:
+        raise UsageError(
+            "--name names a server given by URL or after `--`; servers of a config file keep "
+            "the names they have there."
+        )
+    if ns.args is not None and ns.call is None:
+        raise UsageError("--args goes with --call TOOL: mcp-tui --call TOOL --args JSON ...")
+    arguments = parse_tool_args(ns.args)
+    location, config = load_located_config(ns.config, environ)
+    settings = config.settings if config is not None else AppSettings()
+    specs: list[ServerSpec] = []
+    if ns.server:
+        if config is None:
+            raise UsageError(
+                f"--server picks servers from a config file, and there is none at "
+                f"{location.path}. Name one with --config FILE or MCP_TUI_CONFIG."
+            )
+        specs = config.select(ns.server)
+    elif target is None:
+        if config is None:
+            raise UsageError(GETTING_STARTED.format(path=location.path))
+        specs = config.default_servers()
+        if not specs:
+            raise ConfigError(_no_enabled_servers(config))
+    if target is not None:
+        specs.append(_command_line_spec(target, ns.name, settings, [s.name for s in specs]))
+    call = ToolCallRequest(ns.call, arguments) if ns.call is not None else None
+    options = settings.to_options(
+        call=call, traffic_log=ns.log, save_answers=ns.save_answers, stderr_log=ns.stderr_log
+    )
+    notes = config.notes if config is not None else ()
+    return TuiPlan(with_mode(specs, ns.mode), options, notes)
+
+
+def _no_enabled_servers(config: LoadedConfig) -> str:
+    if config.names:
+        return (
+            f"Config file {config.path} has no enabled server; open one with --server NAME "
+            f"(the servers in this file: {', '.join(config.names)})."
+        )
+    return (
+        f"Config file {config.path} has no servers; add a [servers.NAME] table "
+        "(see config.example.toml) or give a server on the command line."
+    )
+
+
+def _command_line_spec(
+    target: StdioTarget | HttpTarget,
+    name: str | None,
+    settings: AppSettings,
+    taken: Sequence[str],
+) -> ServerSpec:
+    if isinstance(target, StdioTarget):
+        check_command_exists(target)
+    if name is not None and name in taken:
+        raise UsageError(f"--name {name!r} is already the name of a server in the config file.")
+    chosen = name or unique_name(derive_name(target), taken)
+    return ServerSpec(chosen, target, mode=settings.mode, elicitation=settings.elicitation)
+
+
+def _print_notes(notes: Sequence[str]) -> None:
+    for note in notes:
+        print(f"mcp-tui: note: {note}", file=sys.stderr)
+
+
+def build_app(servers: list[ServerSpec], options: AppOptions) -> App[Any]:
+    """The Textual app for these servers; tests build it the same way."""
+    from mcp_tui.ui.app import McpTuiApp
+
+    app: App[Any] = McpTuiApp(servers, options)
+    return app
+
+
+def run_tui(servers: list[ServerSpec], options: AppOptions) -> int:
+    app = build_app(servers, options)
+    app.run()
+    return app.return_code or 0
+
+
+# ---- demo ---------------------------------------------------------------------------------------
+
+
+def run_demo(args: Sequence[str], environ: Mapping[str, str]) -> int:
+    ns = build_demo_parser().parse_args(list(args))
+    if ns.args is not None and ns.call is None:
+        raise UsageError("--args goes with --call TOOL: mcp-tui demo --call TOOL --args JSON")
+    arguments = parse_tool_args(ns.args)
+    _, config = load_located_config(ns.config, environ)
+    settings = config.settings if config is not None else AppSettings()
+    options = settings.to_options(
+        call=ToolCallRequest(ns.call, arguments) if ns.call is not None else None,
+        traffic_log=ns.log,
+        save_answers=ns.save_answers,
+        stderr_log=ns.stderr_log,
+    )
+    mode = ns.mode or settings.mode
+    if ns.http:
+        with demo_http_server() as url:
+            return run_tui([ServerSpec("demo", HttpTarget(url), mode=mode)], options)
+    return run_tui([demo_stdio_spec(mode)], options)
+
+
+def demo_stdio_spec(mode: Any = "auto") -> ServerSpec:
+    """The bundled demo server as a stdio child of this same Python."""
+    from mcp_tui.demo.server import demo_stdio_command
+
+    argv = list(demo_stdio_command())
+    return ServerSpec("demo", StdioTarget(argv[0], tuple(argv[1:])), mode=mode)
+
+
+_URL_IN_LINE = re.compile(r"https?://\S+")
+
+
+@contextmanager
+def demo_http_server(startup_timeout: float = 60.0) -> Iterator[str]:
+    """Run ``python -m mcp_tui.demo --http --port 0``; yield the URL it prints; stop it after.
+
+    The child's stderr goes to a log file (never over the TUI); the rest of its stdout is drained
+    so it can never block on a full pipe. It runs in its own session, so a Ctrl+C meant for us
+    does not kill it mid-answer; we terminate it (then kill it) on the way out.
+    """
+    from mcp_tui.paths import log_dir
+
+    log = log_dir() / "demo-http.stderr.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("ab") as errlog:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "mcp_tui.demo", "--http", "--port", "0"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=errlog,
+            start_new_session=True,
+        )
+        try:
+            yield _read_demo_url(proc, startup_timeout, log)
+        finally:
+            stop_process(proc)
+
+
+def _read_demo_url(proc: subprocess.Popen[bytes], timeout: float, log: Path) -> str:
+    assert proc.stdout is not None
+    stdout = proc.stdout
+    first: list[bytes] = []
+    got = threading.Event()
+
+    def reader() -> None:
+        first.append(stdout.readline())
+        got.set()
+        for _ in iter(lambda: stdout.read(65536), b""):
+            pass  # drain: the child must never block writing to us
+
+    threading.Thread(target=reader, name="demo-stdout", daemon=True).start()
+    if not got.wait(timeout):
+        raise ConnectionFailed(
+            f"The demo server did not print its URL within {timeout:.0f} s; its stderr is in {log}."
+        )
+    line = first[0].decode("utf-8", "replace").strip()
+    found = _URL_IN_LINE.search(line)
+    if found is None:
+        raise ConnectionFailed(
+            f"The demo server stopped or printed no URL (first line: {line!r}); its stderr is "
+            f"in {log}."
+        )
+    return found.group(0)
+
+
+def stop_process(proc: subprocess.Popen[Any], grace: float = 3.0) -> None:
+    """Terminate, wait ``grace`` seconds, then kill: no server process is left behind."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+# ---- headless: call and list --------------------------------------------------------------------
+
+
+def run_headless(
+    sub: str, args: Sequence[str], command: list[str] | None, environ: Mapping[str, str]
+) -> int:
+    parser = build_call_parser() if sub == "call" else build_list_parser()
+    ns = parser.parse_intermixed_args(list(args))
+    if ns.timeout is not None and not ns.timeout > 0:
+        raise UsageError(f"--timeout must be a positive number of seconds, not {ns.timeout}.")
+    arguments = parse_tool_args(ns.args) if sub == "call" else {}
+    answers = None
+    if sub == "call" and ns.answers is not None:
+        from mcp_tui.answers import load_answers
+
+        answers = load_answers(ns.answers)
+    spec = headless_target(ns, command, environ, sub)
+    options = _headless_options(ns)
+    from mcp_tui import headless
+
+    if sub == "call":
+        plan = headless.CallPlan(ns.tool, arguments, answers=answers, policy=ns.elicit)
+        return headless.run_call(spec, plan, options)
+    return headless.run_list(spec, options)
+
+
+def _headless_options(ns: argparse.Namespace) -> HeadlessOptions:
+    from mcp_tui.headless import HeadlessOptions
+
+    return HeadlessOptions(
+        json_output=ns.json, traffic_log=ns.log, timeout=ns.timeout, quiet=ns.quiet
+    )
+
+
+def headless_target(
+    ns: argparse.Namespace, command: list[str] | None, environ: Mapping[str, str], sub: str
+) -> ServerSpec:
+    """The one server of ``call``/``list``: URL, ``-- COMMAND``, ``--demo`` or the config."""
+    target = command_line_target(ns.url, command, transport=ns.transport, headers=ns.header)
+    given = [
+        what
+        for what, present in (
+            ("a URL or `--` command", target is not None),
+            ("--demo", ns.demo),
+            ("--server", ns.server is not None),
+        )
+        if present
+    ]
+    if len(given) > 1:
+        raise UsageError(f"`mcp-tui {sub}` talks to one server; got {' and '.join(given)}.")
+    if ns.name is not None and target is None and not ns.demo:
+        raise UsageError("--name names a server given by URL or after `--`.")
+    if ns.demo:
+        spec = demo_stdio_spec()
+        if ns.name:
+            spec = ServerSpec(ns.name, spec.target)
+    elif target is not None:
+        spec = _command_line_spec(target, ns.name, AppSettings(), [])
+    else:
+        spec = _config_server(ns, environ, sub)
+    return with_mode([spec], ns.mode)[0]
+
+
+def _config_server(ns: argparse.Namespace, environ: Mapping[str, str], sub: str) -> ServerSpec:
+    location, config = load_located_config(ns.config, environ)
+    if config is None:
+        raise UsageError(
+            f"`mcp-tui {sub}` needs a server: a URL (it may come last), `-- COMMAND ...`, "
+            f"--demo, or --config FILE --server NAME (no config file at {location.path})."
+        )
+    if ns.server is not None:
+        return config.select([ns.server])[0]
+    enabled = config.default_servers()
+    if len(enabled) == 1:
+        return enabled[0]
+    names = ", ".join(s.name for s in enabled) or "none enabled"
+    raise UsageError(
+        f"Config file {config.path} has several servers ({names}); choose one with --server NAME."
+    )

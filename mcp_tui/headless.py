@@ -1,0 +1,231 @@
+"""``mcp-tui call`` and ``mcp-tui list``: one server, no terminal UI, an exit code for CI.
+
+Both run one :class:`~mcp_tui.session.connection.ServerConnection` (the same session code as the
+TUI) inside ``anyio.run``. Results go to stdout — text, or with ``--json`` the exact result as it
+came over the wire — and everything else to stderr: each elicitation and the answer given
+(``headless_elicit.py``), notices, and unless ``--quiet`` the server's stderr and log messages.
+Server text is escaped before it is printed, and JSON output is pure ASCII, so nothing a server
+sends can drive the terminal.
+
+Exit codes (``cli_args.py`` documents them in ``--help``): 0 success; 1 the call failed (``isError``
+or a JSON-RPC error); 3 the server could not be reached or the connection was lost, or the run
+timed out; 4 an elicitation could not be answered validly.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+import anyio
+
+from mcp_tui.answers import AnswerScript
+from mcp_tui.cli_args import EXIT_CONNECTION, EXIT_ELICITATION, EXIT_OK, EXIT_TOOL_ERROR
+from mcp_tui.headless_elicit import ElicitPolicy, ScriptedHandler
+from mcp_tui.headless_output import print_catalog, print_outcome
+from mcp_tui.session.elicitation import CancelAll
+from mcp_tui.session.events import (
+    CatalogChanged,
+    ConnectionState,
+    ElicitationRefused,
+    LogReceived,
+    Notice,
+    SessionEvent,
+    StderrReceived,
+    TrafficRecorded,
+)
+from mcp_tui.session.servers import ServerSpec
+from mcp_tui.untrusted import one_line, visible
+
+if TYPE_CHECKING:
+    from mcp_tui.session.connection import ServerConnection
+    from mcp_tui.session.elicitation import ElicitationHandler
+
+#: Headless runs answer as fast as the server asks: the TUI's anti-spam limit would only cancel
+#: requests a script means to answer.
+NO_RATE_LIMIT = (1_000_000, 1.0)
+
+
+@dataclass(frozen=True)
+class HeadlessOptions:
+    """Options shared by ``call`` and ``list``."""
+
+    json_output: bool = False
+    traffic_log: Path | None = None
+    #: Give up after this many seconds for the whole run (exit 3).
+    timeout: float | None = None
+    #: Do not copy server stderr and log messages to our stderr.
+    quiet: bool = False
+
+
+@dataclass(frozen=True)
+class CallPlan:
+    """``mcp-tui call TOOL``: what to call and how to answer elicitations."""
+
+    tool: str
+    arguments: dict[str, Any]
+    answers: AnswerScript | None = None
+    policy: ElicitPolicy = "cancel"
+
+
+def run_call(
+    spec: ServerSpec,
+    plan: CallPlan,
+    options: HeadlessOptions,
+    *,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Connect, call the tool, print the result; returns the exit code."""
+    return anyio.run(call_async, spec, plan, options, out or sys.stdout, err or sys.stderr)
+
+
+def run_list(
+    spec: ServerSpec,
+    options: HeadlessOptions,
+    *,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Connect, print tools, prompts and resources; returns the exit code."""
+    return anyio.run(list_async, spec, options, out or sys.stdout, err or sys.stderr)
+
+
+class _Run:
+    """Event sink and bookkeeping shared by ``call`` and ``list``."""
+
+    def __init__(self, err: TextIO, quiet: bool) -> None:
+        self.err = err
+        self.quiet = quiet
+        self.refused: list[str] = []
+        self.catalog_seen = anyio.Event()
+        self._call_ids: set[Any] = set()
+        #: The last ``tools/call`` response as it came over the wire (for ``--json``).
+        self.raw_result: dict[str, Any] | None = None
+
+    def say(self, text: str) -> None:
+        print(f"mcp-tui: {text}", file=self.err, flush=True)
+
+    def sink(self, event: SessionEvent) -> None:
+        if isinstance(event, TrafficRecorded):
+            self._traffic(event)
+        elif isinstance(event, CatalogChanged):
+            self.catalog_seen.set()
+        elif isinstance(event, StderrReceived):
+            if not self.quiet:
+                print(f"[{event.server} stderr] {visible(event.line)}", file=self.err, flush=True)
+        elif isinstance(event, LogReceived):
+            if not self.quiet:
+                data = event.data if isinstance(event.data, str) else json.dumps(event.data)
+                who = f" {one_line(event.logger)}" if event.logger else ""
+                print(f"[{event.server} log {event.level}{who}] {visible(data)}", file=self.err)
+        elif isinstance(event, ElicitationRefused):
+            problems = "; ".join(event.problems)
+            self.refused.append(problems)
+            self.say(
+                f"elicitation refused, the schema cannot be shown as a form: "
+                f"{_quote(event.message)}: {one_line(problems, limit=1000)}"
+            )
+        elif isinstance(event, Notice):
+            self.say(f"{event.severity}: {one_line(event.text, limit=1000)}")
+
+    def _traffic(self, event: TrafficRecorded) -> None:
+        message = event.message
+        if event.direction == "out" and message.get("method") == "tools/call":
+            self._call_ids.add(message.get("id"))
+        elif (
+            event.direction == "in"
+            and message.get("id") in self._call_ids
+            and isinstance(message.get("result"), dict)
+        ):
+            self.raw_result = message["result"]
+
+
+def _quote(text: str) -> str:
+    return json.dumps(one_line(text, limit=300), ensure_ascii=False)
+
+
+async def _connected(
+    spec: ServerSpec,
+    options: HeadlessOptions,
+    run: _Run,
+    handler: ElicitationHandler,
+    body: Any,
+) -> int:
+    """Run ``body(conn)`` on a ready connection within the timeout; always close the connection."""
+    from mcp_tui.session.connection import ServerConnection
+    from mcp_tui.session.traffic import TrafficLog
+
+    traffic = TrafficLog(options.traffic_log) if options.traffic_log else None
+    conn = ServerConnection(
+        spec, handler=handler, sink=run.sink, traffic_log=traffic, rate_limit=NO_RATE_LIMIT
+    )
+    code = EXIT_CONNECTION
+    try:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(conn.run)
+            try:
+                with anyio.move_on_after(options.timeout) as scope:
+                    if await conn.wait_ready():
+                        code = int(await body(conn))
+                    else:
+                        run.say(f"cannot connect to {spec.name}: {conn.detail or conn.state.value}")
+                if scope.cancelled_caught:
+                    run.say(f"gave up after {options.timeout:g} s (--timeout)")
+                    code = EXIT_CONNECTION
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await conn.close()
+    finally:
+        if traffic is not None:
+            if traffic.failure:
+                run.say(traffic.failure)
+            traffic.close()
+    return code
+
+
+async def call_async(
+    spec: ServerSpec, plan: CallPlan, options: HeadlessOptions, out: TextIO, err: TextIO
+) -> int:
+    run = _Run(err, options.quiet)
+    handler = ScriptedHandler(err, plan.tool, answers=plan.answers, policy=plan.policy)
+
+    async def body(conn: ServerConnection) -> int:
+        with anyio.CancelScope() as call_scope:
+            handler.on_failure = call_scope.cancel
+            outcome = await conn.call_tool(plan.tool, plan.arguments)
+        if handler.failure is not None:
+            run.say(f"stopped: {handler.failure}")
+            return EXIT_ELICITATION
+        if call_scope.cancelled_caught:  # pragma: no cover - only on_failure cancels it
+            return EXIT_ELICITATION
+        if conn.state is not ConnectionState.READY:
+            run.say(f"the connection to {spec.name} was lost: {conn.detail or conn.state.value}")
+            return EXIT_CONNECTION
+        print_outcome(outcome, run.raw_result, out, run.say, json_output=options.json_output)
+        if run.refused:
+            return EXIT_ELICITATION
+        if outcome.error is not None or outcome.is_error:
+            return EXIT_TOOL_ERROR
+        return EXIT_OK
+
+    code = await _connected(spec, options, run, handler, body)
+    if plan.answers is not None and code == EXIT_OK:
+        for unused in plan.answers.unused:
+            run.say(f"note: {unused.where()} of {plan.answers.path} was not used")
+    return code
+
+
+async def list_async(spec: ServerSpec, options: HeadlessOptions, out: TextIO, err: TextIO) -> int:
+    run = _Run(err, options.quiet)
+    handler = CancelAll(note="`mcp-tui list` answers no elicitation requests")
+
+    async def body(conn: ServerConnection) -> int:
+        await run.catalog_seen.wait()  # the first listing, right after the handshake
+        print_catalog(conn, out, json_output=options.json_output)
+        return EXIT_OK
+
+    return await _connected(spec, options, run, handler, body)

@@ -1,0 +1,174 @@
+"""Answering elicitation requests without a person: from an answers file, else by a policy.
+
+:class:`ScriptedHandler` is the :class:`~mcp_tui.session.elicitation.ElicitationHandler` of
+``mcp-tui call``. For each request it picks an answer (``answers.py``), and for a form's
+``accept`` completes the content with the schema's defaults and validates it with the same schema
+engine as the TUI's forms. Content that does not fit is **never sent**: the handler answers
+``cancel``, records a failure that names the fields, and asks the run to stop (exit code 4).
+
+URL-mode requests are printed with the checked URL and host and are never opened; they get the
+answers file's answer, or ``decline``. A URL the checker refuses is always declined.
+
+Every request seen and every answer given is reported on stderr, escaped (server text is
+untrusted).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, TextIO
+
+from mcp_tui.answers import AnswerScript, ScriptedAnswer
+from mcp_tui.schema.fields import FormSpec
+from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.untrusted import one_line, visible
+
+ElicitPolicy = Literal["accept-defaults", "decline", "cancel"]
+
+
+@dataclass
+class ScriptedHandler:
+    """Answers every request of one ``call`` run; see the module docstring."""
+
+    err: TextIO
+    tool: str
+    answers: AnswerScript | None = None
+    policy: ElicitPolicy = "cancel"
+    #: Called once when an answer could not be given validly: the run stops.
+    on_failure: Callable[[], None] = lambda: None
+    #: Why the run must end with exit code 4, or ``None``.
+    failure: str | None = None
+    seen: int = 0
+    #: What was answered, in order: (mode, action, content) for tests and the summary.
+    given: list[tuple[str, str, dict[str, Any] | None]] = field(default_factory=list)
+
+    async def elicit(self, request: ElicitationRequest) -> ElicitationOutcome:
+        self.seen += 1
+        if self.failure is not None:  # the run is stopping: answer nothing more
+            return ElicitationOutcome.cancel("the run is stopping")
+        try:
+            outcome = self._url(request) if request.mode == "url" else self._form(request)
+        except Exception as exc:  # never raise into the session: cancel and stop
+            outcome = self._fail(f"could not answer: {exc}")
+        self.given.append((request.mode, outcome.action, outcome.content))
+        return outcome
+
+    # ---- form mode ------------------------------------------------------------------------------
+
+    def _form(self, request: ElicitationRequest) -> ElicitationOutcome:
+        form = request.form or FormSpec(fields=())
+        self._say(f"elicitation #{self.seen} (form): {_quote(request.message)}")
+        if form.fields:
+            self._say(f"  fields: {_describe_fields(form)}")
+        picked = self.answers.pick(request.message, "form", self.tool) if self.answers else None
+        if picked is not None:
+            self._note_recorded_message(picked, request.message)
+            entry = picked.entry
+            source = f"{picked.where()} of {self.answers.path}" if self.answers else ""
+            if entry.action != "accept":
+                return self._give(ElicitationOutcome(entry.action), source)
+            return self._accept(form, dict(entry.content or {}), source, picked)
+        if self.policy == "accept-defaults":
+            return self._accept(form, {}, "--elicit accept-defaults", None)
+        source = f"--elicit {self.policy}" + (
+            " (no answer left in the answers file)" if self.answers else ""
+        )
+        return self._give(ElicitationOutcome(self.policy), source)
+
+    def _accept(
+        self,
+        form: FormSpec,
+        content: dict[str, Any],
+        source: str,
+        picked: ScriptedAnswer | None,
+    ) -> ElicitationOutcome:
+        from mcp_tui.schema.validate import complete_with_defaults
+
+        known = {f.name for f in form.fields}
+        unknown = [k for k in content if k not in known]
+        what = picked.where() if picked else "the schema's defaults"
+        if unknown:
+            fields = ", ".join(map(repr, unknown))
+            asked = ", ".join(repr(f.name) for f in form.fields) or "no fields"
+            return self._fail(
+                f"{what} has field(s) {one_line(fields)} that the form does not ask for "
+                f"(it asks for {one_line(asked)}); nothing was sent"
+            )
+        result = complete_with_defaults(form, content)
+        if not result.ok or result.content is None:
+            problems = "; ".join(
+                f"field {one_line(name)!r}: {one_line(message)}"
+                for name, message in result.errors.items()
+            )
+            return self._fail(f"{what} does not fit the form: {problems}; nothing was sent")
+        return self._give(ElicitationOutcome("accept", dict(result.content)), source)
+
+    # ---- URL mode -------------------------------------------------------------------------------
+
+    def _url(self, request: ElicitationRequest) -> ElicitationOutcome:
+        from mcp_tui.session.url_check import check_url
+
+        verdict = check_url(request.url or "")
+        self._say(f"elicitation #{self.seen} (url): {_quote(request.message)}")
+        self._say(f"  URL: {one_line(verdict.url, limit=2048)} (not opened)")
+        if verdict.allowed:
+            host = verdict.host_unicode or verdict.host
+            if verdict.host_unicode and verdict.host_unicode != verdict.host:
+                host += f" ({verdict.host})"
+            if verdict.registrable_domain_unicode:
+                host += f", site {verdict.registrable_domain_unicode}"
+            self._say(f"  host: {one_line(host)}")
+            for warning in verdict.warnings:
+                self._say(f"  warning: {one_line(warning)}")
+        else:
+            self._say(f"  refused: {one_line('; '.join(verdict.reasons))}")
+        picked = self.answers.pick(request.message, "url", self.tool) if self.answers else None
+        if not verdict.allowed:
+            return self._give(ElicitationOutcome.decline(), "the URL check (refused URLs decline)")
+        if picked is None:
+            return self._give(ElicitationOutcome.decline(), "default for URL requests")
+        self._note_recorded_message(picked, request.message)
+        source = f"{picked.where()} of {self.answers.path}" if self.answers else ""
+        return self._give(ElicitationOutcome(picked.entry.action), source)
+
+    # ---- reporting ------------------------------------------------------------------------------
+
+    def _give(self, outcome: ElicitationOutcome, source: str) -> ElicitationOutcome:
+        shown: str = outcome.action
+        if outcome.content is not None:
+            shown += " " + json.dumps(outcome.content, ensure_ascii=True)
+        self._say(f"  -> {shown}" + (f"  ({one_line(source, limit=400)})" if source else ""))
+        return outcome
+
+    def _fail(self, reason: str) -> ElicitationOutcome:
+        if self.failure is None:
+            self.failure = f"elicitation #{self.seen}: {reason}"
+        self._say(f"  -> cancel: {reason}")
+        self.on_failure()
+        return ElicitationOutcome.cancel(reason)
+
+    def _note_recorded_message(self, picked: ScriptedAnswer, message: str) -> None:
+        recorded = picked.entry.message
+        if recorded is not None and picked.entry.match is None and recorded != message:
+            self._say(
+                f"  note: {picked.where()} was recorded for a different message: {_quote(recorded)}"
+            )
+
+    def _say(self, line: str) -> None:
+        print(f"mcp-tui: {line}", file=self.err, flush=True)
+
+
+def _quote(text: str) -> str:
+    return json.dumps(one_line(text, limit=300), ensure_ascii=False)
+
+
+def _describe_fields(form: FormSpec) -> str:
+    parts = []
+    for f in form.fields:
+        text = f"{f.name}{'*' if f.required else ''} ({f.kind.value})"
+        if f.has_default:
+            text += f" = {json.dumps(f.default, ensure_ascii=False)}"
+        parts.append(text)
+    return visible(", ".join(parts), limit=1000, keep_newlines=False)
