@@ -1,8 +1,8 @@
 """The typed form model that a requested schema becomes.
 
-``parse.py`` builds a :class:`FormSpec` from a raw JSON Schema dict; ``validate.py`` turns raw widget
-input into exactly typed ``content``. The UI maps each :class:`FieldKind` to a widget in one place
-(``mcp_tui.ui.widgets.form_fields``); these classes carry no widget code.
+``parse.py`` builds a :class:`FormSpec` from a raw JSON Schema dict; ``validate.py`` turns raw
+widget input into exactly typed ``content``. The UI maps each :class:`FieldKind` to a widget in one
+place (``mcp_tui.ui.widgets.form_fields``); these classes carry no widget code.
 
 Every string in here (names, titles, descriptions, option labels and values) came from a server and
 is untrusted: display it only through ``mcp_tui.untrusted`` / ``mcp_tui.ui.text``.
@@ -75,6 +75,12 @@ class FieldSpec:
     # NUMBER / INTEGER
     minimum: int | float | None = None
     maximum: int | float | None = None
+    #: ``exclusiveMinimum`` / ``exclusiveMaximum`` (2020-12 numeric form), common in tool schemas
+    #: generated from pydantic ``gt``/``lt``.
+    exclusive_minimum: int | float | None = None
+    exclusive_maximum: int | float | None = None
+    #: ``multipleOf`` (> 0), checked exactly as jsonschema checks it so both always agree.
+    multiple_of: int | float | None = None
     # SELECT / MULTI_SELECT
     options: tuple[Option, ...] = ()
     min_items: int | None = None

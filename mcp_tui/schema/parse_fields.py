@@ -1,0 +1,429 @@
+"""One property of a requested schema → one :class:`FieldSpec`, or problems with their paths.
+
+Called by :mod:`mcp_tui.schema.parse` for each entry of ``properties``. Every check appends to
+``problems`` and carries on, so the user sees every reason a schema is refused at once.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any
+
+from mcp_tui.errors import SchemaProblem
+from mcp_tui.schema import keywords as kw
+from mcp_tui.schema.fields import FieldKind, FieldSpec, Option, TextFormat
+from mcp_tui.schema.formats import compile_pattern, format_number
+from mcp_tui.schema.limits import (
+    MAX_DEFAULT_LENGTH,
+    MAX_DESCRIPTION_LENGTH,
+    MAX_OPTION_LENGTH,
+    MAX_OPTIONS,
+    MAX_STRING_BOUND,
+    MAX_TITLE_LENGTH,
+)
+from mcp_tui.schema.rules import check_typed, integer_bounds, json_type, shown
+from mcp_tui.untrusted import one_line
+
+MAX_NOTES_PER_FIELD = 20
+
+_KIND_TYPE = {
+    FieldKind.TEXT: "string",
+    FieldKind.SELECT: "string",
+    FieldKind.NUMBER: "number",
+    FieldKind.INTEGER: "number",
+    FieldKind.BOOLEAN: "boolean",
+    FieldKind.MULTI_SELECT: "array",
+}
+_HANDLED: dict[FieldKind, frozenset[str]] = {
+    FieldKind.TEXT: frozenset({"type", "default", "minLength", "maxLength", "pattern", "format"}),
+    FieldKind.SELECT: frozenset(
+        {"type", "default", "enum", "enumNames", "oneOf", "anyOf"} | kw.BY_TYPE["string"]
+    ),
+    FieldKind.NUMBER: frozenset({"type", "default"}) | kw.BY_TYPE["number"],
+    FieldKind.INTEGER: frozenset({"type", "default"}) | kw.BY_TYPE["number"],
+    FieldKind.BOOLEAN: frozenset({"type", "default"}),
+    FieldKind.MULTI_SELECT: frozenset(
+        {"type", "default", "items", "minItems", "maxItems", "uniqueItems"}
+    ),
+}
+
+
+def name_of(keyword: str) -> str:
+    return one_line(keyword, limit=60)
+
+
+class FieldParser:
+    """Parses one property; ``problems`` is shared with the whole schema."""
+
+    def __init__(self, name: str, path: str, problems: list[SchemaProblem]) -> None:
+        self.name = name
+        self.path = path
+        self.problems = problems
+        self.notes: list[str] = []
+        self._start = len(problems)
+
+    def problem(self, message: str, sub: str = "") -> None:
+        self.problems.append(SchemaProblem(f"{self.path}{sub}", message))
+
+    def note(self, message: str) -> None:
+        if len(self.notes) < MAX_NOTES_PER_FIELD:
+            self.notes.append(message)
+        elif len(self.notes) == MAX_NOTES_PER_FIELD:
+            self.notes.append("… more notes left out")
+
+    @property
+    def failed(self) -> bool:
+        return len(self.problems) > self._start
+
+    # ------------------------------------------------------------ entry point
+
+    def parse(self, prop: object, required: bool) -> FieldSpec | None:
+        if not isinstance(prop, dict):
+            self.problem(f"must be a schema object, got {json_type(prop)}")
+            return None
+        for key in kw.REFERENCES & prop.keys():
+            self.problem(f"`{key}` is not supported: every property must be written out in full")
+        kind = self._kind(prop)
+        title = self._text(prop, "title", MAX_TITLE_LENGTH)
+        description = self._text(prop, "description", MAX_DESCRIPTION_LENGTH)
+        if kind is None:
+            return None
+        self._sweep(prop, kind)
+        spec = FieldSpec(
+            name=self.name,
+            kind=kind,
+            title=title if title is not None else self.name,
+            description=description,
+            required=required,
+        )
+        if kind is FieldKind.TEXT:
+            spec = self._text_rules(prop, spec)
+        elif kind in (FieldKind.NUMBER, FieldKind.INTEGER):
+            spec = self._number_rules(prop, spec)
+        elif kind is FieldKind.SELECT:
+            spec = replace(spec, options=self._single_options(prop))
+        elif kind is FieldKind.MULTI_SELECT:
+            spec = self._multi_rules(prop, spec)
+        if self.failed:
+            return None
+        spec = self._default(prop, spec)
+        return replace(spec, notes=tuple(self.notes))
+
+    # ------------------------------------------------------------ kind
+
+    def _kind(self, prop: dict[str, Any]) -> FieldKind | None:
+        if "type" not in prop:
+            if "enum" in prop or "oneOf" in prop:
+                self.note('no "type": treated as a string choice')
+                return FieldKind.SELECT
+            self.problem('has no "type"')
+            return None
+        t = prop["type"]
+        if isinstance(t, list):
+            shown_types = ", ".join(one_line(x, limit=20) for x in t[:5])
+            self.problem(f"a list of types ([{shown_types}]) is not supported: give one type")
+            return None
+        if t == "string":
+            choice = "enum" in prop or "oneOf" in prop or "anyOf" in prop
+            return FieldKind.SELECT if choice else FieldKind.TEXT
+        if t == "number":
+            return FieldKind.NUMBER
+        if t == "integer":
+            return FieldKind.INTEGER
+        if t == "boolean":
+            return FieldKind.BOOLEAN
+        if t == "array":
+            return FieldKind.MULTI_SELECT
+        if t == "object":
+            self.problem("nested objects are not supported: a form holds only flat fields")
+        elif t == "null":
+            self.problem('type "null" is not supported')
+        elif isinstance(t, str):
+            self.problem(f"unknown type {shown(t)}")
+        else:
+            self.problem(f'"type" must be a string, got {json_type(t)}')
+        return None
+
+    def _text(self, prop: dict[str, Any], key: str, limit: int) -> str | None:
+        value = prop.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            self.problem(f"`{key}` must be a string, got {json_type(value)}")
+            return None
+        if len(value) > limit:
+            self.problem(f"`{key}` is longer than {limit:,} characters")
+            return None
+        return value
+
+    def _sweep(self, prop: dict[str, Any], kind: FieldKind) -> None:
+        """Notes or problems for every keyword this kind does not render."""
+        own = _KIND_TYPE[kind]
+        for key in prop:
+            if key in _HANDLED[kind] or key in kw.SILENT or key in kw.REFERENCES:
+                continue
+            shown_key = name_of(key)
+            if key in kw.STRUCTURAL or (
+                key in ("enum", "enumNames") and kind is not FieldKind.SELECT
+            ):
+                if key in ("enum", "oneOf", "anyOf"):
+                    self.problem(f"`{shown_key}` is only supported for string choices")
+                else:
+                    self.problem(f"`{shown_key}` is not supported in a form")
+            elif any(key in keys for t, keys in kw.BY_TYPE.items() if t != own):
+                self.note(f"`{shown_key}` does not apply to a {kind.value} field; ignored")
+            elif key in kw.VOCABULARY:
+                self.note(f"`{shown_key}` is not shown in the form; it is checked on submit")
+            else:
+                self.note(f"unknown keyword `{shown_key}` ignored")
+
+    # ------------------------------------------------------------ kinds
+
+    def _count(self, prop: dict[str, Any], key: str) -> int | None:
+        value = prop.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.problem(f"`{key}` must be a whole number, got {json_type(value)}")
+            return None
+        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+            self.problem(f"`{key}` must be a whole number, got {shown(value)}")
+            return None
+        if value < 0 or value > MAX_STRING_BOUND:
+            self.problem(f"`{key}` must be between 0 and {MAX_STRING_BOUND:,}")
+            return None
+        return int(value)
+
+    def _text_rules(self, prop: dict[str, Any], spec: FieldSpec) -> FieldSpec:
+        lo, hi = self._count(prop, "minLength"), self._count(prop, "maxLength")
+        if lo is not None and hi is not None and lo > hi:
+            self.problem(f"minLength ({lo:,}) is greater than maxLength ({hi:,})")
+        fmt: TextFormat | None = None
+        raw_format = prop.get("format")
+        if raw_format is not None:
+            if not isinstance(raw_format, str):
+                self.note(f"`format` is not a string ({json_type(raw_format)}); ignored")
+            else:
+                try:
+                    fmt = TextFormat(raw_format)
+                except ValueError:
+                    self.note(f"unknown format {shown(raw_format)} ignored")
+        pattern: str | None = None
+        raw_pattern = prop.get("pattern")
+        if raw_pattern is not None:
+            if not isinstance(raw_pattern, str):
+                self.note(f"`pattern` is not a string ({json_type(raw_pattern)}); ignored")
+            else:
+                program, why = compile_pattern(raw_pattern)
+                if program is None:
+                    self.note(f"pattern {shown(raw_pattern)} is not checked: {why}")
+                else:
+                    pattern = raw_pattern
+        return replace(spec, min_length=lo, max_length=hi, format=fmt, pattern=pattern)
+
+    def _bound(self, prop: dict[str, Any], key: str) -> int | float | None:
+        value = prop.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.problem(f"`{key}` must be a number, got {json_type(value)}")
+            return None
+        if isinstance(value, float) and not math.isfinite(value):
+            self.problem(f"`{key}` must be a finite number, got {value}")
+            return None
+        return value
+
+    def _number_rules(self, prop: dict[str, Any], spec: FieldSpec) -> FieldSpec:
+        spec = replace(
+            spec,
+            minimum=self._bound(prop, "minimum"),
+            maximum=self._bound(prop, "maximum"),
+            exclusive_minimum=self._bound(prop, "exclusiveMinimum"),
+            exclusive_maximum=self._bound(prop, "exclusiveMaximum"),
+            multiple_of=self._bound(prop, "multipleOf"),
+        )
+        if spec.multiple_of is not None and spec.multiple_of <= 0:
+            self.problem("`multipleOf` must be greater than 0")
+        if spec.minimum is not None and spec.maximum is not None and spec.minimum > spec.maximum:
+            self.problem(
+                f"minimum ({format_number(spec.minimum)}) is greater than "
+                f"maximum ({format_number(spec.maximum)})"
+            )
+        elif spec.kind is FieldKind.INTEGER:
+            lo, hi = integer_bounds(spec)
+            if lo is not None and hi is not None and lo > hi:
+                self.problem("no whole number lies between the minimum and the maximum")
+        else:
+            lows = [(spec.minimum, False), (spec.exclusive_minimum, True)]
+            highs = [(spec.maximum, False), (spec.exclusive_maximum, True)]
+            for low, low_ex in lows:
+                for high, high_ex in highs:
+                    if low is None or high is None:
+                        continue
+                    if low > high or (low == high and (low_ex or high_ex)):
+                        self.problem("no number lies between the minimum and the maximum")
+                        return spec
+        return spec
+
+    def _single_options(self, prop: dict[str, Any]) -> tuple[Option, ...]:
+        present = [k for k in ("enum", "oneOf", "anyOf") if k in prop]
+        if len(present) > 1:
+            self.problem(f"has both `{present[0]}` and `{present[1]}`: give the choices once")
+            return ()
+        for key in ("minLength", "maxLength", "pattern", "format"):
+            if key in prop:
+                self.note(f"`{key}` is not used for a list of choices")
+        if "enum" in prop:
+            return self._enum_options(prop["enum"], prop.get("enumNames"), "")
+        if "enumNames" in prop:
+            self.note("`enumNames` without `enum` ignored")
+        key = present[0] if present else "oneOf"
+        return self._const_options(prop.get(key), f".{key}")
+
+    def _multi_rules(self, prop: dict[str, Any], spec: FieldSpec) -> FieldSpec:
+        items = prop.get("items")
+        options: tuple[Option, ...] = ()
+        if items is None:
+            self.problem("a list needs `items` with its choices")
+        elif not isinstance(items, dict):
+            self.problem(f"must be a schema object, got {json_type(items)}", ".items")
+        else:
+            options = self._item_options(items)
+        lo, hi = self._count(prop, "minItems"), self._count(prop, "maxItems")
+        if lo is not None and hi is not None and lo > hi:
+            self.problem(f"minItems ({lo:,}) is greater than maxItems ({hi:,})")
+        elif options and lo is not None and lo > len(options):
+            self.problem(f"minItems ({lo:,}) is more than the {len(options):,} choices")
+        return replace(spec, options=options, min_items=lo, max_items=hi)
+
+    def _item_options(self, items: dict[str, Any]) -> tuple[Option, ...]:
+        for key in kw.REFERENCES & items.keys():
+            self.problem(f"`{key}` is not supported", ".items")
+        t = items.get("type")
+        if t is not None and t != "string":
+            if t == "object":
+                self.problem("arrays of objects are not supported", ".items")
+            else:
+                self.problem(
+                    f"only lists of string choices are supported, not {shown(t)}", ".items"
+                )
+            return ()
+        present = [k for k in ("enum", "anyOf", "oneOf") if k in items]
+        if not present:
+            self.problem(
+                "a list of free text is not supported: `items` needs `enum` or `anyOf`", ".items"
+            )
+            return ()
+        if len(present) > 1:
+            self.problem(f"has both `{present[0]}` and `{present[1]}`", ".items")
+            return ()
+        for key in items:
+            if key not in ("type", "enum", "enumNames", "anyOf", "oneOf") and key not in kw.SILENT:
+                if key in kw.STRUCTURAL:
+                    self.problem(f"`{name_of(key)}` is not supported in a form", ".items")
+                elif key not in kw.REFERENCES:
+                    self.note(f"`items.{name_of(key)}` is not shown in the form")
+        if present[0] == "enum":
+            return self._enum_options(items["enum"], items.get("enumNames"), ".items")
+        return self._const_options(items[present[0]], f".items.{present[0]}")
+
+    # ------------------------------------------------------------ options
+
+    def _enum_options(self, values: object, names: object, sub: str) -> tuple[Option, ...]:
+        if not self._option_list(values, f"{sub}.enum"):
+            return ()
+        assert isinstance(values, list)
+        labels: list[object] = list(values)
+        if names is not None:
+            if not isinstance(names, list):
+                self.problem(f"must be a list, got {json_type(names)}", f"{sub}.enumNames")
+            elif len(names) != len(values):
+                self.problem(
+                    f"has {len(names):,} names for {len(values):,} choices", f"{sub}.enumNames"
+                )
+            else:
+                labels = list(names)
+                for i, label in enumerate(names):
+                    self._label(label, f"{sub}.enumNames[{i}]")
+        for i, value in enumerate(values):
+            self._value(value, f"{sub}.enum[{i}]")
+        return self._finish(list(zip(values, labels, strict=True)), f"{sub}.enum")
+
+    def _const_options(self, entries: object, sub: str) -> tuple[Option, ...]:
+        if not self._option_list(entries, sub):
+            return ()
+        assert isinstance(entries, list)
+        pairs: list[tuple[object, object]] = []
+        for i, entry in enumerate(entries):
+            where = f"{sub}[{i}]"
+            if not isinstance(entry, dict) or "const" not in entry:
+                self.problem('each choice must be {"const": ..., "title": ...}', where)
+                continue
+            value = entry["const"]
+            label = entry.get("title", value)
+            self._value(value, f"{where}.const")
+            if "title" in entry:
+                self._label(label, f"{where}.title")
+            pairs.append((value, label))
+        return self._finish(pairs, sub)
+
+    def _option_list(self, values: object, sub: str) -> bool:
+        if not isinstance(values, list):
+            self.problem(f"must be a list of choices, got {json_type(values)}", sub)
+            return False
+        if not values:
+            self.problem("has no choices", sub)
+            return False
+        if len(values) > MAX_OPTIONS:
+            self.problem(f"has {len(values):,} choices; at most {MAX_OPTIONS:,} are shown", sub)
+            return False
+        return True
+
+    def _value(self, value: object, where: str) -> None:
+        if not isinstance(value, str):
+            self.problem(f"a choice's value must be a string, got {json_type(value)}", where)
+        elif len(value) > MAX_OPTION_LENGTH:
+            self.problem(f"a choice's value is longer than {MAX_OPTION_LENGTH:,} characters", where)
+
+    def _label(self, label: object, where: str) -> None:
+        if not isinstance(label, str):
+            self.problem(f"a choice's title must be a string, got {json_type(label)}", where)
+        elif len(label) > MAX_TITLE_LENGTH:
+            self.problem(f"a choice's title is longer than {MAX_TITLE_LENGTH:,} characters", where)
+
+    def _finish(self, pairs: list[tuple[object, object]], sub: str) -> tuple[Option, ...]:
+        if self.failed:
+            return ()
+        seen: set[str] = set()
+        duplicates: list[str] = []
+        options: list[Option] = []
+        for value, label in pairs:
+            assert isinstance(value, str) and isinstance(label, str)
+            if value in seen:
+                duplicates.append(value)
+            seen.add(value)
+            options.append(Option(value=value, label=label))
+        if duplicates:
+            listed = ", ".join(shown(d) for d in duplicates[:5])
+            more = f" and {len(duplicates) - 5:,} more" if len(duplicates) > 5 else ""
+            self.problem(f"duplicate choices: {listed}{more}", sub)
+        return tuple(options)
+
+    # ------------------------------------------------------------ default
+
+    def _default(self, prop: dict[str, Any], spec: FieldSpec) -> FieldSpec:
+        if "default" not in prop:
+            return spec
+        value = prop["default"]
+        if isinstance(value, str) and len(value) > MAX_DEFAULT_LENGTH:
+            self.note(f"default dropped: longer than {MAX_DEFAULT_LENGTH:,} characters")
+            return spec
+        if value is None:
+            self.note("default null ignored")
+            return spec
+        checked, why = check_typed(spec, value)
+        if checked is None:
+            self.note(f"default {shown(value)} dropped: {why}")
+            return spec
+        return replace(spec, default=checked, has_default=True)

@@ -1,0 +1,274 @@
+"""One field's rules applied to a value that already has its JSON type, with the human message.
+
+Shared by three callers so that they can never disagree: ``parse`` (is the server's ``default``
+valid for its own field?), ``validate`` (typed widget input) and ``validate.complete_with_defaults``
+(headless answers). Every message is a short sentence written for the person filling the form:
+"Required", "At least 3 characters", "A whole number from 1 to 100", "Pick between 1 and 3".
+Messages may quote a server's ``pattern``; it goes through :func:`mcp_tui.untrusted.one_line`
+first, and the UI displays every message as literal text anyway.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from mcp_tui.schema.fields import ContentValue, FieldKind, FieldSpec
+from mcp_tui.schema.formats import check_format, format_number, is_multiple, pattern_matches
+from mcp_tui.untrusted import one_line
+
+REQUIRED = "Required"
+NOT_A_CHOICE = "Not one of the choices"
+DUPLICATE_CHOICE = "Pick each choice at most once"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+# ---------------------------------------------------------------- bounds in words
+
+
+def integer_bounds(field: FieldSpec) -> tuple[int | None, int | None]:
+    """The inclusive whole-number bounds implied by minimum/maximum/exclusive* on any field."""
+    low: int | None = None
+    high: int | None = None
+    if field.minimum is not None:
+        low = math.ceil(field.minimum)
+    if field.exclusive_minimum is not None:
+        candidate = math.floor(field.exclusive_minimum) + 1
+        low = candidate if low is None else max(low, candidate)
+    if field.maximum is not None:
+        high = math.floor(field.maximum)
+    if field.exclusive_maximum is not None:
+        candidate = math.ceil(field.exclusive_maximum) - 1
+        high = candidate if high is None else min(high, candidate)
+    return low, high
+
+
+def _lower(field: FieldSpec) -> tuple[int | float | None, bool]:
+    """The effective lower bound and whether it is exclusive (the stricter bound wins)."""
+    lo, ex = field.minimum, field.exclusive_minimum
+    if ex is not None and (lo is None or ex >= lo):
+        return ex, True
+    return lo, False
+
+
+def _upper(field: FieldSpec) -> tuple[int | float | None, bool]:
+    hi, ex = field.maximum, field.exclusive_maximum
+    if ex is not None and (hi is None or ex <= hi):
+        return ex, True
+    return hi, False
+
+
+def range_words(field: FieldSpec) -> tuple[str, str]:
+    """``(lower words, upper words)`` such as ``("at least 1", "at most 100")``; ``""`` if none.
+
+    Integer fields use inclusive whole-number bounds (``exclusiveMinimum: 0`` reads "at least 1").
+    """
+    if field.kind is FieldKind.INTEGER:
+        ilo, ihi = integer_bounds(field)
+        return (
+            "" if ilo is None else f"at least {ilo}",
+            "" if ihi is None else f"at most {ihi}",
+        )
+    lo, lo_ex = _lower(field)
+    hi, hi_ex = _upper(field)
+    lower = "" if lo is None else f"{'greater than' if lo_ex else 'at least'} {format_number(lo)}"
+    upper = "" if hi is None else f"{'less than' if hi_ex else 'at most'} {format_number(hi)}"
+    return lower, upper
+
+
+def range_phrase(field: FieldSpec) -> str:
+    """Words like "from 1 to 100", "of at least 18", "greater than 0 and at most 10", or ""."""
+    lower, upper = range_words(field)
+    if lower.startswith("at least ") and upper.startswith("at most "):
+        return f"from {lower[9:]} to {upper[8:]}"
+    if lower and upper:
+        return f"{lower} and {upper}"
+    text = lower or upper
+    return f"of {text}" if text.startswith("at ") else text
+
+
+def number_rule(field: FieldSpec) -> str:
+    """The message for any unacceptable input in a number field: "A whole number from 1 to 100"."""
+    noun = "A whole number" if field.kind is FieldKind.INTEGER else "A number"
+    phrase = range_phrase(field)
+    return f"{noun} {phrase}" if phrase else noun
+
+
+def length_rule(field: FieldSpec, length: int) -> str | None:
+    lo, hi = field.min_length, field.max_length
+    if lo is not None and hi is not None and lo == hi and length != lo:
+        return f"Exactly {_plural(lo, 'character')}"
+    if lo is not None and length < lo:
+        return f"At least {_plural(lo, 'character')}"
+    if hi is not None and length > hi:
+        return f"At most {_plural(hi, 'character')}"
+    return None
+
+
+def pick_rule(field: FieldSpec) -> str:
+    lo, hi = field.min_items, field.max_items
+    if lo is not None and hi is not None:
+        return f"Pick exactly {lo:,}" if lo == hi else f"Pick between {lo:,} and {hi:,}"
+    if lo is not None:
+        return f"Pick at least {lo:,}"
+    if hi is not None:
+        return f"Pick at most {hi:,}"
+    return "Pick from the choices"
+
+
+def pattern_rule(pattern: str) -> str:
+    return f"Must match the pattern {one_line(pattern, limit=80)}"
+
+
+# ---------------------------------------------------------------- typed checks
+
+
+def check_text(field: FieldSpec, text: str) -> tuple[str | None, str | None]:
+    """``(value to send, None)`` or ``(None, message)`` for a non-empty string."""
+    value = text
+    if field.format is not None:
+        formatted, problem = check_format(field.format, text)
+        if formatted is None:
+            return None, problem
+        value = formatted
+    problem = length_rule(field, len(value))
+    if problem is None and field.pattern is not None and not _safe_match(field.pattern, value):
+        problem = pattern_rule(field.pattern)
+    return (None, problem) if problem else (value, None)
+
+
+def _safe_match(pattern: str, text: str) -> bool:
+    try:
+        return pattern_matches(pattern, text)
+    except Exception:  # a lone surrogate cannot be encoded for RE2: it cannot match either
+        return False
+
+
+def check_number(field: FieldSpec, value: int | float) -> str | None:
+    """The message for a number of the right JSON type that breaks the field's rules."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return number_rule(field)
+    lo, lo_ex = _lower(field)
+    hi, hi_ex = _upper(field)
+    if lo is not None and (value <= lo if lo_ex else value < lo):
+        return number_rule(field)
+    if hi is not None and (value >= hi if hi_ex else value > hi):
+        return number_rule(field)
+    if field.multiple_of is not None and not is_multiple(value, field.multiple_of):
+        return f"A multiple of {format_number(field.multiple_of)}"
+    return None
+
+
+def check_choice(field: FieldSpec, value: str) -> str | None:
+    return None if value in option_values(field) else NOT_A_CHOICE
+
+
+def check_choices(field: FieldSpec, values: list[str]) -> str | None:
+    known = option_values(field)
+    if any(v not in known for v in values):
+        return NOT_A_CHOICE
+    if len(set(values)) != len(values):
+        return DUPLICATE_CHOICE
+    lo, hi = field.min_items, field.max_items
+    if (lo is not None and len(values) < lo) or (hi is not None and len(values) > hi):
+        return pick_rule(field)
+    return None
+
+
+_VALUE_CACHE: dict[int, tuple[FieldSpec, frozenset[str]]] = {}
+
+
+def option_values(field: FieldSpec) -> frozenset[str]:
+    """The option values as a set, built once per field (a 10,000-option select checks fast)."""
+    hit = _VALUE_CACHE.get(id(field))
+    if hit is not None and hit[0] is field:
+        return hit[1]
+    values = frozenset(o.value for o in field.options)
+    if len(_VALUE_CACHE) > 256:
+        _VALUE_CACHE.clear()
+    _VALUE_CACHE[id(field)] = (field, values)
+    return values
+
+
+def order_choices(field: FieldSpec, values: list[str]) -> list[str]:
+    """Chosen values in the schema's option order, so the same choice always sends the same list."""
+    chosen = set(values)
+    return [o.value for o in field.options if o.value in chosen]
+
+
+def check_typed(field: FieldSpec, value: object) -> tuple[ContentValue | None, str | None]:
+    """A JSON value (from a default or a scripted answer) checked against one field.
+
+    Exact JSON types: a bool is never a number, a number is never a string. An integral float
+    for an integer field (``30.0``) is accepted and sent as ``30``: JSON Schema counts it as an
+    integer and a peer cannot tell ``30.0`` from ``30`` after JSON parsing in most languages.
+    """
+    kind = field.kind
+    if kind in (FieldKind.TEXT, FieldKind.SELECT):
+        if not isinstance(value, str):
+            return None, f"Expected a string, got {shown(value)}"
+        if kind is FieldKind.SELECT:
+            problem = check_choice(field, value)
+            return (None, problem) if problem else (value, None)
+        return check_text(field, value)
+    if kind is FieldKind.BOOLEAN:
+        if not isinstance(value, bool):
+            return None, f"Expected true or false, got {shown(value)}"
+        return value, None
+    if kind in (FieldKind.NUMBER, FieldKind.INTEGER):
+        number = _as_number(value, integer=kind is FieldKind.INTEGER)
+        if number is None:
+            expected = "a whole number" if kind is FieldKind.INTEGER else "a number"
+            return None, f"Expected {expected}, got {shown(value)}"
+        problem = check_number(field, number)
+        return (None, problem) if problem else (number, None)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return None, f"Expected a list of strings, got {shown(value)}"
+    problem = check_choices(field, value)
+    return (None, problem) if problem else (list(value), None)
+
+
+def _as_number(value: object, *, integer: bool) -> int | float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        if integer:
+            return int(value) if value.is_integer() else None
+    return value
+
+
+def json_type(value: object) -> str:
+    """The JSON name of a Python value's type ("boolean", "integer", "object", ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def shown(value: object) -> str:
+    """A short, safe rendering of a JSON value for a message: ``true``, ``30.5``, ``"abc"``."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int | float):
+        return one_line(format_number(value) if math.isfinite(value) else str(value), limit=40)
+    if isinstance(value, str):
+        return one_line(json.dumps(value, ensure_ascii=False), limit=40)
+    if isinstance(value, list | tuple):
+        return "a list" if value else "an empty list"
+    return "an object" if isinstance(value, dict) else one_line(type(value).__name__, limit=40)
