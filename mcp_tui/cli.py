@@ -28,6 +28,7 @@ from mcp_tui.cli_args import (
     build_list_parser,
     build_main_parser,
     check_command_exists,
+    check_url_argument,
     command_line_target,
     derive_name,
     parse_tool_args,
@@ -91,7 +92,13 @@ def _dispatch(args: list[str], environ: Mapping[str, str]) -> int:
                 )
             return run_demo(rest, environ)
         return run_headless(sub, rest, command, environ)
-    ns = build_main_parser().parse_args(before)
+    ns, extra = build_main_parser().parse_known_args(before)
+    if ns.url is not None and ns.url not in SUBCOMMANDS:
+        check_url_argument(ns.url, extra)  # explains how to give a command (after `--`)
+    if extra:
+        raise UsageError(
+            f"Unrecognized arguments: {' '.join(extra)}. Run `mcp-tui --help` for usage."
+        )
     if ns.url in SUBCOMMANDS:
         raise UsageError(
             f"Give the subcommand first, before any option: mcp-tui {ns.url} [options] ..."

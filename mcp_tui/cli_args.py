@@ -204,7 +204,7 @@ def build_main_parser() -> ArgumentParser:
 def build_demo_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="mcp-tui demo",
-        description="Open the TUI on the demo MCP server that ships with mcp-tui: forms of every "
+        description="Open the TUI on the demo MCP server that ships with mcp-tui: forms of every\n"
         "kind, a booking wizard, URL-mode consent, progress and logs. Needs nothing else.",
         epilog=EXIT_CODES_HELP,
         formatter_class=_formatter,
@@ -225,8 +225,8 @@ def build_call_parser() -> ArgumentParser:
         prog="mcp-tui call",
         usage="mcp-tui call TOOL [--args JSON] [--answers FILE] [--elicit POLICY] [--json] "
         "[options] TARGET",
-        description="Connect, call TOOL once, answer every elicitation without a UI, print the "
-        "result (stdout) and each elicitation with the answer given (stderr).",
+        description="Connect, call TOOL once and answer every elicitation without a UI.\n"
+        "The result goes to stdout; each elicitation and the answer given go to stderr.",
         epilog=HEADLESS_EPILOG,
         formatter_class=_formatter,
     )
@@ -253,7 +253,7 @@ def build_list_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="mcp-tui list",
         usage="mcp-tui list [--json] [options] TARGET",
-        description="Connect and print the server's tools, prompts, resources and resource "
+        description="Connect and print the server's tools, prompts, resources and resource\n"
         "templates, with their schemas.",
         epilog=HEADLESS_EPILOG,
         formatter_class=_formatter,
@@ -337,23 +337,33 @@ def parse_headers(raw: Sequence[str]) -> dict[str, str]:
     return headers
 
 
-def check_url_argument(url: str) -> str:
-    """An http(s) URL with a host, or a usage error that says what was probably meant."""
+def check_url_argument(url: str, following: Sequence[str] = ()) -> str:
+    """An http(s) URL with a host, or a usage error that says what was probably meant.
+
+    ``following`` are the words after it, to spell out the ``--`` form of a command.
+    """
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
-    if scheme in ("http", "https") and parts.hostname:
-        return url
-    if "://" not in url:
-        if re.match(r"^[\w.-]+(:\d+)?(/|$)", url) and ("." in url or ":" in url):
-            hint = f"If it is a server address, write the scheme: http://{url}"
-        else:
-            hint = f"To start a stdio server, put its command after `--`: mcp-tui -- {url} ..."
-        raise UsageError(f"{url!r} is not a URL. {hint}")
     if scheme in ("http", "https"):
+        if parts.hostname:
+            return url
         raise UsageError(f"The URL {url!r} has no host name.")
+    looks_like_address = re.match(r"^[\w.-]+:\d+(/|$)", url) or re.match(
+        r"^[\w-]+(\.[\w-]+)+(/|$)", url
+    )
+    if looks_like_address and "://" not in url:
+        raise UsageError(
+            f"{url!r} is not a URL. If it is a server address, write the scheme: http://{url}"
+        )
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", url):
+        raise UsageError(
+            f"The URL {url!r} is refused: mcp-tui connects to http:// and https:// URLs only "
+            "(Streamable HTTP, or the legacy SSE transport with --transport sse)."
+        )
+    words = " ".join([url, *following]) if following else f"{url} ..."
     raise UsageError(
-        f"The URL {url!r} is refused: mcp-tui connects to http:// and https:// URLs only "
-        "(Streamable HTTP, or the legacy SSE transport with --transport sse)."
+        f"{url!r} is not a URL. To start a stdio server, put its command after `--`: "
+        f"mcp-tui -- {words}"
     )
 
 

@@ -1,0 +1,26 @@
+"""Keep CLI tests away from the real user's config and log directories."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mcp_tui import paths
+
+
+@pytest.fixture(autouse=True)
+def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The platform directories point into ``tmp_path``; ``MCP_TUI_CONFIG`` is unset."""
+    home = tmp_path / "platform"
+    monkeypatch.setattr(paths, "config_dir", lambda: home / "config")
+    monkeypatch.setattr(paths, "log_dir", lambda: home / "log")
+    monkeypatch.setattr(paths, "data_dir", lambda: home / "data")
+    monkeypatch.delenv("MCP_TUI_CONFIG", raising=False)
+    yield home
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"

@@ -1,0 +1,379 @@
+"""The command line: arguments become server specs and app options; every mistake is one
+paragraph on stderr with the documented exit code, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_tui import cli
+from mcp_tui.cli_args import build_call_parser, build_list_parser, build_main_parser
+from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
+
+PY = sys.executable
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Launched:
+    """What ``run_tui`` was asked to run, instead of running the TUI."""
+
+    servers: list[ServerSpec]
+    options: AppOptions
+
+
+@pytest.fixture
+def launched(monkeypatch: pytest.MonkeyPatch) -> Launched:
+    seen = Launched()
+
+    def fake_run_tui(servers: list[ServerSpec], options: AppOptions) -> int:
+        seen.servers, seen.options = servers, options
+        return 0
+
+    monkeypatch.setattr(cli, "run_tui", fake_run_tui)
+    return seen
+
+
+def fails(argv: list[str], capsys: pytest.CaptureFixture[str], code: int = 2) -> str:
+    """Run ``main``; check the exit code and that stderr is one paragraph without a traceback."""
+    assert cli.main(argv) == code
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    err = captured.err.strip()
+    assert err.startswith("mcp-tui: ") and "\n" not in err and "Traceback" not in err, err
+    return err
+
+
+# ---- servers from the command line --------------------------------------------------------------
+
+
+def test_stdio_command_after_double_dash(launched: Launched) -> None:
+    assert cli.main(["--", PY, "server.py", "--flag", "--", "x"]) == 0
+    (spec,) = launched.servers
+    assert spec.target == StdioTarget(PY, ("server.py", "--flag", "--", "x"))
+    assert spec.name == "server.py" and spec.mode == "auto" and spec.elicitation == "ask"
+    assert launched.options == AppOptions()
+
+
+def test_url_with_headers_transport_name_and_mode(launched: Launched) -> None:
+    argv = [
+        "http://127.0.0.1:8000/sse",
+        "--transport",
+        "sse",
+        "--header",
+        "Authorization: Bearer abc:def",
+        "--header",
+        "X-Empty:",
+        "--name",
+        "local",
+        "--mode",
+        "legacy",
+    ]
+    assert cli.main(argv) == 0
+    (spec,) = launched.servers
+    assert spec == ServerSpec(
+        "local",
+        HttpTarget(
+            "http://127.0.0.1:8000/sse", "sse", {"Authorization": "Bearer abc:def", "X-Empty": ""}
+        ),
+        mode="legacy",
+    )
+
+
+def test_url_name_is_derived_from_host(launched: Launched) -> None:
+    assert cli.main(["https://user@mcp.example.com:8443/mcp"]) == 0
+    assert launched.servers[0].name == "mcp.example.com:8443"
+    assert launched.servers[0].target == HttpTarget("https://user@mcp.example.com:8443/mcp")
+
+
+def test_call_log_save_answers_and_stderr_log(launched: Launched, tmp_path: Path) -> None:
+    argv = [
+        "--call",
+        "book",
+        "--args",
+        '{"party": 2, "names": ["a"]}',
+        "--log",
+        str(tmp_path / "t.jsonl"),
+        "--save-answers",
+        str(tmp_path / "a.json"),
+        "--stderr-log",
+        str(tmp_path / "err.log"),
+        "--",
+        PY,
+        "-m",
+        "some_server",
+    ]
+    assert cli.main(argv) == 0
+    assert launched.servers[0].name == "some_server"
+    opts = launched.options
+    assert opts.call == ToolCallRequest("book", {"party": 2, "names": ["a"]})
+    assert opts.traffic_log == tmp_path / "t.jsonl"
+    assert opts.save_answers == tmp_path / "a.json"
+    assert opts.stderr_log == tmp_path / "err.log"
+
+
+# ---- servers from config files ------------------------------------------------------------------
+
+
+def write_config(path: Path, extra: str = "") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        f"""
+[app]
+review_before_send = true
+traffic_log = "from-config.jsonl"
+mode = "legacy"
+[app.rate_limit]
+count = 4
+seconds = 2.0
+
+[servers.one]
+command = "{PY}"
+args = ["one.py"]
+
+[servers.two]
+url = "http://127.0.0.1:1/mcp"
+elicitation = "decline"
+
+[servers.off]
+command = "{PY}"
+enabled = false
+{extra}
+""",
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_default_config_opens_every_enabled_server(launched: Launched, isolated_dirs: Path) -> None:
+    config = write_config(isolated_dirs / "config" / "config.toml")
+    assert cli.main([]) == 0
+    assert [s.name for s in launched.servers] == ["one", "two"]
+    assert [s.mode for s in launched.servers] == ["legacy", "legacy"]
+    assert launched.servers[1].elicitation == "decline"
+    opts = launched.options
+    assert opts.review_before_send and (opts.rate_limit_count, opts.rate_limit_seconds) == (4, 2.0)
+    assert opts.traffic_log == config.parent.resolve() / "from-config.jsonl"
+
+
+def test_precedence_command_line_over_environment_over_default(
+    launched: Launched, isolated_dirs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_config(isolated_dirs / "config" / "config.toml")
+    env_file = tmp_path / "env.json"
+    env_file.write_text('{"mcpServers": {"from-env": {"command": "x"}}}', encoding="utf-8")
+    given = tmp_path / "given.json"
+    given.write_text('{"servers": {"from-flag": {"type": "http", "url": "http://h/mcp"}}}')
+    monkeypatch.setenv("MCP_TUI_CONFIG", str(env_file))
+    assert cli.main([]) == 0
+    assert [s.name for s in launched.servers] == ["from-env"]
+    assert cli.main(["--config", str(given)]) == 0
+    assert [s.name for s in launched.servers] == ["from-flag"]
+
+
+def test_server_selection_overrides_and_command_line_server(
+    launched: Launched, isolated_dirs: Path
+) -> None:
+    write_config(isolated_dirs / "config" / "config.toml")
+    assert cli.main(["--server", "off", "--server", "one", "--mode", "2026-07-28"]) == 0
+    assert [(s.name, s.mode) for s in launched.servers] == [
+        ("off", "2026-07-28"),
+        ("one", "2026-07-28"),
+    ]
+    # A command-line server alone: the config's servers stay closed, its settings apply.
+    assert cli.main(["--log", "cli.jsonl", "--", PY, "one.py"]) == 0
+    assert [s.name for s in launched.servers] == ["one.py"]
+    assert launched.servers[0].mode == "legacy", "[app] mode is the default"
+    assert launched.options.traffic_log == Path("cli.jsonl"), "--log beats the config"
+    assert launched.options.review_before_send
+    # Both: named config servers plus the command line one, names kept unique.
+    assert cli.main(["--server", "two", "--", PY, "-m", "two"]) == 0
+    assert [s.name for s in launched.servers] == ["two", "two-2"]
+
+
+def test_notes_of_foreign_json_go_to_stderr(
+    launched: Launched, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "mcp.json"
+    path.write_text('{"mcpServers": {"s": {"command": "x", "autoApprove": []}}}')
+    assert cli.main(["--config", str(path)]) == 0
+    assert "mcp-tui: note: mcpServers.s.autoApprove: ignored" in capsys.readouterr().err
+
+
+# ---- every error path ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["ftp://example.com/mcp"], "is refused: mcp-tui connects to http:// and https://"),
+        (["javascript:alert(1)"], "is refused"),
+        (["file:///etc/passwd"], "is refused"),
+        (["example.com/mcp"], "write the scheme: http://example.com/mcp"),
+        (["http:///mcp"], "has no host name"),
+        (["python", "server.py"], "put its command after `--`: mcp-tui -- python server.py"),
+        (["127.0.0.1:8000/mcp"], "write the scheme: http://127.0.0.1:8000/mcp"),
+        (["http://h/mcp", "--", "x"], "either a URL or a command after `--`, not both"),
+        (["--"], "Nothing follows `--`"),
+        (["--header", "X: y", "--", "x"], "apply to a URL, not to a stdio command"),
+        (["--transport", "sse"], "need a URL"),
+        (["--header", "no colon", "http://h/mcp"], 'write it as "Name: value"'),
+        (["--header", "Bad Name: v", "http://h/mcp"], "is not a header"),
+        (["--args", "{}", "http://h/mcp"], "--args goes with --call TOOL"),
+        (["--call", "t", "--args", "[1]", "http://h/mcp"], "must be a JSON object"),
+        (["--call", "t", "--args", "{x}", "http://h/mcp"], "--args is not valid JSON"),
+        (["--name", "x"], "--name names a server given by URL"),
+        (["--mode", "fast", "http://h/mcp"], "Argument --mode: invalid choice: 'fast'"),
+        (["--bogus", "http://h/mcp"], "Unrecognized arguments: --bogus"),
+        (["http://h/mcp", "--", "x", "--call"], "either a URL or a command"),
+        (["--server", "a"], "--server picks servers from a config file, and there is none"),
+        ([], "No server to open, and no config file at"),
+        (["--config", "missing.toml"], "Config file missing.toml (from --config) does not exist"),
+        (["--log", "x", "demo"], "Give the subcommand first"),
+        (["demo", "--", "x"], "takes no `--` command"),
+        (["demo", "--args", "{}"], "--args goes with --call TOOL"),
+        (["demo", "--port", "3"], "Unrecognized arguments: --port 3"),
+    ],
+)
+def test_usage_errors(argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert expected in fails(argv, capsys, 2)
+
+
+def test_missing_env_config_names_the_variable(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MCP_TUI_CONFIG", "nowhere.toml")
+    assert "nowhere.toml (from MCP_TUI_CONFIG) does not exist" in fails([], capsys)
+
+
+def test_invalid_config_names_key_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_config(tmp_path / "c.toml", extra='[servers.bad]\ncommand = "x"\nmode = "new"\n')
+    err = fails(["--config", str(path)], capsys)
+    assert f"{path}, line " in err and "servers.bad.mode" in err
+
+
+def test_config_without_enabled_servers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text('[servers.a]\ncommand = "x"\nenabled = false\n')
+    assert "no enabled server; open one with --server NAME" in fails(
+        ["--config", str(path)], capsys
+    )
+    path.write_text("")
+    assert "has no servers; add a [servers.NAME] table" in fails(["--config", str(path)], capsys)
+
+
+def test_unknown_server_name_lists_known(
+    isolated_dirs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_config(isolated_dirs / "config" / "config.toml")
+    err = fails(["--server", "three"], capsys)
+    assert "no server named 'three' (the servers in this file: one, two, off)" in err
+
+
+def test_command_that_does_not_exist(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    err = fails(["--", "surely-not-a-command-mcp-tui"], capsys, 3)
+    assert "'surely-not-a-command-mcp-tui' was not found on PATH" in err
+    err = fails(["--", str(tmp_path / "missing.py")], capsys, 3)
+    assert "does not exist" in err
+    script = tmp_path / "plain.txt"
+    script.write_text("")
+    assert "is not executable" in fails(["--", str(script)], capsys, 3)
+
+
+def test_name_clash_with_config_server(
+    isolated_dirs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_config(isolated_dirs / "config" / "config.toml")
+    err = fails(["--server", "one", "--name", "one", "--", PY], capsys)
+    assert "--name 'one' is already the name of a server" in err
+
+
+# ---- help and version ---------------------------------------------------------------------------
+
+
+def test_help_lists_every_option_and_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    for parser, argv in (
+        (build_main_parser(), ["--help"]),
+        (build_call_parser(), ["call", "--help"]),
+        (build_list_parser(), ["list", "--help"]),
+    ):
+        assert cli.main(argv) == 0
+        text = capsys.readouterr().out
+        for action in parser._actions:
+            for option in action.option_strings:
+                assert option in text, f"{option} missing from {argv}"
+            assert action.help, f"{action.dest} has no help"
+        for code in ("0 ", "1 ", "2 ", "3 ", "4 "):
+            assert f"\n  {code}" in text
+    assert cli.main(["demo", "--help"]) == 0
+    assert "--http" in capsys.readouterr().out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from mcp_tui import __version__
+
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"mcp-tui {__version__}"
+
+
+def run_module(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [PY, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        env=env,
+        check=False,
+    )
+
+
+def test_python_dash_m_help_without_mcp_or_textual() -> None:
+    """``python -m mcp_tui --help`` works and stays fast: no ``mcp``, no ``textual`` imported."""
+    result = run_module("-m", "mcp_tui", "--help")
+    assert result.returncode == 0 and "usage: mcp-tui" in result.stdout
+    probe = run_module(
+        "-c",
+        "import sys\n"
+        "from mcp_tui.cli import main\n"
+        "for argv in (['--help'], ['call', '--help'], ['ftp://x']):\n"
+        "    try:\n"
+        "        main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "heavy = sorted(m for m in ('mcp', 'textual', 'mcp_types') if m in sys.modules)\n"
+        "print('HEAVY', heavy)\n",
+    )
+    assert "HEAVY []" in probe.stdout, probe.stdout + probe.stderr
+
+
+def test_bad_input_in_a_subprocess_has_no_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[servers.x\n")
+    result = run_module("-m", "mcp_tui", "--config", str(bad))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and "is not valid TOML" in result.stderr
+
+
+def test_build_app_constructs_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``build_app`` hands the servers and options to ``McpTuiApp`` unchanged."""
+    import types
+
+    made: dict[str, Any] = {}
+
+    class FakeApp:
+        def __init__(self, servers: list[ServerSpec], options: AppOptions) -> None:
+            made["args"] = (servers, options)
+
+    module = types.ModuleType("mcp_tui.ui.app")
+    module.McpTuiApp = FakeApp  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "mcp_tui.ui.app", module)
+    spec = ServerSpec("s", StdioTarget("x"))
+    app = cli.build_app([spec], AppOptions())
+    assert isinstance(app, FakeApp) and made["args"] == ([spec], AppOptions())
