@@ -1,0 +1,232 @@
+"""The TUI's answer to elicitation requests: one modal at a time, everything else queued.
+
+:class:`TuiElicitationHandler` implements ``mcp_tui.session.elicitation.ElicitationHandler``. The
+session awaits :meth:`~TuiElicitationHandler.elicit` from a task on the app's event loop (the
+connection runs in a Textual worker); the handler
+
+- queues requests first come, first served, so only one elicitation screen shows at a time (several
+  servers, parallel tool calls and one 2026-07-28 round asking for several inputs all queue), and
+  keeps the count of waiting requests visible on the screen that is showing;
+- pushes :class:`~mcp_tui.ui.screens.elicitation.ElicitationScreen` for form mode and the URL
+  consent screen for URL mode, both ``ModalScreen[ElicitationOutcome]``;
+- if the awaiting task is cancelled (the server sent ``notifications/cancelled`` or the
+  connection died), closes the screen with a notice and reports what the user had typed;
+- posts ``ElicitationShown`` / ``ElicitationFinished`` to the app for the transcript;
+- never raises (cancellation aside, which must propagate): failures become ``cancel`` with a note;
+- optionally records every answer, in order, in an answers file (``mcp_tui.answers``) that
+  ``mcp-tui call --answers`` replays.
+
+Cleanup after a cancellation never awaits: under anyio a cancelled scope cancels every later await.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+from textual.screen import Screen
+
+from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
+from mcp_tui.ui.screens.elicitation import ElicitationScreen
+
+if TYPE_CHECKING:
+    from mcp_tui.answers import AnswerRecorder
+
+log = logging.getLogger(__name__)
+
+ABANDONED_NOTE = "the server cancelled the request or the connection closed"
+
+
+class TuiElicitationHandler:
+    """Shows elicitation requests in ``app`` one at a time; see the module docstring."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        review_before_send: bool = False,
+        save_answers: Path | None = None,
+    ) -> None:
+        self.app = app
+        self.review_before_send = review_before_send
+        self.save_answers = save_answers
+        self._line: deque[asyncio.Future[None]] = deque()
+        self._busy = False
+        self._current: Screen[Any] | None = None
+        self._recorder: AnswerRecorder | None = None
+
+    # --- the queue ---------------------------------------------------------------------------
+
+    @property
+    def waiting(self) -> int:
+        """Requests queued behind the one on screen."""
+        return sum(1 for f in self._line if not f.done())
+
+    @property
+    def current_screen(self) -> Screen[Any] | None:
+        """The elicitation screen showing now, if any."""
+        return self._current
+
+    def _update_waiting(self) -> None:
+        screen = self._current
+        if screen is not None and hasattr(screen, "set_waiting"):
+            try:
+                screen.set_waiting(self.waiting)
+            except Exception:  # a screen being torn down; the count is cosmetic
+                log.debug("could not update the waiting count", exc_info=True)
+
+    async def _wait_turn(self) -> None:
+        if not self._busy and not self._line:
+            self._busy = True
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._line.append(turn)
+        self._update_waiting()
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn in self._line:
+                self._line.remove(turn)
+                self._update_waiting()
+            elif turn.done() and not turn.cancelled():
+                self._release()  # our turn came as we were cancelled: pass it on
+            raise
+
+    def _release(self) -> None:
+        while self._line:
+            turn = self._line.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._busy = False
+
+    # --- answering ---------------------------------------------------------------------------
+
+    async def elicit(self, request: ElicitationRequest) -> ElicitationOutcome:
+        """Queue ``request``, show it when its turn comes, return what the user chose."""
+        await self._wait_turn()
+        try:
+            return await self._show(request)
+        finally:
+            self._release()
+
+    def _make_screen(self, request: ElicitationRequest) -> Screen[ElicitationOutcome]:
+        if request.mode == "url":
+            from mcp_tui.ui.screens.url_consent import UrlConsentScreen
+
+            return UrlConsentScreen(request, waiting=self.waiting)
+        return ElicitationScreen(request, waiting=self.waiting, review=self.review_before_send)
+
+    async def _show(self, request: ElicitationRequest) -> ElicitationOutcome:
+        answer: asyncio.Future[ElicitationOutcome] = asyncio.get_running_loop().create_future()
+
+        def answered(outcome: ElicitationOutcome | None) -> None:
+            if not answer.done():
+                answer.set_result(outcome if outcome is not None else ElicitationOutcome.cancel())
+
+        try:
+            screen = self._make_screen(request)
+            self._current = screen
+            self.app.post_message(ElicitationShown(request, self.waiting))
+            await self.app.push_screen(screen, callback=answered)
+        except asyncio.CancelledError:
+            self._current = None
+            raise
+        except Exception as exc:
+            self._current = None
+            log.warning("could not show an elicitation request", exc_info=True)
+            outcome = ElicitationOutcome.cancel(f"could not show the request: {exc}")
+            self._post_finished(request, outcome, None)
+            return outcome
+        try:
+            outcome = await answer
+        except asyncio.CancelledError:
+            self._abandon(request, screen)
+            raise
+        finally:
+            self._current = None
+        self._post_finished(request, outcome, None)
+        self._save(request, outcome)
+        return outcome
+
+    def _abandon(self, request: ElicitationRequest, screen: Screen[Any]) -> None:
+        """The request went away with the screen open: close it, keep what was typed, say so."""
+        typed: dict[str, str] | None = None
+        try:
+            raw_text = getattr(screen, "raw_text", None)
+            typed = raw_text() if callable(raw_text) else None
+        except Exception:
+            log.debug("could not read the abandoned input", exc_info=True)
+        self._close(screen)
+        outcome = ElicitationOutcome.cancel(ABANDONED_NOTE)
+        self._post_finished(request, outcome, typed or None)
+        kept = " What you typed is kept in the transcript." if typed else ""
+        try:
+            self.app.notify(
+                f"Server {request.server}: the request was withdrawn ({ABANDONED_NOTE}); "
+                f"the form was closed.{kept}",
+                title="Request withdrawn",
+                severity="warning",
+                markup=False,
+            )
+        except Exception:
+            log.debug("could not notify", exc_info=True)
+
+    def _close(self, screen: Screen[Any]) -> None:
+        """Close ``screen`` without awaiting (we may be inside a cancelled scope)."""
+        try:
+            if isinstance(screen, ElicitationScreen):
+                screen.finish(ElicitationOutcome.cancel(ABANDONED_NOTE))
+                return
+            stack = self.app.screen_stack
+            if screen not in stack:
+                return
+            if self.app.screen is screen:
+                screen.dismiss(None)
+            else:
+                screen.pop_until_active()
+                self.app.call_later(self._close, screen)
+        except Exception:
+            log.warning("could not close an abandoned elicitation screen", exc_info=True)
+
+    def _post_finished(
+        self,
+        request: ElicitationRequest,
+        outcome: ElicitationOutcome,
+        typed: dict[str, str] | None,
+    ) -> None:
+        try:
+            self.app.post_message(ElicitationFinished(request, outcome, typed))
+        except Exception:
+            log.debug("could not post ElicitationFinished", exc_info=True)
+
+    # --- the answers file --------------------------------------------------------------------
+
+    def _save(self, request: ElicitationRequest, outcome: ElicitationOutcome) -> None:
+        """Append the user's answer to the answers file (``mcp-tui call --answers`` replays it)."""
+        if self.save_answers is None:
+            return
+        try:
+            if self._recorder is None:
+                from mcp_tui.answers import AnswerRecorder
+
+                self._recorder = AnswerRecorder(self.save_answers)
+            self._recorder.record(
+                message=request.message,
+                mode=request.mode,
+                action=outcome.action,
+                content=dict(outcome.content) if outcome.content is not None else None,
+                server=request.server,
+                tool=request.tool,
+            )
+        except Exception as exc:
+            self.app.notify(
+                f"Could not save the answer to {self.save_answers}: {exc}",
+                severity="error",
+                markup=False,
+            )

@@ -1,0 +1,286 @@
+"""The modal that answers one form-mode ``elicitation/create``: accept, decline or cancel.
+
+Layout, top to bottom: a header naming the server (our own name for the connection, never text
+the server controls) and the tool call it interrupts, with the count of requests still waiting; a
+warning when a field looks like a secret; a scrolling body with the server's message as plain
+text and the form; a small notes area (where the schema departs from the spec); a status line;
+the buttons (always visible, whatever the form's height); the footer with the keys.
+
+An empty ``properties`` is a confirmation: the message and Accept / Decline / Cancel. With
+``review=True`` an accepted form first shows exactly what will be sent.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Static
+
+from mcp_tui.schema.fields import ContentValue, FormSpec
+from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.ui.screens.elicitation_keys import (
+    ACCEPT_HINT,
+    CANCEL_HINT,
+    DECLINE_HINT,
+    ELICITATION_BINDINGS,
+)
+from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.form_fields import looks_secret
+from mcp_tui.ui.widgets.schema_form import SchemaForm
+from mcp_tui.untrusted import one_line
+
+SECRET_WARNING = (
+    "Looks like a secret: {fields}. The MCP spec forbids servers to ask for passwords, API keys, "
+    "tokens or payment details in a form (what you type passes through this client and may reach "
+    "the model). Decline unless you are sure."
+)
+
+
+class _Body(VerticalScroll, can_focus=False):
+    """The scrolling message + form. Not a tab stop: focus moves field to field and scrolls it."""
+
+
+class ElicitationScreen(ModalScreen[ElicitationOutcome]):
+    """Shows one form request; dismisses with the :class:`ElicitationOutcome` the user chose."""
+
+    #: Focus is placed by ``on_mount`` (first field), never guessed.
+    AUTO_FOCUS = ""
+    BINDINGS: ClassVar[list[BindingType]] = list(ELICITATION_BINDINGS)
+
+    DEFAULT_CSS = """
+    ElicitationScreen { align: center middle; }
+    ElicitationScreen > #elicitation-dialog {
+        width: 100%; max-width: 120; height: 1fr; background: $surface; padding: 0 1;
+    }
+    #elicitation-header {
+        height: auto; text-style: bold; color: $text; background: $primary-muted; padding: 0 1;
+    }
+    #elicitation-secret {
+        height: auto; max-height: 4; color: $text-error; background: $error-muted;
+        border-left: thick $error; text-style: bold; padding: 0 1;
+    }
+    #elicitation-body { height: 1fr; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
+    #elicitation-message { height: auto; margin: 1 0; }
+    #elicitation-review { height: auto; display: none; }
+    #elicitation-notes {
+        height: auto; max-height: 2; color: $text-muted; overflow-y: auto; display: none;
+    }
+    #elicitation-notes.-shown { display: block; }
+    #elicitation-status { height: auto; max-height: 3; color: $text-error; display: none; }
+    #elicitation-status.-shown { display: block; }
+    #elicitation-buttons { height: auto; align: center middle; margin: 1 0 0 0; }
+    #elicitation-buttons Button { margin: 0 1; }
+    #elicitation-back { display: none; }
+    ElicitationScreen.-reviewing #elicitation-back { display: block; }
+    ElicitationScreen.-reviewing SchemaForm { display: none; }
+    ElicitationScreen.-reviewing #elicitation-review { display: block; }
+    """
+
+    def __init__(
+        self, request: ElicitationRequest, *, waiting: int = 0, review: bool = False
+    ) -> None:
+        if request.form is None:
+            raise ValueError("a form-mode request needs a parsed form")
+        super().__init__()
+        self.request = request
+        self.form_spec: FormSpec = request.form
+        self.review = review
+        self._waiting = waiting
+        self._reviewing = False
+        self._pending: dict[str, ContentValue] | None = None
+        self._finished = False
+        self.secret_fields = [f for f in self.form_spec.fields if looks_secret(f)]
+        self.form: SchemaForm | None = (
+            None if self.form_spec.is_confirmation else SchemaForm(self.form_spec, id="form")
+        )
+
+    # --- composing ---------------------------------------------------------------------------
+
+    def header_content(self) -> Content:
+        """Who asks (our own name for the server), for which tool call, and what else waits."""
+        kind = "asks you to confirm" if self.form_spec.is_confirmation else "asks for input"
+        parts = [Content("Server "), literal_line(self.request.server, limit=60, style="bold")]
+        parts.append(Content(f" {kind}"))
+        if self.request.tool:
+            parts += [Content(" during tool call "), literal_line(self.request.tool, limit=60)]
+        if self._waiting > 0:
+            parts.append(Content.styled(f"   ({self._waiting} more waiting)", "$text-warning"))
+        return Content("").join(parts)
+
+    def _notes(self) -> list[str]:
+        notes = [one_line(n, limit=300) for n in self.form_spec.notes]
+        for field in self.form_spec.fields:
+            for note in field.notes:
+                notes.append(
+                    f"{one_line(field.title or field.name, limit=60)}: {one_line(note, limit=300)}"
+                )
+        return notes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="elicitation-dialog"):
+            yield Static(self.header_content(), id="elicitation-header")
+            if self.secret_fields:
+                names = ", ".join(
+                    one_line(f.title or f.name, limit=40) for f in self.secret_fields[:4]
+                )
+                yield Static(
+                    Content("⚠ ") + literal_line(SECRET_WARNING.format(fields=names), limit=None),
+                    id="elicitation-secret",
+                )
+            with _Body(id="elicitation-body"):
+                if self.request.message:
+                    yield Static(literal(self.request.message), id="elicitation-message")
+                if self.form is not None:
+                    yield self.form
+                yield Static(id="elicitation-review")
+            notes = self._notes()
+            yield Static(
+                Content("Schema notes: " + " · ".join(notes)),
+                id="elicitation-notes",
+                classes="-shown" if notes else "",
+            )
+            yield Static(id="elicitation-status")
+            with Horizontal(id="elicitation-buttons"):
+                yield Button("Back to form", id="elicitation-back", compact=True)
+                yield Button(
+                    f"Accept  {ACCEPT_HINT}",
+                    id="elicitation-accept",
+                    variant="success",
+                    compact=True,
+                )
+                yield Button(
+                    f"Decline  {DECLINE_HINT}",
+                    id="elicitation-decline",
+                    variant="warning",
+                    compact=True,
+                )
+                yield Button(f"Cancel  {CANCEL_HINT}", id="elicitation-cancel", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        # The form opens on its first field. A confirmation focuses nothing, so a key typed into
+        # the chat just before it popped up cannot accept it; Tab reaches the buttons.
+        if self.form is not None:
+            self.form.focus_first()
+
+    # --- state the handler updates -----------------------------------------------------------
+
+    @property
+    def waiting(self) -> int:
+        return self._waiting
+
+    def set_waiting(self, waiting: int) -> None:
+        """Show how many more requests are queued behind this one."""
+        self._waiting = waiting
+        if self.is_mounted:
+            self.query_one("#elicitation-header", Static).update(self.header_content())
+
+    def raw_text(self) -> dict[str, str]:
+        """What the user typed so far (for the transcript when the form closes unsent)."""
+        return self.form.raw_text() if self.form is not None else {}
+
+    # --- answering ---------------------------------------------------------------------------
+
+    def finish(self, outcome: ElicitationOutcome) -> None:
+        """Dismiss with ``outcome`` once; later calls are ignored."""
+        if self._finished:
+            return
+        self._finished = True
+        self.dismiss(outcome)
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    def action_accept(self) -> None:
+        if self._reviewing and self._pending is not None:
+            self.finish(ElicitationOutcome("accept", self._pending))
+            return
+        if self.form is None:
+            self.finish(ElicitationOutcome("accept", {}))
+            return
+        result = self.form.submit()
+        if not result.ok or result.content is None:
+            self._show_status(result.errors)
+            return
+        if self.review:
+            self._show_review(result.content)
+            return
+        self.finish(ElicitationOutcome("accept", result.content))
+
+    def action_decline(self) -> None:
+        self.finish(ElicitationOutcome.decline())
+
+    def action_cancel(self) -> None:
+        self.finish(ElicitationOutcome.cancel())
+
+    def action_back(self) -> None:
+        """Leave the review and edit the form again."""
+        self._reviewing = False
+        self._pending = None
+        self.remove_class("-reviewing")
+        self.query_one("#elicitation-accept", Button).label = f"Accept  {ACCEPT_HINT}"
+        if self.form is not None:
+            self.form.focus_first()
+
+    def _show_review(self, content: dict[str, ContentValue]) -> None:
+        self._reviewing = True
+        self._pending = content
+        lines = ["This will be sent to the server:", ""]
+        for field in self.form_spec.fields:
+            title = one_line(field.title or field.name, limit=60)
+            if field.name in content:
+                value = json.dumps(content[field.name], ensure_ascii=False)
+                lines.append(f"  {title}: {one_line(value, limit=400)}")
+            else:
+                lines.append(f"  {title}: (left out)")
+        self.query_one("#elicitation-review", Static).update(Content("\n".join(lines)))
+        self.add_class("-reviewing")
+        self.query_one("#elicitation-accept", Button).label = f"Send  {ACCEPT_HINT}"
+        self.query_one("#elicitation-accept", Button).focus()
+        self._show_status({})
+
+    def _show_status(self, errors: dict[str, str]) -> None:
+        status = self.query_one("#elicitation-status", Static)
+        if not errors:
+            status.remove_class("-shown")
+            status.update("")
+            return
+        names = {f.name: f.title or f.name for f in self.form_spec.fields}
+        titles = [one_line(names.get(k, k) or "form", limit=40) for k in errors]
+        count = len(errors)
+        plural = "s" if count != 1 else ""
+        text = f"✗ {count} field{plural} to fix: " + ", ".join(titles[:6])
+        if self.form is not None:
+            text += "".join(f"\n✗ {one_line(m, limit=300)}" for m in self.form.form_errors)
+        status.update(Content(text))
+        status.add_class("-shown")
+
+    @on(SchemaForm.Validated)
+    def _validated(self, event: SchemaForm.Validated) -> None:
+        status = self.query_one("#elicitation-status", Static)
+        if status.has_class("-shown") or not event.errors:
+            self._show_status(event.errors)
+
+    @on(Button.Pressed, "#elicitation-accept")
+    def _accept_pressed(self) -> None:
+        self.action_accept()
+
+    @on(Button.Pressed, "#elicitation-decline")
+    def _decline_pressed(self) -> None:
+        self.action_decline()
+
+    @on(Button.Pressed, "#elicitation-cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_cancel()
+
+    @on(Button.Pressed, "#elicitation-back")
+    def _back_pressed(self) -> None:
+        self.action_back()

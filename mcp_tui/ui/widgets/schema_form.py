@@ -1,0 +1,274 @@
+"""A form for a :class:`~mcp_tui.schema.fields.FormSpec`: raw input in, validated content out.
+
+``SchemaForm`` knows nothing about elicitation: the elicitation screen and the tool-argument form
+both use it. It keeps the raw value of every field in a model (``name -> RawValue``) that the
+widgets update as the user edits, so a field's value survives its widget being unmounted.
+
+Big forms are paginated: at most :attr:`SchemaForm.PAGE_SIZE` fields are mounted at once, because
+Textual re-lays-out every widget on each keystroke (typing stays at one frame up to ~50 inputs) and
+mounting hundreds of inputs takes seconds. Values and errors of the other pages live in the model.
+
+Validation is ``mcp_tui.schema.validate``'s: inline when the user leaves a field they edited (and
+live while an error is shown, so it disappears once fixed), and for the whole form on
+:meth:`SchemaForm.submit`, which focuses the first field in error (switching page if needed).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Button, Static
+
+from mcp_tui.schema.fields import FieldSpec, FormResult, FormSpec, RawValue
+from mcp_tui.schema.validate import initial_values, validate_field, validate_form
+from mcp_tui.ui.widgets.form_fields import FieldRow, raw_to_text
+
+
+class SchemaForm(Vertical):
+    """The fields of one form, in schema order, with inline errors.
+
+    Public API: :meth:`submit` (validate all, show errors, focus the first), :meth:`raw_values`,
+    :meth:`raw_text` (what the user typed, for the transcript when a form is abandoned),
+    :meth:`focus_first`, :attr:`errors`, :attr:`form_errors`.
+    """
+
+    #: Fields mounted at once; bigger forms get "previous / next fields" buttons.
+    PAGE_SIZE: ClassVar[int] = 25
+
+    DEFAULT_CSS = """
+    SchemaForm { height: auto; }
+    SchemaForm > .form-legend { color: $text-muted; height: 1; margin: 0 0 1 0; }
+    SchemaForm > .form-fields { height: auto; }
+    SchemaForm > .form-pages { height: auto; align: left middle; }
+    SchemaForm > .form-pages > Static { width: auto; padding: 0 2; }
+    SchemaForm > .form-pages > Button { min-width: 18; }
+    """
+
+    class Validated(Message):
+        """Field errors changed: ``errors`` maps property names to messages, in schema order."""
+
+        def __init__(self, form: SchemaForm, errors: dict[str, str]) -> None:
+            super().__init__()
+            self.form = form
+            self.errors = errors
+
+        @property
+        def control(self) -> SchemaForm:
+            return self.form
+
+    def __init__(
+        self,
+        form: FormSpec,
+        *,
+        page_size: int | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.form = form
+        self.page_size = max(1, page_size or self.PAGE_SIZE)
+        self._raws: dict[str, RawValue] = dict(initial_values(form))
+        self._errors: dict[str, str] = {}
+        self._touched: set[str] = set()
+        self._page = 0
+        self._page_count = max(1, -(-len(form.fields) // self.page_size))
+        self._rows = Vertical(classes="form-fields")
+
+    # --- building ----------------------------------------------------------------------------
+
+    def _page_fields(self, page: int) -> list[tuple[int, FieldSpec]]:
+        start = page * self.page_size
+        return list(enumerate(self.form.fields))[start : start + self.page_size]
+
+    def _build_rows(self, page: int) -> list[FieldRow]:
+        rows = []
+        for index, field in self._page_fields(page):
+            row = FieldRow(field, index, self._raws.get(field.name))
+            if field.name in self._errors:
+                row.set_error(self._errors[field.name])
+            rows.append(row)
+        return rows
+
+    def compose(self) -> ComposeResult:
+        if any(f.required for f in self.form.fields):
+            yield Static(
+                Content.styled("*", "bold $text-error") + Content(" required"),
+                classes="form-legend",
+            )
+        with self._rows:
+            yield from self._build_rows(0)
+        if self._page_count > 1:
+            with Horizontal(classes="form-pages"):
+                yield Button("◀ Previous fields", classes="form-prev", disabled=True)
+                yield Static(self._page_label(), classes="form-page-label")
+                yield Button("Next fields ▶", classes="form-next")
+
+    def _page_label(self) -> Content:
+        first = self._page * self.page_size + 1
+        last = min(len(self.form.fields), first + self.page_size - 1)
+        return Content(
+            f"fields {first}–{last} of {len(self.form.fields)} "
+            f"(page {self._page + 1} of {self._page_count})"
+        )
+
+    # --- pages -------------------------------------------------------------------------------
+
+    @property
+    def page(self) -> int:
+        return self._page
+
+    @property
+    def page_count(self) -> int:
+        return self._page_count
+
+    def page_of(self, name: str) -> int:
+        for index, field in enumerate(self.form.fields):
+            if field.name == name:
+                return index // self.page_size
+        raise KeyError(name)
+
+    async def show_page(self, page: int) -> None:
+        """Mount the fields of ``page`` in place of the current ones (values stay in the model)."""
+        page = max(0, min(self._page_count - 1, page))
+        if page == self._page:
+            return
+        self._page = page
+        await self._rows.remove_children()
+        await self._rows.mount_all(self._build_rows(page))
+        if self._page_count > 1:
+            self.query_one(".form-prev", Button).disabled = page == 0
+            self.query_one(".form-next", Button).disabled = page == self._page_count - 1
+            self.query_one(".form-page-label", Static).update(self._page_label())
+
+    @on(Button.Pressed, ".form-prev")
+    async def _previous_page(self, event: Button.Pressed) -> None:
+        event.stop()
+        await self.show_page(self._page - 1)
+        self.focus_first()
+
+    @on(Button.Pressed, ".form-next")
+    async def _next_page(self, event: Button.Pressed) -> None:
+        event.stop()
+        await self.show_page(self._page + 1)
+        self.focus_first()
+
+    # --- values ------------------------------------------------------------------------------
+
+    def rows(self) -> list[FieldRow]:
+        """The mounted field rows (the current page), in schema order."""
+        return list(self._rows.query_children(FieldRow))
+
+    def row_named(self, name: str) -> FieldRow | None:
+        for row in self.rows():
+            if row.field.name == name:
+                return row
+        return None
+
+    def raw_values(self) -> dict[str, RawValue]:
+        """Every field's raw value, as the widgets hold it now."""
+        for row in self.rows():
+            self._raws[row.field.name] = row.get_raw()
+        return dict(self._raws)
+
+    def raw_text(self) -> dict[str, str]:
+        """What the user typed or chose, as text (non-empty fields only), in schema order."""
+        raws = self.raw_values()
+        out: dict[str, str] = {}
+        for field in self.form.fields:
+            text = raw_to_text(raws.get(field.name))
+            if text:
+                out[field.name] = text
+        return out
+
+    @property
+    def errors(self) -> dict[str, str]:
+        """The errors shown now, ``name -> message``."""
+        return dict(self._errors)
+
+    @property
+    def form_errors(self) -> list[str]:
+        """Errors that belong to no single field (e.g. the schema check of the whole content)."""
+        names = {f.name for f in self.form.fields}
+        return [message for key, message in self._errors.items() if key not in names]
+
+    # --- validation --------------------------------------------------------------------------
+
+    def _show_errors(self) -> None:
+        for row in self.rows():
+            row.set_error(self._errors.get(row.field.name))
+        self.post_message(self.Validated(self, dict(self._errors)))
+
+    def _validate_row(self, row: FieldRow) -> None:
+        name = row.field.name
+        raw = row.get_raw()
+        self._raws[name] = raw
+        _, message = validate_field(row.field, raw)
+        if message == self._errors.get(name):
+            return
+        if message:
+            self._errors[name] = message
+            # Keep schema order so "the first error" is the first field in the form.
+            order = {f.name: i for i, f in enumerate(self.form.fields)}
+            self._errors = dict(
+                sorted(self._errors.items(), key=lambda kv: order.get(kv[0], len(order)))
+            )
+        else:
+            self._errors.pop(name, None)
+        row.set_error(message)
+        self.post_message(self.Validated(self, dict(self._errors)))
+
+    @on(FieldRow.Edited)
+    def _edited(self, event: FieldRow.Edited) -> None:
+        event.stop()
+        row = event.row
+        self._raws[row.field.name] = row.get_raw()
+        self._touched.add(row.field.name)
+        if row.error_shown:
+            self._validate_row(row)
+
+    @on(FieldRow.Left)
+    def _left(self, event: FieldRow.Left) -> None:
+        event.stop()
+        row = event.row
+        if row.field.name in self._touched or row.error_shown:
+            self._validate_row(row)
+
+    def submit(self) -> FormResult:
+        """Validate the whole form; on errors show them all and focus the first field in error.
+
+        Returns the :class:`FormResult`; ``content`` is set only when the form may be sent.
+        """
+        result = validate_form(self.form, self.raw_values())
+        self._errors = dict(result.errors) if not result.ok else {}
+        self._show_errors()
+        if not result.ok:
+            self.focus_first_error()
+        return result
+
+    def focus_first_error(self) -> None:
+        names = {f.name for f in self.form.fields}
+        for name in self._errors:
+            if name in names:
+                self.call_later(self.focus_field, name)
+                return
+
+    async def focus_field(self, name: str) -> None:
+        """Focus ``name``'s control, switching to its page first."""
+        await self.show_page(self.page_of(name))
+        row = self.row_named(name)
+        if row is not None:
+            row.focus_control()
+            row.scroll_visible(animate=False)
+
+    def focus_first(self) -> bool:
+        """Focus the first field on the current page; False when the form has no fields."""
+        rows = self.rows()
+        if not rows:
+            return False
+        rows[0].focus_control()
+        return True
