@@ -22,19 +22,15 @@ Pure and total: no DNS, no HTTP, no ``mcp`` or ``textual``; :func:`check_url` ne
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import idna
 
+from mcp_tui.session import url_hosts
 from mcp_tui.untrusted import is_unsafe_char, one_line
-
-if TYPE_CHECKING:
-    from publicsuffixlist import PublicSuffixList
 
 #: Longest URL accepted, in characters. The consent screen shows the whole URL and the user must be
 #: able to read all of it (2,048 characters is about 26 lines at 80 columns); real OAuth and
@@ -50,15 +46,6 @@ DEFAULT_PORTS = {"https": 443, "http": 80}
 _SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
 _ASCII_LABEL_RE = re.compile(r"[a-z0-9_](?:[a-z0-9_\-]*[a-z0-9_])?")
 _LOCAL_SUFFIXES = (".local", ".internal", ".lan", ".home.arpa", ".intranet", ".corp")
-
-# Letters of other scripts that are drawn like Latin ones ("раураl" is all Cyrillic).
-_LATIN_LOOKALIKES = frozenset("асԁеһіјӏорԛѕԝхуѵѡ" + "αικνορυχ")
-# Script combinations that are normal inside one label (Japanese, Korean, Chinese with Latin).
-_NORMAL_SCRIPT_MIXES = (
-    frozenset({"CJK", "HIRAGANA", "KATAKANA", "LATIN"}),
-    frozenset({"CJK", "HANGUL", "LATIN"}),
-    frozenset({"CJK", "BOPOMOFO", "LATIN"}),
-)
 
 
 @dataclass(frozen=True)
@@ -107,7 +94,7 @@ class UrlVerdict:
         """:attr:`registrable_domain` in display form."""
         if self.registrable_domain is None:
             return None
-        return _to_unicode(self.registrable_domain)
+        return url_hosts.to_unicode(self.registrable_domain)
 
 
 @dataclass
@@ -245,7 +232,7 @@ def _check_structure(raw: str, found: _Findings) -> UrlVerdict:
             "anything else must use https.",
         )
     _warn(scheme, host, port, found)
-    registrable = None if host.is_ip else _registrable_domain(host.ascii.rstrip("."))
+    registrable = None if host.is_ip else url_hosts.registrable_domain(host.ascii.rstrip("."))
     return _verdict(
         raw,
         found,
@@ -326,11 +313,11 @@ def _check_host(raw_host: str, found: _Findings) -> _Host | None:
     trailing_dot = ascii_host.endswith(".") and len(ascii_host) > 1
     bare = ascii_host[:-1] if trailing_dot else ascii_host
     labels = bare.split(".")
-    if _ends_in_number(labels):
+    if url_hosts.ends_in_number(labels):
         return _check_numeric_host(raw_host, bare, trailing_dot, found)
     if not _check_labels(shown, bare, labels, found):
         return None
-    unicode_host = _to_unicode(bare)
+    unicode_host = url_hosts.to_unicode(bare)
     loopback = bare == "localhost" or bare.endswith(".localhost")
     dot = "." if trailing_dot else ""
     return _Host(bare + dot, unicode_host + dot, is_loopback=loopback, trailing_dot=trailing_dot)
@@ -370,37 +357,6 @@ def _check_labels(shown: str, bare: str, labels: list[str], found: _Findings) ->
     return True
 
 
-def _ends_in_number(labels: list[str]) -> bool:
-    """WHATWG's "ends in a number": such hosts are parsed as IPv4 addresses by browsers."""
-    last = labels[-1]
-    if last.isascii() and last.isdigit():
-        return True
-    return last[:2] == "0x" and all(c in "0123456789abcdef" for c in last[2:])
-
-
-def _whatwg_ipv4(labels: list[str]) -> ipaddress.IPv4Address | None:
-    """How a browser reads a numeric host (``0x7f.1`` is 127.0.0.1), or ``None`` if invalid."""
-    if not 1 <= len(labels) <= 4:
-        return None
-    numbers: list[int] = []
-    for part in labels:
-        try:
-            if part[:2] == "0x":
-                numbers.append(int(part[2:] or "0", 16))
-            elif len(part) > 1 and part.startswith("0"):
-                numbers.append(int(part, 8))
-            else:
-                numbers.append(int(part, 10))
-        except ValueError:
-            return None
-    if any(n > 255 for n in numbers[:-1]) or numbers[-1] >= 256 ** (5 - len(numbers)):
-        return None
-    value = numbers[-1]
-    for index, n in enumerate(numbers[:-1]):
-        value += n << (8 * (3 - index))
-    return ipaddress.IPv4Address(value)
-
-
 def _check_numeric_host(
     raw_host: str, bare: str, trailing_dot: bool, found: _Findings
 ) -> _Host | None:
@@ -412,7 +368,7 @@ def _check_numeric_host(
     )
     if canonical and not trailing_dot and raw_host.isascii():
         return _ip_host(ipaddress.IPv4Address(bare), found)
-    browser_reads = _whatwg_ipv4(labels) if all(labels) else None
+    browser_reads = url_hosts.whatwg_ipv4(labels) if all(labels) else None
     meaning = (
         f"browsers read it as {browser_reads}"
         if browser_reads is not None
@@ -472,7 +428,8 @@ def _warn(scheme: str, host: _Host, port: int | None, found: _Findings) -> None:
             f"International host name: its identity is {host.ascii}, displayed as "
             f"{host.unicode}. Check the identity, not the look.",
         )
-        _warn_scripts(host.unicode.rstrip("."), found)
+        for code, text in url_hosts.script_warnings(host.unicode.rstrip(".")):
+            found.warn(code, text)
     if host.is_ip:
         found.warn("ip", "The host is an IP address, not a name.")
     if host.is_loopback:
@@ -495,51 +452,3 @@ def _warn(scheme: str, host: _Host, port: int | None, found: _Findings) -> None:
         found.warn("http", "Plain http: the connection is not encrypted.")
     if port is not None and port != DEFAULT_PORTS[scheme]:
         found.warn("port", f"Unusual port {port} ({scheme} normally uses {DEFAULT_PORTS[scheme]}).")
-
-
-def _script(ch: str) -> str | None:
-    if not unicodedata.category(ch).startswith("L"):
-        return None
-    name = unicodedata.name(ch, "")
-    return name.split(" ", 1)[0].split("-", 1)[0] if name else None
-
-
-def _warn_scripts(unicode_host: str, found: _Findings) -> None:
-    """Warn about labels that mix alphabets or are spelt only with Latin look-alikes."""
-    for label in unicode_host.split("."):
-        scripts = {s for s in map(_script, label) if s is not None}
-        letters = [ch for ch in label if _script(ch) is not None]
-        if len(scripts) > 1 and not any(scripts <= mix for mix in _NORMAL_SCRIPT_MIXES):
-            names = " and ".join(sorted(s.title() for s in scripts))
-            found.warn(
-                "mixed-script",
-                f"The label '{label}' mixes {names} letters, a way to imitate another name.",
-            )
-        elif scripts and scripts != {"LATIN"} and all(ch in _LATIN_LOOKALIKES for ch in letters):
-            found.warn(
-                "confusable-script",
-                f"The label '{label}' is spelt only with {next(iter(scripts)).title()} letters "
-                "that look like Latin ones.",
-            )
-
-
-def _to_unicode(ascii_host: str) -> str:
-    try:
-        return idna.decode(ascii_host) if "xn--" in ascii_host else ascii_host
-    except (idna.IDNAError, UnicodeError):
-        return ascii_host
-
-
-@functools.cache
-def _public_suffix_list() -> PublicSuffixList:
-    """The Public Suffix List bundled with ``publicsuffixlist`` (never downloaded at run time)."""
-    from publicsuffixlist import PublicSuffixList
-
-    return PublicSuffixList()
-
-
-def _registrable_domain(ascii_host: str) -> str | None:
-    if "." not in ascii_host:
-        return None
-    result = _public_suffix_list().privatesuffix(ascii_host)
-    return result if isinstance(result, str) else None

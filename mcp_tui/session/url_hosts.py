@@ -1,0 +1,117 @@
+"""Host-name helpers for the URL check: browser number parsing, scripts, registrable domains.
+
+Pure functions, no network: the Public Suffix List is the copy shipped inside the
+``publicsuffixlist`` package, loaded once on first use (about 70 ms), never downloaded.
+"""
+
+from __future__ import annotations
+
+import functools
+import ipaddress
+import unicodedata
+from typing import TYPE_CHECKING
+
+import idna
+
+if TYPE_CHECKING:
+    from publicsuffixlist import PublicSuffixList
+
+# Letters of other scripts that are drawn like Latin ones ("аррӏе" is all Cyrillic).
+_LATIN_LOOKALIKES = frozenset("асԁеһіјӏорԛѕԝхуѵѡ" + "αικνορυχ")
+# Script combinations that are normal inside one label (Japanese, Korean, Chinese with Latin).
+_NORMAL_SCRIPT_MIXES = (
+    frozenset({"CJK", "HIRAGANA", "KATAKANA", "LATIN"}),
+    frozenset({"CJK", "HANGUL", "LATIN"}),
+    frozenset({"CJK", "BOPOMOFO", "LATIN"}),
+)
+
+
+def ends_in_number(labels: list[str]) -> bool:
+    """WHATWG's "ends in a number": such hosts are parsed as IPv4 addresses by browsers."""
+    last = labels[-1]
+    if last.isascii() and last.isdigit():
+        return True
+    return last[:2] == "0x" and all(c in "0123456789abcdef" for c in last[2:])
+
+
+def whatwg_ipv4(labels: list[str]) -> ipaddress.IPv4Address | None:
+    """How a browser reads a numeric host (``0x7f.1`` is 127.0.0.1), or ``None`` if invalid."""
+    if not 1 <= len(labels) <= 4:
+        return None
+    numbers: list[int] = []
+    for part in labels:
+        try:
+            if part[:2] == "0x":
+                numbers.append(int(part[2:] or "0", 16))
+            elif len(part) > 1 and part.startswith("0"):
+                numbers.append(int(part, 8))
+            else:
+                numbers.append(int(part, 10))
+        except ValueError:
+            return None
+    if any(n > 255 for n in numbers[:-1]) or numbers[-1] >= 256 ** (5 - len(numbers)):
+        return None
+    value = numbers[-1]
+    for index, n in enumerate(numbers[:-1]):
+        value += n << (8 * (3 - index))
+    return ipaddress.IPv4Address(value)
+
+
+def _script(ch: str) -> str | None:
+    if not unicodedata.category(ch).startswith("L"):
+        return None
+    name = unicodedata.name(ch, "")
+    return name.split(" ", 1)[0].split("-", 1)[0] if name else None
+
+
+def script_warnings(unicode_host: str) -> list[tuple[str, str]]:
+    """``(code, text)`` warnings for labels that mix alphabets or only use Latin look-alikes."""
+    found: list[tuple[str, str]] = []
+    for label in unicode_host.split("."):
+        scripts = {s for s in map(_script, label) if s is not None}
+        letters = [ch for ch in label if _script(ch) is not None]
+        if len(scripts) > 1 and not any(scripts <= mix for mix in _NORMAL_SCRIPT_MIXES):
+            names = " and ".join(sorted(s.title() for s in scripts))
+            found.append(
+                (
+                    "mixed-script",
+                    f"The label '{label}' mixes {names} letters, a way to imitate another name.",
+                )
+            )
+        elif scripts and scripts != {"LATIN"} and all(ch in _LATIN_LOOKALIKES for ch in letters):
+            script = next(iter(scripts)).title()
+            found.append(
+                (
+                    "confusable-script",
+                    f"The label '{label}' is spelt only with {script} letters "
+                    "that look like Latin ones.",
+                )
+            )
+    return found
+
+
+def to_unicode(ascii_host: str) -> str:
+    """The display form of an ASCII host (``xn--`` labels decoded); unchanged if not decodable."""
+    try:
+        return idna.decode(ascii_host) if "xn--" in ascii_host else ascii_host
+    except (idna.IDNAError, UnicodeError):
+        return ascii_host
+
+
+@functools.cache
+def _public_suffix_list() -> PublicSuffixList:
+    """The Public Suffix List bundled with ``publicsuffixlist`` (never downloaded at run time)."""
+    from publicsuffixlist import PublicSuffixList
+
+    return PublicSuffixList()
+
+
+def registrable_domain(ascii_host: str) -> str | None:
+    """The registrable domain ("example.co.uk" for "a.example.co.uk"), ``None`` if there is none.
+
+    Private-section suffixes count (``github.io``): ``evil.github.io`` is its own owner.
+    """
+    if "." not in ascii_host:
+        return None
+    result = _public_suffix_list().privatesuffix(ascii_host)
+    return result if isinstance(result, str) else None
