@@ -143,7 +143,12 @@ def load_answers(path: str | os.PathLike[str]) -> AnswerScript:
         raise ConfigError(f"Answers file {file} cannot be read: {exc}.") from None
     lines: dict[KeyPath, int]
     data: Any
-    if file.suffix.lower() == ".json" or text.lstrip().startswith(("{", "[", "//")):
+    head = text.lstrip()
+    suffix = file.suffix.lower()
+    is_json = suffix in (".json", ".jsonc") or (
+        suffix != ".toml" and head.startswith(("{", "[", "//")) and not head.startswith("[[")
+    )
+    if is_json:
         clean = strip_jsonc(text)
         try:
             data = json.loads(clean)

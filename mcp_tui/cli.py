@@ -242,10 +242,11 @@ def run_demo(args: Sequence[str], environ: Mapping[str, str]) -> int:
 
 def demo_stdio_spec(mode: Any = "auto") -> ServerSpec:
     """The bundled demo server as a stdio child of this same Python."""
-    from mcp_tui.demo.server import demo_stdio_command
+    from mcp_tui.demo.server import demo_stdio_command, demo_stdio_env
 
     argv = list(demo_stdio_command())
-    return ServerSpec("demo", StdioTarget(argv[0], tuple(argv[1:])), mode=mode)
+    target = StdioTarget(argv[0], tuple(argv[1:]), env=dict(demo_stdio_env()))
+    return ServerSpec("demo", target, mode=mode)
 
 
 _URL_IN_LINE = re.compile(r"https?://\S+")
@@ -264,8 +265,11 @@ def demo_http_server(startup_timeout: float = 60.0) -> Iterator[str]:
     log = log_dir() / "demo-http.stderr.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as errlog:
+        from mcp_tui.demo.server import demo_stdio_env
+
         proc = subprocess.Popen(
             [sys.executable, "-m", "mcp_tui.demo", "--http", "--port", "0"],
+            env={**os.environ, **demo_stdio_env()},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=errlog,

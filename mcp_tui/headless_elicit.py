@@ -86,23 +86,15 @@ class ScriptedHandler:
     ) -> ElicitationOutcome:
         from mcp_tui.schema.validate import complete_with_defaults
 
-        known = {f.name for f in form.fields}
-        unknown = [k for k in content if k not in known]
         what = picked.where() if picked else "the schema's defaults"
-        if unknown:
-            fields = ", ".join(map(repr, unknown))
-            asked = ", ".join(repr(f.name) for f in form.fields) or "no fields"
-            return self._fail(
-                f"{what} has field(s) {one_line(fields)} that the form does not ask for "
-                f"(it asks for {one_line(asked)}); nothing was sent"
-            )
         result = complete_with_defaults(form, content)
         if not result.ok or result.content is None:
             problems = "; ".join(
                 f"field {one_line(name)!r}: {one_line(message)}"
                 for name, message in result.errors.items()
             )
-            return self._fail(f"{what} does not fit the form: {problems}; nothing was sent")
+            verb = "does" if picked else "do"
+            return self._fail(f"{what} {verb} not fit the form: {problems}; nothing was sent")
         return self._give(ElicitationOutcome("accept", dict(result.content)), source)
 
     # ---- URL mode -------------------------------------------------------------------------------
