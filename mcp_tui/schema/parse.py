@@ -180,7 +180,10 @@ def _root_keywords(schema: dict[str, Any], notes: list[str], problems: list[Sche
         if not isinstance(dialect, str):
             notes.append("`$schema` is not a string; ignored")
         elif dialect not in kw.TWENTY_TWENTY:
-            notes.append(f"declares {shown(dialect)}; answers are checked as JSON Schema 2020-12")
+            notes.append(
+                f"declares {one_line(dialect, limit=100)}; answers are checked as JSON Schema "
+                "2020-12"
+            )
     extra = schema.get("additionalProperties")
     if extra is not None and not isinstance(extra, bool):
         notes.append("`additionalProperties` ignored: only the listed properties are ever sent")

@@ -13,7 +13,12 @@ from typing import Any
 from mcp_tui.errors import SchemaProblem
 from mcp_tui.schema import keywords as kw
 from mcp_tui.schema.fields import FieldKind, FieldSpec, Option, TextFormat
-from mcp_tui.schema.formats import compile_pattern, format_number
+from mcp_tui.schema.formats import (
+    compile_pattern,
+    format_number,
+    number_to_text,
+    parse_number_text,
+)
 from mcp_tui.schema.limits import (
     MAX_DEFAULT_LENGTH,
     MAX_DESCRIPTION_LENGTH,
@@ -22,7 +27,7 @@ from mcp_tui.schema.limits import (
     MAX_STRING_BOUND,
     MAX_TITLE_LENGTH,
 )
-from mcp_tui.schema.rules import check_typed, integer_bounds, json_type, shown
+from mcp_tui.schema.rules import check_typed, integer_bounds, json_type, plural, shown
 from mcp_tui.untrusted import one_line
 
 MAX_NOTES_PER_FIELD = 20
@@ -82,11 +87,12 @@ class FieldParser:
         if not isinstance(prop, dict):
             self.problem(f"must be a schema object, got {json_type(prop)}")
             return None
-        for key in kw.REFERENCES & prop.keys():
+        references = sorted(kw.REFERENCES & prop.keys())
+        for key in references:
             self.problem(f"`{key}` is not supported: every property must be written out in full")
-        kind = self._kind(prop)
         title = self._text(prop, "title", MAX_TITLE_LENGTH)
         description = self._text(prop, "description", MAX_DESCRIPTION_LENGTH)
+        kind = None if references else self._kind(prop)
         if kind is None:
             return None
         self._sweep(prop, kind)
@@ -230,7 +236,7 @@ class FieldParser:
             self.problem(f"`{key}` must be a number, got {json_type(value)}")
             return None
         if isinstance(value, float) and not math.isfinite(value):
-            self.problem(f"`{key}` must be a finite number, got {value}")
+            self.problem(f"`{key}` must be a finite number, got {shown(value)}")
             return None
         return value
 
@@ -294,12 +300,15 @@ class FieldParser:
         if lo is not None and hi is not None and lo > hi:
             self.problem(f"minItems ({lo:,}) is greater than maxItems ({hi:,})")
         elif options and lo is not None and lo > len(options):
-            self.problem(f"minItems ({lo:,}) is more than the {len(options):,} choices")
+            self.problem(f"minItems ({lo:,}) is more than the number of choices ({len(options):,})")
         return replace(spec, options=options, min_items=lo, max_items=hi)
 
     def _item_options(self, items: dict[str, Any]) -> tuple[Option, ...]:
-        for key in kw.REFERENCES & items.keys():
+        references = sorted(kw.REFERENCES & items.keys())
+        for key in references:
             self.problem(f"`{key}` is not supported", ".items")
+        if references:
+            return ()
         t = items.get("type")
         if t is not None and t != "string":
             if t == "object":
@@ -340,7 +349,8 @@ class FieldParser:
                 self.problem(f"must be a list, got {json_type(names)}", f"{sub}.enumNames")
             elif len(names) != len(values):
                 self.problem(
-                    f"has {len(names):,} names for {len(values):,} choices", f"{sub}.enumNames"
+                    f"has {plural(len(names), 'name')} for {plural(len(values), 'choice')}",
+                    f"{sub}.enumNames",
                 )
             else:
                 labels = list(names)
@@ -426,4 +436,9 @@ class FieldParser:
         if checked is None:
             self.note(f"default {shown(value)} dropped: {why}")
             return spec
+        if isinstance(checked, int | float) and not isinstance(checked, bool):
+            integer = spec.kind is FieldKind.INTEGER
+            if parse_number_text(number_to_text(checked), integer=integer) != checked:
+                self.note(f"default {shown(value)} dropped: too large to edit as text")
+                return spec
         return replace(spec, default=checked, has_default=True)

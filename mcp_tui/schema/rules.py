@@ -22,7 +22,7 @@ NOT_A_CHOICE = "Not one of the choices"
 DUPLICATE_CHOICE = "Pick each choice at most once"
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
@@ -100,11 +100,11 @@ def number_rule(field: FieldSpec) -> str:
 def length_rule(field: FieldSpec, length: int) -> str | None:
     lo, hi = field.min_length, field.max_length
     if lo is not None and hi is not None and lo == hi and length != lo:
-        return f"Exactly {_plural(lo, 'character')}"
+        return f"Exactly {plural(lo, 'character')}"
     if lo is not None and length < lo:
-        return f"At least {_plural(lo, 'character')}"
+        return f"At least {plural(lo, 'character')}"
     if hi is not None and length > hi:
-        return f"At most {_plural(hi, 'character')}"
+        return f"At most {plural(hi, 'character')}"
     return None
 
 
@@ -265,10 +265,12 @@ def shown(value: object) -> str:
     """A short, safe rendering of a JSON value for a message: ``true``, ``30.5``, ``"abc"``."""
     if value is None or isinstance(value, bool):
         return json.dumps(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     if isinstance(value, int | float):
-        return one_line(format_number(value) if math.isfinite(value) else str(value), limit=40)
+        return one_line(format_number(value), limit=60)
     if isinstance(value, str):
-        return one_line(json.dumps(value, ensure_ascii=False), limit=40)
+        return one_line(json.dumps(value, ensure_ascii=False), limit=60)
     if isinstance(value, list | tuple):
         return "a list" if value else "an empty list"
-    return "an object" if isinstance(value, dict) else one_line(type(value).__name__, limit=40)
+    return "an object" if isinstance(value, dict) else one_line(type(value).__name__, limit=60)

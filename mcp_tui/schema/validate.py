@@ -200,6 +200,9 @@ def complete_with_defaults(form: FormSpec, content: Mapping[str, object]) -> For
     """A scripted answer completed with defaults and checked with exact JSON types."""
     out: dict[str, ContentValue] = {}
     errors: dict[str, str] = {}
+    if not isinstance(content, Mapping):
+        key = form.fields[0].name if form.fields else ""
+        return FormResult(None, {key: f"The answer must be a JSON object, not {shown(content)}"})
     for f in form.fields:
         given = content.get(f.name)
         if given is None:
