@@ -1,0 +1,400 @@
+"""The Textual app: owns the server connections and feeds their events to the session screen.
+
+Start-up order matters for the first frame: nothing on the import path of this module imports
+``mcp`` (about half a second). After the first paint a worker imports
+``mcp_tui.session.connection`` in a thread and starts one worker per server, so one failing server
+never affects another. Session events arrive through a sink at any rate; they are buffered
+(:mod:`mcp_tui.ui.event_buffer`) and flushed to the widgets on a timer.
+
+Quitting closes every connection first, with a bounded total wait (a server that ignores the end
+of its stdin must not hang the app or outlive it), then exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import itertools
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar, cast
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from mcp_tui.options import AppOptions
+from mcp_tui.session.elicitation import CancelAll, ElicitationHandler
+from mcp_tui.session.events import (
+    ConnectionState,
+    Notice,
+    ServerStateChanged,
+    SessionEvent,
+)
+from mcp_tui.session.servers import ServerSpec
+from mcp_tui.session.traffic import TrafficLog
+from mcp_tui.ui.commands import McpCommands
+from mcp_tui.ui.event_buffer import EventBuffer
+from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
+from mcp_tui.ui.render import elicitation_finished_entry, elicitation_shown_entry
+from mcp_tui.ui.screens.arguments import ArgumentsScreen
+from mcp_tui.ui.screens.confirm import ConfirmScreen
+from mcp_tui.ui.screens.session import SessionScreen
+from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
+
+#: Seconds between two flushes of buffered events to the widgets (about three frames).
+FLUSH_INTERVAL = 0.05
+#: Upper bound on closing every connection when quitting or reconnecting.
+CLOSE_TIMEOUT = 6.0
+
+NO_FORMS_NOTE = "forms are not available in this build: elicitation requests are cancelled"
+
+
+class McpTuiApp(App[None]):
+    """mcp-tui: servers, their tools, prompts and resources, and elicitation as real forms."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "mcp-tui"
+    COMMANDS = App.COMMANDS | {McpCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "request_quit", "Quit", priority=True, id="app.quit"),
+    ]
+
+    def __init__(
+        self,
+        servers: Sequence[ServerSpec],
+        options: AppOptions,
+        *,
+        connection_factory: ConnectionFactory | None = None,
+    ) -> None:
+        super().__init__()
+        self.options = options
+        self.entries: dict[str, ServerEntry] = {}
+        for spec in servers:
+            self.entries[spec.name] = ServerEntry(spec)
+        self._factory = connection_factory
+        self._buffer = EventBuffer()
+        self._call_ids = itertools.count(1)
+        self._open_elicitations = 0
+        self._pending_call = options.call
+        self._quitting = False
+        self._session: SessionScreen | None = None
+        self._traffic_log: TrafficLog | None = None
+        self.handler: ElicitationHandler | None = None
+        count = len(self.entries)
+        self.sub_title = f"{count} server" + ("" if count == 1 else "s")
+
+    # --- start-up ----------------------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen[Any]:
+        self._session = SessionScreen()
+        return self._session
+
+    @property
+    def session(self) -> SessionScreen | None:
+        return self._session
+
+    def on_mount(self) -> None:
+        self.set_interval(FLUSH_INTERVAL, self._flush_events, name="flush-events")
+        # After the first frame: the connection module imports ``mcp``.
+        self.call_after_refresh(self._begin)
+
+    def _begin(self) -> None:
+        self.run_worker(self._start_connections(), name="start", exit_on_error=False)
+
+    async def _load_factory(self) -> ConnectionFactory:
+        if self._factory is None:
+            module = await asyncio.to_thread(importlib.import_module, "mcp_tui.session.connection")
+            self._factory = cast(ConnectionFactory, module.ServerConnection)
+        return self._factory
+
+    def _load_handler(self) -> ElicitationHandler:
+        if self.handler is None:
+            try:
+                module = importlib.import_module("mcp_tui.ui.elicitation_handler")
+                self.handler = cast(ElicitationHandler, module.TuiElicitationHandler(self))
+            except ImportError:
+                self.handler = CancelAll(NO_FORMS_NOTE)
+                self._buffer.add(Notice("mcp-tui", NO_FORMS_NOTE, "warning"))
+        return self.handler
+
+    async def _start_connections(self) -> None:
+        try:
+            factory = await self._load_factory()
+        except Exception as error:  # a broken install: say so on every server
+            for entry in self.entries.values():
+                self._fail(entry, f"cannot load the connection code: {error!r}")
+            return
+        handler = self._load_handler()
+        self._open_traffic_log()
+        for entry in self.entries.values():
+            self._connect(entry, factory, handler)
+
+    def _open_traffic_log(self) -> None:
+        """``--log``: one JSON Lines file for every connection (each line names its server)."""
+        path = self.options.traffic_log
+        if path is None or self._traffic_log is not None:
+            return
+        try:
+            self._traffic_log = TrafficLog(path)
+        except OSError as error:
+            self._buffer.add(Notice("mcp-tui", f"cannot write the traffic log: {error}", "error"))
+
+    def _stderr_log_for(self, server: str) -> Path | None:
+        """Each server's stderr file: ``--stderr-log`` (one name per server when several)."""
+        safe = re.sub(r"[^A-Za-z0-9._-]", "_", server)[:60] or "server"
+        path = self.options.stderr_log
+        if path is None:
+            try:
+                from mcp_tui.paths import log_dir
+
+                return log_dir() / f"{safe}.stderr.log"
+            except Exception:
+                return None
+        if len(self.entries) == 1:
+            return path
+        return path.with_name(f"{path.stem}.{safe}{path.suffix}")
+
+    # --- connections -------------------------------------------------------------------------
+
+    def _fail(self, entry: ServerEntry, reason: str) -> None:
+        self._buffer.add(ServerStateChanged(entry.name, ConnectionState.FAILED, reason))
+
+    def _connect(
+        self, entry: ServerEntry, factory: ConnectionFactory, handler: ElicitationHandler
+    ) -> None:
+        entry.generation += 1
+        generation = entry.generation
+        name = entry.name
+
+        def sink(event: SessionEvent) -> None:
+            if self.entries[name].generation == generation:
+                self._buffer.add(event)
+
+        try:
+            connection = factory(
+                entry.spec,
+                handler=handler,
+                sink=sink,
+                traffic_log=self._traffic_log,
+                stderr_log=self._stderr_log_for(name),
+                rate_limit=(self.options.rate_limit_count, self.options.rate_limit_seconds),
+            )
+        except Exception as error:
+            self._fail(entry, f"{type(error).__name__}: {error}")
+            return
+        entry.connection = connection
+        if entry.paused:
+            connection.set_elicitation_paused(True)
+        self.run_worker(
+            self._run(entry, connection, generation),
+            group="connections",
+            name=f"connection {name}",
+            exit_on_error=False,
+        )
+
+    async def _run(self, entry: ServerEntry, connection: Connection, generation: int) -> None:
+        """One server's whole connection; a failure here is shown, never propagated."""
+        try:
+            await connection.run()
+        except Exception as error:  # run() should never raise; if it does, say why
+            if entry.generation == generation:
+                self._fail(entry, f"{type(error).__name__}: {error}")
+
+    def connection(self, server: str) -> Connection | None:
+        entry = self.entries.get(server)
+        return None if entry is None else entry.connection
+
+    def next_call_id(self) -> int:
+        return next(self._call_ids)
+
+    def reconnect(self, server: str) -> None:
+        """Close ``server``'s connection (if any) and open a new one."""
+        entry = self.entries.get(server)
+        if entry is None or self._quitting:
+            return
+        self.run_worker(self._reconnect(entry), name=f"reconnect {server}", exit_on_error=False)
+
+    async def _reconnect(self, entry: ServerEntry) -> None:
+        old = entry.connection
+        entry.generation += 1  # events of the old connection are dropped from now on
+        entry.connection = None
+        self._buffer.add(ServerStateChanged(entry.name, ConnectionState.CONNECTING, None))
+        self._buffer.add(Notice(entry.name, "reconnecting"))
+        if old is not None:
+            await self._close_connections([old])
+        factory = await self._load_factory()
+        self._connect(entry, factory, self._load_handler())
+
+    def set_elicitation_paused(self, server: str, paused: bool) -> None:
+        """Per-server "stop asking": requests are cancelled without a form while paused."""
+        entry = self.entries.get(server)
+        if entry is None:
+            return
+        entry.paused = paused
+        if entry.connection is not None:
+            entry.connection.set_elicitation_paused(paused)
+        text = "stopped asking: its requests are cancelled" if paused else "asking again"
+        self._buffer.add(Notice(server, text))
+        if self._session is not None:
+            self._session.catalog.update_server(entry)
+
+    def refresh_catalog(self, server: str) -> None:
+        connection = self.connection(server)
+        if connection is not None:
+            self.run_worker(connection.refresh_catalog(), exit_on_error=False)
+
+    # --- events ------------------------------------------------------------------------------
+
+    def _flush_events(self) -> None:
+        """Move everything buffered to the widgets: one pass per timer tick, not per event."""
+        session = self._session
+        if session is None or not session.is_mounted:
+            return
+        if not self._buffer.pending:
+            session.flush_entries()
+            return
+        batch = self._buffer.drain()
+        changed: dict[str, ServerEntry] = {}
+        for state in batch.states:
+            entry = self.entries.get(state.server)
+            if entry is not None:
+                entry.apply_state(state)
+                changed[entry.name] = entry
+        for catalog in batch.catalogs.values():
+            entry = self.entries.get(catalog.server)
+            if entry is not None:
+                entry.apply_catalog(catalog)
+                changed[entry.name] = entry
+        for pause in batch.pauses:
+            entry = self.entries.get(pause.server)
+            if entry is not None:
+                entry.paused = pause.paused
+                changed[entry.name] = entry
+        session.apply_batch(batch, changed.values())
+        if changed:
+            self._run_requested_call()
+
+    def on_elicitation_shown(self, message: ElicitationShown) -> None:
+        self._open_elicitations += 1
+        if self._session is not None:
+            self._session.queue_entries([elicitation_shown_entry(message.request, message.waiting)])
+
+    def on_elicitation_finished(self, message: ElicitationFinished) -> None:
+        self._open_elicitations = max(0, self._open_elicitations - 1)
+        if self._session is not None:
+            entry = elicitation_finished_entry(
+                message.request, message.outcome, message.abandoned_input
+            )
+            self._session.queue_entries([entry])
+
+    # --- --call ------------------------------------------------------------------------------
+
+    def _run_requested_call(self) -> None:
+        """``--call``: call the tool on the first ready server offering it, once."""
+        request = self._pending_call
+        session = self._session
+        if request is None or session is None:
+            return
+        if request.server is not None and request.server not in self.entries:
+            self._pending_call = None
+            self._buffer.add(Notice(request.server, "--call: no such server", "error"))
+            return
+        candidates = (
+            [self.entries[request.server]] if request.server else list(self.entries.values())
+        )
+        settled = True
+        for entry in candidates:
+            if entry.state is ConnectionState.READY and entry.find_tool(request.tool):
+                self._pending_call = None
+                session.call_tool(entry.name, request.tool, request.arguments)
+                return
+            offers_tools = entry.info is None or "tools" in entry.info.capabilities
+            listed = entry.catalog_version > 0 or not offers_tools
+            if entry.state is ConnectionState.CONNECTING or (
+                entry.state is ConnectionState.READY and not listed
+            ):
+                settled = False
+        if settled:
+            self._pending_call = None
+            where = request.server or "any server"
+            text = f"--call: {where} does not offer a tool named {request.tool!r}"
+            self._buffer.add(Notice(request.server or "mcp-tui", text, "error"))
+
+    # --- quitting ----------------------------------------------------------------------------
+
+    @property
+    def form_open(self) -> bool:
+        """True while the user may have typed something a quit would throw away."""
+        if self._open_elicitations > 0:
+            return True
+        return any(
+            isinstance(screen, ArgumentsScreen) or getattr(screen, "has_input", False) is True
+            for screen in self.screen_stack
+        )
+
+    def action_request_quit(self) -> None:
+        """Ctrl+Q: ask first when a form is open, then close every connection and exit."""
+        if self._quitting:
+            return
+        if isinstance(self.screen, ConfirmScreen):
+            self.screen.dismiss(True)  # a second Ctrl+Q answers the question
+            return
+        if self.form_open:
+
+            def answered(quit_now: bool | None) -> None:
+                if quit_now:
+                    self._begin_quit()
+
+            self.push_screen(
+                ConfirmScreen(
+                    "Quit mcp-tui?",
+                    "A form is open: what you typed will be lost, and the server is told the "
+                    "request was cancelled.",
+                    yes="Quit",
+                    no="Stay",
+                ),
+                callback=answered,
+            )
+            return
+        self._begin_quit()
+
+    async def action_quit(self) -> None:
+        self.action_request_quit()
+
+    def _begin_quit(self) -> None:
+        self._quitting = True
+        self.notify("Closing connections…", timeout=CLOSE_TIMEOUT)
+        self.run_worker(self._close_then_exit(), name="quit", exit_on_error=False)
+
+    async def _close_then_exit(self) -> None:
+        await self.close_connections()
+        self.exit()
+
+    async def close_connections(self, timeout: float = CLOSE_TIMEOUT) -> None:
+        """Close every connection, waiting at most ``timeout`` seconds in total."""
+        connections = []
+        for entry in self.entries.values():
+            entry.generation += 1
+            if entry.connection is not None:
+                connections.append(entry.connection)
+        await self._close_connections(connections, timeout)
+        self.workers.cancel_group(self, "connections")
+        if self._traffic_log is not None:
+            self._traffic_log.close()
+
+    async def _close_connections(
+        self, connections: Sequence[Connection], timeout: float = CLOSE_TIMEOUT
+    ) -> None:
+        async def close(connection: Connection) -> None:
+            with contextlib.suppress(Exception):  # best effort: close() kills what hangs
+                await connection.close()
+
+        tasks = [asyncio.ensure_future(close(c)) for c in connections]
+        if not tasks:
+            return
+        _, pending = await asyncio.wait(tasks, timeout=timeout)
+        for task in pending:
+            task.cancel()

@@ -1,0 +1,297 @@
+"""Turn calls, outcomes and elicitation results into transcript entries.
+
+Each :class:`Entry` has a bounded ``summary`` (literal ``Content``, shown inline) and the ``full``
+plain text (shown, made visible, in the detail view), so a 30 MB tool result never lands in a
+widget but is still reachable. Every server string goes through :mod:`mcp_tui.ui.text`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from textual.content import Content
+
+from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.events import (
+    CallOutcome,
+    ContentItem,
+    ElicitationCompleted,
+    ElicitationRefused,
+    Notice,
+    ServerInfo,
+    ServerStateChanged,
+)
+from mcp_tui.ui.text import literal, literal_line
+
+#: Inline bounds for one block of server text in the transcript; the rest is in the detail view.
+INLINE_CHARS = 1500
+INLINE_LINES = 20
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One transcript entry. ``full`` is raw (untrusted) text: display it only made visible."""
+
+    kind: str  # call | result | error | elicitation | refused | notice | state | prompt | resource
+    summary: Content
+    full: str
+    title: str = ""
+
+
+def pretty_json(value: Any) -> str:
+    """Pretty JSON for display (never for sending); odd values fall back to ``str``."""
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
+
+
+def clip(text: str, *, chars: int = INLINE_CHARS, lines: int = INLINE_LINES) -> tuple[str, bool]:
+    """Cut ``text`` to a few lines and characters for inline display; says whether it cut."""
+    cut = False
+    if len(text) > chars:
+        text, cut = text[:chars], True
+    parts = text.split("\n", lines)
+    if len(parts) > lines:
+        text, cut = "\n".join(parts[:lines]), True
+    return text, cut
+
+
+def block(text: str, *, style: str = "") -> Content:
+    """A bounded block of server text, with a hint when more is in the detail view."""
+    shown, cut = clip(text)
+    content = literal(shown, limit=None, style=style)
+    if cut:
+        more = len(text) - len(shown)
+        content = Content.assemble(
+            content, (f"\n… {more:,} more characters: press Enter for the full text", "dim italic")
+        )
+    return content
+
+
+def human_size(size: int | None) -> str:
+    if size is None:
+        return "unknown size"
+    if size < 1024:
+        return f"{size} bytes"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KiB"
+    return f"{size / (1024 * 1024):.1f} MiB"
+
+
+def _item_lines(item: ContentItem) -> tuple[Content, str]:
+    """One content block as (inline summary, full text)."""
+    if item.kind == "text":
+        text = item.text or ""
+        return block(text), text
+    if item.kind in ("image", "audio"):
+        label = f"[{item.kind}: {item.mime_type or 'unknown type'}, {human_size(item.size)}]"
+        return Content.assemble(literal_line(label, style="italic $accent")), label
+    if item.kind == "resource_link":
+        name = item.name or item.uri or ""
+        full = f"resource link: {name} <{item.uri}>" + (
+            f" ({item.mime_type})" if item.mime_type else ""
+        )
+        return literal_line(full, limit=400, style="$accent"), full
+    if item.kind == "resource":
+        head = f"resource {item.uri or ''}" + (f" ({item.mime_type})" if item.mime_type else "")
+        if item.text is not None:
+            return (
+                Content.assemble(literal_line(head, style="$accent"), "\n", block(item.text)),
+                f"{head}\n{item.text}",
+            )
+        binary = f"{head} [binary, {human_size(item.size)}]"
+        return literal_line(binary, style="$accent"), binary
+    unknown = f"[{item.kind} content] " + (item.text or "")
+    return block(unknown, style="italic"), unknown
+
+
+def _join(parts: list[Content]) -> Content:
+    return Content("\n").join(parts)
+
+
+def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -> Entry:
+    """A tool result, prompt or resource read: text, structured JSON, placeholders, errors."""
+    parts: list[Content] = []
+    full: list[str] = []
+    if outcome.error is not None:
+        parts.append(Content.assemble(("✗ ", "bold $error"), literal_line(heading, style="bold")))
+        parts.append(block(outcome.error, style="$error"))
+        full += [heading, outcome.error]
+        if outcome.error_data is not None:
+            data = pretty_json(outcome.error_data)
+            parts.append(Content.assemble(("error data:", "dim"), "\n", block(data)))
+            full += ["error data:", data]
+        kind = "error"
+    else:
+        if outcome.is_error:
+            mark = Content.assemble(
+                ("✗ ", "bold $error"),
+                literal_line(heading, style="bold"),
+                ("  the tool reported an error", "$error"),
+            )
+            kind = "error"
+        else:
+            mark = Content.assemble(("◀ ", "bold $success"), literal_line(heading, style="bold"))
+        parts.append(mark)
+        full.append(heading + ("  (the tool reported an error)" if outcome.is_error else ""))
+        if outcome.description:
+            parts.append(block(outcome.description, style="italic"))
+            full.append(outcome.description)
+        for item in outcome.items:
+            inline, text = _item_lines(item)
+            if item.role:
+                inline = Content.assemble(
+                    literal_line(f"{item.role}:", limit=30, style="bold"), "\n", inline
+                )
+                text = f"{item.role}:\n{text}"
+            parts.append(inline.stylize("$text-error") if outcome.is_error else inline)
+            full.append(text)
+        if outcome.structured is not None:
+            data = pretty_json(outcome.structured)
+            parts.append(Content.assemble(("structured content:", "dim"), "\n", block(data)))
+            full += ["structured content:", data]
+        if not outcome.items and outcome.structured is None:
+            parts.append(Content.styled("(empty result)", "dim italic"))
+    for request in outcome.url_elicitations:
+        message = getattr(request, "message", "")
+        url = getattr(request, "url", None) or "?"
+        parts.append(Content.styled("the server asks you to open a URL first:", "$warning"))
+        parts.append(block(str(message)))
+        parts.append(literal_line(url, limit=400, style="$accent"))
+        full.append(f"the server asks you to open a URL first:\n{message}\n{url}")
+    return Entry(kind, _join(parts), "\n".join(full), heading)
+
+
+def call_entry(server: str, label: str, arguments: Mapping[str, Any] | None, call_id: int) -> Entry:
+    """The user's request: what was called on which server, with the exact arguments."""
+    heading = f"#{call_id} {server} › {label}"
+    parts = [Content.assemble(("▶ ", "bold $accent"), literal_line(heading, style="bold"))]
+    full = heading
+    if arguments:
+        args = pretty_json(dict(arguments))
+        parts.append(block(args, style="dim"))
+        full += "\n" + args
+    return Entry("call", _join(parts), full, heading)
+
+
+def server_info_text(info: ServerInfo | None) -> str:
+    """Everything the server said about itself, as plain (untrusted) text for the detail view."""
+    if info is None:
+        return "(no server information yet)"
+    lines = [
+        f"name: {info.name or '?'}",
+        f"version: {info.version or '?'}",
+    ]
+    if info.title:
+        lines.append(f"title: {info.title}")
+    lines.append(f"protocol version: {info.protocol_version or '?'}")
+    lines.append("capabilities: " + (", ".join(sorted(info.capabilities)) or "none"))
+    if info.capabilities:
+        lines.append(pretty_json(info.capabilities))
+    if info.instructions:
+        lines += ["", "instructions:", info.instructions]
+    return "\n".join(lines)
+
+
+def state_entry(event: ServerStateChanged) -> Entry:
+    state = event.state.value
+    style = {"ready": "$success", "failed": "$error", "closed": "$warning"}.get(state, "$accent")
+    heading = f"{event.server}: {state}"
+    parts = [Content.assemble(("● ", style), literal_line(heading, style="bold"))]
+    full = heading
+    if event.info is not None and state == "ready":
+        info = event.info
+        who = f"{info.name or '?'} {info.version or ''}".strip()
+        line = f"{who} · protocol {info.protocol_version or '?'}"
+        parts.append(literal_line(line, style="dim"))
+        full = heading + "\n" + server_info_text(info)
+    if event.detail:
+        parts.append(block(event.detail, style="$error" if state == "failed" else "dim"))
+        full += "\n" + event.detail
+    return Entry("state", _join(parts), full, heading)
+
+
+def refused_entry(event: ElicitationRefused) -> Entry:
+    heading = f"{event.server} asked with a form that cannot be shown (answered with an error)"
+    problems = "\n".join(f"- {p}" for p in event.problems)
+    parts = [
+        Content.assemble(("✗ ", "bold $error"), literal_line(heading, style="bold")),
+        block(event.message),
+        block(problems, style="$error"),
+    ]
+    return Entry("refused", _join(parts), f"{heading}\n{event.message}\n{problems}", heading)
+
+
+def notice_entry(event: Notice | ElicitationCompleted) -> Entry:
+    if isinstance(event, ElicitationCompleted):
+        text = f"{event.server}: the server says URL request {event.elicitation_id} is complete"
+        style = "$success"
+    else:
+        text = f"{event.server}: {event.text}"
+        style = {"information": "", "warning": "$warning", "error": "$error"}[event.severity]
+    return Entry("notice", Content.assemble(("ℹ ", "dim"), block(text, style=style)), text, text)
+
+
+def dropped_entry(count: int) -> Entry:
+    text = f"{count:,} more notices arrived too fast and were left out"
+    return Entry("notice", Content.styled(text, "$warning"), text, text)
+
+
+def elicitation_shown_entry(request: ElicitationRequest, waiting: int) -> Entry:
+    what = "a form" if request.mode == "form" else "to open a URL"
+    fields = ""
+    if request.form is not None:
+        count = len(request.form.fields)
+        fields = f" ({count} field{'s' if count != 1 else ''})"
+    heading = f"{request.server} asks for {what}{fields}" + (
+        f" — {waiting} more waiting" if waiting else ""
+    )
+    if request.tool:
+        heading += f" during {request.tool}"
+    parts = [Content.assemble(("? ", "bold $warning"), literal_line(heading, style="bold"))]
+    parts.append(block(request.message))
+    full = f"{heading}\n{request.message}"
+    if request.url is not None:
+        parts.append(literal_line(request.url, limit=300, style="$accent"))
+        full += f"\n{request.url}"
+    return Entry("elicitation", _join(parts), full, heading)
+
+
+def elicitation_finished_entry(
+    request: ElicitationRequest,
+    outcome: ElicitationOutcome,
+    abandoned_input: Mapping[str, str] | None,
+) -> Entry:
+    """The answer exactly as sent (accept with its content, decline, cancel) and anything lost."""
+    verbs = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
+    heading = f"{request.server}: {verbs[outcome.action]}"
+    style = {"accept": "$success", "decline": "$warning", "cancel": "$warning"}[outcome.action]
+    parts = [
+        Content.assemble(
+            ("✓ " if outcome.action == "accept" else "– ", style),
+            literal_line(heading, style="bold"),
+        )
+    ]
+    full = [heading]
+    if outcome.note:
+        parts.append(literal_line(outcome.note, limit=300, style="dim italic"))
+        full.append(outcome.note)
+    if outcome.action == "accept" and outcome.content is not None:
+        sent = pretty_json(outcome.content)
+        parts.append(Content.assemble(("sent:", "dim"), "\n", block(sent)))
+        full += ["sent:", sent]
+    if abandoned_input:
+        kept = "\n".join(f"{name}: {value}" for name, value in abandoned_input.items())
+        parts.append(
+            Content.assemble(
+                ("the form closed before it was sent; what you typed:", "$warning"),
+                "\n",
+                block(kept),
+            )
+        )
+        full += ["what you typed:", kept]
+    return Entry("elicitation", _join(parts), "\n".join(full), heading)

@@ -1,0 +1,196 @@
+"""Fill in the arguments of a tool call, a prompt or a resource template, then send with Ctrl+S.
+
+A flat ``inputSchema`` becomes a real form (the schema engine's ``FormSpec`` in a ``SchemaForm``);
+anything richer (nested objects, arrays of objects, ``$ref``...) gets a JSON editor that checks
+the JSON against the schema before it may be sent (:mod:`mcp_tui.ui.json_args`). F2 switches
+between the two when both are possible (F2). The screen returns the arguments, or ``None`` when
+cancelled. Names, descriptions and the schema are the server's: shown only as literal text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Label, Static, TextArea
+
+from mcp_tui.schema.fields import FormSpec
+from mcp_tui.ui.json_args import check_arguments, starter_text
+from mcp_tui.ui.render import clip
+from mcp_tui.ui.text import literal, literal_line
+
+
+def classify(schema: dict[str, Any]) -> tuple[FormSpec | None, str | None]:
+    """``(form, None)`` when the schema fits a form, else ``(None, why the JSON editor)``."""
+    from mcp_tui.schema.parse import classify_input_schema
+
+    try:
+        result = classify_input_schema(schema)
+    except Exception as error:  # a schema engine bug must not take the screen down
+        return None, f"the schema could not be read as a form ({type(error).__name__})"
+    if isinstance(result, FormSpec):
+        return result, None
+    return None, result.reason
+
+
+class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
+    """A form (or JSON editor) for the arguments of one call; dismisses with them or ``None``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "send", "Send", priority=True, id="arguments.send"),
+        Binding("f2", "toggle_editor", "Form/JSON", id="arguments.toggle_editor"),
+        Binding("escape", "cancel", "Cancel", id="arguments.cancel"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        schema: dict[str, Any],
+        *,
+        description: str | None = None,
+        verb: str = "Call",
+        initial: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(classes="dialog-screen")
+        self._title = title
+        self.schema = schema
+        self._description = description
+        self._verb = verb
+        self._initial = initial
+        self.form_spec, self.editor_reason = classify(schema)
+        self.use_editor = self.form_spec is None or initial is not None
+        #: Set after a Ctrl+S on a schema we cannot check: the next Ctrl+S sends unchecked.
+        self._unchecked_ok = False
+
+    # --- building ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog arguments-dialog"):
+            yield Label(literal_line(self._title, limit=150), classes="dialog-title")
+            if self._description:
+                shown, cut = clip(self._description, chars=1200, lines=6)
+                text = literal(shown, limit=None)
+                if cut:
+                    text = Content.assemble(text, ("… (i in the catalog shows it all)", "dim"))
+                yield Static(text, classes="arguments-description")
+            with Vertical(id="arguments-body"):
+                pass
+            yield Static(Content(""), id="arguments-errors")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(Content(f"{self._verb} (Ctrl+S)"), variant="primary", id="send")
+                yield Button(Content("Cancel (Esc)"), id="cancel")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        await self._show_body()
+
+    async def _show_body(self) -> None:
+        body = self.query_one("#arguments-body", Vertical)
+        await body.remove_children()
+        self._set_errors([])
+        if not self.use_editor and self.form_spec is not None:
+            if self.form_spec.is_confirmation:
+                await body.mount(Static(Content("No arguments."), classes="arguments-note"))
+                self.query_one("#send", Button).focus()
+                return
+            from mcp_tui.ui.widgets.schema_form import SchemaForm
+
+            form = SchemaForm(self.form_spec, id="arguments-form")
+            await body.mount(VerticalScroll(form, id="arguments-scroll"))
+            if not form.focus_first():
+                self.query_one("#send", Button).focus()
+            return
+        note = "Arguments as a JSON object, checked against the schema before sending."
+        if self.editor_reason:
+            note += f"\n{self.editor_reason}"
+        text = (
+            json.dumps(self._initial, indent=2, ensure_ascii=False)
+            if self._initial is not None
+            else starter_text(self.schema)
+        )
+        editor = TextArea(
+            text,
+            soft_wrap=True,
+            show_line_numbers=True,
+            tab_behavior="indent",
+            id="arguments-json",
+        )
+        await body.mount(Static(literal(note, limit=600), classes="arguments-note"), editor)
+        editor.focus()
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def _set_errors(self, errors: list[str]) -> None:
+        widget = self.query_one("#arguments-errors", Static)
+        widget.update(literal("\n".join(errors), limit=2000, style="$text-error"))
+        widget.display = bool(errors)
+
+    def collect(self) -> dict[str, Any] | None:
+        """Validate what is on screen; the arguments to send, or None (with errors shown)."""
+        if not self.use_editor and self.form_spec is not None:
+            if self.form_spec.is_confirmation:
+                return {}
+            from mcp_tui.ui.widgets.schema_form import SchemaForm
+
+            result = self.query_one(SchemaForm).submit()
+            if result.ok and result.content is not None:
+                return dict(result.content)
+            self._set_errors(["Please fix the fields marked in red."])
+            return None
+        text = self.query_one("#arguments-json", TextArea).text
+        check = check_arguments(text, self.schema)
+        if check.ok:
+            return check.arguments
+        if check.errors:
+            self._unchecked_ok = False
+            self._set_errors(list(check.errors))
+            return None
+        if check.schema_problem and check.arguments is not None:
+            if self._unchecked_ok:
+                return check.arguments
+            self._unchecked_ok = True
+            self._set_errors([check.schema_problem, "Press Ctrl+S again to send without checking."])
+        return None
+
+    def action_send(self) -> None:
+        arguments = self.collect()
+        if arguments is not None:
+            self.dismiss(arguments)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_editor" and self.form_spec is None:
+            return False  # only the JSON editor can hold this schema: hide the key
+        return True
+
+    async def action_toggle_editor(self) -> None:
+        if self.form_spec is None:
+            return
+        if not self.use_editor and not self.form_spec.is_confirmation:
+            from mcp_tui.ui.widgets.schema_form import SchemaForm
+
+            result = self.query_one(SchemaForm).submit()
+            self._initial = dict(result.content) if result.content is not None else None
+        self.use_editor = not self.use_editor
+        await self._show_body()
+
+    @on(Button.Pressed, "#send")
+    def _send_pressed(self) -> None:
+        self.action_send()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_cancel()
+
+    @property
+    def has_input(self) -> bool:
+        """True: quitting now would lose what the user typed (the app asks first)."""
+        return True

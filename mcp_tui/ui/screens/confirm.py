@@ -1,0 +1,51 @@
+"""A yes/no question (quitting with a form open)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Asks ``question``; ``y``/Enter on the yes button answers True, ``n``/Escape False."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, title: str, question: str, *, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__(classes="dialog-screen")
+        self._title = title
+        self._question = question
+        self._yes = yes
+        self._no = no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog confirm-dialog"):
+            yield Label(Content(self._title), classes="dialog-title")
+            yield Static(Content(self._question), classes="confirm-question")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(Content(self._yes), variant="error", id="confirm-yes")
+                yield Button(Content(self._no), variant="primary", id="confirm-no")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no", Button).focus()
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed, "#confirm-yes")
+    def _yes_pressed(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#confirm-no")
+    def _no_pressed(self) -> None:
+        self.dismiss(False)

@@ -1,0 +1,207 @@
+"""The session screen: how a person "chats" with MCP servers.
+
+Left, the catalog: every server with its state, then its tools, prompts, resources and templates.
+Right, details of what the cursor is on, the calls in flight with their progress, and the
+transcript of calls, results and elicitations (or, toggled with ``t``, the JSON-RPC traffic).
+At the bottom the log panel (server logs and stderr). Enter on a tool opens its arguments form;
+on a prompt, its arguments then its messages; on a resource, its contents.
+
+The screen is a view: the app owns the connections and hands it batched events
+(:meth:`SessionScreen.apply_batch`); the verbs (call, get, read) live in
+:mod:`mcp_tui.ui.screens.session_verbs`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Tree
+
+from mcp_tui.session.events import ConnectionState, ElicitationRefused, ResourceInfo
+from mcp_tui.ui.event_buffer import Batch
+from mcp_tui.ui.render import dropped_entry, notice_entry, refused_entry, state_entry
+from mcp_tui.ui.screens.detail import DetailScreen
+from mcp_tui.ui.screens.session_verbs import SessionVerbs
+from mcp_tui.ui.state import ServerEntry
+from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef
+from mcp_tui.ui.widgets.info_panel import InfoPanel, details
+from mcp_tui.ui.widgets.log_panel import LogPanel
+from mcp_tui.ui.widgets.running_calls import RunningCalls
+from mcp_tui.ui.widgets.traffic import TrafficView
+from mcp_tui.ui.widgets.transcript import Transcript
+
+
+class SessionScreen(SessionVerbs):
+    """Servers, their catalogs, the transcript, logs and traffic."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("i", "details", "Details", id="session.details"),
+        Binding("t", "toggle_traffic", "Traffic", id="session.toggle_traffic"),
+        Binding("l", "toggle_logs", "Log", id="session.toggle_logs"),
+        Binding("R", "reconnect", "Reconnect", id="session.reconnect"),
+        Binding("x", "toggle_asking", "Stop asking", id="session.toggle_asking"),
+        Binding("r", "refresh_catalog", "Refresh lists", show=False, id="session.refresh"),
+        Binding("f", "focus_next_area", "Next area", show=False, id="session.next_area"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="session")
+
+    # --- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="⇄")
+        with Horizontal(id="body"):
+            yield CatalogTree(id="catalog")
+            with Vertical(id="main"):
+                yield InfoPanel(id="info")
+                yield RunningCalls(id="running")
+                yield Transcript(id="transcript")
+                yield TrafficView(id="traffic")
+        yield LogPanel(id="logs")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#catalog", CatalogTree).border_title = "Servers"
+        self.query_one("#transcript", Transcript).border_title = "Transcript"
+        self.query_one("#traffic", TrafficView).display = False
+        for entry in self.mcp_app.entries.values():
+            self.query_one(CatalogTree).update_server(entry)
+        self.query_one(CatalogTree).focus()
+        self._show_info()
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.height < 32 or self.size.width < 100, "-compact")
+
+    @property
+    def catalog(self) -> CatalogTree:
+        return self.query_one("#catalog", CatalogTree)
+
+    # --- events from the app -----------------------------------------------------------------
+
+    def apply_batch(self, batch: Batch, changed: Iterable[ServerEntry]) -> None:
+        """Show one flush worth of events; ``changed`` are the servers whose model changed."""
+        for entry in changed:
+            self.catalog.update_server(entry)
+        for state in batch.states:
+            if state.state is not ConnectionState.CONNECTING:
+                self._pending_entries.append(state_entry(state))
+        if batch.notes_dropped:
+            self._pending_entries.append(dropped_entry(batch.notes_dropped))
+        for note in batch.notes:
+            if isinstance(note, ElicitationRefused):
+                self._pending_entries.append(refused_entry(note))
+            else:
+                self._pending_entries.append(notice_entry(note))
+        if batch.logs or batch.logs_dropped:
+            self.logs.add_batch(batch.logs, batch.logs_dropped)
+        if batch.traffic or batch.traffic_dropped:
+            self.traffic.add_batch(batch.traffic, batch.traffic_dropped)
+        for progress in batch.progress.values():
+            self.running.progress(progress)
+        self.flush_entries()
+        if changed:
+            self._show_info()
+
+    # --- catalog navigation ------------------------------------------------------------------
+
+    def _entry(self, server: str) -> ServerEntry | None:
+        return self.mcp_app.entries.get(server)
+
+    def _show_info(self) -> None:
+        ref = self.catalog.current
+        entry = self._entry(ref.server) if ref is not None else None
+        if ref is None and self.mcp_app.entries:
+            entry = next(iter(self.mcp_app.entries.values()))
+            ref = NodeRef("server", entry.name)
+        self.query_one(InfoPanel).show(ref, entry)
+
+    @on(Tree.NodeHighlighted, "#catalog")
+    def _highlighted(self) -> None:
+        self._show_info()
+
+    @on(Tree.NodeSelected, "#catalog")
+    def _selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
+        ref = event.node.data
+        if ref is not None:
+            self.open_item(ref)
+
+    @on(Transcript.DetailRequested)
+    def _transcript_detail(self, event: Transcript.DetailRequested) -> None:
+        entry = event.entry
+        self.app.push_screen(DetailScreen(entry.title or entry.kind, entry.full))
+
+    def open_item(self, ref: NodeRef) -> None:
+        """Enter on a catalog node: call, get, read or fill in, depending on what it is."""
+        item = ref.item
+        if ref.kind == "tool" and item is not None and not isinstance(item, ResourceInfo):
+            self.open_tool(ref.server, item.name)
+        elif ref.kind == "prompt" and item is not None and not isinstance(item, ResourceInfo):
+            self.open_prompt(ref.server, item.name)
+        elif ref.kind == "resource" and isinstance(item, ResourceInfo):
+            self.read_resource(ref.server, item.uri, item.name)
+        elif ref.kind == "template" and isinstance(item, ResourceInfo):
+            self.open_template(ref.server, item)
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def _current_server(self) -> str | None:
+        ref = self.catalog.current
+        if ref is not None:
+            return ref.server
+        return next(iter(self.mcp_app.entries), None)
+
+    def action_details(self) -> None:
+        ref = self.catalog.current
+        if self.focused is self.transcript and self.transcript.highlighted_child is not None:
+            self.transcript.action_select_cursor()
+            return
+        if ref is None:
+            return
+        title, text = details(ref, self._entry(ref.server))
+        self.app.push_screen(DetailScreen(title, text))
+
+    def action_toggle_traffic(self) -> None:
+        showing = not self.traffic.display
+        self.traffic.display = showing
+        self.transcript.display = not showing
+        if showing:
+            self.traffic.render_backlog()
+
+    def action_toggle_logs(self) -> None:
+        self.logs.display = not self.logs.display
+
+    def action_reconnect(self) -> None:
+        server = self._current_server()
+        if server is not None:
+            self.mcp_app.reconnect(server)
+
+    def action_toggle_asking(self) -> None:
+        server = self._current_server()
+        entry = self._entry(server) if server is not None else None
+        if entry is not None:
+            self.mcp_app.set_elicitation_paused(entry.name, not entry.paused)
+
+    def action_refresh_catalog(self) -> None:
+        server = self._current_server()
+        if server is not None:
+            self.mcp_app.refresh_catalog(server)
+
+    def action_focus_next_area(self) -> None:
+        view: Widget = self.transcript if self.transcript.display else self.traffic
+        order: list[Widget] = [self.catalog, view]
+        if self.logs.display:
+            order.append(self.logs)
+        focused = self.focused
+        index = order.index(focused) if focused in order else -1
+        order[(index + 1) % len(order)].focus()
+
+    def switch_server(self, server: str) -> None:
+        self.catalog.select_server(server)
+        self.catalog.focus()

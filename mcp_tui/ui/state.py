@@ -1,0 +1,126 @@
+"""What the UI knows about each server, and the connection interface it relies on.
+
+The UI never imports ``mcp_tui.session.connection`` at module level (that pulls in ``mcp``, about
+half a second before the first frame could paint); it talks to connections through the structural
+:class:`Connection` protocol below, which ``ServerConnection`` satisfies and which tests fake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from mcp_tui.session.elicitation import ElicitationHandler
+from mcp_tui.session.events import (
+    CallOutcome,
+    CatalogChanged,
+    ConnectionState,
+    EventSink,
+    PromptInfo,
+    ResourceInfo,
+    ServerInfo,
+    ServerStateChanged,
+    ToolInfo,
+)
+from mcp_tui.session.servers import ServerSpec
+from mcp_tui.session.traffic import TrafficLog
+
+
+class Connection(Protocol):
+    """The part of ``mcp_tui.session.connection.ServerConnection`` the UI uses."""
+
+    @property
+    def state(self) -> ConnectionState: ...
+
+    @property
+    def info(self) -> ServerInfo | None: ...
+
+    @property
+    def tools(self) -> tuple[ToolInfo, ...]: ...
+
+    @property
+    def prompts(self) -> tuple[PromptInfo, ...]: ...
+
+    @property
+    def resources(self) -> tuple[ResourceInfo, ...]: ...
+
+    async def run(self) -> None:
+        """Connect and stay connected until :meth:`close`; never raises."""
+
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any], *, call_id: int
+    ) -> CallOutcome: ...
+
+    async def get_prompt(self, name: str, arguments: Mapping[str, str]) -> CallOutcome: ...
+
+    async def read_resource(self, uri: str) -> CallOutcome: ...
+
+    async def refresh_catalog(self) -> None: ...
+
+    def set_elicitation_paused(self, paused: bool) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class ConnectionFactory(Protocol):
+    """Builds a connection for one server (``ServerConnection`` itself, or a fake in tests)."""
+
+    def __call__(
+        self,
+        spec: ServerSpec,
+        *,
+        handler: ElicitationHandler,
+        sink: EventSink,
+        traffic_log: TrafficLog | None,
+        stderr_log: Path | None,
+        rate_limit: tuple[int, float],
+    ) -> Connection: ...
+
+
+@dataclass
+class ServerEntry:
+    """One configured server as the UI shows it; updated from batched session events.
+
+    ``generation`` grows with every reconnect so events from a replaced connection are dropped.
+    """
+
+    spec: ServerSpec
+    connection: Connection | None = None
+    generation: int = 0
+    state: ConnectionState = ConnectionState.CONNECTING
+    detail: str | None = None
+    info: ServerInfo | None = None
+    tools: tuple[ToolInfo, ...] = ()
+    prompts: tuple[PromptInfo, ...] = ()
+    resources: tuple[ResourceInfo, ...] = ()
+    #: "Stop asking": elicitation requests from this server are cancelled without a form.
+    paused: bool = False
+    #: How many catalog refreshes have arrived (lets the tree skip rebuilding unchanged servers).
+    catalog_version: int = field(default=0)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def apply_state(self, event: ServerStateChanged) -> None:
+        self.state = event.state
+        self.detail = event.detail
+        if event.info is not None:
+            self.info = event.info
+
+    def apply_catalog(self, event: CatalogChanged) -> None:
+        if event.tools is not None:
+            self.tools = event.tools
+        if event.prompts is not None:
+            self.prompts = event.prompts
+        if event.resources is not None:
+            self.resources = event.resources
+        self.catalog_version += 1
+
+    def find_tool(self, name: str) -> ToolInfo | None:
+        for tool in self.tools:
+            if tool.name == name:
+                return tool
+        return None

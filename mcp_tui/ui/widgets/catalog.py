@@ -1,0 +1,168 @@
+"""The sidebar tree: each server with its state, then its tools, prompts, resources and templates.
+
+Labels are Rich ``Text`` built from :mod:`mcp_tui.ui.text` (the ``Tree`` widget parses a ``str``
+label as markup, so a server string never reaches it as ``str``). A server's subtree is rebuilt
+only when its state or catalog changed, keeping which groups were open and where the cursor was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from rich.text import Text
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode, UnknownNodeID
+
+from mcp_tui.session.events import ConnectionState, PromptInfo, ResourceInfo, ToolInfo
+from mcp_tui.ui.state import ServerEntry
+from mcp_tui.ui.text import literal_text_line
+
+NodeKind = Literal["server", "group", "tool", "prompt", "resource", "template", "problem"]
+Item = ToolInfo | PromptInfo | ResourceInfo
+
+STATE_STYLE = {
+    ConnectionState.CONNECTING: "yellow",
+    ConnectionState.READY: "green",
+    ConnectionState.FAILED: "red",
+    ConnectionState.CLOSED: "bright_black",
+}
+STATE_MARK = {
+    ConnectionState.CONNECTING: "◌",
+    ConnectionState.READY: "●",
+    ConnectionState.FAILED: "✗",
+    ConnectionState.CLOSED: "○",
+}
+
+
+@dataclass(frozen=True)
+class NodeRef:
+    """What a tree node stands for; ``item`` is set for tools, prompts and resources."""
+
+    kind: NodeKind
+    server: str
+    item: Item | None = None
+    group: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """Identifies the node across rebuilds (for restoring the cursor)."""
+        name = ""
+        if isinstance(self.item, ResourceInfo):
+            name = self.item.uri
+        elif self.item is not None:
+            name = self.item.name
+        return (self.kind, self.group, name)
+
+
+def item_label(item: Item, *, describe: bool = True) -> Text:
+    """``title or name`` then the first words of the description, dimmed."""
+    shown = (item.name or item.uri) if isinstance(item, ResourceInfo) else (item.title or item.name)
+    label = literal_text_line(shown, limit=60)
+    description = item.description
+    if describe and description:
+        label.append("  ")
+        label.append_text(literal_text_line(description, limit=80, style="dim"))
+    return label
+
+
+def server_label(entry: ServerEntry) -> Text:
+    style = STATE_STYLE[entry.state]
+    label = Text(STATE_MARK[entry.state] + " ", style=style, end="")
+    label.append_text(literal_text_line(entry.name, limit=40, style="bold"))
+    label.append(f"  {entry.state.value}", style=style)
+    if entry.paused:
+        label.append("  not asking", style="yellow")
+    return label
+
+
+class CatalogTree(Tree[NodeRef]):
+    """Servers and what they offer; Enter on an item posts ``Tree.NodeSelected``."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("servers", id=id)
+        self.show_root = False
+        self.guide_depth = 2
+        self._server_nodes: dict[str, TreeNode[NodeRef]] = {}
+        self._shown: dict[str, tuple[object, ...]] = {}
+
+    def update_server(self, entry: ServerEntry) -> None:
+        """Add or refresh one server's subtree, if anything it shows changed."""
+        signature = (entry.state, entry.detail, entry.paused, entry.catalog_version)
+        node = self._server_nodes.get(entry.name)
+        if node is not None and self._shown.get(entry.name) == signature:
+            return
+        self._shown[entry.name] = signature
+        if node is None:
+            node = self.root.add(server_label(entry), NodeRef("server", entry.name), expand=True)
+            self._server_nodes[entry.name] = node
+            if len(self._server_nodes) == 1:
+                self.call_after_refresh(self._cursor_to_start)
+        else:
+            node.set_label(server_label(entry))
+        self._fill(node, entry)
+
+    def _fill(self, node: TreeNode[NodeRef], entry: ServerEntry) -> None:
+        cursor = self.cursor_node
+        cursor_key = None
+        if cursor is not None and cursor.data is not None and cursor.data.server == entry.name:
+            cursor_key = cursor.data.key
+        open_groups = {
+            child.data.group
+            for child in node.children
+            if child.data is not None and child.data.kind == "group" and child.is_expanded
+        }
+        first_fill = not node.children
+        node.remove_children()
+        server = entry.name
+        restore: TreeNode[NodeRef] | None = None
+        if entry.state is ConnectionState.FAILED and entry.detail:
+            node.add_leaf(
+                literal_text_line(entry.detail, limit=120, style="red"),
+                NodeRef("problem", server),
+            )
+        tools = entry.tools
+        prompts = entry.prompts
+        resources = tuple(r for r in entry.resources if not r.template)
+        templates = tuple(r for r in entry.resources if r.template)
+        groups: list[tuple[str, NodeKind, tuple[Item, ...]]] = [
+            ("tools", "tool", tools),
+            ("prompts", "prompt", prompts),
+            ("resources", "resource", resources),
+            ("templates", "template", templates),
+        ]
+        for group, kind, items in groups:
+            if not items:
+                continue
+            label = Text(f"{group.capitalize()} ({len(items)})", style="bold", end="")
+            expand = group in open_groups or (first_fill and group == "tools")
+            group_node = node.add(label, NodeRef("group", server, group=group), expand=expand)
+            for item in items:
+                ref = NodeRef(kind, server, item, group)
+                leaf = group_node.add_leaf(item_label(item), ref)
+                if cursor_key is not None and ref.key == cursor_key:
+                    restore = leaf
+        if cursor_key is not None:
+            target = restore if restore is not None else node
+            self.call_after_refresh(self._restore_cursor, target)
+
+    def _cursor_to_start(self) -> None:
+        if self.cursor_line < 0:
+            self.cursor_line = 0
+
+    def _restore_cursor(self, node: TreeNode[NodeRef]) -> None:
+        try:
+            self.get_node_by_id(node.id)
+        except UnknownNodeID:
+            return  # rebuilt again meanwhile
+        self.move_cursor(node, animate=False)
+
+    def select_server(self, server: str) -> None:
+        node = self._server_nodes.get(server)
+        if node is not None:
+            self.move_cursor(node, animate=False)
+
+    @property
+    def current(self) -> NodeRef | None:
+        node = self.cursor_node
+        return None if node is None else node.data

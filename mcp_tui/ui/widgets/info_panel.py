@@ -1,0 +1,169 @@
+"""A short description of whatever the catalog cursor is on; ``i`` opens it in full.
+
+For a server: its state (and the reason it failed), what it calls itself, its version, protocol
+version, capabilities and instructions. For a tool, prompt or resource: its description and
+arguments. Everything bounded here; :func:`details` gives the complete text for the detail view.
+"""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Static
+
+from mcp_tui.session.events import ConnectionState, PromptInfo, ResourceInfo, ToolInfo
+from mcp_tui.ui.render import clip, pretty_json, server_info_text
+from mcp_tui.ui.state import ServerEntry
+from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.catalog import NodeRef
+
+STATE_STYLE = {
+    ConnectionState.CONNECTING: "$warning",
+    ConnectionState.READY: "$success",
+    ConnectionState.FAILED: "$error",
+    ConnectionState.CLOSED: "$text-muted",
+}
+
+
+def _short(text: str, lines: int = 3, chars: int = 400) -> Content:
+    shown, cut = clip(text, chars=chars, lines=lines)
+    content = literal(shown, limit=None)
+    if cut:
+        content = Content.assemble(content, ("…", "dim"))
+    return content
+
+
+def tool_arguments(tool: ToolInfo) -> list[str]:
+    """Argument names, required ones marked with ``*``, in schema order."""
+    properties = tool.input_schema.get("properties")
+    required = tool.input_schema.get("required")
+    required_set = set(required) if isinstance(required, list) else set()
+    if not isinstance(properties, dict):
+        return []
+    return [f"{name}*" if name in required_set else str(name) for name in properties]
+
+
+def _server_summary(entry: ServerEntry) -> list[Content]:
+    style = STATE_STYLE[entry.state]
+    lines = [
+        Content.assemble(
+            literal_line(entry.name, limit=60, style="bold"), " · ", (entry.state.value, style)
+        )
+    ]
+    if entry.paused:
+        lines.append(Content.styled("not asking: elicitation requests are cancelled", "$warning"))
+    if entry.detail:
+        failed = entry.state is ConnectionState.FAILED
+        lines.append(_short(entry.detail).stylize("$error" if failed else ""))
+    info = entry.info
+    if info is not None:
+        who = " ".join(x for x in (info.title or info.name, info.version) if x)
+        lines.append(
+            Content.assemble(
+                ("server ", "dim"),
+                literal_line(who or "?", limit=80),
+                ("  protocol ", "dim"),
+                literal_line(info.protocol_version or "?", limit=30),
+            )
+        )
+        caps = ", ".join(sorted(info.capabilities)) or "none"
+        lines.append(Content.assemble(("capabilities ", "dim"), literal_line(caps, limit=200)))
+        if info.instructions:
+            lines.append(_short(info.instructions, lines=2, chars=300).stylize("italic"))
+    return lines
+
+
+def _item_summary(ref: NodeRef) -> list[Content]:
+    item = ref.item
+    lines: list[Content] = []
+    if isinstance(item, ToolInfo):
+        lines.append(Content.assemble(("tool ", "dim"), literal_line(item.name, style="bold")))
+        if item.description:
+            lines.append(_short(item.description))
+        args = tool_arguments(item)
+        lines.append(
+            Content.assemble(
+                ("arguments ", "dim"), literal_line(", ".join(args) or "none", limit=200)
+            )
+        )
+    elif isinstance(item, PromptInfo):
+        lines.append(Content.assemble(("prompt ", "dim"), literal_line(item.name, style="bold")))
+        if item.description:
+            lines.append(_short(item.description))
+        names = [a.name + ("*" if a.required else "") for a in item.arguments]
+        lines.append(
+            Content.assemble(
+                ("arguments ", "dim"), literal_line(", ".join(names) or "none", limit=200)
+            )
+        )
+    elif isinstance(item, ResourceInfo):
+        what = "template " if item.template else "resource "
+        lines.append(Content.assemble((what, "dim"), literal_line(item.uri, style="bold")))
+        if item.mime_type:
+            lines.append(Content.assemble(("type ", "dim"), literal_line(item.mime_type)))
+        if item.description:
+            lines.append(_short(item.description))
+    return lines
+
+
+HINTS = {
+    "server": "Enter open/close · i details · R reconnect",
+    "tool": "Enter call · i details",
+    "prompt": "Enter get · i details",
+    "resource": "Enter read · i details",
+    "template": "Enter fill in and read · i details",
+}
+
+
+class InfoPanel(Static):
+    """Details of the highlighted server or item, bounded to a few lines."""
+
+    def show(self, ref: NodeRef | None, entry: ServerEntry | None) -> None:
+        lines: list[Content] = []
+        if entry is not None and ref is not None and ref.kind in ("server", "group", "problem"):
+            lines = _server_summary(entry)
+        elif ref is not None:
+            lines = _item_summary(ref)
+        if ref is not None and ref.kind in HINTS:
+            lines.append(Content.styled(HINTS[ref.kind], "dim italic"))
+        self.update(Content("\n").join(lines) if lines else Content("No server selected"))
+
+
+def details(ref: NodeRef, entry: ServerEntry | None) -> tuple[str, str]:
+    """``(title, full text)`` of a catalog node for the detail view (raw, untrusted text)."""
+    item = ref.item
+    if isinstance(item, ToolInfo):
+        text = [f"tool: {item.name}"]
+        if item.title:
+            text.append(f"title: {item.title}")
+        text += ["", item.description or "(no description)", "", "input schema:"]
+        text.append(pretty_json(item.input_schema))
+        if item.output_schema is not None:
+            text += ["", "output schema:", pretty_json(item.output_schema)]
+        return f"{ref.server} › {item.name}", "\n".join(text)
+    if isinstance(item, PromptInfo):
+        text = [f"prompt: {item.name}"]
+        if item.title:
+            text.append(f"title: {item.title}")
+        text += ["", item.description or "(no description)", "", "arguments:"]
+        for argument in item.arguments:
+            need = " (required)" if argument.required else ""
+            text.append(f"- {argument.name}{need}: {argument.description or ''}")
+        return f"{ref.server} › {item.name}", "\n".join(text)
+    if isinstance(item, ResourceInfo):
+        text = [f"{'template' if item.template else 'resource'}: {item.uri}", f"name: {item.name}"]
+        if item.mime_type:
+            text.append(f"type: {item.mime_type}")
+        text += ["", item.description or "(no description)"]
+        return f"{ref.server} › {item.name}", "\n".join(text)
+    if entry is None:
+        return ref.server, ""
+    text = [
+        f"server: {entry.name}",
+        f"state: {entry.state.value}",
+        f"target: {entry.spec.target.describe()}",
+        f"protocol mode: {entry.spec.mode}",
+    ]
+    if entry.detail:
+        text += ["", entry.detail]
+    text += ["", server_info_text(entry.info)]
+    return entry.name, "\n".join(text)

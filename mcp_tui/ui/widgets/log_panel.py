@@ -1,0 +1,94 @@
+"""The log panel: ``notifications/message`` and server stderr, written in batches.
+
+Server logs can arrive a thousand a second. The panel gets one batch per flush and writes it as a
+single Rich ``Text`` (one ``RichLog.write``), keeps at most :attr:`LogPanel.max_lines` lines and
+says how many lines were dropped when the buffer overflowed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.widgets import RichLog
+
+from mcp_tui.session.events import LogReceived, StderrReceived
+from mcp_tui.ui.render import clip
+from mcp_tui.ui.text import literal_text, literal_text_line
+
+LEVEL_STYLE = {
+    "debug": "bright_black",
+    "info": "cyan",
+    "notice": "cyan",
+    "warning": "yellow",
+    "error": "red",
+    "critical": "bold red",
+    "alert": "bold red",
+    "emergency": "bold red",
+}
+
+#: Lines per flush written at most; older lines of a huge batch are summarised, not drawn.
+BATCH_LINES = 400
+
+
+def clock(at: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(at))
+
+
+def log_data_text(data: object) -> str:
+    """A log notification's ``data`` as text: strings as they are, anything else as JSON."""
+    if isinstance(data, str):
+        return data
+    try:
+        return json.dumps(data, ensure_ascii=False, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return repr(data)
+
+
+def log_line(event: LogReceived | StderrReceived) -> Text:
+    """One log entry as literal Rich text (time, server, level, logger, data)."""
+    if isinstance(event, StderrReceived):
+        line = Text("stderr   ", style="bright_black", end="")
+        line.append_text(literal_text_line(event.server, limit=30, style="bold"))
+        line.append(" ")
+        line.append_text(literal_text_line(event.line, limit=2000))
+        return line
+    level = event.level.lower() if isinstance(event.level, str) else "info"
+    line = Text(clock(event.at) + " ", style="bright_black", end="")
+    line.append_text(literal_text_line(event.server, limit=30, style="bold"))
+    line.append(" ")
+    line.append_text(literal_text_line(level.upper(), limit=9, style=LEVEL_STYLE.get(level, "")))
+    if event.logger:
+        line.append(" ")
+        line.append_text(literal_text_line(event.logger, limit=40, style="italic"))
+    line.append(": ")
+    shown, _ = clip(log_data_text(event.data), chars=2000, lines=10)
+    line.append_text(literal_text(shown, limit=None))
+    return line
+
+
+class LogPanel(RichLog):
+    """Server logs and stderr, newest at the bottom."""
+
+    def __init__(self, *, max_lines: int = 2000, id: str | None = None) -> None:
+        super().__init__(max_lines=max_lines, wrap=True, markup=False, highlight=False, id=id)
+        self.border_title = "Log"
+        self.lines_written = 0
+
+    def add_batch(self, events: Sequence[LogReceived | StderrReceived], dropped: int = 0) -> None:
+        """Write one flush worth of log lines as a single renderable."""
+        if not events and not dropped:
+            return
+        skipped = max(0, len(events) - BATCH_LINES)
+        dropped += skipped
+        text = Text(end="")
+        if dropped:
+            text.append(f"… {dropped:,} log lines dropped (too many to show)", style="yellow")
+        for event in events[skipped:]:
+            if text:
+                text.append("\n")
+            text.append_text(log_line(event))
+        self.write(text)
+        self.lines_written += len(events) - skipped

@@ -1,0 +1,85 @@
+"""The transcript: every call, result, elicitation and notice, newest at the bottom.
+
+A ``ListView`` of bounded entries: arrow keys move between entries and Enter opens the highlighted
+one in full (``Transcript.DetailRequested``). Entries are added in batches (one mount per flush)
+and the oldest are removed past :attr:`Transcript.limit`, so a flood cannot grow it without end.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from textual.message import Message
+from textual.widgets import ListItem, ListView, Static
+
+from mcp_tui.ui.render import Entry
+
+
+class TranscriptItem(ListItem):
+    """One entry; keeps the :class:`Entry` so the full text stays reachable."""
+
+    def __init__(self, entry: Entry) -> None:
+        super().__init__(Static(entry.summary, classes="entry-body"), classes=f"entry-{entry.kind}")
+        self.entry = entry
+
+
+class Transcript(ListView):
+    """Calls and their results; Enter shows the highlighted entry in full."""
+
+    class DetailRequested(Message):
+        """The user asked to see ``entry`` in full."""
+
+        def __init__(self, entry: Entry) -> None:
+            super().__init__()
+            self.entry = entry
+
+    def __init__(self, *, limit: int = 500, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.limit = limit
+        #: How many old entries were removed to respect :attr:`limit`.
+        self.dropped = 0
+        self._items: deque[TranscriptItem] = deque()
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The entries currently in the transcript, oldest first."""
+        return [item.entry for item in self._items]
+
+    def add_entries(self, entries: Iterable[Entry]) -> None:
+        """Append entries at once; follow the newest entry unless the user moved away from it."""
+        new = list(entries)[-self.limit :]
+        if not new:
+            return
+        following = self.index is None or self.index >= len(self._items) - 1
+        excess = len(self._items) + len(new) - self.limit
+        if excess > 0:
+            old = [self._items.popleft() for _ in range(excess)]
+            self.dropped += excess
+            self.remove_children(old)
+            if not following:
+                self.call_after_refresh(self._shift_index, excess)
+        items = [TranscriptItem(entry) for entry in new]
+        self._items.extend(items)
+        self.mount(*items)
+        if following:
+            self.call_after_refresh(self._follow)
+
+    def _shift_index(self, removed: int) -> None:
+        if self.index is not None:
+            self.index = max(0, self.index - removed)
+
+    def _follow(self) -> None:
+        if self.children:
+            self.index = len(self.children) - 1
+            self.scroll_end(animate=False)
+
+    def on_list_view_selected(self, event: ListView.Selected) -> None:
+        event.stop()
+        item = event.item
+        if isinstance(item, TranscriptItem):
+            self.post_message(self.DetailRequested(item.entry))
+
+    @property
+    def last(self) -> Entry | None:
+        return self._items[-1].entry if self._items else None
