@@ -245,6 +245,22 @@ def test_length_limit_is_inclusive() -> None:
     assert not check_url(base + "a" * (MAX_URL_LENGTH - len(base) + 1)).allowed
 
 
+def test_no_network_is_touched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No DNS, no connection: checking (and the registrable-domain lookup) is offline."""
+    import socket
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the URL check touched the network")
+
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    monkeypatch.setattr(socket, "gethostbyname", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    for case in CASES:
+        check_url(case.url)
+    assert check_url("https://fresh-name.example.org/").registrable_domain == "example.org"
+
+
 def test_not_text_is_refused() -> None:
     verdict = check_url(None)  # type: ignore[arg-type]
     assert not verdict.allowed and verdict.reason_codes == ("not-text",)

@@ -290,7 +290,7 @@ class UrlConsentScreen(ModalScreen[ElicitationOutcome]):
         except Exception as exc:  # the screen must never die on a launcher problem
             result = OpenResult(False, self.verdict.url, error=f"Opening failed: {exc!r}")
         self.open_result = result
-        if self._finished:
+        if self._finished or not self.is_attached:
             return
         if result.opened:
             browser = one_line(result.browser or "the browser", limit=120)
