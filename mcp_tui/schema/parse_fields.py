@@ -223,7 +223,7 @@ class FieldParser:
             else:
                 program, why = compile_pattern(raw_pattern)
                 if program is None:
-                    self.note(f"pattern {shown(raw_pattern)} is not checked: {why}")
+                    self.note(f"pattern {one_line(raw_pattern, limit=80)} is not checked: {why}")
                 else:
                     pattern = raw_pattern
         return replace(spec, min_length=lo, max_length=hi, format=fmt, pattern=pattern)

@@ -272,5 +272,8 @@ def shown(value: object) -> str:
     if isinstance(value, str):
         return one_line(json.dumps(value, ensure_ascii=False), limit=60)
     if isinstance(value, list | tuple):
-        return "a list" if value else "an empty list"
+        try:
+            return one_line(json.dumps(value, ensure_ascii=False, allow_nan=False), limit=60)
+        except (TypeError, ValueError, RecursionError):
+            return "a list"
     return "an object" if isinstance(value, dict) else one_line(type(value).__name__, limit=60)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,3 +39,16 @@ def load_schema() -> Callable[[str], dict[str, Any]]:
 @pytest.fixture
 def oracle() -> Callable[[object, dict[str, Any]], None]:
     return _assert_valid
+
+
+@pytest.fixture
+def local_tz(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
+    """Set the process's local time zone (``TZ``) for one test, and restore it after."""
+
+    def use(zone: str) -> None:
+        monkeypatch.setenv("TZ", zone)
+        time.tzset()
+
+    yield use
+    monkeypatch.undo()
+    time.tzset()
