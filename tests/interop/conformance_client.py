@@ -1,0 +1,196 @@
+"""The client the official MCP conformance harness runs: mcp-tui's headless commands, nothing else.
+
+The harness (``conformance client --command "<this> " --scenario NAME``) starts a mock server for
+the scenario, then runs this script with the server's URL as the last argument and the scenario's
+name in ``MCP_CONFORMANCE_SCENARIO``; the 0.2 alphas also set
+``MCP_CONFORMANCE_PROTOCOL_VERSION``. The SDKs' own conformance clients work the same way: the
+scenario name says what a user of the client would do against that server (which tool to call,
+with which arguments, how to answer its elicitation). This script only decides *that*; every
+request on the wire is made by ``python -m mcp_tui call`` / ``list`` — mcp-tui's real session,
+schema and headless code — run as child processes whose output is passed through, so the
+harness's ``stdout.txt`` / ``stderr.txt`` show exactly what mcp-tui printed.
+
+Protocol version: dated versions (up to 2025-11-25) use the stateful lifecycle, so they get
+``--mode legacy`` (``initialize``); otherwise mcp-tui's default ``auto`` runs, which negotiates
+2026-07-28 with a 2026 server (``server/discover``, retried on -32022 with the version the server
+names) and falls back to ``initialize`` with an older one.
+
+Exit status: 0 when every step exited 0, else the first non-zero status (every step still runs,
+so the harness sees as many checks as possible). An unknown scenario exits 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+#: ``python -m mcp_tui`` runs from the repository root, so it is this working tree's mcp-tui
+#: whether or not the package is installed in the interpreter's environment.
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+
+
+def log(text: str) -> None:
+    print(f"[conformance_client] {text}", file=sys.stderr, flush=True)
+
+
+class Client:
+    """Runs ``python -m mcp_tui`` against one URL and remembers the first failure."""
+
+    def __init__(self, url: str, protocol_version: str | None) -> None:
+        self.url = url
+        self.mode_args = ["--mode", "legacy"] if protocol_version in LEGACY_VERSIONS else []
+        self.status = 0
+
+    def run(
+        self, args: Sequence[str], *, capture: bool = False
+    ) -> subprocess.CompletedProcess[str]:
+        # The URL goes last, as the harness passes it to clients; `--` never appears, so the
+        # URL cannot be read as a stdio command.
+        command = [sys.executable, "-m", "mcp_tui", *args, *self.mode_args, self.url]
+        log("$ " + " ".join(command[1:]))
+        done = subprocess.run(
+            command,
+            cwd=REPO_ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE if capture else None,
+            text=True,
+            check=False,
+        )
+        log(f"exit {done.returncode}")
+        if done.returncode != 0 and self.status == 0:
+            self.status = done.returncode
+        return done
+
+    def call(self, tool: str, arguments: dict[str, Any] | None = None, *extra: str) -> None:
+        args = ["call", tool]
+        if arguments is not None:
+            args += ["--args", json.dumps(arguments)]
+        self.run([*args, *extra])
+
+    def tools(self) -> list[dict[str, Any]]:
+        """``mcp-tui list --json``: the tools exactly as mcp-tui kept them."""
+        done = self.run(["list", "--json"], capture=True)
+        sys.stdout.write(done.stdout)
+        if done.returncode != 0:
+            return []
+        try:
+            tools: list[dict[str, Any]] = json.loads(done.stdout)["tools"]
+        except (ValueError, KeyError, TypeError) as exc:
+            log(f"`mcp-tui list --json` printed something that is not a catalog: {exc}")
+            self.status = self.status or 1
+            return []
+        return tools
+
+
+def sample_arguments(input_schema: dict[str, Any]) -> dict[str, Any]:
+    """A plausible value for every required argument (what a user would type into the form)."""
+    properties = input_schema.get("properties") or {}
+    arguments: dict[str, Any] = {}
+    for name in input_schema.get("required") or []:
+        prop = properties.get(name) or {}
+        if "enum" in prop:
+            arguments[name] = prop["enum"][0]
+        elif "const" in prop:
+            arguments[name] = prop["const"]
+        else:
+            arguments[name] = {
+                "integer": 1,
+                "number": 1.5,
+                "boolean": True,
+                "array": [],
+                "object": {},
+            }.get(prop.get("type"), "sample")
+    return arguments
+
+
+# ---- what a user would do against each scenario's server ----------------------------------------
+
+
+def initialize(c: Client) -> None:
+    c.run(["list"])
+
+
+def tools_call(c: Client) -> None:
+    c.call("add_numbers", {"a": 5, "b": 3})
+
+
+def elicitation_defaults(c: Client) -> None:
+    # The server asks for five fields, all optional with defaults, and wants them all back.
+    c.call("test_client_elicitation_defaults", None, "--elicit", "accept-defaults")
+
+
+def sse_retry(c: Client) -> None:
+    c.call("test_reconnection")
+
+
+def request_state(c: Client) -> None:
+    # SEP-2322: two tools answer with input_required (with and without requestState); one is an
+    # unrelated call; one returns a result without resultType (which means "complete").
+    c.call("test_mrtr_echo_state", None, "--elicit", "accept-defaults")
+    c.call("test_mrtr_no_state", None, "--elicit", "accept-defaults")
+    c.call("test_mrtr_unrelated")
+    c.call("test_mrtr_no_result_type")
+
+
+def list_only(c: Client) -> None:
+    c.run(["list"])
+    c.tools()
+
+
+def call_every_listed_tool(c: Client) -> None:
+    """List, then call every tool mcp-tui kept (a tool it should have refused must not be there)."""
+    for tool in c.tools():
+        c.call(tool["name"], sample_arguments(tool.get("inputSchema") or {}))
+
+
+def schema_round_trip(c: Client) -> None:
+    # Hand back the focal tool's inputSchema exactly as mcp-tui holds it, via the echo tool.
+    tools = c.tools()
+    echo = "json_schema_echo"
+    focal = [t for t in tools if t["name"] != echo]
+    if not focal or not any(t["name"] == echo for t in tools):
+        log(f"expected {echo} and one other tool, got {[t['name'] for t in tools]}")
+        c.status = c.status or 1
+        return
+    c.call(echo, {"schema": focal[0]["inputSchema"]})
+
+
+SCENARIOS: dict[str, Callable[[Client], None]] = {
+    "initialize": initialize,
+    "tools_call": tools_call,
+    "elicitation-sep1034-client-defaults": elicitation_defaults,
+    "sse-retry": sse_retry,
+    "sep-2322-client-request-state": request_state,
+    "request-metadata": list_only,
+    "http-standard-headers": call_every_listed_tool,
+    "http-custom-headers": call_every_listed_tool,
+    "http-invalid-tool-headers": call_every_listed_tool,
+    "json-schema-ref-no-deref": list_only,
+    "json-schema-2020-12-preservation": schema_round_trip,
+}
+
+
+def main(argv: Sequence[str]) -> int:
+    scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
+    if len(argv) < 1 or not argv[-1].startswith(("http://", "https://")):
+        log("usage: conformance_client.py URL (with MCP_CONFORMANCE_SCENARIO set)")
+        return 2
+    plan = SCENARIOS.get(scenario)
+    if plan is None:
+        log(f"no plan for scenario {scenario!r}; known: {', '.join(sorted(SCENARIOS))}")
+        return 2
+    client = Client(argv[-1], os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION"))
+    log(f"scenario {scenario} against {client.url}")
+    plan(client)
+    return client.status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
