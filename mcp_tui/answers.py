@@ -22,7 +22,7 @@ Keys of one answer:
   apply to every request they match (they are reusable); the first matching one wins.
 - Answers without ``match`` are used **in order**, each once, for requests no ``match`` answer took.
 - ``mode`` (``form``/``url``) and ``tool``: the answer applies only to requests of that mode, or
-  made during a call of that tool.
+  made during a call of that tool. An answer with ``content`` is for forms only.
 - ``message``, ``server``: what was asked, by whom (written by the recorder); informational only,
   a differing message is reported but does not stop the replay.
 
@@ -115,7 +115,8 @@ class AnswerScript:
 
         def fits(a: ScriptedAnswer) -> bool:
             e = a.entry
-            return (e.mode is None or e.mode == mode) and (e.tool is None or e.tool == tool)
+            entry_mode = e.mode or ("form" if e.content is not None else None)
+            return (entry_mode is None or entry_mode == mode) and (e.tool is None or e.tool == tool)
 
         for a in self.answers:
             if a.entry.match is not None and fits(a) and re.search(a.entry.match, message):

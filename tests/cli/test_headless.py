@@ -1,0 +1,396 @@
+"""``mcp-tui call`` and ``mcp-tui list`` end to end against the fixture server, over Streamable
+HTTP on 127.0.0.1 (served from a thread of this process) and over stdio (a child process)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import socket
+import sys
+import threading
+import webbrowser
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_tui import cli
+
+PY = sys.executable
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "elicit_server.py"
+ERAS = ["legacy", "2026-07-28"]
+
+
+def _fixture_module() -> Any:
+    spec = importlib.util.spec_from_file_location("headless_elicit_fixture", FIXTURE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    """The fixture server over Streamable HTTP on 127.0.0.1, for this module's tests."""
+    import uvicorn
+
+    app = _fixture_module().build_server().streamable_http_app()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", log_config=None)
+    )
+    thread = threading.Thread(target=server.run, name="fixture-http", daemon=True)
+    thread.start()
+    for _ in range(400):
+        if server.started:
+            break
+        threading.Event().wait(0.05)
+    assert server.started, "the fixture server did not start"
+    port = server.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}/mcp"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def no_browser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any attempt to open a browser fails the test."""
+
+    def refuse(*_args: object, **_kwargs: object) -> bool:
+        raise AssertionError("a headless run tried to open a browser")
+
+    for name in ("open", "open_new", "open_new_tab"):
+        monkeypatch.setattr(webbrowser, name, refuse)
+
+
+class Listener:
+    """A TCP port on 127.0.0.1 that counts every connection made to it."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.hits = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.hits += 1
+            conn.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
+        self.sock.close()
+
+
+@pytest.fixture
+def listener() -> Iterator[Listener]:
+    lis = Listener()
+    yield lis
+    lis.close()
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = cli.main(argv)
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    return code, captured.out, captured.err
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ---- answers files ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ERAS)
+def test_toml_answers_in_order(
+    url: str, tmp_path: Path, mode: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = write(
+        tmp_path,
+        "answers.toml",
+        '[[answers]]\naction = "accept"\ncontent = { answer = "one" }\n\n'
+        '[[answers]]\naction = "decline"\n',
+    )
+    code, out, err = run(
+        ["call", "two_questions", "--answers", str(answers), "--mode", mode, url], capsys
+    )
+    assert code == 0, err
+    assert json.loads(out) == [
+        {"action": "accept", "content": {"answer": "one"}},
+        {"action": "decline"},
+    ]
+    assert 'elicitation #1 (form): "First question: how are you?"' in err
+    assert '-> accept {"answer": "one"}  (answer #1 (line 1) of' in err
+    assert 'elicitation #2 (form): "Second question: and tomorrow?"' in err
+    assert "-> decline  (answer #2 (line 5) of" in err
+
+
+@pytest.mark.parametrize("mode", ERAS)
+def test_json_answers_matched_by_message(
+    url: str, tmp_path: Path, mode: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = write(
+        tmp_path,
+        "answers.json",
+        json.dumps(
+            {
+                "answers": [
+                    {"match": "^Second", "action": "accept", "content": {"answer": "second"}},
+                    {"action": "accept", "content": {"answer": "in order"}},
+                ]
+            }
+        ),
+    )
+    code, out, err = run(
+        ["call", "--mode", mode, "two_questions", "--answers", str(answers), url], capsys
+    )
+    assert code == 0, err
+    assert [r["content"]["answer"] for r in json.loads(out)] == ["in order", "second"]
+
+
+@pytest.mark.parametrize("mode", ERAS)
+def test_accept_is_completed_with_defaults_in_exact_types(
+    url: str, tmp_path: Path, mode: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = write(tmp_path, "a.json", '[{"action": "accept", "content": {"name": "Ada"}}]')
+    code, out, err = run(
+        ["call", "profile", "--answers", str(answers), "--mode", mode, url], capsys
+    )
+    assert code == 0, err
+    content = json.loads(out)["content"]
+    assert content == {
+        "name": "Ada",
+        "age": 30,
+        "ratio": 95.5,
+        "subscribe": False,
+        "color": "green",
+        "tags": ["a"],
+    }
+    assert isinstance(content["age"], int) and isinstance(content["ratio"], float)
+
+
+def outgoing_actions(log: Path) -> list[str]:
+    actions = []
+    for line in log.read_text(encoding="ascii").splitlines():
+        entry = json.loads(line)
+        if entry["dir"] != "out":
+            continue
+        result = entry["message"].get("result") or {}
+        if "action" in result:
+            actions.append(result["action"])
+        for response in (entry["message"].get("params") or {}).get("inputResponses", {}).values():
+            actions.append(response["action"])
+    return actions
+
+
+@pytest.mark.parametrize("mode", ERAS)
+@pytest.mark.parametrize(
+    ("content", "field"),
+    [
+        ({"name": "Ada", "age": 12}, "'age'"),
+        ({"name": "Ada", "age": "36"}, "'age'"),
+        ({"name": "A"}, "'name'"),
+        ({"name": "Ada", "nickname": "x"}, "'nickname'"),
+        ({"name": "Ada", "color": "purple"}, "'color'"),
+    ],
+)
+def test_invalid_scripted_answer_is_never_sent(
+    url: str,
+    tmp_path: Path,
+    mode: str,
+    content: dict[str, Any],
+    field: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    answers = write(tmp_path, "a.json", json.dumps([{"action": "accept", "content": content}]))
+    log = tmp_path / "traffic.jsonl"
+    argv = ["call", "profile", "--answers", str(answers), "--mode", mode, "--log", str(log), url]
+    code, out, err = run(argv, capsys)
+    assert code == 4, err
+    assert out == ""
+    assert (
+        f"stopped: elicitation #1: answer #1 (line 1) does not fit the form: field {field}" in err
+    )
+    assert "accept" not in outgoing_actions(log), "nothing accepted went to the server"
+
+
+def test_accept_defaults_without_a_default_for_a_required_field(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["call", "profile", "--elicit", "accept-defaults", url], capsys)
+    assert code == 4 and out == ""
+    assert "the schema's defaults do not fit the form: field 'name': " in err
+
+
+@pytest.mark.parametrize(("policy", "action"), [("decline", "decline"), (None, "cancel")])
+def test_policy_without_answers_file(
+    url: str, policy: str | None, action: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["call", "profile", url] + (["--elicit", policy] if policy else [])
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    assert json.loads(out) == {"action": action}
+    assert f"-> {action}  (--elicit {action})" in err
+
+
+# ---- URL mode -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ERAS)
+def test_url_request_is_printed_and_never_opened(
+    url: str,
+    tmp_path: Path,
+    mode: str,
+    listener: Listener,
+    no_browser: None,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    page = f"http://127.0.0.1:{listener.port}/consent?x=1"
+    answers = write(tmp_path, "a.toml", '[[answers]]\naction = "accept"\nmode = "url"\n')
+    args = json.dumps({"url": page})
+    argv = ["call", "visit", "--args", args, "--answers", str(answers), "--mode", mode, url]
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    assert json.loads(out) == {"action": "accept"}
+    assert 'elicitation #1 (url): "Please visit the page"' in err
+    assert f"URL: {page} (not opened)" in err
+    assert "host: 127.0.0.1" in err and "loopback" in err
+    assert listener.hits == 0, "nobody fetched the URL"
+
+
+def test_refused_url_is_declined_whatever_the_file_says(
+    url: str, tmp_path: Path, no_browser: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = write(tmp_path, "a.toml", '[[answers]]\naction = "accept"\nmode = "url"\n')
+    args = json.dumps({"url": "javascript:alert(1)"})
+    code, out, err = run(
+        ["call", "visit", "--args", args, "--answers", str(answers), "--mode", "legacy", url],
+        capsys,
+    )
+    assert code == 0, err
+    assert json.loads(out) == {"action": "decline"}
+    assert "refused:" in err and "(the URL check (refused URLs decline))" in err
+
+
+def test_url_request_without_answer_is_declined(
+    url: str, listener: Listener, no_browser: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = json.dumps({"url": f"http://127.0.0.1:{listener.port}/"})
+    code, out, err = run(
+        ["call", "visit", "--args", args, "--elicit", "accept-defaults", url], capsys
+    )
+    assert code == 0, err
+    assert json.loads(out) == {"action": "decline"}
+    assert "-> decline  (default for URL requests)" in err
+    assert listener.hits == 0
+
+
+# ---- results, errors, list ----------------------------------------------------------------------
+
+
+def test_is_error_result_exits_1(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["call", "broken", url], capsys)
+    assert code == 1
+    assert "this tool always fails" in out
+    assert "the tool returned an error (isError)" in err
+
+
+def test_unknown_tool_exits_1(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["call", "no_such_tool", url], capsys)
+    assert code == 1, err
+
+
+def test_json_output_is_the_raw_result(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        ["call", "echo", "--json", "--args", '{"text": "hi\\u001b[2J", "n": 3}', url], capsys
+    )
+    assert code == 0, err
+    assert "\x1b" not in out, "JSON output is pure ASCII"
+    result = json.loads(out)
+    assert json.loads(result["content"][0]["text"]) == {"text": "hi\x1b[2J", "n": 3}
+
+
+def test_text_output_escapes_control_characters(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "a\x1b]52;c;ZXZpbA==\x07b\u202ec\nline two\tend"
+    code, out, _ = run(["call", "say", "--args", json.dumps({"text": text}), url], capsys)
+    assert code == 0
+    assert out == "a\\e]52;c;ZXZpbA==\\x07b\\u202ec\nline two\tend\n"
+
+
+def test_list_json(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["list", "--json", url], capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["server"]["name"] == "headless-fixture"
+    tools = {t["name"]: t for t in data["tools"]}
+    assert {"profile", "two_questions", "visit", "broken", "say", "echo"} <= set(tools)
+    assert tools["echo"]["inputSchema"]["properties"]["n"]["type"] == "integer"
+
+
+def test_connection_refused_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    code, out, err = run(["call", "echo", f"http://127.0.0.1:{port}/mcp"], capsys)
+    assert code == 3 and out == ""
+    assert "cannot connect to 127.0.0.1:" in err
+
+
+# ---- stdio --------------------------------------------------------------------------------------
+
+
+def test_stdio_call_with_answers_and_server_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = write(
+        tmp_path,
+        "a.toml",
+        '[[answers]]\nmatch = "."\naction = "accept"\ncontent = {answer = "x"}\n',
+    )
+    argv = ["call", "two_questions", "--answers", str(answers), "--mode", "legacy"]
+    code, out, err = run([*argv, "--", PY, str(FIXTURE)], capsys)
+    assert code == 0, err
+    assert [r["content"] for r in json.loads(out)] == [{"answer": "x"}, {"answer": "x"}]
+    code, out, err = run(
+        ["call", "echo", "--args", '{"text": "\\u001b]0;x\\u0007"}', "--", PY, str(FIXTURE)], capsys
+    )
+    assert code == 0
+    assert "[elicit_server.py stderr] echo called with '\\x1b]0;x\\x07'" in err
+    assert "\x1b" not in err
+
+
+def test_stdio_list_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["list", "--quiet", "--", PY, str(FIXTURE)], capsys)
+    assert code == 0, err
+    assert out.startswith("server: headless-fixture 1.0.0 (protocol ")
+    assert "\ntools (6):\n  profile\n      One form with every field kind.\n      input: {" in out
+    assert "\nprompts (0):\n" in out and "\nresources (0):\n" in out
+
+
+def test_config_server_target(tmp_path: Path, url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write(
+        tmp_path,
+        "mcp.json",
+        json.dumps({"mcpServers": {"fx": {"type": "http", "url": url}, "other": {"command": "x"}}}),
+    )
+    code, out, err = run(["call", "echo", "--config", str(config), "--server", "fx"], capsys)
+    assert code == 0, err
+    assert json.loads(out) == {"text": "", "n": 0}
+    code, _, err = run(["call", "echo", "--config", str(config)], capsys)
+    assert code == 2 and "choose one with --server NAME" in err
