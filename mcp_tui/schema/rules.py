@@ -84,9 +84,7 @@ def range_phrase(field: FieldSpec) -> str:
     lower, upper = range_words(field)
     if lower.startswith("at least ") and upper.startswith("at most "):
         return f"from {lower[9:]} to {upper[8:]}"
-    if lower and upper:
-        return f"{lower} and {upper}"
-    text = lower or upper
+    text = f"{lower} and {upper}" if lower and upper else lower or upper
     return f"of {text}" if text.startswith("at ") else text
 
 
