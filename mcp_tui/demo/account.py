@@ -106,7 +106,7 @@ def register(server: MCPServer[Any], state: DemoState, page: ConnectPage) -> Non
     async def connect_account(
         ctx: DemoContext,
         wait_seconds: Annotated[
-            float, Field(ge=1, le=600, description="How long to wait for the page, in seconds.")
+            float, Field(ge=0.1, le=600, description="How long to wait for the page, in seconds.")
         ] = DEFAULT_WAIT_SECONDS,
     ) -> str | types.InputRequiredResult:
         async def flow(asker: Asker) -> str:
@@ -135,7 +135,7 @@ def register(server: MCPServer[Any], state: DemoState, page: ConnectPage) -> Non
         folder: Annotated[Folder, Field(description="Which folder to list.")] = "/",
         wait_seconds: Annotated[
             float,
-            Field(ge=1, le=600, description="2026-07-28 only: how long to wait for the page."),
+            Field(ge=0.1, le=600, description="2026-07-28 only: how long to wait for the page."),
         ] = DEFAULT_WAIT_SECONDS,
     ) -> str | types.InputRequiredResult:
         async def flow(asker: Asker) -> str:

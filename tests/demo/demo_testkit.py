@@ -9,17 +9,21 @@ order and records exactly what the client was asked.
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
+from urllib.parse import urljoin
 
 # Before any MCPServer exists: it would otherwise install a Rich handler on the root logger.
 if not logging.getLogger().handlers:
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
 
+import anyio
+import httpx2
 import mcp_types as types
 from mcp import Client
 from mcp.client import ClientRequestContext
@@ -74,9 +78,9 @@ class Script:
     unexpected: int = 0
 
     async def __call__(
-        self, ctx: ClientRequestContext, params: types.ElicitRequestParams
-    ) -> types.ElicitResult:
-        self.asked.append(Asked(ctx.request_id, params))
+        self, context: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> types.ElicitResult | types.ErrorData:
+        self.asked.append(Asked(context.request_id, params))
         if not self.answers:
             self.unexpected += 1
             return cancel()
@@ -96,16 +100,28 @@ def script(*answers: Answer) -> Script:
 
 @dataclass
 class Events:
-    """Notifications in arrival order (as `(kind, detail)`), for ordering assertions."""
+    """Completion notifications and call results in arrival order, for ordering assertions."""
 
     seen: list[tuple[str, str]] = field(default_factory=list)
+    changed: anyio.Event = field(default_factory=anyio.Event)
 
     async def on_message(self, message: object) -> None:
         if isinstance(message, types.ElicitCompleteNotification):
             self.seen.append(("complete", message.params.elicitation_id))
+            self.changed.set()
+            self.changed = anyio.Event()
+
+    def result(self, name: str) -> None:
+        self.seen.append(("result", name))
 
     def completed(self) -> list[str]:
         return [detail for kind, detail in self.seen if kind == "complete"]
+
+    async def wait_for_completion(self, elicitation_id: str) -> None:
+        """Wait (with a generous hang guard, not a timing assertion) for that id's notice."""
+        with anyio.fail_after(10):
+            while elicitation_id not in self.completed():
+                await self.changed.wait()
 
 
 @asynccontextmanager
@@ -116,7 +132,7 @@ async def demo_client(
     target = server if server is not None else build_server()
     if answers is not None:
         kwargs.setdefault("elicitation_callback", answers)
-    async with Client(target, mode=mode, **kwargs) as client:  # type: ignore[arg-type]
+    async with Client(target, mode=mode, **kwargs) as client:
         assert client.protocol_version == ERA[mode]
         yield client
 
@@ -139,3 +155,30 @@ def next_weekday(weekday: int, after: date | None = None) -> date:
 
 def spelled(day: date) -> str:
     return f"{day:%A} {day.day} {day:%B %Y}"
+
+
+# -- the connect page, pressed like a browser would ---------------------------------------------
+
+CONNECT_URL = re.compile(r"http://127\.0\.0\.1:(\d+)/connect/([A-Za-z0-9_-]{16,})")
+
+
+def page_client() -> httpx2.AsyncClient:
+    """Plain HTTP to the loopback page: no proxies from the environment, a hang guard."""
+    return httpx2.AsyncClient(trust_env=False, timeout=10)
+
+
+async def press_connect(url: str) -> str:
+    """Open the connect page at `url`, then submit its form; returns the resulting page."""
+    assert CONNECT_URL.fullmatch(url), url
+    async with page_client() as http:
+        page = await http.get(url)
+        assert page.status_code == 200, page.text
+        action = re.search(r"<form method='post' action='([^']+)'>", page.text)
+        assert action is not None, page.text
+        done = await http.post(urljoin(url, action.group(1)))
+    assert done.status_code == 200, done.text
+    return done.text
+
+
+def complete_url(url: str) -> str:
+    return url.replace("/connect/", "/complete/")

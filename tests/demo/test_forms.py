@@ -9,12 +9,13 @@ from typing import Any
 import mcp_types as types
 import pytest
 from demo_testkit import MODES, accept, cancel, decline, demo_client, script, text_of
+from mcp import Client
 
 from mcp_tui.demo.forms import PREFERENCES_SCHEMA
 from mcp_tui.demo.server import build_server
 
 
-async def tool(client: Any, name: str) -> types.Tool:
+async def tool(client: Client, name: str) -> types.Tool:
     listed = await client.list_tools()
     return next(t for t in listed.tools if t.name == name)
 
