@@ -198,7 +198,13 @@ class SelectControl(Select[int]):
 class MultiControl(SelectionList[int]):
     """A short multi-choice list (space toggles). Values are option indices."""
 
-    DEFAULT_CSS = "MultiControl { height: auto; max-height: 10; }"
+    DEFAULT_CSS = """
+    MultiControl {
+        height: auto; max-height: 10; max-width: 80; border: none; padding: 0;
+        background: $panel;
+    }
+    MultiControl:focus { border: none; background: $panel-lighten-1; }
+    """
 
     def __init__(self, options: Sequence[Option], chosen: set[int], *, id: str) -> None:
         self._choices = tuple(options)

@@ -44,8 +44,8 @@ class SchemaForm(Vertical):
     SchemaForm { height: auto; }
     SchemaForm > .form-legend { color: $text-muted; height: 1; margin: 0 0 1 0; }
     SchemaForm > .form-fields { height: auto; }
-    SchemaForm > .form-pages { height: auto; align: left middle; }
-    SchemaForm > .form-pages > Static { width: auto; padding: 0 2; }
+    SchemaForm > .form-pages { height: auto; align: left middle; margin: 0 0 1 0; }
+    SchemaForm > .form-pages > Static { width: auto; padding: 0 2; color: $text-muted; }
     SchemaForm > .form-pages > Button { min-width: 18; }
     """
 
@@ -104,9 +104,9 @@ class SchemaForm(Vertical):
             yield from self._build_rows(0)
         if self._page_count > 1:
             with Horizontal(classes="form-pages"):
-                yield Button("◀ Previous fields", classes="form-prev", disabled=True)
+                yield Button("◀ Previous fields", classes="form-prev", disabled=True, compact=True)
                 yield Static(self._page_label(), classes="form-page-label")
-                yield Button("Next fields ▶", classes="form-next")
+                yield Button("Next fields ▶", classes="form-next", compact=True)
 
     def _page_label(self) -> Content:
         first = self._page * self.page_size + 1
