@@ -14,8 +14,12 @@ timed out; 4 an elicitation could not be answered validly.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -144,6 +148,23 @@ class _Run:
             self.raw_result = message["result"]
 
 
+@contextmanager
+def reader_may_leave(out: TextIO) -> Iterator[None]:
+    """``mcp-tui list | head``: when the reader goes away, stop printing but keep the exit code.
+
+    The rest of stdout goes to the null device, so Python's final flush cannot fail either.
+    """
+    try:
+        yield
+        out.flush()
+    except BrokenPipeError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, out.fileno())
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass
+
+
 def _quote(text: str) -> str:
     return json.dumps(one_line(text, limit=300), ensure_ascii=False)
 
@@ -205,7 +226,8 @@ async def call_async(
         if conn.state is not ConnectionState.READY:
             run.say(f"the connection to {spec.name} was lost: {conn.detail or conn.state.value}")
             return EXIT_CONNECTION
-        print_outcome(outcome, run.raw_result, out, run.say, json_output=options.json_output)
+        with reader_may_leave(out):
+            print_outcome(outcome, run.raw_result, out, run.say, json_output=options.json_output)
         if run.refused:
             return EXIT_ELICITATION
         if outcome.error is not None or outcome.is_error:
@@ -225,7 +247,8 @@ async def list_async(spec: ServerSpec, options: HeadlessOptions, out: TextIO, er
 
     async def body(conn: ServerConnection) -> int:
         await run.catalog_seen.wait()  # the first listing, right after the handshake
-        print_catalog(conn, out, json_output=options.json_output)
+        with reader_may_leave(out):
+            print_catalog(conn, out, json_output=options.json_output)
         return EXIT_OK
 
     return await _connected(spec, options, run, handler, body)

@@ -8,6 +8,7 @@ Text output escapes every control, bidi and zero-width character a server sent (
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -16,6 +17,10 @@ from mcp_tui.untrusted import one_line, visible
 
 if TYPE_CHECKING:
     from mcp_tui.session.connection import ServerConnection
+
+
+#: Width of wrapped descriptions in ``list`` (indented by six).
+WRAP = 94
 
 
 def dump_json(value: Any) -> str:
@@ -139,9 +144,14 @@ def _section(out: TextIO, title: str, entries: list[list[str]]) -> None:
 
 
 def _description(text: str | None) -> list[str]:
+    """At most eight lines of a description, wrapped to fit 100 columns."""
     if not text:
         return []
-    return [one_line(line, limit=300) for line in text.strip().splitlines()[:6] if line.strip()]
+    lines: list[str] = []
+    for paragraph in text.strip().splitlines():
+        if paragraph.strip():
+            lines.extend(textwrap.wrap(one_line(paragraph, limit=1000), width=WRAP))
+    return lines[:8] + ([f"… ({len(lines) - 8} more lines)"] if len(lines) > 8 else [])
 
 
 def _tool_lines(tool: ToolInfo) -> list[str]:

@@ -377,3 +377,55 @@ def test_build_app_constructs_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = ServerSpec("s", StdioTarget("x"))
     app = cli.build_app([spec], AppOptions())
     assert isinstance(app, FakeApp) and made["args"] == ([spec], AppOptions())
+
+
+# ---- demo ---------------------------------------------------------------------------------------
+
+
+def test_demo_runs_the_bundled_server_over_stdio(launched: Launched, tmp_path: Path) -> None:
+    argv = ["demo", "--mode", "legacy", "--call", "book_table", "--log", str(tmp_path / "t.jsonl")]
+    assert cli.main(argv) == 0
+    (spec,) = launched.servers
+    assert spec.name == "demo" and spec.mode == "legacy"
+    assert isinstance(spec.target, StdioTarget)
+    assert [spec.target.command, *spec.target.args] == [PY, "-m", "mcp_tui.demo"]
+    assert "PYTHONPATH" in spec.target.env, "the child finds mcp_tui from a source checkout"
+    assert launched.options.call == ToolCallRequest("book_table", {})
+    assert launched.options.traffic_log == tmp_path / "t.jsonl"
+
+
+def test_demo_http_serves_on_loopback_and_stops_the_child(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``demo --http`` starts the demo server, connects to the URL it prints, stops it after."""
+    import urllib.error
+    import urllib.request
+
+    seen: dict[str, Any] = {}
+
+    def fake_run_tui(servers: list[ServerSpec], options: AppOptions) -> int:
+        (spec,) = servers
+        assert isinstance(spec.target, HttpTarget)
+        seen["url"] = spec.target.url
+        # The server is up while the TUI runs: a GET on the MCP endpoint gets an HTTP answer.
+        try:
+            urllib.request.urlopen(spec.target.url, timeout=10)
+        except urllib.error.HTTPError as exc:
+            seen["status"] = exc.code
+        return 0
+
+    monkeypatch.setattr(cli, "run_tui", fake_run_tui)
+    assert cli.main(["demo", "--http"]) == 0
+    assert seen["url"].startswith("http://127.0.0.1:") and seen["url"].endswith("/mcp")
+    assert 400 <= seen["status"] < 500
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(seen["url"], timeout=5)
+
+
+def test_stop_process_kills_a_child_that_ignores_sigterm() -> None:
+    code = "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nprint('ok', flush=True)\ntime.sleep(60)\n"
+    proc = subprocess.Popen([PY, "-c", code], stdout=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.readline() == b"ok\n"
+    cli.stop_process(proc, grace=0.5)
+    assert proc.poll() is not None
+    proc.stdout.close()

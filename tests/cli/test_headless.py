@@ -339,8 +339,14 @@ def test_list_json(url: str, capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert data["server"]["name"] == "headless-fixture"
     tools = {t["name"]: t for t in data["tools"]}
-    assert {"profile", "two_questions", "visit", "broken", "say", "echo"} <= set(tools)
+    assert {"profile", "two_questions", "visit", "broken", "slow", "say", "echo"} <= set(tools)
     assert tools["echo"]["inputSchema"]["properties"]["n"]["type"] == "integer"
+
+
+def test_timeout_exits_3(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["call", "slow", "--timeout", "0.5", url], capsys)
+    assert code == 3 and out == ""
+    assert "gave up after 0.5 s (--timeout)" in err
 
 
 def test_connection_refused_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
@@ -379,7 +385,7 @@ def test_stdio_list_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["list", "--quiet", "--", PY, str(FIXTURE)], capsys)
     assert code == 0, err
     assert out.startswith("server: headless-fixture 1.0.0 (protocol ")
-    assert "\ntools (6):\n  profile\n      One form with every field kind.\n      input: {" in out
+    assert "\ntools (7):\n  profile\n      One form with every field kind.\n      input: {" in out
     assert "\nprompts (0):\n" in out and "\nresources (0):\n" in out
 
 
@@ -394,3 +400,31 @@ def test_config_server_target(tmp_path: Path, url: str, capsys: pytest.CaptureFi
     assert json.loads(out) == {"text": "", "n": 0}
     code, _, err = run(["call", "echo", "--config", str(config)], capsys)
     assert code == 2 and "choose one with --server NAME" in err
+
+
+def test_reader_leaving_early_keeps_the_exit_code(url: str) -> None:
+    """``mcp-tui list | head -1``: no traceback, exit code of the run itself."""
+    import subprocess
+
+    proc = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "mcp_tui",
+            "call",
+            "say",
+            "--args",
+            json.dumps({"text": "x\n", "times": 500_000}),
+            url,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"x\n"
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(60) == 0, err
+    assert "Traceback" not in err and "BrokenPipe" not in err
