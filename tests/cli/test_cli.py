@@ -423,7 +423,12 @@ def test_demo_http_serves_on_loopback_and_stops_the_child(
 
 
 def test_stop_process_kills_a_child_that_ignores_sigterm() -> None:
-    code = "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nprint('ok', flush=True)\ntime.sleep(60)\n"
+    code = (
+        "import signal, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "print('ok', flush=True)\n"
+        "time.sleep(60)\n"
+    )
     proc = subprocess.Popen([PY, "-c", code], stdout=subprocess.PIPE)
     assert proc.stdout is not None and proc.stdout.readline() == b"ok\n"
     cli.stop_process(proc, grace=0.5)
