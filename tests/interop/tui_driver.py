@@ -1,0 +1,113 @@
+"""Driving the real mcp-tui app against an npm peer, and reading what went over the wire.
+
+The tests build ``McpTuiApp`` exactly as the CLI does (server specs + ``AppOptions``) with
+``--call`` (``AppOptions.call``) and ``--log`` (``AppOptions.traffic_log``), then act as a user
+with Pilot: wait for the elicitation screen, type into fields, press the screen's keys. What the
+server received is read back from two independent places: the traffic log (the exact JSON-RPC
+response mcp-tui sent) and the server's own tool result (server-everything echoes the
+``ElicitResult`` it parsed as ``Raw result: {...}``; the SDK example reports its own validation).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from mcp_tui.ui.widgets.form_fields import FieldRow
+
+#: Generous: a cold node + Python start on a busy 2-core box. Only a hang ever waits this long.
+WAIT = 60.0
+
+
+async def wait_for(pilot: Pilot[Any], condition: Callable[[], object], what: str) -> Any:
+    """Let the app run until ``condition()`` is truthy; fail with ``what`` if it never is."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        await pilot.pause(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+# ---- the form, as a user fills it ----------------------------------------------------------------
+
+
+def field_row(screen: Widget, name: str) -> FieldRow:
+    for row in screen.query(FieldRow):
+        if row.field.name == name:
+            return row
+    raise AssertionError(f"no field {name!r} on {screen!r}")
+
+
+async def focus_field(pilot: Pilot[Any], name: str) -> FieldRow:
+    """Put focus on a field's control (as Tab / a click would) and return its row."""
+    row = field_row(pilot.app.screen, name)
+    row.focus_control()
+    await pilot.pause()
+    assert pilot.app.focused is row.control, f"focus did not reach {name!r}"
+    return row
+
+
+async def replace_text(pilot: Pilot[Any], name: str, text: str) -> None:
+    """Clear a one-line input the way a user would (End, Backspace...) and type ``text``."""
+    row = await focus_field(pilot, name)
+    current = str(getattr(row.control, "value", ""))
+    await pilot.press("end", *(["backspace"] * len(current)))
+    if text:
+        await pilot.press(*text)
+
+
+async def press_on(pilot: Pilot[Any], name: str, *keys: str) -> None:
+    await focus_field(pilot, name)
+    await pilot.press(*keys)
+
+
+# ---- the wire, from the --log file -----------------------------------------------------------
+
+
+def traffic(log: Path) -> list[dict[str, Any]]:
+    if not log.exists():
+        return []
+    lines = log.read_text(encoding="ascii").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def _messages(log: Path, direction: str) -> list[dict[str, Any]]:
+    return [e["message"] for e in traffic(log) if e.get("dir") == direction and "message" in e]
+
+
+def tool_results(log: Path, tool: str) -> list[dict[str, Any]]:
+    """Every response (result or error) to our ``tools/call`` of ``tool``, in order."""
+    ids = [
+        m["id"]
+        for m in _messages(log, "out")
+        if m.get("method") == "tools/call" and (m.get("params") or {}).get("name") == tool
+    ]
+    return [m for m in _messages(log, "in") if "method" not in m and m.get("id") in ids]
+
+
+def elicitation_answers(log: Path) -> list[dict[str, Any]]:
+    """Every response we sent to a server's ``elicitation/create``, in order."""
+    asked = {m["id"] for m in _messages(log, "in") if m.get("method") == "elicitation/create"}
+    return [m for m in _messages(log, "out") if "method" not in m and m.get("id") in asked]
+
+
+def result_text(response: dict[str, Any]) -> str:
+    items = (response.get("result") or {}).get("content") or []
+    return "\n".join(str(i.get("text", "")) for i in items if i.get("type") == "text")
+
+
+def everything_raw_result(response: dict[str, Any]) -> dict[str, Any]:
+    """The ``ElicitResult`` server-everything says it received (``Raw result: {...}``)."""
+    text = result_text(response)
+    marker = "Raw result: "
+    assert marker in text, f"no raw result in {text!r}"
+    raw: dict[str, Any] = json.loads(text.split(marker, 1)[1])
+    return raw
