@@ -123,7 +123,11 @@ class FieldParser:
             if "enum" in prop or "oneOf" in prop:
                 self.note('no "type": treated as a string choice')
                 return FieldKind.SELECT
-            self.problem('has no "type"')
+            structural = [k for k in prop if k in kw.STRUCTURAL]
+            for key in structural:
+                self.problem(f"`{name_of(key)}` is not supported in a form")
+            if not structural:
+                self.problem('has no "type"')
             return None
         t = prop["type"]
         if isinstance(t, list):

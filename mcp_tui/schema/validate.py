@@ -328,7 +328,14 @@ def final_check(form: FormSpec, content: dict[str, ContentValue]) -> dict[str, s
                 found.setdefault(name, message)
     except Exception as exc:  # RecursionError, a malformed keyword value, ...
         key = form.fields[0].name if form.fields else ""
-        found.setdefault(key, f"The server's schema could not be checked ({type(exc).__name__})")
+        kind = type(exc).__name__
+        if "Referencing" in kind or "Unresolvable" in kind:
+            why = "it refers to another schema, which is never fetched"
+        elif isinstance(exc, RecursionError):
+            why = "it refers to itself without end"
+        else:
+            why = f"{kind}: {one_line(exc, limit=80)}"
+        found.setdefault(key, f"The server's schema could not be checked ({why})")
     return dict(sorted(found.items(), key=lambda item: order.get(item[0], len(order))))
 
 

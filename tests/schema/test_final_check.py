@@ -1,0 +1,140 @@
+"""The final jsonschema check: original schema, compiled once, never fetches, never runs ``re``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import jsonschema._keywords
+import pytest
+
+from mcp_tui.schema import FieldKind, FieldSpec, FormSpec, parse_requested_schema, validate_form
+from mcp_tui.schema.validate import check_copy
+
+
+class _NoPythonRe:
+    """Stands in for the ``re`` module inside jsonschema: any use is a test failure."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"jsonschema used Python re.{name}")
+
+
+@pytest.fixture
+def no_python_re(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jsonschema._keywords, "re", _NoPythonRe())
+
+
+def test_check_copy_drops_patterns_and_ids_only() -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": 5,
+        "type": "object",
+        "properties": {
+            "pattern": {"type": "string", "pattern": "^(a+)+$", "minLength": 1},
+            "tags": {"type": "array", "items": {"enum": ["a"], "pattern": "x"}},
+        },
+        "required": ["pattern"],
+    }
+    assert check_copy(schema) == {
+        "type": "object",
+        "properties": {
+            "pattern": {"type": "string", "minLength": 1},
+            "tags": {"type": "array", "items": {"enum": ["a"]}},
+        },
+        "required": ["pattern"],
+    }
+    assert schema["properties"]["pattern"]["pattern"] == "^(a+)+$"  # the original is untouched
+
+
+@pytest.mark.usefixtures("no_python_re")
+def test_patterns_never_reach_python_re() -> None:
+    form = parse_requested_schema(
+        {
+            "type": "object",
+            "properties": {
+                "evil": {"type": "string", "pattern": "^(a+)+$"},
+                "refused": {"type": "string", "pattern": r"^(?=x)y"},
+            },
+        }
+    )
+    attack = "a" * 40 + "!"
+    assert validate_form(form, {"evil": attack}).errors == {
+        "evil": "Must match the pattern ^(a+)+$"
+    }
+    result = validate_form(form, {"evil": "aaaa", "refused": "anything"})
+    assert result.content == {"evil": "aaaa", "refused": "anything"}
+
+
+def test_validator_is_compiled_once_per_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[object] = []
+    real = jsonschema.Draft202012Validator
+
+    def counting(schema: Any, **kwargs: Any) -> Any:
+        built.append(kwargs.get("registry"))
+        return real(schema, **kwargs)
+
+    monkeypatch.setattr(jsonschema, "Draft202012Validator", counting)
+    form = parse_requested_schema({"type": "object", "properties": {"a": {"type": "integer"}}})
+    for text in ("1", "2", "3", "x"):
+        validate_form(form, {"a": text})
+    assert len(built) == 1
+    # An empty registry: nothing but the schema itself can ever be resolved.
+    registry = built[0]
+    assert registry is not None and len(registry) == 0  # type: ignore[arg-type]
+    other = parse_requested_schema({"type": "object", "properties": {"a": {"type": "integer"}}})
+    validate_form(other, {"a": "1"})
+    assert len(built) == 2
+
+
+def _bare(schema: dict[str, Any]) -> FormSpec:
+    """A form whose schema the parser would have refused, to test the check's own defences."""
+    return FormSpec(fields=(FieldSpec("a", FieldKind.TEXT, "a"),), schema=schema)
+
+
+@pytest.mark.parametrize(
+    ("schema", "message"),
+    [
+        (
+            {"type": "object", "properties": {"a": {"$ref": "https://example.invalid/s.json"}}},
+            "The server's schema could not be checked (it refers to another schema, which is "
+            "never fetched)",
+        ),
+        (
+            {"$ref": "#"},
+            "The server's schema could not be checked (it refers to itself without end)",
+        ),
+        (
+            {"type": "object", "minProperties": 3},
+            "Rejected by the server's schema: {'a': 'no'} does not have enough properties",
+        ),
+        ({"properties": {"a": {"const": "yes"}}}, 'Must be exactly "yes"'),
+        (
+            {"properties": {"a": {"maxLength": 1}}},
+            "Rejected by the server's schema: 'no' is too long",
+        ),
+    ],
+)
+def test_jsonschema_failures_become_field_messages(schema: dict[str, Any], message: str) -> None:
+    assert validate_form(_bare(schema), {"a": "no"}).errors == {"a": message}
+
+
+def test_jsonschema_messages_are_translated_for_the_field() -> None:
+    form = parse_requested_schema(
+        {
+            "type": "object",
+            "properties": {
+                "a": {"type": "string", "const": "yes"},
+                "n": {"type": "integer", "minimum": 1},
+            },
+        }
+    )
+    assert validate_form(form, {"a": "no", "n": "3"}).errors == {"a": 'Must be exactly "yes"'}
+
+
+def test_format_is_not_asserted_by_jsonschema() -> None:
+    # Our format rules already ran; the check must not reject (or crash on) formats it knows
+    # differently, such as "uri" with no rfc3987 package installed.
+    form = parse_requested_schema(
+        {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}
+    )
+    assert validate_form(form, {"u": "urn:isbn:0451450523"}).ok
