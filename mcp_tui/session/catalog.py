@@ -17,6 +17,7 @@ from typing import Any, Literal
 import anyio
 import anyio.abc
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcp_tui.session import convert
@@ -36,6 +37,7 @@ KINDS: tuple[Kind, ...] = ("tools", "prompts", "resources")
 #: At most this many pages per listing (and this many items in all).
 MAX_PAGES = 100
 MAX_ITEMS = 10_000
+METHOD_NOT_FOUND = -32601
 
 
 class Catalog:
@@ -68,9 +70,15 @@ class Catalog:
             "prompts": caps.prompts is not None,
             "resources": caps.resources is not None,
         }
+        # A connection pinned to 2026-07-28 without a discover result knows no capabilities:
+        # try every kind, and take "method not found" as "none".
+        unknown = not any(offered.values())
         results: dict[str, Any] = {}
         for kind in KINDS:
-            results[kind] = await self._list(client, kind) if offered[kind] else ()
+            if offered[kind] or unknown:
+                results[kind] = await self._list(client, kind, quiet_if_missing=unknown)
+            else:
+                results[kind] = ()
             if results[kind] is not None:
                 setattr(self, kind, results[kind])
         self._sink(
@@ -135,7 +143,9 @@ class Catalog:
 
     # ---- listing ----------------------------------------------------------------------------
 
-    async def _list(self, client: Client, kind: Kind) -> tuple[Any, ...] | None:
+    async def _list(
+        self, client: Client, kind: Kind, *, quiet_if_missing: bool = False
+    ) -> tuple[Any, ...] | None:
         try:
             if kind == "tools":
                 return tuple(convert.tool_info(t) for t in await _pages(client.list_tools, "tools"))
@@ -153,6 +163,9 @@ class Catalog:
                 templates = []
             return tuple(resources + [convert.template_info(t) for t in templates])
         except Exception as exc:
+            leaf = convert.primary_exception(exc)
+            if quiet_if_missing and isinstance(leaf, MCPError) and leaf.code == METHOD_NOT_FOUND:
+                return ()
             self._sink(
                 Notice(
                     self.server,

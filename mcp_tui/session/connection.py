@@ -445,6 +445,9 @@ class ServerConnection:
         if not self._started:
             self._started = True
             self._set_state(ConnectionState.CLOSED)
+            self._event("done").set()
+            return
+        if self._event("done").is_set():
             return
         self._event("stop").set()
         if self.state is ConnectionState.CONNECTING and self._run_scope is not None:

@@ -41,6 +41,7 @@ from mcp.client.session import ClientRequestContext
 from pydantic import ValidationError
 
 from mcp_tui.errors import SchemaError
+from mcp_tui.schema.parse import parse_requested_schema
 from mcp_tui.session.convert import validation_summary
 from mcp_tui.session.elicitation import ElicitationHandler, ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.elicitation_gate import ElicitationGate, Verdict
@@ -208,8 +209,6 @@ class ElicitationBridge:
             return ElicitationRequest(
                 mode="url", url=params.url, elicitation_id=params.elicitation_id, **common
             )
-        from mcp_tui.schema.parse import parse_requested_schema
-
         form = parse_requested_schema(params.requested_schema)
         return ElicitationRequest(mode="form", form=form, **common)
 

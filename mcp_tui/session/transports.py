@@ -62,12 +62,17 @@ def open_transport(spec: ServerSpec, errlog: TextIO | None) -> Transport:
     return _streamable_http(target)
 
 
-@asynccontextmanager
-async def _streamable_http(target: HttpTarget) -> AsyncIterator[TransportStreams]:
-    http = create_mcp_http_client(
+def http_client(target: HttpTarget) -> httpx2.AsyncClient:
+    """The HTTP client for Streamable HTTP: the spec's headers, and no read timeout."""
+    return create_mcp_http_client(
         headers=dict(target.headers) or None,
         timeout=httpx2.Timeout(HTTP_TIMEOUT, read=None),
     )
+
+
+@asynccontextmanager
+async def _streamable_http(target: HttpTarget) -> AsyncIterator[TransportStreams]:
+    http = http_client(target)
     async with http, streamable_http_client(target.url, http_client=http) as streams:
         yield streams
 

@@ -1,0 +1,108 @@
+"""Each SDK workaround, with a test that shows the SDK behaviour it exists for.
+
+When one of the ``*_sdk_still_*`` tests fails after an SDK upgrade, the behaviour is gone: delete
+the workaround in ``mcp_tui/session/sdk_workarounds.py`` along with that test.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from typing import Any
+
+import mcp_types as types
+import pytest
+from mcp import Client, InputRequiredRoundsExceededError
+from mcp.client.session import ClientRequestContext
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPDeprecationWarning
+from pydantic import ValidationError
+from session_testkit import (
+    RAW_SERVER,
+    Recorder,
+    ScriptedHandler,
+    connected,
+    http_fixture,
+    stdio_spec,
+)
+
+from mcp_tui.session.elicitation import ElicitationOutcome
+from mcp_tui.session.events import CatalogChanged, Notice, TrafficRecorded
+from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
+from mcp_tui.session.servers import ServerSpec
+
+
+@pytest.mark.anyio
+async def test_sdk_still_rejects_a_2026_result_without_result_type() -> None:
+    params = StdioServerParameters(
+        command=sys.executable, args=[str(RAW_SERVER), "--omit-result-type"]
+    )
+    with open(os.devnull, "w") as devnull:
+        async with Client(stdio_client(params, errlog=devnull), mode="2026-07-28") as client:
+            with pytest.raises(ValidationError, match="resultType"):
+                await client.call_tool("hello", {"name": "x"})
+
+
+@pytest.mark.anyio
+async def test_a_result_without_result_type_is_complete() -> None:
+    rec = Recorder()
+    spec = stdio_spec(RAW_SERVER, "--omit-result-type", mode="2026-07-28")
+    async with connected(spec, recorder=rec) as conn:
+        catalog = await rec.wait_for(CatalogChanged)
+        assert catalog.tools is not None  # tools/list without resultType (and no discover) too
+        assert [t.name for t in catalog.tools] == ["hello"]
+        assert catalog.prompts == () and catalog.resources == ()  # "method not found": none
+        outcome = await conn.call_tool("hello", {"name": "x"})
+    assert outcome.error is None and outcome.items[0].text == "hello x"
+    # The traffic view shows the answer as the server sent it.
+    answers = [e.message for e in rec.of(TrafficRecorded) if e.direction == "in"]
+    assert answers and all("resultType" not in m.get("result", {}) for m in answers)
+    assert rec.of(Notice) == []
+
+
+@pytest.mark.anyio
+async def test_handshake_era_results_are_left_alone() -> None:
+    rec = Recorder()
+    spec = stdio_spec(RAW_SERVER, "--omit-result-type", mode="legacy")
+    async with connected(spec, recorder=rec) as conn:
+        assert (await conn.call_tool("hello", {"name": "y"})).items[0].text == "hello y"
+
+
+@pytest.mark.anyio
+async def test_sdk_still_caps_input_required_rounds_at_10() -> None:
+    async def answer(context: ClientRequestContext, params: Any) -> types.ElicitResult:
+        return types.ElicitResult(action="accept", content={})
+
+    async with http_fixture() as target, Client(target.url, elicitation_callback=answer) as client:
+        assert client.protocol_version == "2026-07-28"
+        with pytest.raises(InputRequiredRoundsExceededError):
+            await client.call_tool("many_rounds", {"rounds": 12})
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_long_multi_round_flows_are_not_capped(mode: str) -> None:
+    handler = ScriptedHandler(ElicitationOutcome("accept"))
+    async with (
+        http_fixture() as target,
+        connected(
+            ServerSpec("fx", target, mode=mode),  # type: ignore[arg-type]
+            handler,
+            rate_limit=(1000, 1.0),  # a machine answers faster than the anti-spam limit allows
+        ) as conn,
+    ):
+        outcome = await conn.call_tool("many_rounds", {"rounds": 25})
+    assert outcome.error is None, outcome.error
+    assert outcome.items[0].text == "25 rounds"
+    assert [r.message for r in handler.seen] == [f"round {i}" for i in range(1, 26)]
+    assert INPUT_REQUIRED_MAX_ROUNDS >= 1000
+
+
+def test_deprecation_warnings_are_silenced_and_nothing_else() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        silence_deprecation_warnings()
+        warnings.warn("deprecated feature", MCPDeprecationWarning, stacklevel=1)
+        warnings.warn("something else", UserWarning, stacklevel=1)
+    assert [str(w.message) for w in caught] == ["something else"]
