@@ -77,7 +77,6 @@ class McpTuiApp(App[None]):
         self._factory = connection_factory
         self._buffer = EventBuffer()
         self._call_ids = itertools.count(1)
-        self._open_elicitations = 0
         self._pending_call = options.call
         self._quitting = False
         self._session: SessionScreen | None = None
@@ -114,7 +113,14 @@ class McpTuiApp(App[None]):
         if self.handler is None:
             try:
                 module = importlib.import_module("mcp_tui.ui.elicitation_handler")
-                self.handler = cast(ElicitationHandler, module.TuiElicitationHandler(self))
+                self.handler = cast(
+                    ElicitationHandler,
+                    module.TuiElicitationHandler(
+                        self,
+                        review_before_send=self.options.review_before_send,
+                        save_answers=self.options.save_answers,
+                    ),
+                )
             except ImportError:
                 self.handler = CancelAll(NO_FORMS_NOTE)
                 self._buffer.add(Notice("mcp-tui", NO_FORMS_NOTE, "warning"))
@@ -278,12 +284,10 @@ class McpTuiApp(App[None]):
             self._run_requested_call()
 
     def on_elicitation_shown(self, message: ElicitationShown) -> None:
-        self._open_elicitations += 1
         if self._session is not None:
             self._session.queue_entries([elicitation_shown_entry(message.request, message.waiting)])
 
     def on_elicitation_finished(self, message: ElicitationFinished) -> None:
-        self._open_elicitations = max(0, self._open_elicitations - 1)
         if self._session is not None:
             entry = elicitation_finished_entry(
                 message.request, message.outcome, message.abandoned_input
@@ -328,12 +332,9 @@ class McpTuiApp(App[None]):
     @property
     def form_open(self) -> bool:
         """True while the user may have typed something a quit would throw away."""
-        if self._open_elicitations > 0:
-            return True
-        return any(
-            isinstance(screen, ArgumentsScreen) or getattr(screen, "has_input", False) is True
-            for screen in self.screen_stack
-        )
+        if getattr(self.handler, "current_screen", None) is not None:
+            return True  # an elicitation form or URL consent screen is showing
+        return any(isinstance(screen, ArgumentsScreen) for screen in self.screen_stack)
 
     def action_request_quit(self) -> None:
         """Ctrl+Q: ask first when a form is open, then close every connection and exit."""

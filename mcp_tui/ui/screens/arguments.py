@@ -71,7 +71,8 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
     # --- building ----------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog arguments-dialog"):
+        short = self.form_spec is not None and self.form_spec.is_confirmation
+        with Vertical(classes="dialog arguments-dialog" + (" -short" if short else "")):
             yield Label(literal_line(self._title, limit=150), classes="dialog-title")
             if self._description:
                 shown, cut = clip(self._description, chars=1200, lines=6)
@@ -167,8 +168,9 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
         self.dismiss(None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "toggle_editor" and self.form_spec is None:
-            return False  # only the JSON editor can hold this schema: hide the key
+        # Only the JSON editor can hold a schema without a form: hide the key then.
+        if action == "toggle_editor":
+            return self.form_spec is not None and not self.form_spec.is_confirmation
         return True
 
     async def action_toggle_editor(self) -> None:
@@ -189,8 +191,3 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
     @on(Button.Pressed, "#cancel")
     def _cancel_pressed(self) -> None:
         self.action_cancel()
-
-    @property
-    def has_input(self) -> bool:
-        """True: quitting now would lose what the user typed (the app asks first)."""
-        return True

@@ -88,6 +88,10 @@ class SessionVerbs(Screen[None]):
             entries, self._pending_entries = self._pending_entries, []
             self.transcript.add_entries(entries)
 
+    def _show_outcome(self, entry: Entry) -> None:
+        self.queue_entries([entry])
+        self.flush_entries()
+
     # --- helpers -----------------------------------------------------------------------------
 
     def _ready(self, server: str) -> tuple[ServerEntry, Connection] | None:
@@ -128,8 +132,9 @@ class SessionVerbs(Screen[None]):
                 outcome = CallOutcome(error=f"{type(error).__name__}: {error}")
             finally:
                 self.running.finish(call_id)
-            self.queue_entries([outcome_entry(heading, outcome, kind=kind)])
-            self.flush_entries()
+            # Through the app's queue, so an ElicitationFinished posted before the result came
+            # back is written first (the transcript keeps the order things happened in).
+            self.app.call_later(self._show_outcome, outcome_entry(heading, outcome, kind=kind))
 
         self.run_worker(run(), group="calls", name=heading, exit_on_error=False)
         return call_id

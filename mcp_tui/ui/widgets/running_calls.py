@@ -6,6 +6,7 @@ progress a thousand times a second moves the bar at most once per frame.
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Label, ProgressBar
@@ -21,14 +22,24 @@ class RunningCall(Horizontal):
         super().__init__(classes="running-call")
         self.call_id = call_id
         self._label = label
+        self._latest: ProgressReceived | None = None
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Label(self._label, classes="running-label")
         yield ProgressBar(total=None, show_eta=False, classes="running-bar")
         yield Label(Content(""), classes="running-message")
 
+    def on_mount(self) -> None:
+        if self._latest is not None:
+            self.show_progress(self._latest)
+
     def show_progress(self, event: ProgressReceived) -> None:
-        bar = self.query_one(ProgressBar)
+        """Show the latest progress now, or as soon as the row's widgets exist."""
+        self._latest = event
+        bars = self.query(ProgressBar)
+        if not bars:
+            return
+        bar = bars.first()
         total = event.total if event.total and event.total > 0 else None
         bar.update(total=total, progress=event.progress)
         message = self.query_one(".running-message", Label)
@@ -52,7 +63,7 @@ class RunningCalls(Vertical):
 
     def progress(self, event: ProgressReceived) -> None:
         row = self._row(event.call_id)
-        if row is not None and row.is_mounted:
+        if row is not None:
             row.show_progress(event)
 
     def finish(self, call_id: int) -> None:

@@ -1,0 +1,97 @@
+"""Helpers shared by the app's Pilot tests (not a test module: no ``test_`` prefix).
+
+Imported by ``tests/ui/test_app*.py`` and ``tests/ui/test_session*.py`` after they put this
+directory and ``fixtures/`` on ``sys.path``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets.tree import TreeNode
+
+HERE = Path(__file__).resolve().parent
+if str(HERE / "fixtures") not in sys.path:
+    sys.path.insert(0, str(HERE / "fixtures"))
+
+from fake_connection import FakeFactory, Script, spec  # noqa: E402
+
+from mcp_tui.options import AppOptions  # noqa: E402
+from mcp_tui.ui.app import McpTuiApp  # noqa: E402
+from mcp_tui.ui.screens.session import SessionScreen  # noqa: E402
+from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef  # noqa: E402
+
+__all__ = [
+    "FakeFactory",
+    "Script",
+    "make_app",
+    "open_node",
+    "session_of",
+    "spec",
+    "tree_node",
+    "wait_for",
+]
+
+
+def make_app(
+    scripts: Mapping[str, Script] | None = None,
+    servers: tuple[str, ...] = ("demo",),
+    options: AppOptions | None = None,
+) -> tuple[McpTuiApp, FakeFactory]:
+    factory = FakeFactory(scripts)
+    app = McpTuiApp(
+        [spec(name) for name in servers], options or AppOptions(), connection_factory=factory
+    )
+    return app, factory
+
+
+def session_of(app: McpTuiApp) -> SessionScreen:
+    session = app.session
+    assert session is not None
+    return session
+
+
+async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], steps: int = 150) -> None:
+    """Let the app run until ``condition`` holds (fails after ``steps`` short pauses)."""
+    for _ in range(steps):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    assert condition(), "the app never reached the expected state"
+
+
+def tree_node(app: McpTuiApp, server: str, name: str) -> TreeNode[NodeRef]:
+    """The catalog node of a server (``name == ""``) or of one of its items."""
+    tree = app.screen_stack[0].query_one(CatalogTree)
+    found: list[TreeNode[NodeRef]] = []
+
+    def walk(node: TreeNode[NodeRef]) -> None:
+        data = node.data
+        if data is not None and data.server == server:
+            item = data.item
+            item_name = getattr(item, "name", None) if item is not None else ""
+            if (name == "" and data.kind == "server") or (name and item_name == name):
+                found.append(node)
+        for child in node.children:
+            walk(child)
+
+    walk(tree.root)
+    assert found, f"no catalog node {server}/{name}"
+    return found[0]
+
+
+async def open_node(pilot: Pilot[None], app: McpTuiApp, server: str, name: str) -> None:
+    """Move the catalog cursor to an item and press Enter on it."""
+    tree = app.screen_stack[0].query_one(CatalogTree)
+    node = tree_node(app, server, name)
+    if node.parent is not None:
+        node.parent.expand()
+    await pilot.pause()
+    tree.focus()
+    tree.move_cursor(node)
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()

@@ -1,0 +1,399 @@
+"""Pilot tests of the app and the session screen against scripted fake connections."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import textwrap
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import pytest
+from app_testkit import Script, make_app, open_node, session_of, tree_node, wait_for
+from textual.widgets import ProgressBar, TextArea
+
+from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.events import (
+    CallOutcome,
+    ConnectionState,
+    ContentItem,
+    ElicitationRefused,
+    LogReceived,
+    Notice,
+    ProgressReceived,
+    PromptArgumentInfo,
+    PromptInfo,
+    ResourceInfo,
+    StderrReceived,
+    TrafficRecorded,
+)
+from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
+from mcp_tui.ui.screens.arguments import ArgumentsScreen
+from mcp_tui.ui.screens.confirm import ConfirmScreen
+from mcp_tui.ui.screens.detail import DetailScreen
+from mcp_tui.ui.widgets.running_calls import RunningCall
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def transcript_text(app: Any) -> str:
+    return "\n".join(entry.summary.plain for entry in session_of(app).transcript.entries)
+
+
+# --- start-up --------------------------------------------------------------------------------
+
+
+def test_app_start_path_does_not_import_mcp() -> None:
+    """The first frame must not wait for ``import mcp``: nothing on the UI path imports it."""
+    script = textwrap.dedent(
+        f"""
+        import asyncio, sys
+        sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
+        from app_testkit import make_app
+        async def main():
+            app, _ = make_app()
+            async with app.run_test() as pilot:
+                await pilot.pause(0.2)
+                assert app.entries["demo"].state.value == "ready"
+            print("mcp" in sys.modules, "mcp_tui.session.connection" in sys.modules)
+        asyncio.run(main())
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False"]
+
+
+async def test_servers_show_state_and_one_failure_does_not_break_others() -> None:
+    app, factory = make_app(
+        {"broken": Script(fail="command not found: nope")}, servers=("demo", "broken")
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.entries["broken"].state is ConnectionState.FAILED)
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        assert "command not found: nope" in transcript_text(app)
+        assert "broken: failed" in transcript_text(app)
+        assert "failed" in str(tree_node(app, "broken", "").label)
+        # The healthy server still works.
+        session_of(app).call_tool("demo", "ping", {})
+        await wait_for(pilot, lambda: bool(factory.latest("demo").calls))
+        await wait_for(pilot, lambda: "ping got {}" in transcript_text(app))
+        # The info panel shows what the server said about itself.
+        info = session_of(app).query_one("#info").render()
+        assert "fake-server 1.2.3" in str(info) and "2025-11-25" in str(info)
+
+
+# --- calling tools ---------------------------------------------------------------------------
+
+
+async def test_call_tool_with_form_sends_typed_arguments() -> None:
+    app, factory = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        await pilot.pause(0.1)
+        # Keyboard only: server line, Tools group, echo.
+        await pilot.press("down", "down", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+        await pilot.press("ctrl+s")  # "text" is required: nothing is sent
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ArgumentsScreen)
+        assert factory.latest("demo").calls == []
+        await pilot.press(*"hello", "tab", "backspace", "3", "ctrl+s")
+        await wait_for(pilot, lambda: bool(factory.latest("demo").calls))
+        name, arguments, call_id = factory.latest("demo").calls[0]
+        assert (name, arguments) == ("echo", {"text": "hello", "times": 3})
+        await wait_for(pilot, lambda: "echo got" in transcript_text(app))
+        assert f"#{call_id} demo › echo" in transcript_text(app)
+        assert not isinstance(app.screen, ArgumentsScreen)
+
+
+async def test_json_editor_validates_before_sending() -> None:
+    app, factory = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        await open_node(pilot, app, "demo", "nested")
+        await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+        editor = app.screen.query_one("#arguments-json", TextArea)
+        await pilot.press("ctrl+s")  # the skeleton lacks point.x / point.y
+        await pilot.pause(0.1)
+        errors = str(app.screen.query_one("#arguments-errors").render())
+        assert "'x' is a required property" in errors
+        assert factory.latest("demo").calls == []
+        editor.text = '{"point": {"x": 1, "y": 2.5}}'
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: bool(factory.latest("demo").calls))
+        assert factory.latest("demo").calls[0][:2] == ("nested", {"point": {"x": 1, "y": 2.5}})
+
+
+async def test_errors_and_rich_results_in_transcript() -> None:
+    results: dict[str, Any] = {
+        "echo": CallOutcome(error="-32602 Invalid params: text is required", error_code=-32602),
+        "ping": CallOutcome(
+            items=(
+                ContentItem("text", text="boom"),
+                ContentItem("image", mime_type="image/png", size=5000),
+            ),
+            is_error=True,
+        ),
+    }
+    app, _ = make_app({"demo": Script(results=results)})
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session_of(app).call_tool("demo", "echo", {})
+        session_of(app).call_tool("demo", "ping", {})
+        await wait_for(pilot, lambda: "the tool reported an error" in transcript_text(app))
+        await wait_for(pilot, lambda: "-32602 Invalid params" in transcript_text(app))
+        assert "[image: image/png, 4.9 KiB]" in transcript_text(app)
+
+
+async def test_progress_bar_on_running_call() -> None:
+    release = asyncio.Event()
+    app, factory = make_app()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        connection = factory.latest("demo")
+
+        async def slow(name: str, arguments: Mapping[str, Any], *, call_id: int) -> CallOutcome:
+            for step in range(1, 301):  # a flood of progress: the bar moves once per flush
+                connection.sink(ProgressReceived("demo", call_id, step, 300, f"step {step}"))
+            await release.wait()
+            return CallOutcome(items=(ContentItem("text", text="done"),))
+
+        connection.call_tool = slow  # type: ignore[method-assign]
+        call_id = session_of(app).call_tool("demo", "echo", {"text": "x"})
+        await wait_for(pilot, lambda: bool(app.query(RunningCall)))
+        row = app.query_one(RunningCall)
+        await wait_for(pilot, lambda: bool(row.query(ProgressBar)))
+        await wait_for(pilot, lambda: row.query_one(ProgressBar).progress == 300)
+        assert row.call_id == call_id and row.query_one(ProgressBar).total == 300
+        assert "step 300" in str(row.query_one(".running-message").render())
+        release.set()
+        await wait_for(pilot, lambda: not app.query(RunningCall))
+        await wait_for(pilot, lambda: "done" in transcript_text(app))
+
+
+async def test_requested_call_runs_when_server_is_ready() -> None:
+    options = AppOptions(call=ToolCallRequest("echo", {"text": "from the CLI"}))
+    app, factory = make_app({"slow": Script(delay=0.2)}, servers=("slow",), options=options)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: bool(factory.made) and bool(factory.latest("slow").calls))
+        assert factory.latest("slow").calls[0][:2] == ("echo", {"text": "from the CLI"})
+        await wait_for(pilot, lambda: "echo got" in transcript_text(app))
+
+
+async def test_requested_call_for_missing_tool_says_so() -> None:
+    options = AppOptions(call=ToolCallRequest("nope"))
+    app, factory = make_app(options=options)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: "does not offer a tool named 'nope'" in transcript_text(app))
+        assert factory.latest("demo").calls == []
+
+
+# --- prompts and resources -------------------------------------------------------------------
+
+
+async def test_prompt_resource_and_template() -> None:
+    script = Script(
+        prompts=(
+            PromptInfo("greet", "Say hi", arguments=(PromptArgumentInfo("who", None, True),)),
+        ),
+        resources=(
+            ResourceInfo("file:///readme.md", "readme", mime_type="text/markdown"),
+            ResourceInfo("file:///logs/{day}", "logs", template=True),
+        ),
+    )
+    app, factory = make_app({"demo": script})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        await pilot.pause(0.1)
+        await open_node(pilot, app, "demo", "greet")
+        await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+        await pilot.press(*"Ada", "ctrl+s")
+        await wait_for(pilot, lambda: bool(factory.latest("demo").prompt_gets))
+        assert factory.latest("demo").prompt_gets == [("greet", {"who": "Ada"})]
+        await wait_for(pilot, lambda: "user:" in transcript_text(app))
+        assert "a greeting" in transcript_text(app)
+
+        await open_node(pilot, app, "demo", "readme")
+        await wait_for(pilot, lambda: factory.latest("demo").reads == ["file:///readme.md"])
+        await wait_for(pilot, lambda: "contents of file:///readme.md" in transcript_text(app))
+
+        await open_node(pilot, app, "demo", "logs")
+        await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+        await pilot.press(*"2024-01-02", "ctrl+s")
+        await wait_for(pilot, lambda: len(factory.latest("demo").reads) == 2)
+        assert factory.latest("demo").reads[1] == "file:///logs/2024-01-02"
+
+
+# --- logs, traffic, notices, elicitation results ---------------------------------------------
+
+
+async def test_log_flood_is_batched_and_bounded() -> None:
+    app, factory = make_app()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        logs = session_of(app).logs
+        writes = 0
+        original = logs.write
+
+        def counting_write(*args: Any, **kwargs: Any) -> Any:
+            nonlocal writes
+            writes += 1
+            return original(*args, **kwargs)
+
+        logs.write = counting_write  # type: ignore[method-assign]
+        sink = factory.latest("demo").sink
+        for i in range(5000):
+            sink(LogReceived("demo", "warning", "flood", {"i": i}))
+        sink(StderrReceived("demo", "last stderr line"))
+        await wait_for(pilot, lambda: logs.lines_written > 0)
+        await pilot.pause(0.2)
+        assert writes <= 2  # one write per flush, not one per message
+        assert logs.lines_written <= 400
+        text = "\n".join(line.text for line in logs.lines)
+        assert "log lines dropped" in text
+        assert "last stderr line" in text and '{"i": 4999}' in text
+
+
+async def test_traffic_view_toggle_shows_messages() -> None:
+    app, factory = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        sink = factory.latest("demo").sink
+        request = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "e"}}
+        sink(TrafficRecorded("demo", "out", request))
+        sink(TrafficRecorded("demo", "in", {"jsonrpc": "2.0", "id": 7, "result": {}}))
+        await pilot.pause(0.15)
+        session = session_of(app)
+        assert not session.traffic.display
+        await pilot.press("t")
+        await pilot.pause(0.1)
+        assert session.traffic.display and not session.transcript.display
+        text = "\n".join(line.text for line in session.traffic.lines)
+        assert "→ out" in text and "tools/call request" in text and "id=7" in text
+        assert "← in" in text and "tools/call result" in text
+        assert '"name": "e"' in text
+        await pilot.press("t")
+        assert session.transcript.display and not session.traffic.display
+
+
+async def test_notices_refusals_and_elicitation_outcomes_in_transcript() -> None:
+    app, factory = make_app()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        sink = factory.latest("demo").sink
+        sink(Notice("demo", "3 requests cancelled automatically", "warning"))
+        sink(
+            ElicitationRefused("demo", "Fill this", ("address: nested objects are not supported",))
+        )
+        request = ElicitationRequest(server="demo", message="How old?", mode="form", tool="echo")
+        app.post_message(ElicitationShown(request))
+        app.post_message(ElicitationFinished(request, ElicitationOutcome("accept", {"age": 30})))
+        await wait_for(pilot, lambda: "accepted" in transcript_text(app))
+        text = transcript_text(app)
+        assert "3 requests cancelled automatically" in text
+        assert "- address: nested objects are not supported" in text
+        assert "demo asks for a form during echo" in text and "How old?" in text
+        assert '"age": 30' in text
+
+
+async def test_detail_view_shows_full_text() -> None:
+    long_text = "\n".join(f"line {i}" for i in range(200))
+    results: dict[str, Any] = {"ping": CallOutcome(items=(ContentItem("text", text=long_text),))}
+    app, _ = make_app({"demo": Script(results=results)})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session_of(app).call_tool("demo", "ping", {})
+        await wait_for(pilot, lambda: "press Enter for the full text" in transcript_text(app))
+        transcript = session_of(app).transcript
+        transcript.focus()
+        await wait_for(pilot, lambda: transcript.index == len(transcript.entries) - 1)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        assert "line 199" in app.screen.query_one(TextArea).text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, DetailScreen))
+
+
+# --- reconnect, stop asking, palette, quitting -----------------------------------------------
+
+
+async def test_reconnect_replaces_the_connection() -> None:
+    app, factory = make_app()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        first = factory.latest("demo")
+        await pilot.press("R")
+        await wait_for(pilot, lambda: len(factory.made) == 2)
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        assert first.close_count == 1
+        assert app.entries["demo"].connection is factory.latest("demo")
+        assert "reconnecting" in transcript_text(app)
+
+
+async def test_stop_asking_toggle() -> None:
+    app, factory = make_app()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        await pilot.press("x")
+        await pilot.pause(0.1)
+        assert factory.latest("demo").paused is True
+        assert "not asking" in str(tree_node(app, "demo", "").label)
+        await pilot.press("x")
+        await pilot.pause(0.1)
+        assert factory.latest("demo").paused is False
+
+
+async def test_command_palette_calls_a_tool() -> None:
+    app, _ = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.1)
+        await pilot.press(*"call tool demo echo")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+
+
+async def test_quit_closes_every_connection() -> None:
+    app, factory = make_app(servers=("a", "b"))
+    async with app.run_test() as pilot:
+        await wait_for(
+            pilot, lambda: all(e.state is ConnectionState.READY for e in app.entries.values())
+        )
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: not app.is_running)
+    assert [c.close_count for c in factory.made] == [1, 1]
+
+
+async def test_quit_with_a_form_open_asks_first() -> None:
+    app, factory = make_app()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        await open_node(pilot, app, "demo", "echo")
+        await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+        assert factory.latest("demo").close_count == 0
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not app.is_running)
+    assert factory.latest("demo").close_count == 1
