@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -70,9 +70,7 @@ __all__ = [
     "LoadedConfig",
     "RateLimitConfig",
     "StdioServerConfig",
-    "describe_servers",
     "load_config",
-    "settings_from",
 ]
 
 _M = TypeVar("_M", bound=BaseModel)
@@ -410,13 +408,3 @@ def _build_spec(
         mode=parsed.mode or app.mode,
         elicitation=parsed.elicitation or app.elicitation,
     )
-
-
-def settings_from(config: LoadedConfig | None) -> AppSettings:
-    """The settings of ``config``, or the defaults when there is no config file."""
-    return config.settings if config is not None else AppSettings()
-
-
-def describe_servers(specs: Iterable[ServerSpec]) -> str:
-    """``name (target), ...`` for messages."""
-    return ", ".join(f"{s.name} ({s.target.describe()})" for s in specs)

@@ -166,7 +166,8 @@ def reader_may_leave(out: TextIO) -> Iterator[None]:
 
 
 def _quote(text: str) -> str:
-    return json.dumps(one_line(text, limit=300), ensure_ascii=False)
+    """Server text in quotes, on one line, every unsafe character escaped."""
+    return f'"{one_line(text, limit=300)}"'
 
 
 async def _connected(

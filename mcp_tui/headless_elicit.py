@@ -47,6 +47,7 @@ class ScriptedHandler:
     async def elicit(self, request: ElicitationRequest) -> ElicitationOutcome:
         self.seen += 1
         if self.failure is not None:  # the run is stopping: answer nothing more
+            self.given.append((request.mode, "cancel", None))
             return ElicitationOutcome.cancel("the run is stopping")
         try:
             outcome = self._url(request) if request.mode == "url" else self._form(request)
@@ -153,7 +154,8 @@ class ScriptedHandler:
 
 
 def _quote(text: str) -> str:
-    return json.dumps(one_line(text, limit=300), ensure_ascii=False)
+    """Server text in quotes, on one line, every unsafe character escaped."""
+    return f'"{one_line(text, limit=300)}"'
 
 
 def _describe_fields(form: FormSpec) -> str:

@@ -428,3 +428,35 @@ def test_reader_leaving_early_keeps_the_exit_code(url: str) -> None:
     proc.stderr.close()
     assert proc.wait(60) == 0, err
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_answers_recorded_in_the_tui_replay_unchanged(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What ``--save-answers`` writes (``AnswerRecorder``) is what ``call --answers`` replays."""
+    from mcp_tui.answers import AnswerRecorder
+
+    path = tmp_path / "recorded.json"
+    recorder = AnswerRecorder(path)
+    recorder.record(
+        message="First question: how are you?",
+        mode="form",
+        action="accept",
+        content={"answer": "recorded"},
+        server="fixture",
+        tool="two_questions",
+    )
+    recorder.record(
+        message="Second question: and tomorrow?",
+        mode="form",
+        action="cancel",
+        server="fixture",
+        tool="two_questions",
+    )
+    code, out, err = run(["call", "two_questions", "--answers", str(path), url], capsys)
+    assert code == 0, err
+    assert json.loads(out) == [
+        {"action": "accept", "content": {"answer": "recorded"}},
+        {"action": "cancel"},
+    ]
+    assert "recorded for a different message" not in err
