@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import signal
 import socket
 import sys
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -76,6 +79,13 @@ async def serve_http(server: MCPServer[Any], port: int) -> None:
             print(f"http://{HOST}:{actual_port}{HTTP_PATH}", flush=True)
 
 
+def _exit_at_once(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C in stdio mode: leave now. The SDK reads stdin in a worker thread that cancellation
+    cannot interrupt, so a graceful stop would wait for the next line of input; there is nothing
+    to flush (every message is flushed as it is written) and the OS closes the page's socket."""
+    os._exit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     # Before the server exists: MCPServer otherwise installs a Rich log handler of its own.
@@ -91,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.http:
             anyio.run(serve_http, server, args.port)
         else:
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                signal.signal(signal.SIGINT, _exit_at_once)
             server.run("stdio")
     except KeyboardInterrupt:
         return 130

@@ -40,6 +40,15 @@ def demo_stdio_command() -> list[str]:
     return [sys.executable, "-m", "mcp_tui.demo"]
 
 
+def demo_http_command(port: int = 0) -> list[str]:
+    """The argv that serves the demo over Streamable HTTP on 127.0.0.1 (`port` 0: a free one).
+
+    The child prints its endpoint URL (`http://127.0.0.1:<port>/mcp`) as the first line of stdout
+    once it accepts connections, and nothing after; SIGTERM stops it.
+    """
+    return [*demo_stdio_command(), "--http", "--port", str(port)]
+
+
 def demo_stdio_env() -> dict[str, str]:
     """Environment to add for `demo_stdio_command()`: makes `mcp_tui` importable in the child
     even when it runs from a source checkout that was never installed."""

@@ -4,7 +4,9 @@ boundary. Also: nothing but protocol on stdout, the URL first in HTTP mode."""
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -27,7 +29,7 @@ from demo_testkit import (
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from mcp_tui.demo.server import demo_stdio_command, demo_stdio_env
+from mcp_tui.demo.server import demo_http_command, demo_stdio_command, demo_stdio_env
 
 LISTING = "Files in / of demo-user@example.com:"
 
@@ -38,6 +40,14 @@ def child_env() -> dict[str, str]:
 
 def test_the_stdio_command_uses_this_python() -> None:
     assert demo_stdio_command() == [sys.executable, "-m", "mcp_tui.demo"]
+    assert demo_http_command(8123) == [
+        sys.executable,
+        "-m",
+        "mcp_tui.demo",
+        "--http",
+        "--port",
+        "8123",
+    ]
     assert (Path(demo_stdio_env()["PYTHONPATH"]) / "mcp_tui" / "demo" / "server.py").is_file()
 
 
@@ -54,6 +64,42 @@ def test_stdio_mode_prints_nothing_but_protocol() -> None:
     assert done.stdout == b""
     assert b"Traceback" not in done.stderr
     assert done.returncode == 0
+
+
+def test_ctrl_c_stops_the_stdio_server_while_it_waits_for_input() -> None:
+    """The SDK reads stdin in a thread that cancellation cannot interrupt; the demo must still
+    stop on SIGINT instead of waiting for another line."""
+    proc = subprocess.Popen(
+        demo_stdio_command(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=child_env(),
+        # Whatever ignores SIGINT around the test run, the demo gets the default handler.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        initialize = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "0"},
+            },
+        }
+        proc.stdin.write(json.dumps(initialize).encode() + b"\n")
+        proc.stdin.flush()
+        reply = json.loads(proc.stdout.readline())  # the server is up and reading stdin
+        assert reply["id"] == 1 and reply["result"]["serverInfo"]["name"] == "mcp-tui-demo"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 128 + signal.SIGINT
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 @pytest.fixture
@@ -114,7 +160,7 @@ def http_demo(tmp_path: Path) -> Iterator[str]:
     """`python -m mcp_tui.demo --http --port 0`; yields the URL it printed first."""
     with open(tmp_path / "demo-http.log", "w+", encoding="utf-8") as log:
         proc = subprocess.Popen(
-            [*demo_stdio_command(), "--http", "--port", "0"],
+            demo_http_command(),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=log,
