@@ -434,3 +434,12 @@ def test_stop_process_kills_a_child_that_ignores_sigterm() -> None:
     cli.stop_process(proc, grace=0.5)
     assert proc.poll() is not None
     proc.stdout.close()
+
+
+def test_build_app_with_the_real_app() -> None:
+    """The real ``McpTuiApp`` takes exactly ``(servers, options)``; nothing runs or connects."""
+    from mcp_tui.ui.app import McpTuiApp
+
+    spec = ServerSpec("s", StdioTarget(PY, ("-c", "pass")))
+    app = cli.build_app([spec], AppOptions(review_before_send=True))
+    assert isinstance(app, McpTuiApp)
