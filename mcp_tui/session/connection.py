@@ -16,7 +16,7 @@ Importing this module imports ``mcp`` (about half a second): the UI imports it l
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,6 @@ import anyio
 import mcp_types as types
 from mcp import Client
 from mcp.client._transport import TransportStreams
-from mcp.shared.message import SessionMessage
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcp_tui import __version__
@@ -51,19 +50,15 @@ from mcp_tui.session.events import (
     ServerInfo,
     ServerStateChanged,
     ToolInfo,
-    TrafficRecorded,
 )
-from mcp_tui.session.sdk_workarounds import (
-    INPUT_REQUIRED_MAX_ROUNDS,
-    ResultTypeFixup,
-    silence_deprecation_warnings,
-)
+from mcp_tui.session.recording import ConnectionTap
+from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.session.stderr import StderrCapture
+from mcp_tui.session.stdio_transport import DEFAULT_MAX_MESSAGE_BYTES
 from mcp_tui.session.tap import tapped
 from mcp_tui.session.traffic import TrafficLog
 from mcp_tui.session.transports import describe_connect_failure, open_transport
-from mcp_tui.untrusted import one_line
 
 log = logging.getLogger(__name__)
 silence_deprecation_warnings()
@@ -72,8 +67,6 @@ URL_ELICITATION_REQUIRED = -32042
 #: How long :meth:`ServerConnection.close` waits for a graceful end before cancelling outright.
 #: (A stdio server gets 2 s after stdin closes, then SIGTERM, 2 s more, then SIGKILL.)
 CLOSE_GRACE = 8.0
-#: Malformed messages reported individually before the rest are only counted.
-MAX_STREAM_NOTICES = 20
 
 
 class ServerConnection:
@@ -91,6 +84,7 @@ class ServerConnection:
         rate_limit: tuple[int, float] = (10, 10.0),
         log_level: types.LoggingLevel = "debug",
         connect_timeout: float = 120.0,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     ) -> None:
         self.spec = spec
         self.name = spec.name
@@ -103,6 +97,7 @@ class ServerConnection:
         self._client_name = client_name
         self._log_level = log_level
         self._connect_timeout = connect_timeout
+        self._max_message_bytes = max_message_bytes
         self._client: Client | None = None
         self._calls = CallTracker()
         self._bridge = ElicitationBridge(
@@ -115,9 +110,8 @@ class ServerConnection:
             protocol_version=lambda: self.info.protocol_version if self.info else None,
         )
         self._catalog = Catalog(self.name, sink)
-        self._fixup = ResultTypeFixup()
+        self._tap = ConnectionTap(self.name, sink, traffic_log, on_ended=self._stream_ended)
         self._stderr: StderrCapture | None = None
-        self._stream_problems = 0
         self._started = False
         self._close_requested = False
         self._server_ended = False
@@ -190,7 +184,9 @@ class ServerConnection:
                 )
         except Exception as exc:
             log.debug("connection %s failed", self.name, exc_info=True)
-            if self.state is ConnectionState.READY:
+            if self._tap.fatal:
+                failure = self._tap.fatal[0].upper() + self._tap.fatal[1:] + "."
+            elif self.state is ConnectionState.READY:
                 failure = f"The connection failed: {convert.describe_exception(exc)}"
             else:
                 failure = describe_connect_failure(self.spec, exc, self._tail())
@@ -198,9 +194,12 @@ class ServerConnection:
             self._client = None
             self._cancel_calls()
             if failure is None and self._server_ended and not self._close_requested:
-                failure = "The server closed the connection." + (
-                    f" Last stderr: {self._tail()}" if self._tail() else ""
-                )
+                if self._tap.fatal:
+                    failure = self._tap.fatal[0].upper() + self._tap.fatal[1:] + "."
+                else:
+                    failure = "The server closed the connection." + (
+                        f" Last stderr: {self._tail()}" if self._tail() else ""
+                    )
             if failure is not None:
                 self._set_state(ConnectionState.FAILED, failure)
             else:
@@ -218,7 +217,9 @@ class ServerConnection:
             background.start_soon(self._handshake_watchdog)
             try:
                 client = Client(
-                    self._transport(open_transport(self.spec, errlog)),
+                    self._transport(
+                        open_transport(self.spec, errlog, max_message_bytes=self._max_message_bytes)
+                    ),
                     mode=self.spec.mode,
                     client_info=types.Implementation(name=self._client_name, version=__version__),
                     elicitation_callback=self._bridge,
@@ -261,10 +262,16 @@ class ServerConnection:
 
     @asynccontextmanager
     async def _transport(self, inner: Any) -> AsyncIterator[TransportStreams]:
-        async with tapped(inner, self) as streams:
+        async with tapped(inner, self._tap) as streams:
             if self._stderr is not None:  # the child has its own copy of the pipe now
                 self._stderr.close_write_end()
             yield streams
+
+    def _stream_ended(self) -> None:
+        """The server closed the stream (or we did, while closing)."""
+        self._server_ended = True
+        if not self._close_requested:
+            self._event("stop").set()
 
     async def _drain_stderr(self, capture: StderrCapture) -> None:
         try:
@@ -286,45 +293,6 @@ class ServerConnection:
 
     def _tail(self) -> str:
         return convert.first_lines(self.stderr_tail)
-
-    # ---- the tap: every message in and out --------------------------------------------------
-
-    def incoming(self, item: SessionMessage | Exception) -> SessionMessage | Exception:
-        if isinstance(item, Exception):
-            self._stream_problem(item)
-            return item
-        self._record("in", item)
-        return self._fixup.incoming(item)
-
-    def outgoing(self, message: SessionMessage) -> None:
-        self._fixup.outgoing(message)
-        self._record("out", message)
-
-    def ended(self) -> None:
-        self._server_ended = True
-        if not self._close_requested:
-            self._event("stop").set()
-
-    def _record(self, direction: Any, message: SessionMessage) -> None:
-        try:
-            data = message.message.model_dump(by_alias=True, mode="json", exclude_unset=True)
-        except Exception as exc:  # never let the log break the connection
-            data = {"unrecordable": repr(exc)}
-        if self._traffic_log is not None:
-            self._traffic_log.record(self.name, direction, data)
-        self._sink(TrafficRecorded(self.name, direction, data))
-
-    def _stream_problem(self, exc: Exception) -> None:
-        text = one_line(str(exc), limit=300)
-        if self._traffic_log is not None:
-            self._traffic_log.record_error(self.name, "in", str(exc)[:10_000])
-        self._stream_problems += 1
-        if self._stream_problems <= MAX_STREAM_NOTICES:
-            self._notice(
-                f"the server sent something that is not a JSON-RPC message: {text}", "warning"
-            )
-        elif self._stream_problems == MAX_STREAM_NOTICES + 1:
-            self._notice("more invalid messages from this server are not reported", "warning")
 
     # ---- notifications ----------------------------------------------------------------------
 
@@ -354,7 +322,7 @@ class ServerConnection:
         return CallOutcome(error=f"{self.name} is not connected ({self.state.value}){why}")
 
     async def call_tool(
-        self, name: str, arguments: dict[str, Any] | None = None, *, call_id: int | None = None
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, call_id: int | None = None
     ) -> CallOutcome:
         """Call a tool; progress goes to the sink as ``ProgressReceived(call_id=call_id or 0)``.
 
@@ -370,7 +338,11 @@ class ServerConnection:
         with self._calls.track(name, call_id) as ref, self._call_scope():
             try:
                 return convert.tool_outcome(
-                    await client.call_tool(name, arguments, progress_callback=progress)
+                    await client.call_tool(
+                        name,
+                        dict(arguments) if arguments is not None else None,
+                        progress_callback=progress,
+                    )
                 )
             except Exception as exc:
                 outcome = convert.error_outcome(exc)
@@ -397,14 +369,17 @@ class ServerConnection:
                 )
         return self._interrupted()  # the connection ended: our scope was cancelled
 
-    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> CallOutcome:
+    async def get_prompt(
+        self, name: str, arguments: Mapping[str, str] | None = None
+    ) -> CallOutcome:
         """Messages become items in order, each with ``role`` set."""
         client = self._client
         if client is None:
             return self._not_ready()
         with self._call_scope():
             try:
-                return convert.prompt_outcome(await client.get_prompt(name, arguments))
+                args = dict(arguments) if arguments is not None else None
+                return convert.prompt_outcome(await client.get_prompt(name, args))
             except Exception as exc:
                 return convert.error_outcome(exc)
         return self._interrupted()

@@ -26,6 +26,10 @@ the behaviour and delete the workaround if it is gone.
    ``UserWarning``, shown by default) when deprecated-but-needed features are used (logging
    levels on 2025-era servers); Python prints warnings to stderr, over the Textual screen.
    :func:`silence_deprecation_warnings` filters exactly that category.
+
+4. **No bound on stdio message size.** ``stdio_client`` concatenates text until a newline with no
+   limit (quadratic, unbounded memory). ``stdio_transport.py`` is a copy of that transport with a
+   linear, bounded reader; it lives in its own module because it is a whole transport.
 """
 
 from __future__ import annotations

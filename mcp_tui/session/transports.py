@@ -1,8 +1,9 @@
 """Build the SDK transport for a :class:`ServerSpec`, and say in one sentence why it failed.
 
-- stdio: ``stdio_client`` with the spec's command, arguments, working directory and environment
-  (merged by the SDK over its small default environment: ``HOME``, ``PATH``, ...), and ``errlog``
-  set to our stderr pipe — never the terminal.
+- stdio: ``bounded_stdio_client`` (the SDK's ``stdio_client`` with a bound on message size) with
+  the spec's command, arguments, working directory and environment (merged by the SDK over its
+  small default environment: ``HOME``, ``PATH``, ...), and ``errlog`` set to our stderr pipe —
+  never the terminal.
 - Streamable HTTP: our own ``httpx2`` client carrying the spec's headers, with **no read timeout**:
   on 2025-era servers the answer to a tool call waits on the call's SSE stream while the user fills
   in a form, and a person may take many minutes (the SDK's default is 300 s).
@@ -21,13 +22,14 @@ from typing import TextIO
 import httpx2
 from mcp.client._transport import Transport, TransportStreams
 from mcp.client.sse import sse_client
-from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+from mcp.client.stdio import StdioServerParameters, get_default_environment
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
 from mcp_tui.session.convert import describe_code, primary_exception
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
+from mcp_tui.session.stdio_transport import DEFAULT_MAX_MESSAGE_BYTES, bounded_stdio_client
 
 #: Connect, write and pool timeouts for HTTP (seconds). Reads have none: see the module docstring.
 HTTP_TIMEOUT = 30.0
@@ -45,13 +47,20 @@ def stdio_parameters(target: StdioTarget) -> StdioServerParameters:
     )
 
 
-def open_transport(spec: ServerSpec, errlog: TextIO | None) -> Transport:
+def open_transport(
+    spec: ServerSpec,
+    errlog: TextIO | None,
+    *,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+) -> Transport:
     """The (not yet entered) transport for ``spec``; ``errlog`` is required for stdio."""
     target = spec.target
     if isinstance(target, StdioTarget):
         if errlog is None:
             raise ValueError("a stdio server needs an errlog: its stderr must not reach the tty")
-        return stdio_client(stdio_parameters(target), errlog=errlog)
+        return bounded_stdio_client(
+            stdio_parameters(target), errlog=errlog, max_message_bytes=max_message_bytes
+        )
     if target.transport == "sse":
         return sse_client(
             target.url,

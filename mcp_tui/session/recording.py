@@ -1,0 +1,93 @@
+"""What a connection does with every message passing through its tap (``tap.py``).
+
+- records it: the ``--log`` file (:class:`TrafficLog`) and a :class:`TrafficRecorded` event for
+  the traffic view, both with the message exactly as it travelled;
+- applies the SDK workaround for 2026-07-28 results without ``resultType`` (after recording);
+- reports what is not a JSON-RPC message (a malformed stdout line) as a warning ``Notice``,
+  at most :data:`MAX_STREAM_NOTICES` times per connection, and remembers a fatal stream problem
+  (a message over the size limit) as the reason the connection ended;
+- tells the connection when the server closed the stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mcp.shared.message import SessionMessage
+
+from mcp_tui.session.events import EventSink, Notice, TrafficRecorded
+from mcp_tui.session.sdk_workarounds import ResultTypeFixup
+from mcp_tui.session.stdio_transport import MessageTooLarge
+from mcp_tui.session.traffic import Direction, TrafficLog
+from mcp_tui.untrusted import one_line
+
+#: Malformed messages reported individually before the rest are only counted.
+MAX_STREAM_NOTICES = 20
+
+
+class ConnectionTap:
+    """The :class:`~mcp_tui.session.tap.MessageTap` of one connection."""
+
+    def __init__(
+        self,
+        server: str,
+        sink: EventSink,
+        traffic_log: TrafficLog | None,
+        on_ended: Callable[[], None],
+    ) -> None:
+        self.server = server
+        self._sink = sink
+        self._traffic_log = traffic_log
+        self._on_ended = on_ended
+        self.fixup = ResultTypeFixup()
+        #: Why the stream ended, when it was our doing (e.g. a message over the size limit).
+        self.fatal: str | None = None
+        self.stream_problems = 0
+
+    def incoming(self, item: SessionMessage | Exception) -> SessionMessage | Exception:
+        if isinstance(item, Exception):
+            self._stream_problem(item)
+            return item
+        self._record("in", item)
+        return self.fixup.incoming(item)
+
+    def outgoing(self, message: SessionMessage) -> None:
+        self.fixup.outgoing(message)
+        self._record("out", message)
+
+    def ended(self) -> None:
+        self._on_ended()
+
+    def _record(self, direction: Direction, message: SessionMessage) -> None:
+        try:
+            data = message.message.model_dump(by_alias=True, mode="json", exclude_unset=True)
+        except Exception as exc:  # never let the log break the connection
+            data = {"unrecordable": repr(exc)}
+        if self._traffic_log is not None:
+            self._traffic_log.record(self.server, direction, data)
+        self._sink(TrafficRecorded(self.server, direction, data))
+
+    def _stream_problem(self, exc: Exception) -> None:
+        if self._traffic_log is not None:
+            self._traffic_log.record_error(self.server, "in", str(exc)[:10_000])
+        if isinstance(exc, MessageTooLarge):
+            self.fatal = str(exc)
+            return
+        self.stream_problems += 1
+        if self.stream_problems <= MAX_STREAM_NOTICES:
+            text = one_line(str(exc), limit=300)
+            self._sink(
+                Notice(
+                    self.server,
+                    f"the server sent something that is not a JSON-RPC message: {text}",
+                    "warning",
+                )
+            )
+        elif self.stream_problems == MAX_STREAM_NOTICES + 1:
+            self._sink(
+                Notice(
+                    self.server,
+                    "more invalid messages from this server are not reported",
+                    "warning",
+                )
+            )

@@ -1,0 +1,150 @@
+"""The stdio transport, with a bound on message size (an SDK workaround; see ``sdk_workarounds``).
+
+``mcp`` 2.3.0's ``stdio_client`` reads the server's stdout by concatenating decoded text until a
+newline arrives, with no size limit: one 30 MiB line stalled a session for about ten seconds, and a
+server writing without a newline grew the client without bound until it hung. A server is
+untrusted, so mcp-tui uses this copy of the SDK transport whose only difference is the reader:
+
+- it buffers **bytes** and scans each byte once for newlines (linear, not quadratic);
+- a message longer than ``max_message_bytes`` (default 32 MiB) ends the connection: the reader
+  hands the session a :class:`MessageTooLarge` (the connection reports it as the reason) and stops
+  reading, so memory stays bounded by that limit plus one read.
+
+Everything else — spawning in a new process group, stdin writing, and the shutdown sequence (close
+stdin, wait, SIGTERM, wait, SIGKILL; shielded and bounded) — calls the SDK's own functions, so a
+fix there still reaches us. Those functions are private; ``tests/session/test_stdio_transport.py``
+fails loudly if they move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TextIO
+
+import anyio
+import anyio.lowlevel
+from mcp.client._transport import TransportStreams
+from mcp.client.stdio import (
+    StdioServerParameters,
+    _aclose_all,
+    _create_platform_compatible_process,
+    _drain_stdout,
+    _get_executable_command,
+    _parse_line,
+    _stop_server_process,
+    get_default_environment,
+)
+from mcp.shared.message import SessionMessage
+
+DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+_WRITER_FLUSH_TIMEOUT = 0.5
+
+
+class MessageTooLarge(Exception):
+    """The server sent a message (a stdout line) larger than the limit; the connection ends."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        mib = limit / (1024 * 1024)
+        super().__init__(
+            f"the server sent a message larger than {mib:g} MiB (or output with no line end); "
+            "mcp-tui closed the connection to protect its memory"
+        )
+
+
+def split_lines(buffer: bytearray, scan_from: int) -> tuple[list[bytes], int]:
+    """Remove the complete lines from ``buffer`` and return them with the next scan position.
+
+    Bytes before ``scan_from`` are known to hold no newline, so every byte is scanned once.
+    """
+    lines: list[bytes] = []
+    start = 0
+    while (end := buffer.find(b"\n", max(scan_from, start))) != -1:
+        lines.append(bytes(buffer[start:end]))
+        start = end + 1
+    if start:
+        del buffer[:start]
+    return lines, len(buffer)
+
+
+@asynccontextmanager
+async def bounded_stdio_client(
+    server: StdioServerParameters,
+    errlog: TextIO,
+    *,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+) -> AsyncIterator[TransportStreams]:
+    """``mcp.client.stdio.stdio_client`` with a bounded, linear stdout reader."""
+    command = await _get_executable_command(server.command)
+    process = await _create_platform_compatible_process(
+        command=command,
+        args=server.args,
+        env=get_default_environment() | (server.env or {}),
+        errlog=errlog,
+        cwd=server.cwd,
+    )
+    # No awaits until the task group is entered (a cancellation here would leak the process).
+    read_stream_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](
+        0
+    )
+    write_stream, write_stream_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    writer_done = anyio.Event()
+
+    async def stdout_reader() -> None:
+        assert process.stdout is not None
+        buffer = bytearray()
+        scan_from = 0
+        try:
+            async with read_stream_writer:
+                async for chunk in process.stdout:
+                    buffer += chunk
+                    lines, scan_from = split_lines(buffer, scan_from)
+                    for raw in lines:
+                        text = raw.decode(server.encoding, server.encoding_error_handler)
+                        await read_stream_writer.send(_parse_line(text))
+                    if len(buffer) > max_message_bytes:
+                        buffer.clear()
+                        await read_stream_writer.send(MessageTooLarge(max_message_bytes))
+                        break  # closing the read stream ends the session
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
+            pass  # the session is gone, or shutdown closed the pipe under the read
+        finally:
+            # Discard the rest (closing the read stream first, so the session sees the end),
+            # so a server blocked writing stdout can still exit.
+            await _drain_stdout(process)
+
+    async def stdin_writer() -> None:
+        assert process.stdin is not None
+        try:
+            async with write_stream_reader:
+                async for session_message in write_stream_reader:
+                    json = session_message.message.model_dump_json(
+                        by_alias=True, exclude_unset=True
+                    )
+                    data = (json + "\n").encode(server.encoding, server.encoding_error_handler)
+                    await process.stdin.send(data)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await read_stream_writer.aclose()
+        finally:
+            writer_done.set()
+
+    async def shutdown() -> None:
+        read_stream.close()
+        write_stream.close()
+        with anyio.move_on_after(_WRITER_FLUSH_TIMEOUT):
+            await writer_done.wait()
+        await _stop_server_process(process)
+        await _aclose_all(read_stream, write_stream, read_stream_writer, write_stream_reader)
+        await anyio.lowlevel.checkpoint()
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(stdout_reader)
+        tg.start_soon(stdin_writer)
+        try:
+            yield read_stream, write_stream
+        finally:
+            with anyio.CancelScope(shield=True):
+                await shutdown()
+            tg.cancel_scope.cancel()
+    await anyio.lowlevel.cancel_shielded_checkpoint()
