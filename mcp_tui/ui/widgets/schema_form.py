@@ -7,6 +7,8 @@ widgets update as the user edits, so a field's value survives its widget being u
 Big forms are paginated: at most :attr:`SchemaForm.PAGE_SIZE` fields are mounted at once, because
 Textual re-lays-out every widget on each keystroke (typing stays at one frame up to ~50 inputs) and
 mounting hundreds of inputs takes seconds. Values and errors of the other pages live in the model.
+Within a page, only the first :attr:`SchemaForm.EAGER_ROWS` rows are mounted before the first frame;
+the rest follow a chunk per frame, so the form is painted and focused as fast as a small one.
 
 Validation is ``mcp_tui.schema.validate``'s: inline when the user leaves a field they edited (and
 live while an error is shown, so it disappears once fixed), and for the whole form on
@@ -39,6 +41,9 @@ class SchemaForm(Vertical):
 
     #: Fields mounted at once; bigger forms get "previous / next fields" buttons.
     PAGE_SIZE: ClassVar[int] = 25
+    #: Rows mounted before the first frame (about a screenful); the rest of the page follows in
+    #: chunks of this size, one per frame, so a 20-field form paints as fast as a 6-field one.
+    EAGER_ROWS: ClassVar[int] = 6
 
     DEFAULT_CSS = """
     SchemaForm { height: auto; }
@@ -78,6 +83,7 @@ class SchemaForm(Vertical):
         self._page = 0
         self._page_count = max(1, -(-len(form.fields) // self.page_size))
         self._rows = Vertical(classes="form-fields")
+        self._pending: list[tuple[int, FieldSpec]] = []
 
     # --- building ----------------------------------------------------------------------------
 
@@ -85,9 +91,9 @@ class SchemaForm(Vertical):
         start = page * self.page_size
         return list(enumerate(self.form.fields))[start : start + self.page_size]
 
-    def _build_rows(self, page: int) -> list[FieldRow]:
+    def _build_rows(self, fields: list[tuple[int, FieldSpec]]) -> list[FieldRow]:
         rows = []
-        for index, field in self._page_fields(page):
+        for index, field in fields:
             row = FieldRow(field, index, self._raws.get(field.name))
             if field.name in self._errors:
                 row.set_error(self._errors[field.name])
@@ -101,7 +107,7 @@ class SchemaForm(Vertical):
                 classes="form-legend",
             )
         with self._rows:
-            yield from self._build_rows(0)
+            yield from self._build_rows(self._start_page(0))
         if self._page_count > 1:
             with Horizontal(classes="form-pages"):
                 yield Button("◀ Previous fields", classes="form-prev", disabled=True, compact=True)
@@ -115,6 +121,35 @@ class SchemaForm(Vertical):
             f"fields {first}–{last} of {len(self.form.fields)} "
             f"(page {self._page + 1} of {self._page_count})"
         )
+
+    # --- lazy mounting -----------------------------------------------------------------------
+
+    def _start_page(self, page: int) -> list[tuple[int, FieldSpec]]:
+        """The first rows of ``page`` to mount now; the rest wait in ``_pending``."""
+        fields = self._page_fields(page)
+        self._pending = fields[self.EAGER_ROWS :]
+        return fields[: self.EAGER_ROWS]
+
+    def on_mount(self) -> None:
+        self._schedule_pending()
+
+    def _schedule_pending(self) -> None:
+        if self._pending:
+            self.call_after_refresh(self._mount_pending_chunk)
+
+    async def _mount_pending_chunk(self) -> None:
+        """Mount the next few rows after a frame has been painted, so the form appears at once
+        and keys stay answered while the rest of the page is built."""
+        chunk, self._pending = self._pending[: self.EAGER_ROWS], self._pending[self.EAGER_ROWS :]
+        if chunk:
+            await self._rows.mount_all(self._build_rows(chunk))
+        self._schedule_pending()
+
+    async def mount_all_rows(self) -> None:
+        """Mount every row of the current page now (before focusing one that may be pending)."""
+        chunk, self._pending = self._pending, []
+        if chunk:
+            await self._rows.mount_all(self._build_rows(chunk))
 
     # --- pages -------------------------------------------------------------------------------
 
@@ -138,8 +173,10 @@ class SchemaForm(Vertical):
         if page == self._page:
             return
         self._page = page
+        self._pending = []
         await self._rows.remove_children()
-        await self._rows.mount_all(self._build_rows(page))
+        await self._rows.mount_all(self._build_rows(self._start_page(page)))
+        self._schedule_pending()
         if self._page_count > 1:
             self.query_one(".form-prev", Button).disabled = page == 0
             self.query_one(".form-next", Button).disabled = page == self._page_count - 1
@@ -260,6 +297,7 @@ class SchemaForm(Vertical):
     async def focus_field(self, name: str) -> None:
         """Focus ``name``'s control, switching to its page first."""
         await self.show_page(self.page_of(name))
+        await self.mount_all_rows()
         row = self.row_named(name)
         if row is not None:
             row.focus_control()
