@@ -13,6 +13,7 @@ import anyio
 import pytest
 from session_testkit import (
     ELICIT_SERVER,
+    RAW_SERVER,
     Recorder,
     ScriptedHandler,
     connected,
@@ -320,3 +321,27 @@ async def test_concurrent_calls_on_stdio_2025_are_not_guessed() -> None:
         tg.start_soon(conn.call_tool, "all_fields")
     assert len(handler.seen) == 2
     assert all(r.tool is None and r.call_id is None for r in handler.seen)
+
+
+@pytest.mark.anyio
+async def test_a_flood_of_requests_reaches_the_user_only_up_to_the_limit() -> None:
+    """200 requests at once: 10 forms open, the rest cancelled at once, one notice."""
+    from mcp_tui.session.events import TrafficRecorded
+
+    handler = ScriptedHandler()  # the user leaves the forms open
+    rec = Recorder()
+    spec = stdio_spec(RAW_SERVER, "--elicit-flood", "200")
+    async with connected(spec, handler, rec) as conn:
+        with anyio.fail_after(10):
+            while len([e for e in rec.of(TrafficRecorded) if _is_cancel_answer(e.message)]) < 190:
+                await anyio.sleep(0.02)
+        assert conn.elicitation_paused
+        assert len(handler.seen) == 10 and handler.open == 10
+    assert [(e.paused, e.by_limit) for e in rec.of(ElicitationPauseChanged)] == [(True, True)]
+    assert len([n for n in rec.of(Notice) if "more than 10" in n.text]) == 1
+    assert len(handler.cancelled) == 10  # closing the connection closed the open forms
+
+
+def _is_cancel_answer(message: dict[str, Any]) -> bool:
+    result = message.get("result")
+    return isinstance(result, dict) and result.get("action") == "cancel"
