@@ -9,7 +9,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
+import pytest
+import textual.markup
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets.tree import TreeNode
 
@@ -25,8 +29,11 @@ from mcp_tui.ui.screens.session import SessionScreen  # noqa: E402
 from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef  # noqa: E402
 
 __all__ = [
+    "RAW_CONTROLS",
+    "SENTINEL",
     "FakeFactory",
     "Script",
+    "guard_markup",
     "make_app",
     "open_node",
     "session_of",
@@ -34,6 +41,33 @@ __all__ = [
     "tree_node",
     "wait_for",
 ]
+
+
+#: Every string a hostile test server controls carries this, so markup parses of it can be caught.
+SENTINEL = "⟦srv⟧"
+#: Characters that must never reach the terminal from server text.
+RAW_CONTROLS = ("\x1b", "\x07", "\x9b", "\u202e", "\u200b")
+
+
+def guard_markup(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every markup parse (Textual or Rich) of a string carrying :data:`SENTINEL`."""
+    seen: list[str] = []
+    to_content = textual.markup.to_content
+    from_markup = Text.from_markup.__func__  # type: ignore[attr-defined]
+
+    def guarded_to_content(markup: str, *args: Any, **kwargs: Any) -> Any:
+        if SENTINEL in markup:
+            seen.append(markup)
+        return to_content(markup, *args, **kwargs)
+
+    def guarded_from_markup(cls: type[Text], text: str, *args: Any, **kwargs: Any) -> Text:
+        if SENTINEL in text:
+            seen.append(text)
+        return from_markup(cls, text, *args, **kwargs)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(textual.markup, "to_content", guarded_to_content)
+    monkeypatch.setattr(Text, "from_markup", classmethod(guarded_from_markup))
+    return seen
 
 
 def make_app(

@@ -97,7 +97,7 @@ class TrafficView(RichLog):
             head.append_text(literal_text_line(msg_id, limit=40))
         body, cut = clip(pretty_json(event.message), chars=4000, lines=60)
         head.append("\n")
-        head.append_text(literal_text(body, limit=None, style="bright_black"))
+        head.append_text(literal_text(body, limit=None))
         if cut:
             head.append("\n… cut (the --log file has every message in full)", style="italic")
         return head
