@@ -53,12 +53,11 @@ def is_modern(ctx: DemoContext) -> bool:
 
 
 class NeedInput(Exception):
-    """Raised by `Asker` on 2026-07-28 when the flow reached a question not yet answered."""
+    """Raised by `Asker` on 2026-07-28 when the flow reached questions not yet answered."""
 
-    def __init__(self, key: str, request: types.ElicitRequest) -> None:
-        super().__init__(key)
-        self.key = key
-        self.request = request
+    def __init__(self, requests: dict[str, types.ElicitRequest]) -> None:
+        super().__init__(", ".join(requests))
+        self.requests = requests
 
 
 def _strict_integer(checker: Any, instance: object) -> bool:
@@ -190,18 +189,43 @@ class Asker:
 
     async def form(self, key: str, message: str, schema: Schema) -> types.ElicitResult:
         """Ask a form question; `key` names it (the `inputRequests` key on 2026-07-28)."""
+        return (await self.forms({key: (message, schema)}))[key]
+
+    async def forms(
+        self, questions: dict[str, tuple[str, Schema]]
+    ) -> dict[str, types.ElicitResult]:
+        """Ask several independent form questions (`key: (message, schema)`) together.
+
+        On 2026-07-28 every unanswered one goes into the same `input_required` result, so the
+        client can show them at once; before that they are asked one after the other.
+        """
         self.require("form")
         if not self.modern:
             session = self.ctx.request_context.session
-            raw = await session.elicit_form(message, schema, related_request_id=self.ctx.request_id)
-            return _checked(key, schema, raw)
-        replayed = self._replayed(key)
-        if replayed is None:
-            params = types.ElicitRequestFormParams(message=message, requested_schema=schema)
-            raise NeedInput(key, types.ElicitRequest(params=params))
-        result = _checked(key, schema, replayed)
-        self._record(key, result)
-        return result
+            answers = {}
+            for key, (message, schema) in questions.items():
+                raw = await session.elicit_form(
+                    message, schema, related_request_id=self.ctx.request_id
+                )
+                answers[key] = _checked(key, schema, raw)
+            return answers
+        replayed = {key: self._replayed(key) for key in questions}
+        missing = {
+            key: types.ElicitRequest(
+                params=types.ElicitRequestFormParams(message=message, requested_schema=schema)
+            )
+            for key, (message, schema) in questions.items()
+            if replayed[key] is None
+        }
+        if missing:
+            raise NeedInput(missing)
+        results = {}
+        for key, (_, schema) in questions.items():
+            answer = replayed[key]
+            assert answer is not None
+            results[key] = _checked(key, schema, answer)
+            self._record(key, results[key])
+        return results
 
     async def url(
         self, key: str, message: str, url: str, elicitation_id: str
@@ -217,7 +241,7 @@ class Asker:
         replayed = self._replayed(key)
         if replayed is None:
             params = types.ElicitRequestURLParams(message=message, url=url)
-            raise NeedInput(key, types.ElicitRequest(params=params))
+            raise NeedInput({key: types.ElicitRequest(params=params)})
         result = types.ElicitResult(action=replayed.action)
         self._record(key, result)
         return result
@@ -230,7 +254,7 @@ async def run_flow(ctx: DemoContext, flow: Flow) -> str | types.InputRequiredRes
         return await flow(asker)
     except NeedInput as need:
         return types.InputRequiredResult(
-            input_requests={need.key: need.request}, request_state=asker.dump_state()
+            input_requests=dict(need.requests), request_state=asker.dump_state()
         )
 
 

@@ -127,6 +127,62 @@ PREFERENCES_SCHEMA: Final[Schema] = {
 
 EMPTY_SCHEMA: Final[Schema] = {"type": "object", "properties": {}}
 
+SURVEY: Final[dict[str, tuple[str, Schema]]] = {
+    "rating": (
+        "How would you rate the demo so far?",
+        {
+            "type": "object",
+            "properties": {
+                "stars": {
+                    "type": "integer",
+                    "title": "Stars",
+                    "minimum": 1,
+                    "maximum": 5,
+                    "default": 4,
+                },
+                "comment": {"type": "string", "title": "Comment", "maxLength": 280},
+            },
+            "required": ["stars"],
+        },
+    ),
+    "follow_up": (
+        "May we follow up on your answers?",
+        {
+            "type": "object",
+            "properties": {
+                "may_contact": {
+                    "type": "boolean",
+                    "title": "You may contact me",
+                    "default": False,
+                },
+                "email": {"type": "string", "format": "email", "title": "Email"},
+            },
+            "required": [],
+        },
+    ),
+}
+
+
+def survey_summary(answers: dict[str, types.ElicitResult]) -> str:
+    """One line per question, in the order asked."""
+    rating, follow_up = answers["rating"], answers["follow_up"]
+    lines = []
+    if rating.action == "accept" and rating.content is not None:
+        lines.append(f"Rating: {rating.content['stars']}/5.")
+        if rating.content.get("comment"):
+            lines.append(f"Comment: {rating.content['comment']}")
+    else:
+        lines.append("Rating: declined." if rating.action == "decline" else "Rating: cancelled.")
+    content = follow_up.content or {}
+    if follow_up.action == "accept" and content.get("may_contact") is True:
+        email = content.get("email")
+        lines.append(
+            f"Follow-up: yes, at {email}." if email else "Follow-up: yes, but no email was given."
+        )
+    else:
+        lines.append("Follow-up: no.")
+    return "\n".join(lines)
+
 
 def delete_schema(project: Project) -> Schema:
     """One boolean, default false: the user must act to confirm."""
@@ -184,7 +240,7 @@ def _known(state: DemoState, name: str) -> Project:
 
 
 def register(server: MCPServer[Any], state: DemoState) -> None:
-    """Add `delete_project`, `open_project`, `set_preferences` and `confirm_action`."""
+    """Add `delete_project`, `open_project`, `set_preferences`, `quick_survey`, `confirm_action`."""
 
     @server.tool(
         title="Delete a project",
@@ -273,6 +329,21 @@ def register(server: MCPServer[Any], state: DemoState) -> None:
             return json.dumps(
                 {"action": answer.action, "content": answer.content}, ensure_ascii=False
             )
+
+        return await run_flow(ctx, flow)
+
+    @server.tool(
+        title="Quick survey",
+        description=(
+            "Demonstrates two independent questions asked together: on 2026-07-28 both forms "
+            "arrive in one input_required result (answer them in any order); on 2025-11-25 they "
+            "come one after the other."
+        ),
+        annotations=types.ToolAnnotations(read_only_hint=True),
+    )
+    async def quick_survey(ctx: DemoContext) -> str | types.InputRequiredResult:
+        async def flow(asker: Asker) -> str:
+            return survey_summary(await asker.forms(SURVEY))
 
         return await run_flow(ctx, flow)
 

@@ -29,7 +29,8 @@ INSTRUCTIONS: Final = (
     "The mcp-tui demo server. Every tool demonstrates one client feature, mostly elicitation: "
     "book_table (a three-form wizard), delete_project (confirming a destructive action), "
     "open_project (choosing among ambiguous matches), set_preferences (every field kind with "
-    "defaults), confirm_action (an empty form), connect_account (URL mode), list_files "
+    "defaults), quick_survey (two forms at once), confirm_action (an empty form), "
+    "connect_account (URL mode), list_files "
     "(-32042 until connected), long_task (progress and logs) and search_issues (a rich input "
     "schema). Nothing here touches real data."
 )

@@ -33,7 +33,7 @@ from mcp_tui.demo.server import build_server
 MODES = ["legacy", "auto"]
 """Client modes: legacy gives 2025-11-25, auto gives 2026-07-28 against the demo."""
 
-ERA = {"legacy": "2025-11-25", "auto": "2026-07-28"}
+ERA = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}
 
 Answer = types.ElicitResult | Callable[[types.ElicitRequestParams], Awaitable[types.ElicitResult]]
 

@@ -16,6 +16,7 @@ EXPECTED_TOOLS = {
     "delete_project",
     "open_project",
     "set_preferences",
+    "quick_survey",
     "confirm_action",
     "connect_account",
     "list_files",

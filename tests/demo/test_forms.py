@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import anyio
 import mcp_types as types
 import pytest
-from demo_testkit import MODES, accept, cancel, decline, demo_client, script, text_of
+from demo_testkit import MODES, Script, accept, cancel, decline, demo_client, script, text_of
 from mcp import Client
+from mcp.client import ClientRequestContext
 
 from mcp_tui.demo.forms import PREFERENCES_SCHEMA
 from mcp_tui.demo.server import build_server
@@ -194,7 +196,7 @@ def test_preferences_have_a_default_on_every_field_kind() -> None:
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", [*MODES, "2026-07-28"])
 async def test_preferences_return_exactly_the_defaults_they_were_sent(mode: str) -> None:
     answers = script(accept(**DEFAULTS))
     async with demo_client(mode, answers) as client:
@@ -324,3 +326,67 @@ async def test_a_client_without_elicitation_gets_32021_on_2026() -> None:
     assert caught.value.error.data == {
         "requiredCapabilities": {"elicitation": {"form": {}}},
     }
+
+
+# -- quick_survey --------------------------------------------------------------------------------
+
+
+def by_message(answers: dict[str, types.ElicitResult]) -> Script:
+    """Answer by the question's message, whatever order the questions arrive in."""
+
+    async def answer(params: types.ElicitRequestParams) -> types.ElicitResult:
+        return answers[params.message]
+
+    return script(*([answer] * len(answers)))
+
+
+SURVEY_ANSWERS = {
+    "How would you rate the demo so far?": accept(stars=5, comment="Lovely forms"),
+    "May we follow up on your answers?": accept(may_contact=True, email="ada@example.com"),
+}
+SURVEY_TEXT = "Rating: 5/5.\nComment: Lovely forms\nFollow-up: yes, at ada@example.com."
+
+
+@pytest.mark.anyio
+async def test_survey_on_2025_asks_one_question_after_the_other() -> None:
+    answers = by_message(SURVEY_ANSWERS)
+    async with demo_client("legacy", answers) as client:
+        result = await client.call_tool("quick_survey", {})
+    answers.assert_done()
+    assert [a.form.message for a in answers.asked] == list(SURVEY_ANSWERS)
+    assert text_of(result) == SURVEY_TEXT
+
+
+@pytest.mark.anyio
+async def test_survey_on_2026_asks_both_questions_in_one_round() -> None:
+    both_open = anyio.Event()
+    asked: list[str | int] = []
+
+    async def answer(
+        context: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> types.ElicitResult:
+        asked.append(context.request_id)
+        if len(asked) == 2:
+            both_open.set()
+        with anyio.fail_after(10):  # hangs (and fails) if the questions came one at a time
+            await both_open.wait()
+        return SURVEY_ANSWERS[params.message]
+
+    async with demo_client("auto", elicitation_callback=answer) as client:
+        result = await client.call_tool("quick_survey", {})
+    assert sorted(map(str, asked)) == ["follow_up", "rating"]
+    assert text_of(result) == SURVEY_TEXT
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", MODES)
+async def test_survey_reports_each_answer_on_its_own(mode: str) -> None:
+    answers = by_message(
+        {
+            "How would you rate the demo so far?": decline(),
+            "May we follow up on your answers?": accept(may_contact=True),
+        }
+    )
+    async with demo_client(mode, answers) as client:
+        result = await client.call_tool("quick_survey", {})
+    assert text_of(result) == "Rating: declined.\nFollow-up: yes, but no email was given."
