@@ -16,6 +16,7 @@ missing install is a failure: CI must never pass by skipping the interop tests.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -152,3 +153,66 @@ def node_http_server(
         yield server
     finally:
         server.stop()
+
+
+@dataclass
+class InteractiveHarness:
+    """The conformance harness with no ``--command``: it serves one scenario until SIGTERM.
+
+    That is its mode for driving a real interactive client by hand; the tests drive the TUI with
+    Pilot instead. On SIGTERM it writes ``checks.json`` under ``out`` and exits.
+    """
+
+    harness: Path
+    scenario: str
+    out: Path
+    process: subprocess.Popen[bytes] | None = None
+    url: str = ""
+
+    @property
+    def log(self) -> Path:
+        return self.out / "harness.log"
+
+    def start(self) -> str:
+        self.out.mkdir(parents=True, exist_ok=True)
+        command = node_command(
+            self.harness, "client", "--scenario", self.scenario, "-o", str(self.out)
+        )
+        with self.log.open("wb") as out:
+            self.process = subprocess.Popen(
+                command,
+                cwd=INTEROP_DIR,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            for line in self.log.read_text(encoding="utf-8", errors="replace").splitlines():
+                if line.startswith("Server URL: "):
+                    self.url = line.removeprefix("Server URL: ").strip()
+                    return self.url
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"the harness did not serve {self.scenario}:\n{self.log.read_text()}")
+
+    def stop(self) -> list[dict[str, object]]:
+        """SIGTERM (the harness then saves its checks), and return the checks it saved."""
+        process = self.process
+        if process is not None and process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=5)
+        found = sorted(self.out.glob("*/checks.json"))
+        if not found:
+            return []
+        checks: list[dict[str, object]] = json.loads(found[-1].read_text(encoding="utf-8"))
+        return checks

@@ -15,6 +15,7 @@ from tui_driver import (
     elicitation_answers,
     everything_raw_result,
     press_on,
+    quit_app,
     replace_text,
     result_text,
     tool_results,
@@ -86,6 +87,8 @@ async def test_every_field_kind_reaches_the_server_exactly_typed(
 
         responses = await wait_for(pilot, lambda: tool_results(log, TOOL), "the tool result")
 
+        await quit_app(pilot)
+
     expected = {
         **DEFAULTS,
         "name": "Ada Lovelace",
@@ -116,6 +119,7 @@ async def test_untouched_defaults_are_sent_and_empty_optionals_omitted(
         await replace_text(pilot, "name", "Grace")
         await pilot.press("ctrl+s")
         responses = await wait_for(pilot, lambda: tool_results(log, TOOL), "the tool result")
+        await quit_app(pilot)
 
     # No "check", "email", "homepage" or "birthdate": optional, no default, left empty.
     expected = {"name": "Grace", **DEFAULTS}
@@ -133,6 +137,7 @@ async def test_decline_and_cancel_arrive_as_such(
         await replace_text(pilot, "name", "typed, then thrown away")
         await pilot.press(key)
         responses = await wait_for(pilot, lambda: tool_results(log, TOOL), "the tool result")
+        await quit_app(pilot)
 
     [sent] = elicitation_answers(log)
     assert sent["result"] == {"action": action}

@@ -20,7 +20,13 @@ import pytest
 from interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE
 from textual.app import App
 from textual.worker import Worker
-from tui_driver import elicitation_answers, everything_raw_result, tool_results, wait_for
+from tui_driver import (
+    elicitation_answers,
+    everything_raw_result,
+    quit_app,
+    tool_results,
+    wait_for,
+)
 
 from mcp_tui.options import AppOptions, ToolCallRequest
 from mcp_tui.session.connection import ServerConnection
@@ -96,6 +102,7 @@ async def test_request_path_opens_exactly_the_shown_url_only_after_ctrl_s(
         assert browser.opened() == []  # nothing opens before Ctrl+S
         await pilot.press("ctrl+s")
         responses = await wait_for(pilot, lambda: tool_results(log, TOOL), "the tool result")
+        await quit_app(pilot)
 
     assert browser.opened() == [[URL]]
     [sent] = elicitation_answers(log)
@@ -112,6 +119,7 @@ async def test_request_path_decline_opens_nothing(
         await wait_for(pilot, lambda: isinstance(app.screen, UrlConsentScreen), "consent")
         await pilot.press("ctrl+r")
         responses = await wait_for(pilot, lambda: tool_results(log, TOOL), "the tool result")
+        await quit_app(pilot)
 
     assert browser.opened() == []
     assert everything_raw_result(responses[0]) == {"action": "decline"}

@@ -10,12 +10,14 @@ response mcp-tui sent) and the server's own tool result (server-everything echoe
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -36,19 +38,31 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], object], what: str
     raise AssertionError(f"timed out waiting for {what}")
 
 
+async def quit_app(pilot: Pilot[Any]) -> None:
+    """Ctrl+Q, as a user quits: the app closes every connection (HTTP DELETE, stdio EOF), then
+    exits. (Leaving ``run_test`` alone would leave that to garbage collection.)"""
+    app = pilot.app
+    await pilot.press("ctrl+q")
+    deadline = time.monotonic() + WAIT
+    while app.is_running and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert not app.is_running, "the app did not quit"
+
+
 # ---- the form, as a user fills it ----------------------------------------------------------------
 
 
-def field_row(screen: Widget, name: str) -> FieldRow:
+def field_row(screen: Widget, name: str) -> FieldRow | None:
     for row in screen.query(FieldRow):
-        if row.field.name == name:
+        if row.field.name == name and row.control.is_mounted:
             return row
-    raise AssertionError(f"no field {name!r} on {screen!r}")
+    return None
 
 
 async def focus_field(pilot: Pilot[Any], name: str) -> FieldRow:
     """Put focus on a field's control (as Tab / a click would) and return its row."""
-    row = field_row(pilot.app.screen, name)
+    screen = pilot.app.screen
+    row: FieldRow = await wait_for(pilot, lambda: field_row(screen, name), f"field {name!r}")
     row.focus_control()
     await pilot.pause()
     assert pilot.app.focused is row.control, f"focus did not reach {name!r}"
@@ -56,12 +70,19 @@ async def focus_field(pilot: Pilot[Any], name: str) -> FieldRow:
 
 
 async def replace_text(pilot: Pilot[Any], name: str, text: str) -> None:
-    """Clear a one-line input the way a user would (End, Backspace...) and type ``text``."""
+    """Clear a one-line input as a user would (End, Backspace...), then paste ``text`` into it.
+
+    A paste is one terminal event that the input handles like typing (same ``Input.Changed``),
+    and keeps these tests fast on a busy machine: each key press waits for a full refresh.
+    """
     row = await focus_field(pilot, name)
     current = str(getattr(row.control, "value", ""))
     await pilot.press("end", *(["backspace"] * len(current)))
     if text:
-        await pilot.press(*text)
+        row.control.post_message(events.Paste(text))
+        await pilot.pause()
+    value = getattr(row.control, "value", None)
+    assert value == text, f"field {name!r} holds {value!r} after typing {text!r}"
 
 
 async def press_on(pilot: Pilot[Any], name: str, *keys: str) -> None:
