@@ -20,8 +20,10 @@ from mcp_tui.options import AppOptions, ToolCallRequest
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import (
     CallOutcome,
+    CatalogChanged,
     ConnectionState,
     ContentItem,
+    ElicitationPauseChanged,
     ElicitationRefused,
     LogReceived,
     Notice,
@@ -30,9 +32,11 @@ from mcp_tui.session.events import (
     PromptInfo,
     ResourceInfo,
     StderrReceived,
+    ToolInfo,
     TrafficRecorded,
 )
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
+from mcp_tui.ui.render import notice_entry
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.detail import DetailScreen
@@ -397,3 +401,82 @@ async def test_quit_with_a_form_open_asks_first() -> None:
         await pilot.press("y")
         await wait_for(pilot, lambda: not app.is_running)
     assert factory.latest("demo").close_count == 1
+
+
+# --- catalog refresh, rate-limit pause, transcript bound, -32042 -----------------------------
+
+
+async def test_list_changed_refreshes_the_catalog_and_keeps_the_cursor() -> None:
+    app, factory = make_app()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        await pilot.pause(0.1)
+        tree = session_of(app).catalog
+        tree.move_cursor(tree_node(app, "demo", "nested"))
+        await pilot.pause()
+        connection = factory.latest("demo")
+        new_tools = (*connection.tools, ToolInfo("weather", "Brand new"))
+        connection.sink(CatalogChanged("demo", tools=new_tools))
+        await wait_for(pilot, lambda: len(app.entries["demo"].tools) == 4)
+        await pilot.pause(0.1)
+        assert "weather" in str(tree_node(app, "demo", "weather").label)
+        cursor = tree.cursor_node
+        assert cursor is not None and cursor.data is not None
+        assert getattr(cursor.data.item, "name", None) == "nested"
+
+
+async def test_rate_limit_pause_shows_on_the_server() -> None:
+    app, factory = make_app()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        factory.latest("demo").sink(ElicitationPauseChanged("demo", True, by_limit=True))
+        await wait_for(pilot, lambda: app.entries["demo"].paused)
+        await pilot.pause(0.1)
+        assert "not asking" in str(tree_node(app, "demo", "").label)
+        await pilot.press("x")  # turn asking back on
+        await pilot.pause(0.1)
+        assert factory.latest("demo").paused is False and not app.entries["demo"].paused
+
+
+async def test_transcript_is_bounded() -> None:
+    app, _ = make_app()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session = session_of(app)
+        transcript = session.transcript
+        transcript.limit = 50
+        for i in range(3):
+            session.queue_entries(notice_entry(Notice("demo", f"n{i}-{j}")) for j in range(40))
+            await pilot.pause(0.1)
+        await pilot.pause(0.1)
+        assert len(transcript.entries) == 50 and len(transcript.children) == 50
+        assert transcript.entries[-1].full == "demo: n2-39"
+        assert transcript.dropped >= 70
+
+
+async def test_url_required_error_asks_consent_then_offers_retry() -> None:
+    request = ElicitationRequest(
+        server="demo", message="Connect first", mode="url", url="https://example.com/connect"
+    )
+    results: dict[str, Any] = {
+        "ping": CallOutcome(
+            error="-32042 URL elicitation required", error_code=-32042, url_elicitations=(request,)
+        )
+    }
+    app, factory = make_app({"demo": Script(results=results)})
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        seen: list[ElicitationRequest] = []
+
+        class Accepting:
+            async def elicit(self, asked: ElicitationRequest) -> ElicitationOutcome:
+                seen.append(asked)
+                return ElicitationOutcome("accept")
+
+        app.handler = Accepting()
+        session_of(app).call_tool("demo", "ping", {})
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert seen == [request]
+        assert "https://example.com/connect" in transcript_text(app)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: len(factory.latest("demo").calls) == 2)

@@ -8,14 +8,16 @@ No client-side timeout is applied: a call may wait minutes while the user fills 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
+from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.session.events import CallOutcome, ConnectionState, ResourceInfo
 from mcp_tui.ui.render import Entry, call_entry, outcome_entry
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
+from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.state import Connection, ServerEntry
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.uri_template import expand, variables
@@ -117,6 +119,7 @@ class SessionVerbs(Screen[None]):
         request: Callable[[int], Awaitable[CallOutcome]],
         *,
         kind: str = "result",
+        then: Callable[[CallOutcome], Awaitable[None]] | None = None,
     ) -> int:
         """Show the request, run it in a worker with a progress row, then show its outcome."""
         call_id = self.mcp_app.next_call_id()
@@ -135,6 +138,8 @@ class SessionVerbs(Screen[None]):
             # Through the app's queue, so an ElicitationFinished posted before the result came
             # back is written first (the transcript keeps the order things happened in).
             self.app.call_later(self._show_outcome, outcome_entry(heading, outcome, kind=kind))
+            if then is not None:
+                await then(outcome)
 
         self.run_worker(run(), group="calls", name=heading, exit_on_error=False)
         return call_id
@@ -169,12 +174,48 @@ class SessionVerbs(Screen[None]):
             return None
         _, connection = ready
         args = dict(arguments)
+
+        async def then(outcome: CallOutcome) -> None:
+            if outcome.url_elicitations:
+                await self._url_required(server, name, args, outcome.url_elicitations)
+
         return self._run_request(
             server,
             name,
             args,
             lambda call_id: connection.call_tool(name, args, call_id=call_id),
+            then=then,
         )
+
+    async def _url_required(
+        self, server: str, name: str, arguments: dict[str, Any], requests: Sequence[Any]
+    ) -> None:
+        """-32042: ask consent for each URL (the usual consent screen), then offer a retry.
+
+        The tool failed because the user must first visit pages the server named; the requests go
+        through the elicitation handler like any URL-mode request (queued, checked, recorded in
+        the transcript). Only when every URL was accepted is retrying the call offered.
+        """
+        handler = self.mcp_app.handler
+        if handler is None:
+            return
+        for request in requests:
+            if not isinstance(request, ElicitationRequest):
+                return
+            outcome = await handler.elicit(request)
+            if outcome.action != "accept":
+                return
+        retry = await self.app.push_screen_wait(
+            ConfirmScreen(
+                "Retry the call?",
+                f"{one_line(server)} asked you to visit a page before {one_line(name)} can run. "
+                "When you have finished there, retry the call.",
+                yes="Retry now",
+                no="Not now",
+            )
+        )
+        if retry:
+            self.call_tool(server, name, arguments)
 
     # --- prompts -----------------------------------------------------------------------------
 
