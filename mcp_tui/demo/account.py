@@ -94,6 +94,7 @@ def register(server: MCPServer[Any], state: DemoState, page: ConnectPage) -> Non
     """Add `connect_account`, `list_files` and `disconnect_account`."""
 
     @server.tool(
+        structured_output=False,
         title="Connect your account",
         description=(
             "Demonstrates URL-mode elicitation: asks you to open a page that the demo serves on "
@@ -121,6 +122,7 @@ def register(server: MCPServer[Any], state: DemoState, page: ConnectPage) -> Non
         return await run_flow(ctx, flow)
 
     @server.tool(
+        structured_output=False,
         title="List your files",
         description=(
             "Demonstrates the -32042 error (URLElicitationRequiredError): fails until the demo "
@@ -161,6 +163,7 @@ def register(server: MCPServer[Any], state: DemoState, page: ConnectPage) -> Non
         return await run_flow(ctx, flow)
 
     @server.tool(
+        structured_output=False,
         title="Disconnect your account",
         description="Forgets the demo account connection, so the URL-mode tools ask again.",
         annotations=types.ToolAnnotations(read_only_hint=False, idempotent_hint=True),

@@ -199,6 +199,7 @@ def register(server: MCPServer[Any]) -> None:
     """Add the `book_table` tool."""
 
     @server.tool(
+        structured_output=False,
         title="Book a table",
         description=(
             "Demonstrates a multi-step elicitation wizard: three forms in a row (a date and an "

@@ -160,6 +160,7 @@ def register(server: MCPServer[Any], world: DemoState) -> None:
     """Add `long_task`, `search_issues`, the resources, the prompts and the completions."""
 
     @server.tool(
+        structured_output=False,
         title="Run a long task",
         description=(
             "Demonstrates progress notifications and log messages at several levels (debug to "

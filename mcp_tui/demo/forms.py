@@ -243,6 +243,7 @@ def register(server: MCPServer[Any], state: DemoState) -> None:
     """Add `delete_project`, `open_project`, `set_preferences`, `quick_survey`, `confirm_action`."""
 
     @server.tool(
+        structured_output=False,
         title="Delete a project",
         description=(
             "Demonstrates confirming a destructive action: a single boolean that defaults to "
@@ -277,6 +278,7 @@ def register(server: MCPServer[Any], state: DemoState) -> None:
         return await run_flow(ctx, flow)
 
     @server.tool(
+        structured_output=False,
         title="Open a project",
         description=(
             "Demonstrates ambiguity resolution: when the name matches several projects, asks "
@@ -314,6 +316,7 @@ def register(server: MCPServer[Any], state: DemoState) -> None:
         return await run_flow(ctx, flow)
 
     @server.tool(
+        structured_output=False,
         title="Set preferences",
         description=(
             "Demonstrates every form field kind, each with a default: text, email, URI, date, "
@@ -333,6 +336,7 @@ def register(server: MCPServer[Any], state: DemoState) -> None:
         return await run_flow(ctx, flow)
 
     @server.tool(
+        structured_output=False,
         title="Quick survey",
         description=(
             "Demonstrates two independent questions asked together: on 2026-07-28 both forms "
@@ -348,6 +352,7 @@ def register(server: MCPServer[Any], state: DemoState) -> None:
         return await run_flow(ctx, flow)
 
     @server.tool(
+        structured_output=False,
         title="Confirm an action",
         description=(
             "Demonstrates a confirmation with an empty schema (properties: {}): only the message "

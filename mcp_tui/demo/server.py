@@ -4,6 +4,10 @@
 so tests can connect to it in-process (`mcp.Client(build_server(), mode=...)`) without sharing
 state. `demo_stdio_command()` is the argv that runs the same server as a child process with the
 same Python, which is how `mcp-tui demo` starts it.
+
+The tools that answer in prose are registered with `structured_output=False`: `MCPServer` would
+otherwise also send every string result as `{"result": ...}` structured content with an output
+schema, which a client shows twice. Only `search_issues` returns real structured data.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from typing import Any
 
 import mcp_types as types
 import pytest
-from demo_testkit import MODES, demo_client, script, text_of
+from demo_testkit import MODES, accept, demo_client, script, text_of
 from mcp import MCPError
 
 EXPECTED_TOOLS = {
@@ -37,6 +37,17 @@ async def test_every_tool_says_what_it_demonstrates(mode: str) -> None:
         assert t.description, t.name
         if t.name != "disconnect_account":
             assert t.description.startswith("Demonstrates"), t.name
+        # Prose answers are not duplicated as {"result": ...} structured content.
+        assert (t.output_schema is not None) == (t.name == "search_issues"), t.name
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_prose_result_is_text_only(mode: str) -> None:
+    async with demo_client(mode, script(accept())) as client:
+        result = await client.call_tool("confirm_action", {})
+    assert result.structured_content is None
+    assert text_of(result) == "Confirmed: restart the build agents."
 
 
 @pytest.mark.anyio
