@@ -1,0 +1,371 @@
+"""Property tests: any schema in the subset, any answer, any junk — never an exception.
+
+* For any generated schema within the subset, the all-defaults answer and random valid answers
+  pass jsonschema against the ORIGINAL schema (an independent oracle, not our own check).
+* Random invalid input gives per-field messages, never an exception, and whatever is accepted
+  still passes the oracle.
+* Random junk schemas give a FormSpec or a SchemaError, never another exception, and the forms
+  they give can still be validated without exceptions.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from datetime import date
+from typing import Any
+
+import jsonschema
+import referencing
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from mcp_tui.errors import SchemaError
+from mcp_tui.schema import (
+    FieldKind,
+    FieldSpec,
+    FormSpec,
+    RawValue,
+    complete_with_defaults,
+    initial_value,
+    initial_values,
+    parse_requested_schema,
+    validate_form,
+)
+
+SETTINGS = settings(
+    max_examples=int(os.environ.get("SCHEMA_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+# Patterns whose valid strings hypothesis can generate and that Python's re (the oracle) runs
+# quickly on matching input.
+PATTERNS = ["^[a-z]+$", "[0-9]", "^[A-Z][a-z]{1,8}$", "^\\d{3}-\\d{4}$", "^(ab)+$"]
+
+words = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+labels = st.text(alphabet="abcdefghijklmnopqrstuvwxyz-_ ", min_size=1, max_size=10)
+
+
+def oracle(content: object, schema: dict[str, Any]) -> None:
+    validator = jsonschema.Draft202012Validator(schema, registry=referencing.Registry())
+    errors = [e.message for e in validator.iter_errors(content)]
+    assert not errors, errors
+
+
+# ---------------------------------------------------------------- schemas in the subset
+
+
+@st.composite
+def string_prop(draw: st.DrawFn) -> dict[str, Any]:
+    flavour = draw(st.sampled_from(["text", "email", "uri", "date", "date-time", "pattern"]))
+    prop: dict[str, Any] = {"type": "string"}
+    if flavour == "text":
+        lo = draw(st.none() | st.integers(0, 5))
+        hi = draw(st.none() | st.integers(max(lo or 0, 1), 12))
+        if lo is not None:
+            prop["minLength"] = lo
+        if hi is not None:
+            prop["maxLength"] = hi
+    elif flavour == "pattern":
+        prop["pattern"] = draw(st.sampled_from(PATTERNS))
+    else:
+        prop["format"] = flavour
+    if draw(st.booleans()):
+        prop["default"] = draw(st.one_of(words, st.just("ada@example.com"), st.just("2024-02-29")))
+    return prop
+
+
+@st.composite
+def number_prop(draw: st.DrawFn) -> dict[str, Any]:
+    integer = draw(st.booleans())
+    prop: dict[str, Any] = {"type": "integer" if integer else "number"}
+    bound = st.integers(-1000, 1000) | st.floats(-1000, 1000, allow_nan=False).map(
+        lambda x: round(x, 2)
+    )
+    lo, hi = draw(st.none() | bound), draw(st.none() | bound)
+    if lo is not None and hi is not None and lo > hi:
+        lo, hi = hi, lo
+    if lo is not None and hi is not None and integer and math.ceil(lo) > math.floor(hi):
+        hi = math.ceil(lo)
+    exclusive = draw(st.booleans()) and lo is not None and hi is not None and hi - lo >= 2
+    if lo is not None:
+        prop["exclusiveMinimum" if exclusive else "minimum"] = lo
+    if hi is not None:
+        prop["exclusiveMaximum" if exclusive else "maximum"] = hi
+    if draw(st.booleans()):
+        prop["default"] = draw(bound | st.booleans())
+    return prop
+
+
+@st.composite
+def choice_prop(draw: st.DrawFn) -> dict[str, Any]:
+    values = draw(st.lists(labels, min_size=1, max_size=6, unique=True))
+    shape = draw(st.sampled_from(["enum", "oneOf", "enumNames"]))
+    prop: dict[str, Any] = {"type": "string"}
+    if shape == "oneOf":
+        prop["oneOf"] = [{"const": v, "title": v.upper()} for v in values]
+    else:
+        prop["enum"] = values
+        if shape == "enumNames":
+            prop["enumNames"] = [v.title() for v in values]
+    if draw(st.booleans()):
+        prop["default"] = draw(st.sampled_from([*values, "not-an-option"]))
+    return prop
+
+
+@st.composite
+def multi_prop(draw: st.DrawFn) -> dict[str, Any]:
+    values = draw(st.lists(labels, min_size=1, max_size=6, unique=True))
+    titled = draw(st.booleans())
+    items: dict[str, Any] = (
+        {"anyOf": [{"const": v, "title": v.upper()} for v in values]}
+        if titled
+        else {"type": "string", "enum": values}
+    )
+    prop: dict[str, Any] = {"type": "array", "items": items}
+    lo = draw(st.none() | st.integers(0, len(values)))
+    hi = draw(st.none() | st.integers(max(lo or 0, 1), len(values)))
+    if lo is not None:
+        prop["minItems"] = lo
+    if hi is not None:
+        prop["maxItems"] = hi
+    if draw(st.booleans()):
+        prop["default"] = draw(st.lists(st.sampled_from(values), unique=True))
+    return prop
+
+
+boolean_prop = st.fixed_dictionaries(
+    {"type": st.just("boolean")}, optional={"default": st.booleans()}
+)
+any_prop = st.one_of(string_prop(), number_prop(), choice_prop(), multi_prop(), boolean_prop)
+
+
+@st.composite
+def subset_schema(draw: st.DrawFn) -> dict[str, Any]:
+    names = draw(st.lists(words, max_size=8, unique=True))
+    properties = {n: draw(any_prop) for n in names}
+    for prop in properties.values():
+        if draw(st.booleans()):
+            prop["title"] = draw(words)
+    required = draw(st.lists(st.sampled_from(names), unique=True)) if names else []
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required or draw(st.booleans()):
+        schema["required"] = required
+    return schema
+
+
+# ---------------------------------------------------------------- valid raw input per field
+
+
+def _text_for(field: FieldSpec) -> st.SearchStrategy[str]:
+    if field.pattern is not None:
+        # ASCII semantics, as in ECMA-262 (and RE2): \d is [0-9], not every Unicode digit.
+        ascii_pattern = re.compile(field.pattern, re.ASCII)
+        return st.from_regex(ascii_pattern, fullmatch=True).filter(lambda s: "\n" not in s)
+    fmt = field.format.value if field.format is not None else None
+    if fmt == "email":
+        return st.builds(
+            "{}@{}.{}".format,
+            st.from_regex(r"[a-z0-9]{1,8}", fullmatch=True),
+            st.from_regex(r"[a-z0-9]{1,8}", fullmatch=True),
+            st.from_regex(r"[a-z]{2,5}", fullmatch=True),
+        )
+    if fmt == "uri":
+        return st.from_regex(r"https://[a-z]{1,8}\.example/[a-z0-9/]{0,8}", fullmatch=True)
+    if fmt == "date":
+        return st.dates().map(date.isoformat)
+    if fmt == "date-time":
+        return st.builds(
+            "{}T{:02d}:{:02d}:{:02d}{}".format,
+            st.dates().map(date.isoformat),
+            st.integers(0, 23),
+            st.integers(0, 59),
+            st.integers(0, 59),
+            st.sampled_from(["Z", "+05:30", "-08:00", "+00:00"]),
+        )
+    lo = max(field.min_length or 0, 1)
+    hi = field.max_length if field.max_length is not None else lo + 10
+    return st.text(st.characters(exclude_categories=("Cs",)), min_size=lo, max_size=hi)
+
+
+def _number_for(field: FieldSpec) -> st.SearchStrategy[str]:
+    lo = field.minimum if field.minimum is not None else field.exclusive_minimum
+    hi = field.maximum if field.maximum is not None else field.exclusive_maximum
+    lo = -1e6 if lo is None else lo
+    hi = 1e6 if hi is None else hi
+    if field.kind is FieldKind.INTEGER:
+        ints = st.integers(math.ceil(lo), math.floor(hi))
+        if field.exclusive_minimum is not None or field.exclusive_maximum is not None:
+            ints = ints.filter(lambda v: lo < v < hi)
+        return st.builds(
+            "{}{}{}".format, st.sampled_from(["", " "]), ints, st.sampled_from(["", ".0", " "])
+        )
+    if lo == hi:  # includes minimum 0 with maximum -0.0
+        return st.just(repr(float(lo)))
+    floats = st.floats(lo, hi, allow_nan=False, allow_infinity=False)
+    if field.exclusive_minimum is not None or field.exclusive_maximum is not None:
+        floats = floats.filter(lambda v: lo < v < hi)
+    return floats.map(repr)
+
+
+def valid_raw(field: FieldSpec) -> st.SearchStrategy[RawValue]:
+    if field.kind is FieldKind.TEXT:
+        base: st.SearchStrategy[RawValue] = _text_for(field)
+    elif field.kind in (FieldKind.NUMBER, FieldKind.INTEGER):
+        base = _number_for(field)
+    elif field.kind is FieldKind.BOOLEAN:
+        base = st.booleans()
+    elif field.kind is FieldKind.SELECT:
+        base = st.sampled_from([o.value for o in field.options])
+    else:
+        values = [o.value for o in field.options]
+        lo = field.min_items or 0
+        hi = field.max_items if field.max_items is not None else len(values)
+        base = st.lists(st.sampled_from(values), min_size=lo, max_size=hi, unique=True).map(
+            lambda chosen: list(reversed(chosen))
+        )
+    if field.required:
+        return base
+    return base | st.just(initial_value(field)) | st.none()
+
+
+# ---------------------------------------------------------------- properties
+
+
+@SETTINGS
+@given(subset_schema())
+def test_all_defaults_answer_passes_the_original_schema(schema: dict[str, Any]) -> None:
+    form = parse_requested_schema(schema)
+    result = validate_form(form, {})
+    if result.ok:
+        oracle(result.content, schema)
+    else:
+        for name, message in result.errors.items():
+            field = form.field_named(name)
+            assert field.required, (name, message)
+            expected = "Required" if field.kind is not FieldKind.MULTI_SELECT else "Pick "
+            assert message.startswith(expected), (name, message)
+            assert initial_value(field) in ("", None, [])
+    headless = complete_with_defaults(form, {})
+    assert headless.ok == all(f.has_default or not f.required for f in form.fields)
+    if headless.ok:
+        oracle(headless.content, schema)
+
+
+@SETTINGS
+@given(st.data())
+def test_random_valid_answers_pass_the_original_schema(data: st.DataObject) -> None:
+    schema = data.draw(subset_schema())
+    form = parse_requested_schema(schema)
+    raws = {f.name: data.draw(valid_raw(f), label=f.name) for f in form.fields}
+    result = validate_form(form, raws)
+    assert result.ok, (raws, result.errors)
+    oracle(result.content, schema)
+    # The same content, scripted, is accepted as is.
+    again = complete_with_defaults(form, result.content or {})
+    assert again.ok and again.content is not None
+    assert all(again.content[k] == v for k, v in (result.content or {}).items())
+
+
+junk_raw = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.text(max_size=30),
+    st.sampled_from(["", " ", "NaN", "1e999", "-0", "4.0", "2026-02-30", "a@b", "http://"]),
+    st.lists(st.text(max_size=5), max_size=5),
+)
+
+
+@SETTINGS
+@given(st.data())
+def test_random_invalid_input_gives_messages_not_exceptions(data: st.DataObject) -> None:
+    schema = data.draw(subset_schema())
+    form = parse_requested_schema(schema)
+    raws = {f.name: data.draw(junk_raw, label=f.name) for f in form.fields}
+    result = validate_form(form, raws)
+    if result.ok:
+        oracle(result.content, schema)
+    else:
+        assert result.content is None
+        assert set(result.errors) <= {f.name for f in form.fields}
+        assert all(isinstance(m, str) and m for m in result.errors.values())
+    scripted = data.draw(st.dictionaries(words, junk_raw | st.integers() | st.floats(), max_size=5))
+    complete_with_defaults(form, scripted)
+
+
+json_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8))
+json_values = st.recursive(
+    json_leaf,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+KEYWORDS = [
+    "type",
+    "properties",
+    "required",
+    "enum",
+    "oneOf",
+    "anyOf",
+    "allOf",
+    "items",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "default",
+    "title",
+    "enumNames",
+    "const",
+    "$ref",
+    "minItems",
+    "maxItems",
+    "exclusiveMinimum",
+    "multipleOf",
+    "not",
+    "$id",
+]
+
+
+@st.composite
+def junk_schema(draw: st.DrawFn) -> object:
+    choice = draw(st.integers(0, 2))
+    if choice == 0:
+        return draw(json_values)
+    schema = draw(subset_schema()) if choice == 1 else {"type": "object", "properties": {}}
+    props = schema["properties"]
+    for _ in range(draw(st.integers(1, 4))):
+        target = (
+            props[draw(st.sampled_from(list(props)))] if props and draw(st.booleans()) else schema
+        )
+        key = draw(st.sampled_from(KEYWORDS) | st.text(max_size=6))
+        target[key] = draw(json_values | st.sampled_from(["string", "integer", "object", "array"]))
+    return schema
+
+
+@SETTINGS
+@given(junk_schema(), st.data())
+def test_junk_schemas_give_a_form_or_a_schema_error(schema: object, data: st.DataObject) -> None:
+    try:
+        form = parse_requested_schema(schema)
+    except SchemaError as exc:
+        assert exc.problems and all(p.message for p in exc.problems)
+        return
+    assert isinstance(form, FormSpec)
+    for f in form.fields:
+        _ = (f.constraint_text, f.placeholder)
+    validate_form(form, initial_values(form))
+    validate_form(form, {f.name: data.draw(junk_raw) for f in form.fields})
+    complete_with_defaults(form, data.draw(st.dictionaries(st.text(max_size=5), json_values)))
+
+
+@SETTINGS
+@given(subset_schema())
+def test_parsing_is_deterministic(schema: dict[str, Any]) -> None:
+    assume(schema["properties"])
+    assert parse_requested_schema(schema) == parse_requested_schema(schema)
