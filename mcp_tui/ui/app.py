@@ -82,8 +82,7 @@ class McpTuiApp(App[None]):
         self._session: SessionScreen | None = None
         self._traffic_log: TrafficLog | None = None
         self.handler: ElicitationHandler | None = None
-        count = len(self.entries)
-        self.sub_title = f"{count} server" + ("" if count == 1 else "s")
+        self._update_sub_title()
 
     # --- start-up ----------------------------------------------------------------------------
 
@@ -281,7 +280,18 @@ class McpTuiApp(App[None]):
                 changed[entry.name] = entry
         session.apply_batch(batch, changed.values())
         if changed:
+            self._update_sub_title()
             self._run_requested_call()
+
+    def _update_sub_title(self) -> None:
+        """"2 servers · 1 ready · 1 failed" in the header."""
+        count = len(self.entries)
+        parts = [f"{count} server" + ("" if count == 1 else "s")]
+        for state in (ConnectionState.READY, ConnectionState.CONNECTING, ConnectionState.FAILED):
+            number = sum(1 for e in self.entries.values() if e.state is state)
+            if number and not (state is ConnectionState.READY and number == count):
+                parts.append(f"{number} {state.value}")
+        self.sub_title = " · ".join(parts)
 
     def on_elicitation_shown(self, message: ElicitationShown) -> None:
         if self._session is not None:
