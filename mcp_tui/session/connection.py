@@ -52,6 +52,7 @@ from mcp_tui.session.events import (
     ToolInfo,
 )
 from mcp_tui.session.recording import ConnectionTap
+from mcp_tui.session.scopes import CallScope, guarded
 from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.session.stderr import StderrCapture
@@ -86,6 +87,7 @@ class ServerConnection:
         connect_timeout: float = 120.0,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     ) -> None:
+        sink = guarded(sink)
         self.spec = spec
         self.name = spec.name
         self.state = ConnectionState.CONNECTING
@@ -404,8 +406,8 @@ class ServerConnection:
             error_code=-32000,
         )
 
-    def _call_scope(self) -> _CallScope:
-        return _CallScope(self._call_scopes)
+    def _call_scope(self) -> CallScope:
+        return CallScope(self._call_scopes)
 
     def _cancel_calls(self) -> None:
         """Calls blocked in a form on 2026-07-28 wait on no response: end them with the link."""
@@ -433,24 +435,3 @@ class ServerConnection:
             self._run_scope.cancel()
             with anyio.move_on_after(2.0):
                 await self._event("done").wait()
-
-
-class _CallScope:
-    """A cancel scope registered while a request runs, so a dying connection can end it."""
-
-    def __init__(self, registry: set[anyio.CancelScope]) -> None:
-        self._registry = registry
-        self.scope = anyio.CancelScope()
-
-    @property
-    def cancelled_caught(self) -> bool:
-        return self.scope.cancelled_caught
-
-    def __enter__(self) -> _CallScope:
-        self.scope.__enter__()
-        self._registry.add(self.scope)
-        return self
-
-    def __exit__(self, *exc: Any) -> bool:
-        self._registry.discard(self.scope)
-        return bool(self.scope.__exit__(*exc))

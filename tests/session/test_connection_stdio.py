@@ -249,3 +249,16 @@ async def test_handshake_timeout_fails_readably() -> None:
     await conn.run()
     assert conn.state is ConnectionState.FAILED
     assert conn.detail == "The server did not complete the handshake within 0.5 s."
+
+
+@pytest.mark.anyio
+async def test_a_raising_sink_cannot_break_the_connection() -> None:
+    calls: list[object] = []
+
+    def sink(event: object) -> None:
+        calls.append(event)
+        raise RuntimeError("UI bug")
+
+    async with connected(stdio_spec(RAW_SERVER), recorder=sink) as conn:  # type: ignore[arg-type]
+        assert (await conn.call_tool("hello", {"name": "z"})).items[0].text == "hello z"
+    assert len(calls) > 5
