@@ -17,14 +17,15 @@ Rules, in the order they apply:
    untouched.
 3. When every field is valid, ``content`` is checked against the server's *original* schema with
    jsonschema Draft 2020-12, through a validator compiled once per form and cached, built with an
-   empty ``referencing.Registry()`` so no ``$ref`` is ever fetched. The copy it checks against
-   differs from the original only in ways that cannot loosen the server's own rules for data we
-   produce: every ``pattern``/``patternProperties`` is removed (patterns were already enforced
-   by RE2, or refused with a note; jsonschema would run them with Python's backtracking ``re``,
-   which can freeze the app), and ``$schema``/``$id``/anchors are removed (they only matter for
-   references, which are refused, and a malformed ``$id`` crashes jsonschema). No format checker
-   is passed: our format rules (stricter than jsonschema's) already ran. A jsonschema failure of
-   any kind becomes a field message, never an exception.
+   empty ``referencing.Registry()`` so no ``$ref`` is ever fetched (its ``enum``/``oneOf``/
+   ``anyOf`` take a set-lookup shortcut where that gives the same verdict: see ``fastcheck``).
+   The copy it checks against differs from the original only in ways that cannot loosen the
+   server's own rules for data we produce: every ``pattern``/``patternProperties`` is removed
+   (patterns were already enforced by RE2, or refused with a note; jsonschema would run them with
+   Python's backtracking ``re``, which can freeze the app), and ``$schema``/``$id``/anchors are
+   removed (they only matter for references, which are refused, and a malformed ``$id`` crashes
+   jsonschema). No format checker is passed: our format rules (stricter than jsonschema's)
+   already ran. A jsonschema failure of any kind becomes a field message, never an exception.
 
 :func:`complete_with_defaults` does the same for headless, scripted answers that are already
 JSON: missing fields take their defaults, then exact JSON types are checked (``true`` is not an
@@ -302,15 +303,21 @@ def check_copy(schema: object, depth: int = 0) -> object:
     return out
 
 
+def build_validator(schema: object) -> Any:
+    """A Draft 2020-12 validator (with fast choice keywords) that can never fetch anything."""
+    from referencing import Registry
+
+    from mcp_tui.schema.fastcheck import validator_class
+
+    return validator_class()(schema, registry=Registry())
+
+
 def _validator(form: FormSpec) -> Any:
     hit = _VALIDATORS.get(id(form))
     if hit is not None and hit[0] is form:
         _VALIDATORS.move_to_end(id(form))
         return hit[1]
-    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-    from referencing import Registry
-
-    validator = Draft202012Validator(check_copy(form.schema), registry=Registry())
+    validator = build_validator(check_copy(form.schema))
     _VALIDATORS[id(form)] = (form, validator)
     while len(_VALIDATORS) > _VALIDATOR_CACHE_SIZE:
         _VALIDATORS.popitem(last=False)

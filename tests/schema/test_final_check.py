@@ -7,8 +7,16 @@ from typing import Any
 import jsonschema
 import jsonschema._keywords
 import pytest
+import referencing
 
-from mcp_tui.schema import FieldKind, FieldSpec, FormSpec, parse_requested_schema, validate_form
+from mcp_tui.schema import (
+    FieldKind,
+    FieldSpec,
+    FormSpec,
+    parse_requested_schema,
+    validate,
+    validate_form,
+)
 from mcp_tui.schema.validate import check_copy
 
 
@@ -25,7 +33,7 @@ def no_python_re(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_check_copy_drops_patterns_and_ids_only() -> None:
-    schema = {
+    schema: dict[str, Any] = {
         "$schema": "http://json-schema.org/draft-07/schema#",
         "$id": 5,
         "type": "object",
@@ -66,21 +74,21 @@ def test_patterns_never_reach_python_re() -> None:
 
 
 def test_validator_is_compiled_once_per_form(monkeypatch: pytest.MonkeyPatch) -> None:
-    built: list[object] = []
-    real = jsonschema.Draft202012Validator
+    built: list[Any] = []
+    real = validate.build_validator
 
-    def counting(schema: Any, **kwargs: Any) -> Any:
-        built.append(kwargs.get("registry"))
-        return real(schema, **kwargs)
+    def counting(schema: object) -> Any:
+        built.append(real(schema))
+        return built[-1]
 
-    monkeypatch.setattr(jsonschema, "Draft202012Validator", counting)
+    monkeypatch.setattr(validate, "build_validator", counting)
     form = parse_requested_schema({"type": "object", "properties": {"a": {"type": "integer"}}})
     for text in ("1", "2", "3", "x"):
         validate_form(form, {"a": text})
     assert len(built) == 1
-    # An empty registry: nothing but the schema itself can ever be resolved.
-    registry = built[0]
-    assert registry is not None and len(registry) == 0  # type: ignore[arg-type]
+    # Draft 2020-12 semantics, and an empty registry: nothing but the schema itself resolves.
+    assert built[0].META_SCHEMA == jsonschema.Draft202012Validator.META_SCHEMA
+    assert isinstance(built[0]._registry, referencing.Registry) and len(built[0]._registry) == 0
     other = parse_requested_schema({"type": "object", "properties": {"a": {"type": "integer"}}})
     validate_form(other, {"a": "1"})
     assert len(built) == 2
@@ -138,3 +146,31 @@ def test_format_is_not_asserted_by_jsonschema() -> None:
         {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}
     )
     assert validate_form(form, {"u": "urn:isbn:0451450523"}).ok
+
+
+FAST_CASES: list[tuple[dict[str, Any], object]] = [
+    ({"enum": ["a", "b", 1]}, "a"),
+    ({"enum": ["a", "b", 1]}, "c"),
+    ({"enum": ["a", "b", 1]}, 1),
+    ({"enum": ["a", "b", 1]}, True),
+    ({"oneOf": [{"const": "a", "title": "A"}, {"const": "b"}]}, "a"),
+    ({"oneOf": [{"const": "a", "title": "A"}, {"const": "a"}]}, "a"),  # two match: invalid
+    ({"oneOf": [{"const": "a"}, {"const": 1}]}, "c"),
+    ({"oneOf": [{"const": "a"}, {"type": "string"}]}, "a"),  # not const-only: original path
+    ({"anyOf": [{"const": "a"}, {"const": "a"}]}, "a"),
+    ({"anyOf": [{"const": "a", "description": "x"}]}, "b"),
+    ({"items": {"anyOf": [{"const": "x"}, {"const": "y"}]}}, ["y", "x"]),
+    ({"items": {"enum": ["x", "y"]}}, ["y", "z"]),
+]
+
+
+@pytest.mark.parametrize(("schema", "instance"), FAST_CASES)
+def test_fast_choice_keywords_agree_with_jsonschema(
+    schema: dict[str, Any], instance: object
+) -> None:
+    plain = jsonschema.Draft202012Validator(schema, registry=referencing.Registry())
+    fast = validate.build_validator(schema)
+    assert fast.is_valid(instance) == plain.is_valid(instance)
+    assert [e.validator for e in fast.iter_errors(instance)] == [
+        e.validator for e in plain.iter_errors(instance)
+    ]
