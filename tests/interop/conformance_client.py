@@ -106,7 +106,7 @@ def sample_arguments(input_schema: dict[str, Any]) -> dict[str, Any]:
                 "boolean": True,
                 "array": [],
                 "object": {},
-            }.get(prop.get("type"), "sample")
+            }.get(str(prop.get("type")), "sample")
     return arguments
 
 

@@ -56,8 +56,11 @@ def require_peers() -> None:
     missing = [p for p in REQUIRED if not p.exists()]
     if not missing:
         return
-    names = ", ".join(str(p.relative_to(INTEROP_DIR)) for p in missing)
-    message = f"npm peers not installed (missing {names}): run `npm ci` in tests/interop"
+    if not NODE_MODULES.exists():
+        what = "tests/interop/node_modules is missing"
+    else:
+        what = "missing " + ", ".join(str(p.relative_to(INTEROP_DIR)) for p in missing)
+    message = f"npm peers not installed ({what}): run `npm ci` in tests/interop"
     if in_ci():
         pytest.fail(f"CI=true but {message}", pytrace=False)
     pytest.skip(message)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from interop_peers import NodeServer
@@ -43,12 +44,12 @@ def build_app(server: NodeServer, tmp_path: Path, tool: str) -> McpTuiApp:
     return McpTuiApp([ServerSpec(name="forms", target=HttpTarget(server.url))], options)
 
 
-def assert_no_validation_error(response: dict[str, object], server: NodeServer) -> str:
+def assert_no_validation_error(response: dict[str, Any], server: NodeServer) -> str:
     text = result_text(response)
     assert "-32602" not in text and "failed" not in text.lower(), (
         f"the server refused our content: {text}\nserver output:\n{server.output()}"
     )
-    assert not (response.get("result") or {}).get("isError"), text  # type: ignore[union-attr]
+    assert not (response.get("result") or {}).get("isError"), text
     return text
 
 
