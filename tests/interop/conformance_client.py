@@ -43,8 +43,12 @@ def log(text: str) -> None:
 class Client:
     """Runs ``python -m mcp_tui`` against one URL and remembers the first failure."""
 
-    def __init__(self, url: str, protocol_version: str | None) -> None:
+    def __init__(
+        self, url: str, protocol_version: str | None, context: dict[str, Any] | None = None
+    ) -> None:
         self.url = url
+        #: ``MCP_CONFORMANCE_CONTEXT``: scenario data some scenarios pass (calls to make, ...).
+        self.context = context or {}
         self.mode_args = ["--mode", "legacy"] if protocol_version in LEGACY_VERSIONS else []
         self.status = 0
 
@@ -150,6 +154,21 @@ def call_every_listed_tool(c: Client) -> None:
         c.call(tool["name"], sample_arguments(tool.get("inputSchema") or {}))
 
 
+def context_tool_calls(c: Client) -> None:
+    """Scenarios that say which calls to make (``MCP_CONFORMANCE_CONTEXT.toolCalls``): make them.
+
+    The arguments are the harness's, byte for byte (``null`` included), so what it checks is how
+    mcp-tui puts them on the wire (for example ``Mcp-Param-*`` headers and their encoding).
+    """
+    calls = c.context.get("toolCalls")
+    if not isinstance(calls, list) or not calls:
+        log("MCP_CONFORMANCE_CONTEXT has no toolCalls for this scenario")
+        c.status = c.status or 1
+        return
+    for call in calls:
+        c.call(str(call["name"]), dict(call.get("arguments") or {}))
+
+
 def schema_round_trip(c: Client) -> None:
     # Hand back the focal tool's inputSchema exactly as mcp-tui holds it, via the echo tool.
     tools = c.tools()
@@ -170,7 +189,7 @@ SCENARIOS: dict[str, Callable[[Client], None]] = {
     "sep-2322-client-request-state": request_state,
     "request-metadata": list_only,
     "http-standard-headers": call_every_listed_tool,
-    "http-custom-headers": call_every_listed_tool,
+    "http-custom-headers": context_tool_calls,
     "http-invalid-tool-headers": call_every_listed_tool,
     "json-schema-ref-no-deref": list_only,
     "json-schema-2020-12-preservation": schema_round_trip,
@@ -186,7 +205,16 @@ def main(argv: Sequence[str]) -> int:
     if plan is None:
         log(f"no plan for scenario {scenario!r}; known: {', '.join(sorted(SCENARIOS))}")
         return 2
-    client = Client(argv[-1], os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION"))
+    try:
+        context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    except ValueError as exc:
+        log(f"MCP_CONFORMANCE_CONTEXT is not JSON: {exc}")
+        return 2
+    client = Client(
+        argv[-1],
+        os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION"),
+        context if isinstance(context, dict) else {},
+    )
     log(f"scenario {scenario} against {client.url}")
     plan(client)
     return client.status
