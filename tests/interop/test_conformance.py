@@ -134,6 +134,12 @@ def test_alpha_scenario(peers: None, scenario: str, tmp_path: Path) -> None:
     assert_scenario_passes(CONFORMANCE_ALPHA_JS, scenario, tmp_path)
 
 
+@pytest.mark.parametrize("scenario", RELEASE)
+def test_release_scenario_under_the_alpha(peers: None, scenario: str, tmp_path: Path) -> None:
+    """The alpha adds wire-schema checks: every message mcp-tui sends must match the spec."""
+    assert_scenario_passes(CONFORMANCE_ALPHA_JS, scenario, tmp_path)
+
+
 def test_adapter_refuses_an_unknown_scenario(tmp_path: Path) -> None:
     """A scenario without a plan must fail loudly, never pass by doing nothing."""
     done = subprocess.run(
