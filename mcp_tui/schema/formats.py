@@ -103,8 +103,19 @@ def parse_number_text(text: str, *, integer: bool) -> int | float | None:
     return value
 
 
+#: Integers longer than this many bits (about 300 digits) are refused everywhere: Python refuses
+#: to turn ints over 4,300 digits into text, so JSON could not carry them anyway.
+MAX_INTEGER_BITS = 1000
+
+
+def is_huge(value: object) -> bool:
+    return isinstance(value, int) and abs(value).bit_length() > MAX_INTEGER_BITS
+
+
 def format_number(value: int | float) -> str:
     """A number as a person reads it: ``30``, ``95.5``, ``1e+21`` (floats round-trip exactly)."""
+    if is_huge(value):
+        return "a number with more than 300 digits"
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return repr(value) if isinstance(value, float) else str(value)

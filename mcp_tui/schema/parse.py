@@ -76,7 +76,11 @@ _ROOT_HANDLED = frozenset({"type", "properties", "required", "$schema", "additio
 def parse_requested_schema(schema: object) -> FormSpec:
     """Build the form for ``schema`` or raise :class:`SchemaError` listing every problem."""
     problems: list[SchemaProblem] = []
-    form = _parse(schema, problems)
+    try:
+        form = _parse(schema, problems)
+    except Exception as exc:  # a parser defect must reach the user as a refusal, not a crash
+        problems.append(SchemaProblem("", f"the schema could not be read ({type(exc).__name__})"))
+        form = None
     if problems or form is None:
         raise SchemaError(_capped(problems or [SchemaProblem("", "the schema is not usable")]))
     return form

@@ -16,6 +16,7 @@ from mcp_tui.schema.fields import FieldKind, FieldSpec, Option, TextFormat
 from mcp_tui.schema.formats import (
     compile_pattern,
     format_number,
+    is_huge,
     number_to_text,
     parse_number_text,
 )
@@ -99,7 +100,7 @@ class FieldParser:
         spec = FieldSpec(
             name=self.name,
             kind=kind,
-            title=title if title is not None else self.name,
+            title=title or self.name,
             description=description,
             required=required,
         )
@@ -241,6 +242,9 @@ class FieldParser:
             return None
         if isinstance(value, float) and not math.isfinite(value):
             self.problem(f"`{key}` must be a finite number, got {shown(value)}")
+            return None
+        if is_huge(value):
+            self.problem(f"`{key}` has more than 300 digits")
             return None
         return value
 

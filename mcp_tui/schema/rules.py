@@ -14,7 +14,13 @@ import json
 import math
 
 from mcp_tui.schema.fields import ContentValue, FieldKind, FieldSpec
-from mcp_tui.schema.formats import check_format, format_number, is_multiple, pattern_matches
+from mcp_tui.schema.formats import (
+    check_format,
+    format_number,
+    is_huge,
+    is_multiple,
+    pattern_matches,
+)
 from mcp_tui.untrusted import one_line
 
 REQUIRED = "Required"
@@ -230,7 +236,7 @@ def check_typed(field: FieldSpec, value: object) -> tuple[ContentValue | None, s
 
 
 def _as_number(value: object, *, integer: bool) -> int | float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, int | float) or is_huge(value):
         return None
     if isinstance(value, float):
         if not math.isfinite(value):

@@ -28,6 +28,11 @@ DEFAULTS = {"name": "John Doe", "age": 30, "score": 95.5, "status": "active", "v
         ({"score": True}, None, {"score": "Expected a number, got true"}),
         ({"score": float("nan")}, None, {"score": "Expected a number, got NaN"}),
         ({"verified": 1}, None, {"verified": "Expected true or false, got 1"}),
+        (
+            {"age": 10**5000},
+            None,
+            {"age": "Expected a whole number, got a number with more than 300 digits"},
+        ),
         ({"name": ["x"]}, None, {"name": 'Expected a string, got ["x"]'}),
         (
             {"status": "x"},

@@ -112,9 +112,17 @@ NOTES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     ),
     ("default null", {"type": "string", "default": None}, ("default null ignored",)),
     (
+        "default too long to edit",
+        {"type": "integer", "default": 10**200},
+        ("default 1" + "0" * 59 + "… [141 more characters] dropped: too large to edit as text",),
+    ),
+    (
         "default huge int",
         {"type": "integer", "default": 10**400},
-        ("default 1" + "0" * 59 + "… [341 more characters] dropped: too large to edit as text",),
+        (
+            "default a number with more than 300 digits dropped: Expected a whole number, got a "
+            "number with more than 300 digits",
+        ),
     ),
     (
         "default datetime no offset",

@@ -30,6 +30,11 @@ def problems(schema: object) -> list[str]:
 
 
 REFUSALS: list[tuple[str, object, list[str]]] = [
+    (
+        "huge minimum",
+        P({"a": {"type": "integer", "minimum": 10**5000}}),
+        ["a: `minimum` has more than 300 digits"],
+    ),
     ("non-object root", ["x"], ["the schema must be a JSON object, got array"]),
     ("array root", {"type": "array"}, ['type: the root must be "object", got "array"']),
     ("no type root", {"properties": {}}, ['type: the root must be "object", got nothing']),

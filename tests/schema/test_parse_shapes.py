@@ -24,6 +24,7 @@ def one(prop: dict[str, Any], *, required: bool = False) -> FieldSpec:
 
 SHAPES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("plain string", {"type": "string"}, {"kind": FieldKind.TEXT, "title": "f"}),
+    ("empty title shows the name", {"type": "string", "title": ""}, {"title": "f"}),
     (
         "string with everything",
         {
