@@ -1,0 +1,309 @@
+"""mcp-tui itself, instrumented: run by ``run.py`` in a pseudo-terminal (real driver, real output).
+
+``python benchmarks/tui_harness.py SCENARIO --out FILE [--runs N] [--keys N] [--mode M]``
+
+The app is built exactly as the CLI builds it (``mcp_tui.cli.build_app``) for one stdio server,
+``bench_server.py``. Only timing hooks are added:
+
+- frames and keys: ``probe.FrameProbe`` (the same code times the bare Textual floor);
+- "elicitation arrival": the moment the complete ``elicitation/create`` line was read from the
+  server's stdout (a wrapper round ``mcp_tui.session.stdio_transport.split_lines``), so the time
+  includes parsing the schema and building the form, not only painting it. If that hook cannot be
+  installed, the moment the TUI handler is called is used instead, and the result says so.
+
+Scenarios (results as JSON in FILE):
+
+- ``forms``: for 1 (cold, the session's first form), 1, 20 and 200 text fields and one select of
+  10,000 options: arrival -> the elicitation screen painted with a field focused; for the select
+  also a typed key -> the filtered list painted. Forms are closed with ``cancel``.
+- ``keys-flood``: the server floods 1,000 log notifications/s; Up/Down in the catalog tree,
+  key -> repaint.
+- ``keys-form``: a 200-field form is open; characters typed into its first field, key -> repaint.
+- ``keys-form-flood``: both at once.
+- ``memory``: a 200-field form open (all its page mounted); the process's peak RSS.
+
+The rate limit on elicitation requests is raised for the run (the benchmark opens many forms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+import probe
+
+SERVER = Path(__file__).with_name("bench_server.py")
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+ARRIVALS: list[float] = []
+HANDLER_CALLS: list[float] = []
+HOOKS: dict[str, bool] = {"transport": False, "handler": False}
+
+
+def install_hooks() -> None:
+    """Timestamp elicitation arrival at the transport (preferred) and at the TUI handler."""
+    try:
+        from mcp_tui.session import stdio_transport
+
+        original_split = stdio_transport.split_lines
+
+        def split_lines(buffer: bytearray, scan_from: int) -> tuple[list[bytes], int]:
+            lines, scanned = original_split(buffer, scan_from)
+            for line in lines:
+                if b'"elicitation/create"' in line:
+                    ARRIVALS.append(time.perf_counter())
+            return lines, scanned
+
+        stdio_transport.split_lines = split_lines  # type: ignore[assignment]
+        HOOKS["transport"] = True
+    except (ImportError, AttributeError):
+        pass
+    from mcp_tui.ui import elicitation_handler
+
+    handler_class = elicitation_handler.TuiElicitationHandler
+    original_elicit = handler_class.elicit
+
+    async def elicit(self: Any, request: Any) -> Any:
+        HANDLER_CALLS.append(time.perf_counter())
+        return await original_elicit(self, request)
+
+    handler_class.elicit = elicit  # type: ignore[method-assign]
+    HOOKS["handler"] = True
+
+
+def build(mode: str) -> Any:
+    from mcp_tui.cli import build_app
+    from mcp_tui.options import AppOptions
+    from mcp_tui.session.servers import ServerSpec, StdioTarget
+
+    spec = ServerSpec("bench", StdioTarget(sys.executable, (str(SERVER),)), mode=mode)  # type: ignore[arg-type]
+    return build_app([spec], AppOptions(rate_limit_count=1_000_000, rate_limit_seconds=1.0))
+
+
+class Harness:
+    def __init__(self, app: Any, frames: probe.FrameProbe) -> None:
+        self.app = app
+        self.frames = frames
+
+    @property
+    def entry(self) -> Any:
+        return self.app.entries["bench"]
+
+    async def ready(self) -> None:
+        from mcp_tui.session.events import ConnectionState
+
+        await probe.wait_until(
+            lambda: self.app.session is not None and self.app.session.is_mounted, timeout=60
+        )
+        await probe.wait_until(
+            lambda: self.entry.state is ConnectionState.READY and bool(self.entry.tools),
+            timeout=60,
+        )
+
+    def call(self, tool: str, arguments: dict[str, Any]) -> None:
+        if self.app.session.call_tool("bench", tool, arguments) is None:
+            raise RuntimeError(f"could not call {tool}")
+
+    def form_screen(self) -> Any:
+        from mcp_tui.ui.screens.elicitation import ElicitationScreen
+
+        screen = self.app.screen
+        return screen if isinstance(screen, ElicitationScreen) else None
+
+    def form_focused(self) -> bool:
+        screen = self.form_screen()
+        focused = self.app.focused
+        return screen is not None and focused is not None and focused.screen is screen
+
+    async def open_form(self, arguments: dict[str, Any]) -> dict[str, float]:
+        """Call ``ask``; arrival -> painted and focused (seconds), and arrival -> handler."""
+        arrivals, calls = len(ARRIVALS), len(HANDLER_CALLS)
+        waiter = asyncio.ensure_future(self.frames.frame_where(self.form_focused, timeout=60))
+        self.call("ask", arguments)
+        painted = await waiter
+        handler = HANDLER_CALLS[calls] if len(HANDLER_CALLS) > calls else painted
+        arrived = ARRIVALS[arrivals] if len(ARRIVALS) > arrivals else handler
+        return {"paint": painted - arrived, "to_handler": handler - arrived}
+
+    async def close_form(self, still_running: int = 0) -> None:
+        from mcp_tui.session.elicitation import ElicitationOutcome
+
+        screen = self.form_screen()
+        if screen is not None:
+            screen.finish(ElicitationOutcome.cancel("benchmark"))
+        await probe.wait_until(lambda: self.form_screen() is None, timeout=30)
+        try:
+            await probe.wait_until(
+                lambda: self.app.session.running.count <= still_running, timeout=30
+            )
+        except TimeoutError:
+            rows = [str(r.call_id) for r in self.app.session.running.query("RunningCall")]
+            raise RuntimeError(f"calls still running: {rows}; screen={self.app.screen!r}") from None
+
+    async def type_into_focused(self, count: int) -> list[float]:
+        from textual.widgets import Input
+
+        field = self.app.focused
+        if not isinstance(field, Input):
+            raise RuntimeError(f"focused widget is {field!r}, not an Input")
+        start = field.value
+        field.cursor_position = len(start)
+
+        def step(i: int) -> tuple[str, str, probe.Predicate]:
+            expected = start + "".join(LETTERS[j % 26] for j in range(i + 1))
+            return LETTERS[i % 26], LETTERS[i % 26], lambda: field.value == expected
+
+        return await probe.key_latencies(self.frames, count, step)
+
+    async def move_in_catalog(self, count: int) -> list[float]:
+        tree = self.app.session.catalog
+        tree.focus()
+        await asyncio.sleep(0.1)
+        tree.cursor_line = 1
+
+        def step(i: int) -> tuple[str, None, probe.Predicate]:
+            key, target = ("down", 2) if i % 2 == 0 else ("up", 1)
+            return key, None, lambda: tree.cursor_line == target
+
+        return await probe.key_latencies(self.frames, count, step)
+
+    def log_lines(self) -> int:
+        return int(self.app.session.logs.lines_written)
+
+
+async def filter_select(h: Harness) -> float:
+    """Type "7" into the focused filter box; key -> the filtered list painted (seconds)."""
+    from textual.widgets import Input, OptionList
+
+    field = h.app.focused
+    assert isinstance(field, Input), field
+    assert field.parent is not None
+    choices = field.parent.query_one(OptionList)
+
+    def filtered() -> bool:
+        if field.value != "7" or choices.option_count == 0:
+            return False
+        return "00007" in str(choices.get_option_at_index(0).prompt)
+
+    waiter = asyncio.ensure_future(h.frames.frame_where(filtered, timeout=30))
+    await asyncio.sleep(0)
+    started = h.frames.press("7", "7")
+    return await waiter - started
+
+
+async def scenario_forms(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
+    result: dict[str, Any] = {"cold_1": [], "1": [], "20": [], "200": [], "select": []}
+    result["select_filter"] = []
+    result["to_handler"] = {}
+    cold = await h.open_form({"fields": 1})
+    result["cold_1"].append(cold["paint"])
+    await h.close_form()
+    sizes: list[tuple[str, dict[str, Any]]] = [
+        ("1", {"fields": 1}),
+        ("20", {"fields": 20}),
+        ("200", {"fields": 200}),
+        ("select", {"options": 10_000}),
+    ]
+    for _ in range(args.runs):
+        for name, arguments in sizes:
+            timing = await h.open_form(arguments)
+            result[name].append(timing["paint"])
+            result["to_handler"].setdefault(name, []).append(timing["to_handler"])
+            if name == "select":
+                result["select_filter"].append(await filter_select(h))
+            await h.close_form()
+            await asyncio.sleep(0.1)
+    return result
+
+
+async def start_flood(h: Harness, seconds: float) -> int:
+    before = h.log_lines()
+    h.call("flood", {"rate": 1000, "seconds": seconds})
+    await probe.wait_until(lambda: h.log_lines() > before + 200, timeout=30)
+    return before
+
+
+async def scenario_keys_flood(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
+    seconds = args.keys * 0.09 + 3
+    before = await start_flood(h, seconds)
+    started = time.perf_counter()
+    latencies = await h.move_in_catalog(args.keys)
+    elapsed = time.perf_counter() - started
+    lines = h.log_lines() - before
+    return {"keys": latencies, "log_lines_shown": lines, "seconds": elapsed}
+
+
+async def scenario_keys_form(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
+    flood = args.scenario == "keys-form-flood"
+    if flood:
+        await start_flood(h, args.keys * 0.09 + 6)
+    await h.open_form({"fields": 200})
+    await asyncio.sleep(1.5)  # the rest of the page mounts a chunk per frame
+    latencies = await h.type_into_focused(args.keys)
+    mounted = len(h.form_screen().query("FieldRow"))
+    await h.close_form(still_running=1 if flood else 0)
+    return {"keys": latencies, "rows_mounted": mounted, "flood": flood}
+
+
+async def scenario_memory(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
+    await h.open_form({"fields": 200})
+    await asyncio.sleep(1.5)
+    rows = len(h.form_screen().query("FieldRow"))
+    peak = probe.peak_rss_mib()
+    await h.close_form()
+    return {"peak_rss_mib": peak, "rows_mounted": rows}
+
+
+SCENARIOS = {
+    "forms": scenario_forms,
+    "keys-flood": scenario_keys_flood,
+    "keys-form": scenario_keys_form,
+    "keys-form-flood": scenario_keys_form,
+    "memory": scenario_memory,
+}
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    install_hooks()
+    app = build(args.mode)
+    frames = probe.FrameProbe(app)
+    task = asyncio.ensure_future(app.run_async())
+    h = Harness(app, frames)
+    try:
+        await probe.wait_until(lambda: app.is_running, timeout=60)
+        probe.enter_app_context(app)
+        await h.ready()
+        await asyncio.sleep(0.3)
+        result = await SCENARIOS[args.scenario](h, args)
+        result["hooks"] = dict(HOOKS)
+        result["frames"] = frames.frames
+    finally:
+        await app.close_connections(timeout=5)
+        app.exit()
+        await task
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario", choices=sorted(SCENARIOS))
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--keys", type=int, default=60)
+    parser.add_argument("--mode", default="legacy")
+    args = parser.parse_args()
+    try:
+        result = asyncio.run(main_async(args))
+    except BaseException:
+        result = {"error": traceback.format_exc()}
+    args.out.write_text(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
