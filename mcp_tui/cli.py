@@ -1,8 +1,9 @@
 """``mcp-tui``: parse the command line, load the config, then run the TUI or a headless command.
 
 ``main`` never lets bad input end in a traceback: every mistake is one paragraph on stderr and a
-documented exit code (see ``mcp-tui --help``). ``mcp`` and ``textual`` are imported only once they
-are needed, so ``mcp-tui --help`` and argument errors are instant.
+documented exit code (see ``mcp-tui --help``). ``mcp``, ``textual`` and the config loader (pydantic)
+are imported only once they are needed, so ``mcp-tui --help`` and argument errors are instant and
+the TUI's first frame does not wait for them.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from mcp_tui.cli_args import (
     unique_name,
     with_mode,
 )
-from mcp_tui.config import AppSettings, LoadedConfig, load_config
+from mcp_tui.config_settings import AppSettings
 from mcp_tui.errors import ConfigError, ConnectionFailed, McpTuiError, UsageError
 from mcp_tui.options import AppOptions, ToolCallRequest
 from mcp_tui.paths import ConfigLocation, locate_config
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 
     from textual.app import App
 
+    from mcp_tui.config import LoadedConfig
     from mcp_tui.headless import HeadlessOptions
 
 GETTING_STARTED = (
@@ -130,6 +132,10 @@ def load_located_config(
         if location.explicit:
             raise ConfigError(f"Config file {location.describe()} does not exist.")
         return location, None
+    # The loader (pydantic) is imported only when there is a file to read: without one, nothing
+    # on the way to the first frame imports pydantic.
+    from mcp_tui.config import load_config
+
     return location, load_config(location.path, environ)
 
 

@@ -41,6 +41,7 @@ from mcp_tui.config_models import (
     StdioServerConfig,
     check_url,
 )
+from mcp_tui.config_settings import AppSettings
 from mcp_tui.config_text import (
     ExpansionError,
     KeyPath,
@@ -52,12 +53,9 @@ from mcp_tui.config_text import (
     toml_key_lines,
 )
 from mcp_tui.errors import ConfigError
-from mcp_tui.options import AppOptions
 from mcp_tui.paths import expand_user_path
 from mcp_tui.session.servers import (
-    ElicitationPolicy,
     HttpTarget,
-    ProtocolMode,
     ServerSpec,
     StdioTarget,
 )
@@ -74,32 +72,6 @@ __all__ = [
 ]
 
 _M = TypeVar("_M", bound=BaseModel)
-
-
-@dataclass(frozen=True)
-class AppSettings:
-    """The app-level part of a config file, ready to merge with the command line."""
-
-    review_before_send: bool = False
-    traffic_log: Path | None = None
-    stderr_log: Path | None = None
-    rate_limit_count: int = 10
-    rate_limit_seconds: float = 10.0
-    #: ``[app] mode`` / ``elicitation``: also the defaults for servers given on the command line.
-    mode: ProtocolMode = "auto"
-    elicitation: ElicitationPolicy = "ask"
-
-    def to_options(self, **overrides: Any) -> AppOptions:
-        """An :class:`AppOptions` from these settings; keyword arguments win (the command line)."""
-        values: dict[str, Any] = {
-            "review_before_send": self.review_before_send,
-            "traffic_log": self.traffic_log,
-            "stderr_log": self.stderr_log,
-            "rate_limit_count": self.rate_limit_count,
-            "rate_limit_seconds": self.rate_limit_seconds,
-        }
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return AppOptions(**values)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,41 @@
+"""The app-level settings of a config file (:class:`AppSettings`), apart from the config loader.
+
+A plain dataclass in a module that imports neither pydantic nor the loader, so the command line can
+build the defaults (no config file) without importing pydantic on the way to the first frame
+(about 100 ms; see benchmarks/). ``mcp_tui.config`` re-exports it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mcp_tui.options import AppOptions
+from mcp_tui.session.servers import ElicitationPolicy, ProtocolMode
+
+
+@dataclass(frozen=True)
+class AppSettings:
+    """The app-level part of a config file, ready to merge with the command line."""
+
+    review_before_send: bool = False
+    traffic_log: Path | None = None
+    stderr_log: Path | None = None
+    rate_limit_count: int = 10
+    rate_limit_seconds: float = 10.0
+    #: ``[app] mode`` / ``elicitation``: also the defaults for servers given on the command line.
+    mode: ProtocolMode = "auto"
+    elicitation: ElicitationPolicy = "ask"
+
+    def to_options(self, **overrides: Any) -> AppOptions:
+        """An :class:`AppOptions` from these settings; keyword arguments win (the command line)."""
+        values: dict[str, Any] = {
+            "review_before_send": self.review_before_send,
+            "traffic_log": self.traffic_log,
+            "stderr_log": self.stderr_log,
+            "rate_limit_count": self.rate_limit_count,
+            "rate_limit_seconds": self.rate_limit_seconds,
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return AppOptions(**values)
