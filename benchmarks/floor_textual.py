@@ -56,7 +56,7 @@ async def measured(args: argparse.Namespace) -> dict[str, object]:
             expected = "".join(letters[j % 26] for j in range(i + 1))
             return letters[i % 26], letters[i % 26], lambda: field.value == expected
 
-        result["keys"] = probe.latency_summary(await probe.key_latencies(frames, args.keys, step))
+        result["keys"] = await probe.key_latencies(frames, args.keys, step)
     if args.memory:
         await asyncio.sleep(1.0)
         result["peak_rss_mib"] = probe.peak_rss_mib()
