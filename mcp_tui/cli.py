@@ -8,6 +8,7 @@ the TUI's first frame does not wait for them.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import subprocess
@@ -219,6 +220,9 @@ def build_app(servers: list[ServerSpec], options: AppOptions) -> App[Any]:
 
 def run_tui(servers: list[ServerSpec], options: AppOptions) -> int:
     app = build_app(servers, options)
+    # Everything imported so far lives as long as the process: move it out of the collector's
+    # sight, so a full collection during the first frames (or a big form) does not walk it.
+    gc.freeze()
     app.run()
     return app.return_code or 0
 
