@@ -24,7 +24,8 @@ class AppOptions:
     traffic_log: Path | None = None
     #: Where server stderr is written (bounded); ``None`` chooses the platform log directory.
     stderr_log: Path | None = None
-    #: ``--save-answers``: every elicitation answer given in the TUI, replayable by ``mcp-tui call``.
+    #: ``--save-answers``: every elicitation answer given in the TUI, replayable by
+    #: ``mcp-tui call``.
     save_answers: Path | None = None
     #: Show a summary of what will be sent before an accepted form is sent.
     review_before_send: bool = False

@@ -65,7 +65,7 @@ def _strict_integer(checker: Any, instance: object) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_Validator: Any = jsonschema.validators.extend(
+_Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call, unused-ignore]
     jsonschema.Draft202012Validator,
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer),
 )

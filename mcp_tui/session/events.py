@@ -1,6 +1,7 @@
 """Plain dataclasses the session layer emits, so the UI never touches raw ``mcp`` types.
 
-A :class:`ServerConnection` (``connection.py``) calls its ``EventSink`` with these on the event loop.
+A :class:`ServerConnection` (``connection.py``) calls its ``EventSink`` with these on the event
+loop.
 High-rate events (logs, progress, traffic, stderr) must be cheap to create: the UI batches them.
 All text fields that came from a server are untrusted.
 """
