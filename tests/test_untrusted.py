@@ -1,0 +1,63 @@
+"""The untrusted-text helper: nothing a server sends reaches the terminal as a control character."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_tui.untrusted import is_unsafe_char, one_line, visible
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("plain text", "plain text"),
+        ("title\x1b]0;pwned\x07", "title\\e]0;pwned\\x07"),  # OSC 0 window title
+        ("\x1b]52;c;ZXZpbA==\x07", "\\e]52;c;ZXZpbA==\\x07"),  # OSC 52 clipboard write
+        (  # OSC 8 hyperlink
+            "\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\",
+            "\\e]8;;https://evil.example\\e\\click\\e]8;;\\e\\",
+        ),
+        ("\x1b[2J\x1b[H", "\\e[2J\\e[H"),  # CSI clear screen
+        ("\x9b31m red", "\\x9b31m red"),  # C1 CSI
+        ("\x85next", "\\x85next"),  # C1 NEL
+        ("abc\u202etxt.exe", "abc\\u202etxt.exe"),  # bidi override
+        ("pay\u200bpal", "pay\\u200bpal"),  # zero-width space
+        ("\ufeffbom", "\\ufeffbom"),
+        ("a\u2066b\u2069", "a\\u2066b\\u2069"),  # bidi isolates
+        ("line\u2028sep", "line\\u2028sep"),
+        ("del\x7f", "del\\x7f"),
+        ("nul\x00", "nul\\x00"),
+        ("two\nlines\tand tab", "two\nlines\tand tab"),
+        ("cr\r", "cr\\r"),
+        ("[b]not markup[/]", "[b]not markup[/]"),  # markup is the widget's concern: kept literal
+        ("café ñ 日本語 emoji 🎉", "café ñ 日本語 emoji 🎉"),
+        ("soft\xadhyphen", "soft\xadhyphen"),
+    ],
+)
+def test_visible_makes_controls_visible(raw: str, shown: str) -> None:
+    assert visible(raw) == shown
+
+
+def test_one_line_also_escapes_newlines_and_tabs() -> None:
+    assert one_line("a\nb\tc") == "a\\nb\\tc"
+
+
+def test_long_text_is_cut_with_a_count() -> None:
+    assert visible("x" * 10, limit=4) == "xxxx… [6 more characters]"
+    assert visible("x" * 4, limit=4) == "xxxx"
+    assert visible("x" * 5000, limit=None) == "x" * 5000
+
+
+def test_non_strings_are_shown_through_str() -> None:
+    assert visible(42) == "42"
+    assert visible(None) == "None"
+    assert visible({"k": "\x1b"}) == "{'k': '\\x1b'}"
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=200))
+def test_no_unsafe_character_survives(text: str) -> None:
+    for out in (visible(text, limit=None), one_line(text, limit=None)):
+        assert not any(is_unsafe_char(ch) for ch in out if ch not in "\n\t")
+    assert "\n" not in one_line(text, limit=None)
