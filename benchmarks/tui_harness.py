@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import sys
 import time
@@ -42,6 +43,8 @@ SERVER = Path(__file__).with_name("bench_server.py")
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 ARRIVALS: list[float] = []
+#: ``--profile``: a pyinstrument profiler run from each arrival to the form painted.
+PROFILER: Any = None
 HANDLER_CALLS: list[float] = []
 HOOKS: dict[str, bool] = {"transport": False, "handler": False}
 
@@ -58,6 +61,8 @@ def install_hooks() -> None:
             for line in lines:
                 if b'"elicitation/create"' in line:
                     ARRIVALS.append(time.perf_counter())
+                    if PROFILER is not None and not PROFILER.is_running:
+                        PROFILER.start()
             return lines, scanned
 
         stdio_transport.split_lines = split_lines  # type: ignore[assignment]
@@ -127,6 +132,8 @@ class Harness:
         waiter = asyncio.ensure_future(self.frames.frame_where(self.form_focused, timeout=60))
         self.call("ask", arguments)
         painted = await waiter
+        if PROFILER is not None and PROFILER.is_running:
+            PROFILER.stop()
         handler = HANDLER_CALLS[calls] if len(HANDLER_CALLS) > calls else painted
         arrived = ARRIVALS[arrivals] if len(ARRIVALS) > arrivals else handler
         return {"paint": painted - arrived, "to_handler": handler - arrived}
@@ -210,6 +217,8 @@ async def scenario_forms(h: Harness, args: argparse.Namespace) -> dict[str, Any]
         ("200", {"fields": 200}),
         ("select", {"options": 10_000}),
     ]
+    if args.size:
+        sizes = [(n, a) for n, a in sizes if n == args.size]
     for _ in range(args.runs):
         for name, arguments in sizes:
             timing = await h.open_form(arguments)
@@ -273,6 +282,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     install_hooks()
     app = build(args.mode)
     frames = probe.FrameProbe(app)
+    gc.freeze()  # as ``mcp_tui.cli.run_tui`` does before ``app.run()``
     task = asyncio.ensure_future(app.run_async())
     h = Harness(app, frames)
     try:
@@ -297,12 +307,25 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--keys", type=int, default=60)
     parser.add_argument("--mode", default="legacy")
+    parser.add_argument("--size", help="forms: only this size (1, 20, 200, select)")
+    parser.add_argument("--profile", type=Path, help="forms: profile arrival -> painted here")
     args = parser.parse_args()
+    if args.profile:
+        global PROFILER
+        from pyinstrument import Profiler
+
+        PROFILER = Profiler(interval=0.0005, async_mode="disabled")
     try:
         result = asyncio.run(main_async(args))
     except BaseException:
         result = {"error": traceback.format_exc()}
     args.out.write_text(json.dumps(result))
+    if PROFILER is not None and PROFILER.last_session is not None:
+        args.profile.write_text(
+            PROFILER.output_text(unicode=True, show_all=False)
+            + PROFILER.output_text(unicode=True, show_all=True)
+            + PROFILER.output_text(unicode=True, flat=True)
+        )
 
 
 if __name__ == "__main__":
