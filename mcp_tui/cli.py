@@ -219,11 +219,16 @@ def build_app(servers: list[ServerSpec], options: AppOptions) -> App[Any]:
 
 
 def run_tui(servers: list[ServerSpec], options: AppOptions) -> int:
-    app = build_app(servers, options)
-    # Everything imported so far lives as long as the process: move it out of the collector's
-    # sight, so a full collection during the first frames (or a big form) does not walk it.
-    gc.freeze()
-    app.run()
+    """Run the TUI. Library logging goes to a file first (``cli_logging``): Textual owns the
+    terminal, and a stray warning on stderr would be drawn over the screen."""
+    from mcp_tui.cli_logging import tui_logging
+
+    with tui_logging():
+        app = build_app(servers, options)
+        # Everything imported so far lives as long as the process: move it out of the collector's
+        # sight, so a full collection during the first frames (or a big form) does not walk it.
+        gc.freeze()
+        app.run()
     return app.return_code or 0
 
 

@@ -272,7 +272,10 @@ def _add_headless_common(parser: argparse.ArgumentParser) -> None:
         help="give up (exit 3) when the whole run takes longer than this",
     )
     parser.add_argument(
-        "-q", "--quiet", action="store_true", help="do not copy server stderr and logs to stderr"
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print no server stderr, server log messages or library warnings on stderr",
     )
     _add_log_option(parser)
     _add_target_options(parser, headless=True)

@@ -7,6 +7,15 @@ came over the wire — and everything else to stderr: each elicitation and the a
 Server text is escaped before it is printed, and JSON output is pure ASCII, so nothing a server
 sends can drive the terminal.
 
+``call`` sends ``tools/call`` only after the catalog's first listing is in: the SDK mirrors a
+tool's ``x-mcp-header`` arguments into ``Mcp-Param-*`` HTTP headers only for tools listed earlier
+in the session, so a call that races the listing goes without them. A tool the server did not list
+is still called (servers may hide tools, and a 2026-07-28 client drops tools with invalid header
+annotations from the listing), with a warning on stderr.
+
+Library logging (the SDK's own warnings) goes through ``cli_logging.headless_logging``: one escaped,
+prefixed line per warning on stderr, nothing with ``--quiet``.
+
 Exit codes (``cli_args.py`` documents them in ``--help``): 0 success; 1 the call failed (``isError``
 or a JSON-RPC error); 3 the server could not be reached or the connection was lost, or the run
 timed out; 4 an elicitation could not be answered validly.
@@ -28,6 +37,7 @@ import anyio
 
 from mcp_tui.answers import AnswerScript
 from mcp_tui.cli_args import EXIT_CONNECTION, EXIT_ELICITATION, EXIT_OK, EXIT_TOOL_ERROR
+from mcp_tui.cli_logging import headless_logging
 from mcp_tui.headless_elicit import ElicitPolicy, ScriptedHandler
 from mcp_tui.headless_output import print_catalog, print_outcome
 from mcp_tui.session.elicitation import CancelAll
@@ -37,6 +47,7 @@ from mcp_tui.session.events import (
     ElicitationRefused,
     LogReceived,
     Notice,
+    ServerStateChanged,
     SessionEvent,
     StderrReceived,
     TrafficRecorded,
@@ -51,6 +62,10 @@ if TYPE_CHECKING:
 #: Headless runs answer as fast as the server asks: the TUI's anti-spam limit would only cancel
 #: requests a script means to answer.
 NO_RATE_LIMIT = (1_000_000, 1.0)
+
+#: How long ``call`` and ``list`` wait for the first listing of the catalog before going on without
+#: it (``--timeout`` still bounds the whole run).
+CATALOG_WAIT = 60.0
 
 
 @dataclass(frozen=True)
@@ -105,7 +120,11 @@ class _Run:
         self.err = err
         self.quiet = quiet
         self.refused: list[str] = []
-        self.catalog_seen = anyio.Event()
+        #: Set by the catalog's first listing, or when the connection ends before it.
+        self._listed_or_ended = anyio.Event()
+        #: The first listing is in (``tools_listed``: and it included the tools).
+        self.listed = False
+        self.tools_listed = False
         self._call_ids: set[Any] = set()
         #: The last ``tools/call`` response as it came over the wire (for ``--json``).
         self.raw_result: dict[str, Any] | None = None
@@ -117,7 +136,10 @@ class _Run:
         if isinstance(event, TrafficRecorded):
             self._traffic(event)
         elif isinstance(event, CatalogChanged):
-            self.catalog_seen.set()
+            self._catalog(event)
+        elif isinstance(event, ServerStateChanged):
+            if event.state in (ConnectionState.FAILED, ConnectionState.CLOSED):
+                self._listed_or_ended.set()
         elif isinstance(event, StderrReceived):
             if not self.quiet:
                 print(f"[{event.server} stderr] {visible(event.line)}", file=self.err, flush=True)
@@ -135,6 +157,31 @@ class _Run:
             )
         elif isinstance(event, Notice):
             self.say(f"{event.severity}: {one_line(event.text, limit=1000)}")
+
+    def _catalog(self, event: CatalogChanged) -> None:
+        """Note the first listing of the whole catalog.
+
+        The first listing (``tools``, ``prompts``, ``resources``, in that order) ends with one event
+        for all three kinds, where a kind whose listing failed is ``None``. A ``list_changed``
+        refresh of prompts or resources alone may come first; it does not mean the tools are in.
+        """
+        if event.tools is not None:
+            self.tools_listed = True
+        single_other_kind = event.tools is None and (event.prompts is None) != (
+            event.resources is None
+        )
+        if not single_other_kind:
+            self.listed = True
+            self._listed_or_ended.set()
+
+    async def first_listing(self, conn: ServerConnection) -> bool:
+        """Wait for the catalog's first listing (at most ``CATALOG_WAIT`` s); ``False`` when the
+        connection ended first."""
+        with anyio.move_on_after(CATALOG_WAIT):
+            await self._listed_or_ended.wait()
+        if not self.listed and conn.state is ConnectionState.READY:
+            self.say(f"warning: the server listed nothing within {CATALOG_WAIT:g} s; going on")
+        return conn.state is ConnectionState.READY
 
     def _traffic(self, event: TrafficRecorded) -> None:
         message = event.message
@@ -187,26 +234,40 @@ async def _connected(
     )
     code = EXIT_CONNECTION
     try:
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(conn.run)
-            try:
-                with anyio.move_on_after(options.timeout) as scope:
-                    if await conn.wait_ready():
-                        code = int(await body(conn))
-                    else:
-                        run.say(f"cannot connect to {spec.name}: {conn.detail or conn.state.value}")
-                if scope.cancelled_caught:
-                    run.say(f"gave up after {options.timeout:g} s (--timeout)")
-                    code = EXIT_CONNECTION
-            finally:
-                with anyio.CancelScope(shield=True):
-                    await conn.close()
+        with headless_logging(run.err, options.quiet):
+            code = await _serve(conn, spec, options, run, body)
     finally:
         if traffic is not None:
             if traffic.failure:
                 run.say(traffic.failure)
             traffic.close()
     return code
+
+
+async def _serve(
+    conn: ServerConnection, spec: ServerSpec, options: HeadlessOptions, run: _Run, body: Any
+) -> int:
+    code = EXIT_CONNECTION
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(conn.run)
+        try:
+            with anyio.move_on_after(options.timeout) as scope:
+                if await conn.wait_ready():
+                    code = int(await body(conn))
+                else:
+                    run.say(f"cannot connect to {spec.name}: {conn.detail or conn.state.value}")
+            if scope.cancelled_caught:
+                run.say(f"gave up after {options.timeout:g} s (--timeout)")
+                code = EXIT_CONNECTION
+        finally:
+            with anyio.CancelScope(shield=True):
+                await conn.close()
+    return code
+
+
+def _lost(run: _Run, conn: ServerConnection) -> int:
+    run.say(f"the connection to {conn.name} was lost: {conn.detail or conn.state.value}")
+    return EXIT_CONNECTION
 
 
 async def call_async(
@@ -216,6 +277,13 @@ async def call_async(
     handler = ScriptedHandler(err, plan.tool, answers=plan.answers, policy=plan.policy)
 
     async def body(conn: ServerConnection) -> int:
+        if not await run.first_listing(conn):
+            return _lost(run, conn)
+        tool = f"'{one_line(plan.tool)}'"
+        if not run.tools_listed:
+            run.say(f"warning: calling {tool} without a tools listing from the server")
+        elif all(t.name != plan.tool for t in conn.tools):
+            run.say(f"warning: the server did not list a tool named {tool}; calling it anyway")
         with anyio.CancelScope() as call_scope:
             handler.on_failure = call_scope.cancel
             outcome = await conn.call_tool(plan.tool, plan.arguments)
@@ -225,8 +293,7 @@ async def call_async(
         if call_scope.cancelled_caught:  # pragma: no cover - only on_failure cancels it
             return EXIT_ELICITATION
         if conn.state is not ConnectionState.READY:
-            run.say(f"the connection to {spec.name} was lost: {conn.detail or conn.state.value}")
-            return EXIT_CONNECTION
+            return _lost(run, conn)
         with reader_may_leave(out):
             print_outcome(outcome, run.raw_result, out, run.say, json_output=options.json_output)
         if run.refused:
@@ -247,7 +314,8 @@ async def list_async(spec: ServerSpec, options: HeadlessOptions, out: TextIO, er
     handler = CancelAll(note="`mcp-tui list` answers no elicitation requests")
 
     async def body(conn: ServerConnection) -> int:
-        await run.catalog_seen.wait()  # the first listing, right after the handshake
+        if not await run.first_listing(conn):
+            return _lost(run, conn)
         with reader_may_leave(out):
             print_catalog(conn, out, json_output=options.json_output)
         return EXIT_OK

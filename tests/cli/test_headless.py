@@ -6,10 +6,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import socket
+import subprocess
 import sys
 import threading
 import webbrowser
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +32,12 @@ def _fixture_module() -> Any:
     return module
 
 
-@pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    """The fixture server over Streamable HTTP on 127.0.0.1, for this module's tests."""
+@contextmanager
+def serving(**options: Any) -> Iterator[str]:
+    """The fixture server (``build_server(**options)``) over Streamable HTTP on 127.0.0.1."""
     import uvicorn
 
-    app = _fixture_module().build_server().streamable_http_app()
+    app = _fixture_module().build_server(**options).streamable_http_app()
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", log_config=None)
     )
@@ -47,9 +49,25 @@ def url() -> Iterator[str]:
         threading.Event().wait(0.05)
     assert server.started, "the fixture server did not start"
     port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}/mcp"
-    server.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    """The fixture server for this module's tests."""
+    with serving() as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def slow_list_url() -> Iterator[str]:
+    """The fixture server answering each ``tools/list`` only after half a second."""
+    with serving(list_delay=0.5) as address:
+        yield address
 
 
 @pytest.fixture
@@ -385,7 +403,8 @@ def test_stdio_list_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["list", "--quiet", "--", PY, str(FIXTURE)], capsys)
     assert code == 0, err
     assert out.startswith("server: headless-fixture 1.0.0 (protocol ")
-    assert "\ntools (7):\n  profile\n      One form with every field kind.\n      input: {" in out
+    # Nine tools; on 2026-07-28 the client drops bad_header (its x-mcp-header is invalid).
+    assert "\ntools (8):\n  profile\n      One form with every field kind.\n      input: {" in out
     assert "\nprompts (0):\n" in out and "\nresources (0):\n" in out
 
 
@@ -404,8 +423,6 @@ def test_config_server_target(tmp_path: Path, url: str, capsys: pytest.CaptureFi
 
 def test_reader_leaving_early_keeps_the_exit_code(url: str) -> None:
     """``mcp-tui list | head -1``: no traceback, exit code of the run itself."""
-    import subprocess
-
     proc = subprocess.Popen(
         [
             PY,
@@ -460,3 +477,119 @@ def test_answers_recorded_in_the_tui_replay_unchanged(
         {"action": "cancel"},
     ]
     assert "recorded for a different message" not in err
+
+
+# ---- calling after the first tools listing (issue 7 follow-up) ----------------------------------
+
+
+def traffic(log: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in log.read_text(encoding="ascii").splitlines()]
+
+
+@pytest.mark.parametrize("mode", ERAS)
+def test_call_waits_for_the_tools_listing_so_mcp_param_headers_are_sent(
+    slow_list_url: str, mode: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The SDK mirrors ``x-mcp-header`` arguments into ``Mcp-Param-*`` headers only for tools it
+    has seen listed. A call made before the first ``tools/list`` returns goes without them: a
+    server that checks refuses it (the SDK then re-lists and sends it again), one that does not
+    check gets no header. ``call`` waits for the listing, so the first ``tools/call`` has it."""
+    log = tmp_path / "traffic.jsonl"
+    args = '{"region": "eu-west"}'
+    argv = ["call", "route", "--json", "--args", args, "--mode", mode, "--log", str(log)]
+    code, out, err = run([*argv, slow_list_url], capsys)
+    assert code == 0, err
+    result = json.loads(json.loads(out)["content"][0]["text"])
+    expected = "eu-west" if mode == "2026-07-28" else None  # the header is a 2026-07-28 feature
+    assert result == {"region": "eu-west", "header": expected}
+    calls = [
+        e for e in traffic(log) if e["dir"] == "out" and e["message"].get("method") == "tools/call"
+    ]
+    assert len(calls) == 1, "sent once: no refusal for a missing header, no second try"
+    assert "did not list" not in err
+
+
+@pytest.mark.parametrize("mode", ERAS)
+def test_call_sends_tools_call_after_the_tools_list_response(
+    slow_list_url: str, mode: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On the wire: the ``tools/list`` response is in before the ``tools/call`` request goes out."""
+    log = tmp_path / "traffic.jsonl"
+    code, _, err = run(["call", "echo", "--log", str(log), "--mode", mode, slow_list_url], capsys)
+    assert code == 0, err
+    entries = traffic(log)
+    list_ids = {
+        e["message"]["id"]
+        for e in entries
+        if e["dir"] == "out" and e["message"].get("method") == "tools/list"
+    }
+    order = [
+        "list-response" if e["dir"] == "in" and e["message"].get("id") in list_ids else "call"
+        for e in entries
+        if (e["dir"] == "in" and e["message"].get("id") in list_ids)
+        or (e["dir"] == "out" and e["message"].get("method") == "tools/call")
+    ]
+    assert order[:2] == ["list-response", "call"], order
+
+
+@pytest.mark.parametrize("mode", ["2026-07-28"])
+def test_a_tool_the_server_did_not_list_is_still_called_with_a_warning(
+    url: str, mode: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bad_header`` is listed with an invalid ``x-mcp-header``, so the client drops it from the
+    listing; servers may also hide tools. ``call`` still calls it, and says so on stderr."""
+    code, out, err = run(["call", "bad_header", "--mode", mode, url], capsys)
+    assert code == 0, err
+    assert out == "bad_header ran\n"
+    assert (
+        "mcp-tui: warning: the server did not list a tool named 'bad_header'; calling it anyway"
+        in err
+    )
+
+
+def test_unlisted_tool_name_is_escaped_in_the_warning(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(["call", "no\x1b[2Jtool", url], capsys)
+    assert code == 1
+    assert "a tool named 'no\\e[2Jtool'; calling it anyway" in err
+    assert "\x1b" not in err
+
+
+# ---- what reaches stderr in a real process ------------------------------------------------------
+
+
+def run_module(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """``python -m mcp_tui ARGV`` in a child: no pytest logging handlers or warning filters."""
+    return subprocess.run(
+        [PY, "-m", "mcp_tui", *argv],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=120,
+        check=False,
+    )
+
+
+def test_library_warnings_are_one_prefixed_line_and_none_with_quiet(url: str) -> None:
+    """The SDK logs "dropping tool ..." (logger ``client``, no handler): never raw on stderr."""
+    done = run_module(["call", "bad_header", "--mode", "2026-07-28", url])
+    assert done.returncode == 0, done.stderr
+    dropping = [line for line in done.stderr.splitlines() if "dropping tool" in line]
+    assert len(dropping) == 1, done.stderr
+    assert dropping[0].startswith(
+        "mcp-tui: warning from client: dropping tool 'bad_header': invalid x-mcp-header"
+    )
+    quiet = run_module(["call", "bad_header", "-q", "--mode", "2026-07-28", url])
+    assert quiet.returncode == 0, quiet.stderr
+    assert "dropping tool" not in quiet.stderr
+    assert quiet.stdout == "bad_header ran\n"
+
+
+def test_no_deprecation_warning_on_stderr(url: str) -> None:
+    """On a 2025-era connection mcp-tui asks for log messages (``logging/setLevel``), which the
+    SDK flags with ``MCPDeprecationWarning``; the user must never see it."""
+    done = run_module(["call", "echo", "--mode", "legacy", url])
+    assert done.returncode == 0, done.stderr
+    assert "Warning" not in done.stderr and "deprecated" not in done.stderr, done.stderr

@@ -42,21 +42,8 @@ ALPHA = [
     "http-invalid-tool-headers",
     "json-schema-ref-no-deref",
     "json-schema-2020-12-preservation",
-]
-
-#: Beyond what issue 7 requires; a strict xfail names a known mcp-tui defect, so the day it is
-#: fixed the test fails until the marker goes (the scenario is never skipped or special-cased).
-ALPHA_EXTRA = [
-    pytest.param(
-        "http-custom-headers",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="mcp-tui defect: `mcp-tui call` sends tools/call before its catalog's first "
-            "tools/list returns, and the SDK mirrors x-mcp-header arguments into Mcp-Param-* "
-            "headers only for tools listed earlier in the session, so no Mcp-Param-* header is "
-            "sent (mcp_tui/headless.py calls as soon as the connection is READY)",
-        ),
-    ),
+    # Beyond issue 7's list: Mcp-Param-* headers, which need the tools listed before the call.
+    "http-custom-headers",
 ]
 
 pytestmark = pytest.mark.interop
@@ -129,7 +116,7 @@ def test_release_scenario(peers: None, scenario: str, tmp_path: Path) -> None:
     assert_scenario_passes(CONFORMANCE_JS, scenario, tmp_path)
 
 
-@pytest.mark.parametrize("scenario", ALPHA + ALPHA_EXTRA)
+@pytest.mark.parametrize("scenario", ALPHA)
 def test_alpha_scenario(peers: None, scenario: str, tmp_path: Path) -> None:
     assert_scenario_passes(CONFORMANCE_ALPHA_JS, scenario, tmp_path)
 
