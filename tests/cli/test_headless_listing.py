@@ -1,0 +1,79 @@
+"""When ``call``/``list`` consider the catalog listed: the rules of ``headless._Run``, fed events
+directly (no server)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import anyio
+import pytest
+
+from mcp_tui import headless
+from mcp_tui.session.events import (
+    CatalogChanged,
+    ConnectionState,
+    PromptInfo,
+    ServerStateChanged,
+    ToolInfo,
+)
+
+
+@dataclass
+class FakeConnection:
+    name: str = "s"
+    state: ConnectionState = ConnectionState.READY
+
+
+async def first_listing(run: headless._Run, conn: FakeConnection) -> bool:
+    """``run.first_listing``, failing the test (instead of hanging) if it does not return."""
+    with anyio.fail_after(5):
+        return await run.first_listing(conn)  # type: ignore[arg-type]
+
+
+@pytest.mark.anyio
+async def test_a_prompts_refresh_alone_is_not_the_first_listing() -> None:
+    """A ``list_changed`` refresh of prompts may land before the first full listing; the tools
+    are not in yet, so a call must keep waiting."""
+    run = headless._Run(io.StringIO(), quiet=True)
+    run.sink(CatalogChanged("s", prompts=(PromptInfo("p"),)))
+    assert not run.listed and not run.tools_listed
+    run.sink(CatalogChanged("s", tools=(ToolInfo("t"),), prompts=(), resources=()))
+    assert run.listed and run.tools_listed
+    assert await first_listing(run, FakeConnection())
+
+
+@pytest.mark.anyio
+async def test_a_failed_tools_listing_still_ends_the_wait() -> None:
+    """The first listing with its tools part failed (``tools=None``): go on, without tools."""
+    run = headless._Run(io.StringIO(), quiet=True)
+    run.sink(CatalogChanged("s", tools=None, prompts=(), resources=()))
+    assert run.listed and not run.tools_listed
+    assert await first_listing(run, FakeConnection())
+
+
+@pytest.mark.anyio
+async def test_the_connection_ending_first_ends_the_wait() -> None:
+    run = headless._Run(io.StringIO(), quiet=True)
+    conn = FakeConnection()
+
+    async def fail_soon() -> None:
+        await anyio.sleep(0.05)
+        conn.state = ConnectionState.FAILED
+        run.sink(ServerStateChanged("s", ConnectionState.FAILED, "gone"))
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(fail_soon)
+        assert not await first_listing(run, conn)
+    assert not run.listed
+
+
+@pytest.mark.anyio
+async def test_no_listing_at_all_goes_on_after_the_wait_with_a_warning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(headless, "CATALOG_WAIT", 0.05)
+    err = io.StringIO()
+    run = headless._Run(err, quiet=True)
+    assert await first_listing(run, FakeConnection())
+    assert "mcp-tui: warning: the server listed nothing within 0.05 s; going on" in err.getvalue()
