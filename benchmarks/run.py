@@ -50,7 +50,7 @@ def spread(values: list[float], unit: str) -> str:
         return "—"
     scale = 1000.0 if unit == "ms" else 1.0
     med, lo, hi = (statistics.median(values) * scale, min(values) * scale, max(values) * scale)
-    digits = 0 if unit == "ms" and med >= 10 else 1
+    digits = 0 if unit == "ms" and med >= 10 else (2 if unit == "ms" and med < 1 else 1)
     if len(values) == 1:
         return f"{med:.{digits}f} {unit}"
     return f"{med:.{digits}f} {unit} ({lo:.{digits}f}–{hi:.{digits}f})"
@@ -59,7 +59,7 @@ def spread(values: list[float], unit: str) -> str:
 def verdict(row: Row) -> tuple[str, str, str]:
     """(ratio, target, met) columns."""
     if not row.value:
-        return "—", "", row.note or "not measured"
+        return "—", "", "skipped"
     value = statistics.median(row.value)
     if row.kind == "max":
         scale = 1000.0 if row.unit == "ms" else 1.0
