@@ -110,6 +110,7 @@ class ServerConnection:
             calls=self._calls,
             policy=spec.elicitation,
             protocol_version=lambda: self.info.protocol_version if self.info else None,
+            handshake_done=lambda: self.info is not None,
         )
         self._catalog = Catalog(self.name, sink)
         self._tap = ConnectionTap(self.name, sink, traffic_log, on_ended=self._stream_ended)

@@ -3,6 +3,9 @@
 One :class:`ElicitationBridge` per connection. For each request (an ``elicitation/create`` on
 2025-era connections, an ``inputRequests`` entry on 2026-07-28) it:
 
+0. refuses what no well-behaved server sends: a request before the handshake finished (cancelled,
+   with a notice) and, on 2025-era connections, a second request whose JSON-RPC id is still
+   waiting for an answer (-32600, with a notice: two answers with one id cannot be told apart);
 1. asks the anti-spam gate (``elicitation_gate.py``) — paused, rate-limited or over-full servers
    get ``cancel`` at once, with one notice per flood;
 2. applies the server's policy (``elicitation = "decline" | "cancel"`` answers at once, with a
@@ -38,6 +41,7 @@ from typing import Any, Literal
 
 import mcp_types as types
 from mcp.client.session import ClientRequestContext
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from mcp_tui.errors import SchemaError
@@ -57,6 +61,7 @@ from mcp_tui.untrusted import one_line
 log = logging.getLogger(__name__)
 
 INVALID_PARAMS = -32602
+INVALID_REQUEST = -32600
 Severity = Literal["information", "warning", "error"]
 
 
@@ -134,6 +139,7 @@ class ElicitationBridge:
         calls: CallTracker,
         policy: ElicitationPolicy = "ask",
         protocol_version: Callable[[], str | None] = lambda: None,
+        handshake_done: Callable[[], bool] = lambda: True,
     ) -> None:
         self.server = server
         self.handler = handler
@@ -142,6 +148,9 @@ class ElicitationBridge:
         self.calls = calls
         self.policy = policy
         self._protocol_version = protocol_version
+        self._handshake_done = handshake_done
+        #: JSON-RPC ids of requests being answered now (2025 eras), to catch a repeated id.
+        self._open_ids: set[str | int] = set()
 
     async def __call__(
         self, context: ClientRequestContext, params: types.ElicitRequestParams
@@ -154,6 +163,37 @@ class ElicitationBridge:
             return types.ElicitResult(action="cancel")
 
     async def _answer(
+        self, ctx: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> types.ElicitResult | types.ErrorData:
+        if not self._handshake_done():
+            self._notice(
+                "sent an elicitation request before the handshake finished, which MCP does not "
+                "allow; it was cancelled without asking you: "
+                f"{one_line(params.message, limit=120)}",
+                "warning",
+            )
+            return types.ElicitResult(action="cancel")
+        key = ctx.request_id if isinstance(ctx.request_id, str | int) else None
+        if key is None or self._protocol_version() in MODERN_PROTOCOL_VERSIONS:
+            return await self._admit(ctx, params)
+        if key in self._open_ids:
+            self._notice(
+                f"sent a second request with the id {one_line(repr(key), limit=60)} while the "
+                "first is still open; the second was refused (-32600): "
+                f"{one_line(params.message, limit=120)}",
+                "warning",
+            )
+            return types.ErrorData(
+                code=INVALID_REQUEST,
+                message="mcp-tui is still answering another request with this id",
+            )
+        self._open_ids.add(key)
+        try:
+            return await self._admit(ctx, params)
+        finally:
+            self._open_ids.discard(key)
+
+    async def _admit(
         self, ctx: ClientRequestContext, params: types.ElicitRequestParams
     ) -> types.ElicitResult | types.ErrorData:
         decision = self.gate.arrive()

@@ -17,7 +17,7 @@ from mcp.shared.message import SessionMessage
 
 from mcp_tui.session.events import EventSink, Notice, TrafficRecorded
 from mcp_tui.session.sdk_workarounds import ResultTypeFixup
-from mcp_tui.session.stdio_transport import MessageTooLarge
+from mcp_tui.session.stdio_transport import InvalidLine, MessageTooLarge
 from mcp_tui.session.traffic import Direction, TrafficLog
 from mcp_tui.untrusted import one_line
 
@@ -75,14 +75,7 @@ class ConnectionTap:
             return
         self.stream_problems += 1
         if self.stream_problems <= MAX_STREAM_NOTICES:
-            text = one_line(str(exc), limit=300)
-            self._sink(
-                Notice(
-                    self.server,
-                    f"the server sent something that is not a JSON-RPC message: {text}",
-                    "warning",
-                )
-            )
+            self._sink(Notice(self.server, describe_stream_problem(exc), "warning"))
         elif self.stream_problems == MAX_STREAM_NOTICES + 1:
             self._sink(
                 Notice(
@@ -91,3 +84,15 @@ class ConnectionTap:
                     "warning",
                 )
             )
+
+
+def describe_stream_problem(exc: Exception) -> str:
+    """One line for the user about a message the server sent that could not be read."""
+    if isinstance(exc, InvalidLine):
+        shown = exc.line[:160]
+        more = f" … ({exc.length:,} characters in all)" if exc.length > len(shown) else ""
+        return (
+            f"the server sent something that is not a JSON-RPC message ({exc.reason}): "
+            f"{one_line(shown, limit=None)}{more}"
+        )
+    return f"the server sent something that is not a JSON-RPC message: {one_line(exc, limit=300)}"

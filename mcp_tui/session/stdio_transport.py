@@ -31,11 +31,12 @@ from mcp.client.stdio import (
     _create_platform_compatible_process,
     _drain_stdout,
     _get_executable_command,
-    _parse_line,
     _stop_server_process,
     get_default_environment,
 )
 from mcp.shared.message import SessionMessage
+from mcp_types import jsonrpc_message_adapter
+from pydantic import ValidationError
 
 DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 _WRITER_FLUSH_TIMEOUT = 0.5
@@ -51,6 +52,41 @@ class MessageTooLarge(Exception):
             f"the server sent a message larger than {mib:g} MiB (or output with no line end); "
             "mcp-tui closed the connection to protect its memory"
         )
+
+
+class InvalidLine(ValueError):
+    """A stdout line that is not a JSON-RPC message; the connection goes on.
+
+    Carries the start of the line (``line``, at most :data:`QUOTED_CHARS` characters, untrusted)
+    and a short reason, instead of pydantic's error text (which repeats the whole input and a
+    documentation link per union member).
+    """
+
+    def __init__(self, line: str, reason: str) -> None:
+        self.line = line[:QUOTED_CHARS]
+        self.length = len(line)
+        self.reason = reason
+        super().__init__(f"{reason}: {self.line!r}")
+
+
+QUOTED_CHARS = 500
+
+
+def parse_line(text: str) -> SessionMessage | InvalidLine:
+    """One stdout line as a message, or an :class:`InvalidLine` value for the session to report.
+
+    Unlike the SDK's ``_parse_line`` it logs nothing: the SDK logs every bad line with its full
+    text and a traceback, which a server writing junk turns into a flood.
+    """
+    try:
+        return SessionMessage(jsonrpc_message_adapter.validate_json(text, by_name=False))
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False, include_context=False, include_input=False)
+        if errors and errors[0].get("type") == "json_invalid":
+            return InvalidLine(text, "a line that is not JSON")
+        return InvalidLine(text, "JSON that is not a JSON-RPC 2.0 message")
+    except ValueError:
+        return InvalidLine(text, "a line that could not be read")
 
 
 def split_lines(buffer: bytearray, scan_from: int) -> tuple[list[bytes], int]:
@@ -102,7 +138,7 @@ async def bounded_stdio_client(
                     lines, scan_from = split_lines(buffer, scan_from)
                     for raw in lines:
                         text = raw.decode(server.encoding, server.encoding_error_handler)
-                        await read_stream_writer.send(_parse_line(text))
+                        await read_stream_writer.send(parse_line(text))
                     if len(buffer) > max_message_bytes:
                         buffer.clear()
                         await read_stream_writer.send(MessageTooLarge(max_message_bytes))
