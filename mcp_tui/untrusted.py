@@ -37,6 +37,12 @@ def _escape(code: int) -> str:
     return f"\\u{code:04x}"
 
 
+# For pure-ASCII text (most of what servers send) the only unsafe characters are C0 and DEL:
+# ``str.translate`` escapes them in C, ~70x faster than the per-character loop (log floods).
+_ASCII_TABLE = {code: _escape(code) for code in [*range(0x20), 0x7F]}
+_ASCII_TABLE_KEEP = {k: v for k, v in _ASCII_TABLE.items() if k not in (0x09, 0x0A)}
+
+
 def is_unsafe_char(ch: str) -> bool:
     """True for a character that must never reach the terminal as itself."""
     code = ord(ch)
@@ -66,6 +72,9 @@ def visible(
     if limit is not None and len(text) > limit:
         cut = len(text) - limit
         text = text[:limit]
+    if text.isascii():
+        result = text.translate(_ASCII_TABLE_KEEP if keep_newlines else _ASCII_TABLE)
+        return result + f"… [{cut:,} more characters]" if cut else result
     out: list[str] = []
     for ch in text:
         if keep_newlines and ch in "\n\t":

@@ -61,3 +61,11 @@ def test_no_unsafe_character_survives(text: str) -> None:
     for out in (visible(text, limit=None), one_line(text, limit=None)):
         assert not any(is_unsafe_char(ch) for ch in out if ch not in "\n\t")
     assert "\n" not in one_line(text, limit=None)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=200), st.booleans())
+def test_ascii_fast_path_matches_the_general_rule(text: str, keep: bool) -> None:
+    # The same text with one non-ASCII character forces the per-character path.
+    assert visible(text + "é", limit=None, keep_newlines=keep) == (
+        visible(text, limit=None, keep_newlines=keep) + "é"
+    )
