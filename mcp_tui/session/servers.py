@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from mcp_tui.session.oauth_settings import OAuthSettings
+
 #: ``auto`` probes with ``server/discover`` (2026-07-28) and falls back to ``initialize``; a server
 #: that ignores the probe costs 10 s, so ``legacy`` (initialize, 2025-11-25) can be forced.
 ProtocolMode = Literal["auto", "legacy", "2026-07-28"]
@@ -39,6 +41,9 @@ class HttpTarget:
     url: str
     transport: Transport = "streamable-http"
     headers: dict[str, str] = field(default_factory=dict)
+    #: OAuth for this server (``oauth_settings``); ``None`` means the defaults (discovery and
+    #: dynamic registration when the server answers 401).
+    oauth: OAuthSettings | None = None
 
     def describe(self) -> str:
         return self.url if self.transport == "streamable-http" else f"{self.url} (sse)"

@@ -52,8 +52,12 @@ def open_transport(
     errlog: TextIO | None,
     *,
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+    auth: httpx2.Auth | None = None,
 ) -> Transport:
-    """The (not yet entered) transport for ``spec``; ``errlog`` is required for stdio."""
+    """The (not yet entered) transport for ``spec``; ``errlog`` is required for stdio.
+
+    ``auth`` (HTTP only) is the OAuth provider from ``oauth_provider.build_auth``.
+    """
     target = spec.target
     if isinstance(target, StdioTarget):
         if errlog is None:
@@ -67,21 +71,25 @@ def open_transport(
             headers=dict(target.headers) or None,
             timeout=HTTP_TIMEOUT,
             sse_read_timeout=SSE_READ_TIMEOUT,
+            auth=auth,
         )
-    return _streamable_http(target)
+    return _streamable_http(target, auth)
 
 
-def http_client(target: HttpTarget) -> httpx2.AsyncClient:
+def http_client(target: HttpTarget, auth: httpx2.Auth | None = None) -> httpx2.AsyncClient:
     """The HTTP client for Streamable HTTP: the spec's headers, and no read timeout."""
     return create_mcp_http_client(
         headers=dict(target.headers) or None,
         timeout=httpx2.Timeout(HTTP_TIMEOUT, read=None),
+        auth=auth,
     )
 
 
 @asynccontextmanager
-async def _streamable_http(target: HttpTarget) -> AsyncIterator[TransportStreams]:
-    http = http_client(target)
+async def _streamable_http(
+    target: HttpTarget, auth: httpx2.Auth | None = None
+) -> AsyncIterator[TransportStreams]:
+    http = http_client(target, auth)
     async with http, streamable_http_client(target.url, http_client=http) as streams:
         yield streams
 
