@@ -6,8 +6,17 @@ Start-up order matters for the first frame: nothing on the import path of this m
 never affects another. Session events arrive through a sink at any rate; they are buffered
 (:mod:`mcp_tui.ui.event_buffer`) and flushed to the widgets on a timer.
 
-Quitting closes every connection first, with a bounded total wait (a server that ignores the end
-of its stdin must not hang the app or outlive it), then exits.
+Every way out closes every connection, all at once: Ctrl+Q (and the palette's Quit) close them
+first, with a notice, then exit; any other exit (``App.exit()``, an error, a test's ``run_test``
+ending) closes them in :meth:`McpTuiApp.on_unmount`, while the event loop still runs. Connections
+run as plain asyncio tasks owned by the app rather than Textual workers, because Textual cancels
+its workers before any hook runs at shutdown, and a cancelled connection cannot say goodbye (an
+HTTP session stays open on the server). A stdio server is always stopped: the session layer ends
+it with EOF, then SIGTERM, then SIGKILL, and the app waits for that.
+
+Accepted URL-mode requests are tracked in :class:`~mcp_tui.ui.url_waits.UrlWaits` until the server
+completes them (``ElicitationCompleted``), the user marks them done or gives up, their call ends
+(2026-07-28) or their bounded wait runs out.
 """
 
 from __future__ import annotations
@@ -29,6 +38,8 @@ from mcp_tui.options import AppOptions
 from mcp_tui.session.elicitation import CancelAll, ElicitationHandler
 from mcp_tui.session.events import (
     ConnectionState,
+    ElicitationCompleted,
+    LogReceived,
     Notice,
     ServerStateChanged,
     SessionEvent,
@@ -38,16 +49,26 @@ from mcp_tui.session.traffic import TrafficLog
 from mcp_tui.ui.commands import McpCommands
 from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
-from mcp_tui.ui.render import elicitation_finished_entry, elicitation_shown_entry
+from mcp_tui.ui.render import (
+    Entry,
+    elicitation_finished_entry,
+    elicitation_shown_entry,
+    url_wait_entry,
+)
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
+from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
 
 #: Seconds between two flushes of buffered events to the widgets (about three frames).
 FLUSH_INTERVAL = 0.05
-#: Upper bound on closing every connection when quitting or reconnecting.
-CLOSE_TIMEOUT = 6.0
+#: Upper bound on closing every connection when quitting or reconnecting. Connections close
+#: concurrently; a stdio server that ignores EOF and SIGTERM takes the session layer about 4.5 s
+#: to kill, so this is only reached by something truly stuck.
+CLOSE_TIMEOUT = 10.0
+#: Seconds between two checks of the URL waits' deadlines.
+WAIT_TICK = 1.0
 
 NO_FORMS_NOTE = "forms are not available in this build: elicitation requests are cancelled"
 
@@ -82,6 +103,10 @@ class McpTuiApp(App[None]):
         self._session: SessionScreen | None = None
         self._traffic_log: TrafficLog | None = None
         self.handler: ElicitationHandler | None = None
+        #: Accepted URL-mode requests waiting for the server to finish them.
+        self.url_waits = UrlWaits()
+        self._connection_tasks: set[asyncio.Task[None]] = set()
+        self._closing_connections: asyncio.Future[None] | None = None
         self._update_sub_title()
 
     # --- start-up ----------------------------------------------------------------------------
@@ -96,6 +121,7 @@ class McpTuiApp(App[None]):
 
     def on_mount(self) -> None:
         self.set_interval(FLUSH_INTERVAL, self._flush_events, name="flush-events")
+        self.set_interval(WAIT_TICK, self._expire_waits, name="url-wait-deadlines")
         # After the first frame: the connection module imports ``mcp``.
         self.call_after_refresh(self._begin)
 
@@ -193,12 +219,12 @@ class McpTuiApp(App[None]):
         entry.connection = connection
         if entry.paused:
             connection.set_elicitation_paused(True)
-        self.run_worker(
-            self._run(entry, connection, generation),
-            group="connections",
-            name=f"connection {name}",
-            exit_on_error=False,
+        # A plain task, not a worker: Textual cancels workers before any shutdown hook runs.
+        task = asyncio.create_task(
+            self._run(entry, connection, generation), name=f"connection {name}"
         )
+        self._connection_tasks.add(task)
+        task.add_done_callback(self._connection_tasks.discard)
 
     async def _run(self, entry: ServerEntry, connection: Connection, generation: int) -> None:
         """One server's whole connection; a failure here is shown, never propagated."""
@@ -239,12 +265,14 @@ class McpTuiApp(App[None]):
         if entry is None:
             return
         entry.paused = paused
+        entry.paused_by_limit = False
         if entry.connection is not None:
             entry.connection.set_elicitation_paused(paused)
         text = "stopped asking: its requests are cancelled" if paused else "asking again"
         self._buffer.add(Notice(server, text))
         if self._session is not None:
             self._session.catalog.update_server(entry)
+            self._session.server_changed()
 
     def refresh_catalog(self, server: str) -> None:
         connection = self.connection(server)
@@ -277,14 +305,68 @@ class McpTuiApp(App[None]):
             entry = self.entries.get(pause.server)
             if entry is not None:
                 entry.paused = pause.paused
+                entry.paused_by_limit = pause.paused and pause.by_limit
                 changed[entry.name] = entry
+        entries = self._wait_events(batch)
         session.apply_batch(batch, changed.values())
+        if entries:
+            session.queue_entries(entries)
+            session.flush_entries()
         if changed:
             self._update_sub_title()
             self._run_requested_call()
 
+    def _wait_events(self, batch: Any) -> list[Entry]:
+        """Completions and closed connections end URL waits; unknown or repeated ids do nothing.
+
+        Takes the ``ElicitationCompleted`` notes out of ``batch``: only a completion that ended
+        a wait is worth a transcript line (an ignored one goes to the log panel, for the
+        developer testing that server).
+        """
+        ended: list[UrlWait] = []
+        kept = []
+        for note in batch.notes:
+            if not isinstance(note, ElicitationCompleted):
+                kept.append(note)
+                continue
+            done = self.url_waits.complete(note.server, note.elicitation_id)
+            if not done:
+                batch.logs.append(
+                    LogReceived(
+                        note.server,
+                        "debug",
+                        "mcp-tui",
+                        "ignored notifications/elicitation/complete for elicitation "
+                        f"{note.elicitation_id!r}: nothing accepted is waiting for that id",
+                    )
+                )
+            ended += done
+        batch.notes = kept
+        for state in batch.states:
+            if state.state in (ConnectionState.FAILED, ConnectionState.CLOSED):
+                ended += self.url_waits.server_gone(state.server)
+        return self._waits_ended(ended)
+
+    def _waits_ended(self, ended: Sequence[UrlWait]) -> list[Entry]:
+        entries = [e for w in ended if (e := url_wait_entry(w, self.url_waits.timeout))]
+        if self._session is not None:
+            self._session.url_waits_changed()
+        return entries
+
+    def _expire_waits(self) -> None:
+        entries = self._waits_ended(self.url_waits.expire())
+        if entries and self._session is not None:
+            self._session.queue_entries(entries)
+
+    def end_url_wait(self, key: int, state: WaitState) -> None:
+        """The user's "the page is done" (``done``) or "stop waiting" (``gave_up``)."""
+        wait = self.url_waits.end(key, state)
+        if wait is not None and self._session is not None:
+            self._session.queue_entries(self._waits_ended([wait]))
+            self._session.flush_entries()
+
     def _update_sub_title(self) -> None:
-        """"2 servers · 1 ready · 1 failed" in the header."""
+        """ "2 servers · 1 ready · 1 failed" in the header."""
         count = len(self.entries)
         parts = [f"{count} server" + ("" if count == 1 else "s")]
         for state in (ConnectionState.READY, ConnectionState.CONNECTING, ConnectionState.FAILED):
@@ -298,6 +380,11 @@ class McpTuiApp(App[None]):
             self._session.queue_entries([elicitation_shown_entry(message.request, message.waiting)])
 
     def on_elicitation_finished(self, message: ElicitationFinished) -> None:
+        request = message.request
+        if request.mode == "url" and message.outcome.action == "accept":
+            self.url_waits.add(request)
+            if self._session is not None:
+                self._session.url_waits_changed()
         if self._session is not None:
             entry = elicitation_finished_entry(
                 message.request, message.outcome, message.abandoned_input
@@ -377,22 +464,43 @@ class McpTuiApp(App[None]):
 
     def _begin_quit(self) -> None:
         self._quitting = True
-        self.notify("Closing connections…", timeout=CLOSE_TIMEOUT)
+        if self._connection_tasks:
+            self.notify("Closing connections…", timeout=CLOSE_TIMEOUT)
         self.run_worker(self._close_then_exit(), name="quit", exit_on_error=False)
 
     async def _close_then_exit(self) -> None:
         await self.close_connections()
         self.exit()
 
+    async def on_unmount(self) -> None:
+        """Any other way out (``exit()``, an error, a test ending): still close everything."""
+        self._quitting = True
+        await self.close_connections()
+
     async def close_connections(self, timeout: float = CLOSE_TIMEOUT) -> None:
-        """Close every connection, waiting at most ``timeout`` seconds in total."""
+        """Close every connection concurrently, waiting at most ``timeout`` seconds in total.
+
+        Safe to call more than once and from several places: they share one closing.
+        """
+        if self._closing_connections is None:
+            self._closing_connections = asyncio.ensure_future(self._close_every_connection(timeout))
+        await asyncio.shield(self._closing_connections)
+
+    async def _close_every_connection(self, timeout: float) -> None:
         connections = []
         for entry in self.entries.values():
             entry.generation += 1
             if entry.connection is not None:
                 connections.append(entry.connection)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         await self._close_connections(connections, timeout)
-        self.workers.cancel_group(self, "connections")
+        # Each connection's task ends once its transport is shut down (the stdio server stopped).
+        tasks = [t for t in self._connection_tasks if not t.done()]
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=max(0.1, deadline - loop.time()))
+            for task in pending:
+                task.cancel()
         if self._traffic_log is not None:
             self._traffic_log.close()
 

@@ -99,6 +99,21 @@ def verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
             else "Cancel this server's elicitation requests without showing them",
             partial(app.set_elicitation_paused, name, not entry.paused),
         )
+    for wait in app.url_waits.waiting:
+        subject = f"{wait.subject} › {wait.host}"
+        yield Verb(
+            "Page done",
+            subject,
+            "The page is finished: stop waiting for the server to say so (a -32042 call may "
+            "then be retried)",
+            partial(app.end_url_wait, wait.key, "done"),
+        )
+        yield Verb(
+            "Give up waiting",
+            subject,
+            "Stop waiting for this page (a -32042 call is then not retried)",
+            partial(app.end_url_wait, wait.key, "gave_up"),
+        )
     yield Verb(
         "Toggle traffic",
         "",
@@ -126,7 +141,8 @@ class McpCommands(Provider):
 
     async def discover(self) -> Hits:
         for verb in self._verbs():
-            if not verb.subject or verb.verb in ("Call tool", "Toggle traffic", "Quit"):
+            shown = ("Call tool", "Page done", "Give up waiting")
+            if not verb.subject or verb.verb in shown:
                 yield DiscoveryHit(verb.display(), verb.run, text=verb.text, help=verb.help)
 
     async def search(self, query: str) -> Hits:

@@ -25,10 +25,18 @@ from mcp_tui.session.events import (
     ServerStateChanged,
 )
 from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.url_waits import UrlWait
 
 #: Inline bounds for one block of server text in the transcript; the rest is in the detail view.
 INLINE_CHARS = 1500
 INLINE_LINES = 20
+
+#: JSON-RPC code of ``URLElicitationRequiredError`` (2025-11-25).
+URL_ELICITATION_REQUIRED = -32042
+INVALID_32042 = (
+    "The server says a web page must be opened before this can run (-32042), but the error "
+    "lists no valid URL request, so there is nothing to open or retry. This is a server bug."
+)
 
 
 @dataclass(frozen=True)
@@ -121,6 +129,9 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
         parts.append(Content.assemble(("✗ ", "bold $error"), literal_line(heading, style="bold")))
         parts.append(block(outcome.error, style="$error"))
         full += [heading, outcome.error]
+        if outcome.error_code == URL_ELICITATION_REQUIRED and not outcome.url_elicitations:
+            parts.append(Content.styled(INVALID_32042, "$warning"))
+            full.append(INVALID_32042)
         if outcome.error_data is not None:
             data = pretty_json(outcome.error_data)
             parts.append(Content.assemble(("error data:", "dim"), "\n", block(data)))
@@ -295,3 +306,54 @@ def elicitation_finished_entry(
         )
         full += ["what you typed:", kept]
     return Entry("elicitation", _join(parts), "\n".join(full), heading)
+
+
+def _minutes(seconds: float) -> str:
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = int(seconds // 60)
+        return f"{minutes} minute" + ("" if minutes == 1 else "s")
+    return f"{seconds:g} s"
+
+
+def url_wait_entry(wait: UrlWait, timeout: float) -> Entry | None:
+    """How an accepted URL request stopped waiting; ``None`` when its call's result says it all.
+
+    ``timeout`` is the bound the wait had (for the "no completion within ..." wording).
+    """
+    server = wait.server
+    where = f"the page at {wait.host}"
+    if wait.state == "completed":
+        ident = wait.elicitation_id
+        text = f"{server}: {where} is finished (the server completed elicitation {ident})"
+        mark, style = "✓ ", "$success"
+    elif wait.state == "done":
+        text = f"{server}: you marked {where} as done"
+        mark, style = "✓ ", "$success"
+    elif wait.state == "gave_up":
+        text = f"{server}: stopped waiting for {where} (you gave up)"
+        mark, style = "– ", "$warning"
+    elif wait.state == "timed_out":
+        text = f"{server}: stopped waiting for {where}: no completion within {_minutes(timeout)}"
+        mark, style = "– ", "$warning"
+    elif wait.state == "closed":
+        text = f"{server}: stopped waiting for {where}: the connection ended"
+        mark, style = "– ", "$warning"
+    else:
+        return None
+    if wait.request.tool and wait.state != "completed":
+        text += f" (during {wait.request.tool})"
+    summary = Content.assemble((mark, style), literal_line(text, limit=400))
+    return Entry("notice", summary, f"{text}\n{wait.request.url or ''}", text)
+
+
+def url_loop_entry(server: str, tool: str, urls: list[str], reason: str) -> Entry:
+    """A -32042 retry that is not attempted again, and why."""
+    heading = f"{server} › {tool}: not retried"
+    listed = "\n".join(urls)
+    parts = [
+        Content.assemble(("✗ ", "bold $error"), literal_line(heading, style="bold")),
+        block(reason, style="$warning"),
+    ]
+    if urls:
+        parts.append(block(listed, style="$accent"))
+    return Entry("notice", _join(parts), f"{heading}\n{reason}\n{listed}", heading)

@@ -97,6 +97,8 @@ class ServerEntry:
     resources: tuple[ResourceInfo, ...] = ()
     #: "Stop asking": elicitation requests from this server are cancelled without a form.
     paused: bool = False
+    #: The pause was set by the automatic rate limit (too many requests), not by the user.
+    paused_by_limit: bool = False
     #: How many catalog refreshes have arrived (lets the tree skip rebuilding unchanged servers).
     catalog_version: int = field(default=0)
 

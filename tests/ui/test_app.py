@@ -403,7 +403,7 @@ async def test_quit_with_a_form_open_asks_first() -> None:
     assert factory.latest("demo").close_count == 1
 
 
-# --- catalog refresh, rate-limit pause, transcript bound, -32042 -----------------------------
+# --- catalog refresh, rate-limit pause, transcript bound (-32042: test_app_url.py) ----------
 
 
 async def test_list_changed_refreshes_the_catalog_and_keeps_the_cursor() -> None:
@@ -452,31 +452,3 @@ async def test_transcript_is_bounded() -> None:
         assert len(transcript.entries) == 50 and len(transcript.children) == 50
         assert transcript.entries[-1].full == "demo: n2-39"
         assert transcript.dropped >= 70
-
-
-async def test_url_required_error_asks_consent_then_offers_retry() -> None:
-    request = ElicitationRequest(
-        server="demo", message="Connect first", mode="url", url="https://example.com/connect"
-    )
-    results: dict[str, Any] = {
-        "ping": CallOutcome(
-            error="-32042 URL elicitation required", error_code=-32042, url_elicitations=(request,)
-        )
-    }
-    app, factory = make_app({"demo": Script(results=results)})
-    async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        seen: list[ElicitationRequest] = []
-
-        class Accepting:
-            async def elicit(self, asked: ElicitationRequest) -> ElicitationOutcome:
-                seen.append(asked)
-                return ElicitationOutcome("accept")
-
-        app.handler = Accepting()
-        session_of(app).call_tool("demo", "ping", {})
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert seen == [request]
-        assert "https://example.com/connect" in transcript_text(app)
-        await pilot.press("y")
-        await wait_for(pilot, lambda: len(factory.latest("demo").calls) == 2)

@@ -1,7 +1,8 @@
 """The session screen: how a person "chats" with MCP servers.
 
 Left, the catalog: every server with its state, then its tools, prompts, resources and templates.
-Right, details of what the cursor is on, the calls in flight with their progress, and the
+Right, details of what the cursor is on, the calls in flight with their progress, the accepted
+URL requests still waiting for the server to finish them (``d`` done, ``g`` give up), and the
 transcript of calls, results and elicitations (or, toggled with ``t``, the JSON-RPC traffic).
 At the bottom the log panel (server logs and stderr). Enter on a tool opens its arguments form;
 on a prompt, its arguments then its messages; on a resource, its contents.
@@ -35,6 +36,7 @@ from mcp_tui.ui.widgets.log_panel import LogPanel
 from mcp_tui.ui.widgets.running_calls import RunningCalls
 from mcp_tui.ui.widgets.traffic import TrafficView
 from mcp_tui.ui.widgets.transcript import Transcript
+from mcp_tui.ui.widgets.url_waits import UrlWaitsPanel
 
 
 class SessionScreen(SessionVerbs):
@@ -45,7 +47,11 @@ class SessionScreen(SessionVerbs):
         Binding("t", "toggle_traffic", "Traffic", id="session.toggle_traffic"),
         Binding("l", "toggle_logs", "Log", id="session.toggle_logs"),
         Binding("R", "reconnect", "Reconnect", id="session.reconnect"),
-        Binding("x", "toggle_asking", "Stop asking", id="session.toggle_asking"),
+        # One key, two labels: the footer says what x will do for the server under the cursor.
+        Binding("x", "stop_asking", "Stop asking", id="session.toggle_asking"),
+        Binding("x", "ask_again", "Ask again", id="session.ask_again"),
+        Binding("d", "url_done", "Page done", id="session.url_done"),
+        Binding("g", "url_give_up", "Give up", id="session.url_give_up"),
         Binding("r", "refresh_catalog", "Refresh lists", show=False, id="session.refresh"),
         Binding("f", "focus_next_area", "Next area", show=False, id="session.next_area"),
     ]
@@ -62,6 +68,7 @@ class SessionScreen(SessionVerbs):
             with Vertical(id="main"):
                 yield InfoPanel(id="info")
                 yield RunningCalls(id="running")
+                yield UrlWaitsPanel(self.mcp_app.url_waits, id="url-waits")
                 yield Transcript(id="transcript")
                 yield TrafficView(id="traffic")
         yield LogPanel(id="logs")
@@ -108,6 +115,7 @@ class SessionScreen(SessionVerbs):
         self.flush_entries()
         if changed:
             self._show_info()
+            self.refresh_bindings()
 
     # --- catalog navigation ------------------------------------------------------------------
 
@@ -125,6 +133,18 @@ class SessionScreen(SessionVerbs):
     @on(Tree.NodeHighlighted, "#catalog")
     def _highlighted(self) -> None:
         self._show_info()
+        self.refresh_bindings()  # "Stop asking" or "Ask again" follows the cursor's server
+
+    def server_changed(self) -> None:
+        """A server's pause state changed outside a batch (the user's own toggle)."""
+        self._show_info()
+        self.refresh_bindings()
+
+    def url_waits_changed(self) -> None:
+        """The URL waits changed: redraw their rows and show or hide ``d`` and ``g``."""
+        if self.is_mounted:
+            self.query_one(UrlWaitsPanel).redraw(force=True)
+            self.refresh_bindings()
 
     @on(Tree.NodeSelected, "#catalog")
     def _selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
@@ -182,11 +202,41 @@ class SessionScreen(SessionVerbs):
         if server is not None:
             self.mcp_app.reconnect(server)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show only the keys that do something now."""
+        if action in ("stop_asking", "ask_again"):
+            server = self._current_server()
+            entry = self._entry(server) if server is not None else None
+            if entry is None:
+                return action == "stop_asking"
+            return entry.paused == (action == "ask_again")
+        if action in ("url_done", "url_give_up"):
+            return bool(self.mcp_app.url_waits.waiting)
+        return True
+
     def action_toggle_asking(self) -> None:
         server = self._current_server()
         entry = self._entry(server) if server is not None else None
         if entry is not None:
             self.mcp_app.set_elicitation_paused(entry.name, not entry.paused)
+
+    def action_stop_asking(self) -> None:
+        self.action_toggle_asking()
+
+    def action_ask_again(self) -> None:
+        self.action_toggle_asking()
+
+    def action_url_done(self) -> None:
+        """``d``: the oldest waiting page is finished (the server did not say so, or not yet)."""
+        waiting = self.mcp_app.url_waits.waiting
+        if waiting:
+            self.mcp_app.end_url_wait(waiting[0].key, "done")
+
+    def action_url_give_up(self) -> None:
+        """``g``: stop waiting for the oldest page (a -32042 call is then not retried)."""
+        waiting = self.mcp_app.url_waits.waiting
+        if waiting:
+            self.mcp_app.end_url_wait(waiting[0].key, "gave_up")
 
     def action_refresh_catalog(self) -> None:
         server = self._current_server()

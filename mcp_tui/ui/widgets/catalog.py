@@ -72,7 +72,10 @@ def server_label(entry: ServerEntry) -> Text:
     label.append_text(literal_text_line(entry.name, limit=40, style="bold"))
     label.append(f"  {entry.state.value}", style=style)
     if entry.paused:
-        label.append("  not asking", style="yellow")
+        label.append(
+            "  not asking" + (" (too many requests)" if entry.paused_by_limit else ""),
+            style="yellow",
+        )
     return label
 
 

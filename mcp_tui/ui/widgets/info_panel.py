@@ -50,7 +50,14 @@ def _server_summary(entry: ServerEntry) -> list[Content]:
         )
     ]
     if entry.paused:
-        lines.append(Content.styled("not asking: elicitation requests are cancelled", "$warning"))
+        why = (
+            "not asking (paused by the rate limit: too many requests)"
+            if entry.paused_by_limit
+            else "not asking"
+        )
+        lines.append(
+            Content.styled(f"{why}: elicitation requests are cancelled · x asks again", "$warning")
+        )
     if entry.detail:
         failed = entry.state is ConnectionState.FAILED
         lines.append(_short(entry.detail).stylize("$error" if failed else ""))

@@ -37,12 +37,13 @@ class RunningCall(Horizontal):
         """Show the latest progress now, or as soon as the row's widgets exist."""
         self._latest = event
         bars = self.query(ProgressBar)
-        if not bars:
+        messages = self.query(".running-message").results(Label)
+        message = next(messages, None)
+        if not bars or message is None:  # not composed yet: on_mount shows the latest
             return
         bar = bars.first()
         total = event.total if event.total and event.total > 0 else None
         bar.update(total=total, progress=event.progress)
-        message = self.query_one(".running-message", Label)
         if event.message:
             message.update(literal_line(event.message, limit=80))
         elif total is None:
