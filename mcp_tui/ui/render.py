@@ -253,12 +253,12 @@ def dropped_entry(count: int) -> Entry:
 
 
 def elicitation_shown_entry(request: ElicitationRequest, waiting: int) -> Entry:
-    what = "a form" if request.mode == "form" else "to open a URL"
+    what = "asks for a form" if request.mode == "form" else "asks you to open a web page"
     fields = ""
     if request.form is not None:
         count = len(request.form.fields)
         fields = f" ({count} field{'s' if count != 1 else ''})"
-    heading = f"{request.server} asks for {what}{fields}" + (
+    heading = f"{request.server} {what}{fields}" + (
         f" — {waiting} more waiting" if waiting else ""
     )
     if request.tool:
