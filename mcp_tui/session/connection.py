@@ -51,6 +51,8 @@ from mcp_tui.session.events import (
     ServerStateChanged,
     ToolInfo,
 )
+from mcp_tui.session.oauth import AuthorizationHandler
+from mcp_tui.session.oauth_provider import build_auth
 from mcp_tui.session.recording import ConnectionTap
 from mcp_tui.session.scopes import CallScope, guarded
 from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
@@ -86,6 +88,7 @@ class ServerConnection:
         log_level: types.LoggingLevel = "debug",
         connect_timeout: float = 120.0,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        authorization: AuthorizationHandler | None = None,
     ) -> None:
         sink = guarded(sink)
         self.spec = spec
@@ -100,6 +103,9 @@ class ServerConnection:
         self._log_level = log_level
         self._connect_timeout = connect_timeout
         self._max_message_bytes = max_message_bytes
+        #: Who signs in when an HTTP server wants OAuth (the TUI); ``None``: stored tokens only.
+        self._authorization = authorization
+        self._signing_in = False
         self._client: Client | None = None
         self._calls = CallTracker()
         self._bridge = ElicitationBridge(
@@ -221,7 +227,17 @@ class ServerConnection:
             try:
                 client = Client(
                     self._transport(
-                        open_transport(self.spec, errlog, max_message_bytes=self._max_message_bytes)
+                        open_transport(
+                            self.spec,
+                            errlog,
+                            max_message_bytes=self._max_message_bytes,
+                            auth=build_auth(
+                                self.spec,
+                                self._authorization,
+                                notify=self._notice,
+                                on_person=self._person_signing_in,
+                            ),
+                        )
                     ),
                     mode=self.spec.mode,
                     client_info=types.Implementation(name=self._client_name, version=__version__),
@@ -282,8 +298,17 @@ class ServerConnection:
         finally:
             self._event("stderr_done").set()
 
+    def _person_signing_in(self, active: bool) -> None:
+        self._signing_in = active
+
     async def _handshake_watchdog(self) -> None:
-        await anyio.sleep(self._connect_timeout)
+        # A person signing in (OAuth) may take minutes: that time does not count, and the
+        # handshake gets the full timeout again once they are done.
+        deadline = anyio.current_time() + self._connect_timeout
+        while self._signing_in or anyio.current_time() < deadline:
+            await anyio.sleep(min(1.0, max(0.0, deadline - anyio.current_time())) or 1.0)
+            if self._signing_in:
+                deadline = anyio.current_time() + self._connect_timeout
         if self.state is ConnectionState.CONNECTING and self._run_scope is not None:
             self._run_scope.cancel()
 
