@@ -149,6 +149,7 @@ class McpTuiOAuthProvider(OAuthClientProvider):
         storage: FileTokenStorage,
         handler: AuthorizationHandler | None,
         timeout: float = AUTHORIZATION_TIMEOUT,
+        on_person: Callable[[bool], None] | None = None,
     ) -> None:
         metadata = OAuthClientMetadata(
             # Replaced in _initialize, before any registration, by the port we will listen on.
@@ -175,6 +176,7 @@ class McpTuiOAuthProvider(OAuthClientProvider):
         self.storage = storage
         self.handler = handler
         self.timeout = timeout
+        self.on_person = on_person
         self.port: int | None = None
         self._listener: RedirectListener | None = None
 
@@ -239,6 +241,8 @@ class McpTuiOAuthProvider(OAuthClientProvider):
             authorization_server=str(metadata.issuer) if metadata is not None else None,
             scopes=tuple(scope.split()),
         )
+        if self.on_person is not None:
+            self.on_person(True)
         try:
             with anyio.fail_after(self.timeout):
                 outcome = await self.handler.authorize(request)
@@ -248,6 +252,9 @@ class McpTuiOAuthProvider(OAuthClientProvider):
             ) from exc
         except Exception as exc:  # a handler must not raise; if it does, stop cleanly
             raise AuthorizationError(f"The sign-in failed: {exc!r}") from exc
+        finally:
+            if self.on_person is not None:
+                self.on_person(False)
         if outcome.action != "accept":
             verb = "declined" if outcome.action == "decline" else "cancelled"
             raise AuthorizationRefused(f"The sign-in to {self.context.server_url} was {verb}.")
@@ -329,8 +336,13 @@ def build_auth(
     notify: AuthNotifier | None = None,
     directory: Path | None = None,
     timeout: float = AUTHORIZATION_TIMEOUT,
+    on_person: Callable[[bool], None] | None = None,
 ) -> httpx2.Auth | None:
-    """The ``httpx2.Auth`` for ``spec`` (see the module docstring), or ``None``."""
+    """The ``httpx2.Auth`` for ``spec`` (see the module docstring), or ``None``.
+
+    ``notify`` gets fixed progress sentences (never a token); ``on_person(True/False)`` brackets
+    the time a person is at the consent screen or in the browser, so timeouts can leave it out.
+    """
     settings = oauth_settings(spec)
     if settings is None:
         return None
@@ -353,4 +365,5 @@ def build_auth(
         storage=storage,
         handler=handler,
         timeout=timeout,
+        on_person=on_person,
     )
