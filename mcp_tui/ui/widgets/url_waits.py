@@ -1,9 +1,10 @@
 """The "waiting for completion" rows: accepted URL requests the server has not finished yet.
 
 One line per wait, oldest first: which server and call, the destination host, and the time left
-before mcp-tui stops waiting (every wait is bounded). The keys act on the oldest wait (``d`` the
-page is done, ``g`` give up); the command palette offers both for each wait. Empty (zero height)
-when nothing waits. Redrawn once a second for the countdown, and when the registry changes.
+before mcp-tui stops waiting (every wait is bounded). The footer's keys act on the oldest wait
+(``d`` the page is done, ``g`` give up); the command palette offers both for each wait. Empty
+(zero height) when nothing waits. Redrawn once a second for the countdown, and when the registry
+changes.
 """
 
 from __future__ import annotations
@@ -23,17 +24,15 @@ def countdown(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def wait_line(wait: UrlWait, now: float, *, keys: bool) -> Content:
+def wait_line(wait: UrlWait, now: float) -> Content:
     parts = [
-        Content.styled("⧗ ", "bold $warning"),
+        Content.styled("◌ ", "bold $warning"),
         literal_line(wait.subject, limit=40, style="bold"),
         Content(": waiting for "),
         literal_line(wait.host, limit=60, style="$text-accent"),
         Content(" to finish"),
         Content.styled(f" · {countdown(wait.remaining(now))} left", "$text-muted"),
     ]
-    if keys:
-        parts.append(Content.styled("   d done · g give up", "$text-muted italic"))
     return Content("").join(parts)
 
 
@@ -63,7 +62,7 @@ class UrlWaitsPanel(Static):
         self.display = bool(open_waits)
         if not open_waits:
             return
-        lines = [wait_line(w, now, keys=i == 0) for i, w in enumerate(open_waits[:SHOWN])]
+        lines = [wait_line(w, now) for w in open_waits[:SHOWN]]
         if len(open_waits) > SHOWN:
             lines.append(
                 Content.styled(f"  … {len(open_waits) - SHOWN} more waiting", "$text-muted")
