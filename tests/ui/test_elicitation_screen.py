@@ -13,7 +13,14 @@ import pytest
 from textual.app import App
 from textual.widgets import Input, OptionList, Select, SelectionList, Static
 
-from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec, Option, TextFormat
+from mcp_tui.schema.fields import (
+    ContentValue,
+    FieldKind,
+    FieldSpec,
+    FormSpec,
+    Option,
+    TextFormat,
+)
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.widgets.form_fields import (
@@ -280,12 +287,13 @@ async def test_tab_goes_through_fields_in_schema_order_then_buttons() -> None:
 @pytest.mark.anyio
 async def test_optional_boolean_without_default_can_stay_unset() -> None:
     field = FieldSpec("flag", FieldKind.BOOLEAN, "Flag")
-    for presses, expected in (
-        [(), {}],
-        [("space",), {"flag": True}],
-        [("space", "space"), {"flag": False}],
-        [("space", "space", "space"), {}],
-    ):
+    cases: list[tuple[tuple[str, ...], dict[str, ContentValue]]] = [
+        ((), {}),
+        (("space",), {"flag": True}),
+        (("space", "space"), {"flag": False}),
+        (("space", "space", "space"), {}),
+    ]
+    for presses, expected in cases:
         app = Host(request_for(field))
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()

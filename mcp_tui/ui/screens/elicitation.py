@@ -8,6 +8,10 @@ the buttons (always visible, whatever the form's height); the footer with the ke
 
 An empty ``properties`` is a confirmation: the message and Accept / Decline / Cancel. With
 ``review=True`` an accepted form first shows exactly what will be sent.
+
+Ctrl+S and Ctrl+R act once every key typed before them has taken effect (``key_order``): a burst
+such as ``Space Tab c a k e Ctrl+S`` sends the toggle and ``cake``. Keys that arrive while the
+screen is still opening go to the first field once it has focus.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from mcp_tui.ui.screens.elicitation_keys import (
 )
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.form_fields import looks_secret
+from mcp_tui.ui.widgets.key_order import SequencedScreen, after_keys
 from mcp_tui.ui.widgets.schema_form import SchemaForm
 from mcp_tui.untrusted import one_line
 
@@ -47,7 +52,7 @@ class _Body(VerticalScroll, can_focus=False):
     """The scrolling message + form. Not a tab stop: focus moves field to field and scrolls it."""
 
 
-class ElicitationScreen(ModalScreen[ElicitationOutcome]):
+class ElicitationScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
     """Shows one form request; dismisses with the :class:`ElicitationOutcome` the user chose."""
 
     #: Focus is placed by ``on_mount`` (first field), never guessed.
@@ -200,22 +205,34 @@ class ElicitationScreen(ModalScreen[ElicitationOutcome]):
         return self._finished
 
     def action_accept(self) -> None:
+        """Ctrl+S: accept once the keys typed before it have taken effect."""
+        after_keys(self, self.accept_now)
+
+    def action_decline(self) -> None:
+        """Ctrl+R: decline, after the keys typed before it (a key that closes a drop-down)."""
+        after_keys(self, self.decline_now)
+
+    async def accept_now(self) -> None:
+        """Validate and send (or show the review); with errors, show them and focus the first."""
+        if self._finished:
+            return
         if self._reviewing and self._pending is not None:
             self.finish(ElicitationOutcome("accept", self._pending))
             return
         if self.form is None:
             self.finish(ElicitationOutcome("accept", {}))
             return
-        result = self.form.submit()
+        result = self.form.submit(focus=False)
         if not result.ok or result.content is None:
             self._show_status(result.errors)
+            await self.form.focus_first_error()
             return
         if self.review:
             self._show_review(result.content)
             return
         self.finish(ElicitationOutcome("accept", result.content))
 
-    def action_decline(self) -> None:
+    def decline_now(self) -> None:
         self.finish(ElicitationOutcome.decline())
 
     def action_cancel(self) -> None:
@@ -244,7 +261,7 @@ class ElicitationScreen(ModalScreen[ElicitationOutcome]):
         self.query_one("#elicitation-review", Static).update(Content("\n".join(lines)))
         self.add_class("-reviewing")
         self.query_one("#elicitation-accept", Button).label = f"Send  {ACCEPT_HINT}"
-        self.query_one("#elicitation-accept", Button).focus()
+        self.set_focus(self.query_one("#elicitation-accept", Button))
         self._show_status({})
 
     def _show_status(self, errors: dict[str, str]) -> None:
@@ -270,12 +287,12 @@ class ElicitationScreen(ModalScreen[ElicitationOutcome]):
             self._show_status(event.errors)
 
     @on(Button.Pressed, "#elicitation-accept")
-    def _accept_pressed(self) -> None:
-        self.action_accept()
+    async def _accept_pressed(self) -> None:
+        await self.accept_now()
 
     @on(Button.Pressed, "#elicitation-decline")
     def _decline_pressed(self) -> None:
-        self.action_decline()
+        self.decline_now()
 
     @on(Button.Pressed, "#elicitation-cancel")
     def _cancel_pressed(self) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import ClassVar, Protocol, runtime_checkable
 
 from rich.text import Text
 from textual import on
@@ -36,11 +36,13 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, OptionList, Select, SelectionList, Static
 from textual.widgets._input import _RESTRICT_TYPES, InputType
+from textual.widgets._select import SelectCurrent, SelectOverlay
 from textual.widgets.option_list import Option as ListOption
 from textual.widgets.selection_list import Selection
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec, Option, RawValue
 from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.key_order import OrderedKeys
 from mcp_tui.untrusted import one_line
 
 #: Above this many options a select becomes a filter box over a short list of matches.
@@ -84,10 +86,38 @@ def looks_secret(field: FieldSpec) -> bool:
     return _SECRET_WORDS.search(haystack) is not None
 
 
+# --- moving on --------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class FieldNavigator(Protocol):
+    """A form that moves focus between its fields itself (``SchemaForm``)."""
+
+    async def move_focus(self, step: int) -> None: ...
+
+
+async def focus_next_field(widget: Widget, *, forward: bool = True) -> None:
+    """Move focus to the next (or previous) field from ``widget``, like Tab (or Shift+Tab).
+
+    The form does it when there is one (in schema order, whatever has been laid out yet);
+    otherwise Textual's focus chain.
+    """
+    for node in widget.ancestors:
+        if isinstance(node, FieldNavigator):
+            await node.move_focus(1 if forward else -1)
+            return
+    if forward:
+        widget.screen.focus_next()
+    else:
+        widget.screen.focus_previous()
+
+
 # --- controls --------------------------------------------------------------------------------
+# Every control mixes in ``OrderedKeys`` (first among its bases): keys typed in a burst take effect
+# in order on the field that has focus, and Ctrl+S sees all of them (see ``key_order``).
 
 
-class TextControl(Input):
+class TextControl(OrderedKeys, Input):
     """A one-line input for text, number and integer fields. Enter moves on, never submits."""
 
     def get_raw(self) -> RawValue:
@@ -95,15 +125,15 @@ class TextControl(Input):
 
     async def action_submit(self) -> None:
         # Enter in a one-line input moves to the next field; only Ctrl+S sends a form.
-        self.screen.focus_next()
+        await focus_next_field(self)
 
 
-class BoolControl(Checkbox, inherit_bindings=False):
+class BoolControl(OrderedKeys, Checkbox, inherit_bindings=False):
     """A checkbox for a boolean that always has a value (it has a default)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_button", "Toggle", show=False),
-        Binding("enter", "app.focus_next", "Next field", show=False),
+        Binding("enter", "next_field", "Next field", show=False),
     ]
 
     def __init__(self, value: bool, *, id: str) -> None:
@@ -116,11 +146,14 @@ class BoolControl(Checkbox, inherit_bindings=False):
     def watch_value(self) -> None:
         self.label = self._label_for(self.value)
 
+    async def action_next_field(self) -> None:
+        await focus_next_field(self)
+
     def get_raw(self) -> RawValue:
         return self.value
 
 
-class TriStateControl(Widget, can_focus=True):
+class TriStateControl(OrderedKeys, Widget, can_focus=True):
     """A boolean with no default: "not set" (omitted), yes or no. Space cycles, Enter moves on.
 
     A plain checkbox cannot say "I did not answer", and an optional boolean with no default must be
@@ -133,7 +166,7 @@ class TriStateControl(Widget, can_focus=True):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "cycle", "Change", show=False),
-        Binding("enter", "app.focus_next", "Next field", show=False),
+        Binding("enter", "next_field", "Next field", show=False),
         Binding("y", "set(True)", show=False),
         Binding("n", "set(False)", show=False),
         Binding("backspace,delete", "set(None)", show=False),
@@ -164,6 +197,9 @@ class TriStateControl(Widget, can_focus=True):
     def action_cycle(self) -> None:
         self.state = self._CYCLE[self.state]
 
+    async def action_next_field(self) -> None:
+        await focus_next_field(self)
+
     def action_set(self, value: bool | None) -> None:
         self.state = value
 
@@ -174,7 +210,32 @@ class TriStateControl(Widget, can_focus=True):
         return self.state
 
 
-class SelectControl(Select[int]):
+class _OrderedOverlay(OrderedKeys, SelectOverlay):
+    """The drop-down of a :class:`SelectControl`: picking or dismissing takes effect at once.
+
+    Textual's overlay picks by posting messages and hands focus back through the App's queue, so
+    a key typed right after Enter (Tab, a letter) would reach the overlay or be resolved before
+    the choice landed; here the choice is set and focus returned before the next key is read.
+    """
+
+    def action_select(self) -> None:
+        select = self.parent
+        index = self.highlighted
+        if not isinstance(select, SelectControl) or index is None:
+            super().action_select()
+            return
+        if not self.get_option_at_index(index).disabled:
+            select.choose(index)
+
+    def action_dismiss(self) -> None:
+        select = self.parent
+        if isinstance(select, SelectControl):
+            select.close_overlay()
+        else:
+            super().action_dismiss()
+
+
+class SelectControl(OrderedKeys, Select[int]):
     """A short single-choice list. Values are option indices; labels are literal text."""
 
     def __init__(self, options: Sequence[Option], chosen: int | None, *, id: str) -> None:
@@ -190,12 +251,57 @@ class SelectControl(Select[int]):
             compact=True,
         )
 
+    def compose(self) -> ComposeResult:
+        # As ``Select.compose``, with the drop-down that acts in key order.
+        yield SelectCurrent(self.prompt)
+        yield _OrderedOverlay(type_to_search=self._type_to_search).data_bind(compact=Select.compact)
+
+    def _watch_expanded(self, expanded: bool) -> None:
+        # As ``Select._watch_expanded``, but the drop-down takes focus now, not through the App's
+        # queue: the keys after Enter (Down, Enter) must go to it, and a late focus call must not
+        # take focus back after a quick pick and Tab.
+        overlays = self.query(SelectOverlay)
+        if not overlays:
+            return  # being removed
+        overlay = overlays.first()
+        self.set_class(expanded, "-expanded")
+        if not expanded:
+            return
+        self.screen.set_focus(overlay, scroll_visible=False)
+        current = self.query_one(SelectCurrent)
+        if self.value is self.NULL:
+            overlay.select(None)
+            current.has_value = False
+            return
+        for index, (_prompt, value) in enumerate(self._options):
+            if value == self.value:
+                overlay.select(index)
+                break
+        current.has_value = True
+
+    def allow_focus_children(self) -> bool:
+        # The drop-down is a tab stop only while open: ``Select`` hides it by a CSS class, which
+        # takes effect after the next style update, so a Tab right after a pick would land in it.
+        return self.expanded
+
+    def choose(self, overlay_index: int) -> None:
+        """Pick the drop-down's ``overlay_index``-th row (row 0 is "no choice"), close it and take
+        focus back, all before the next key."""
+        value = self._options[overlay_index][1]
+        if value != self.value:
+            self.value = value
+        self.close_overlay()
+
+    def close_overlay(self) -> None:
+        self.screen.set_focus(self, scroll_visible=False)
+        self.expanded = False
+
     def get_raw(self) -> RawValue:
         value = self.value
         return self._choices[value].value if isinstance(value, int) else None
 
 
-class MultiControl(SelectionList[int]):
+class MultiControl(OrderedKeys, SelectionList[int]):
     """A short multi-choice list (space toggles). Values are option indices."""
 
     DEFAULT_CSS = """
@@ -216,11 +322,19 @@ class MultiControl(SelectionList[int]):
             id=id,
         )
 
+    def action_select(self) -> None:
+        # Toggle now. ``SelectionList`` toggles the *highlighted* row when its own "selected"
+        # message comes back, by which time a Down typed right after Space has moved the
+        # highlight: Space Down Down Space in one burst toggled the third row twice.
+        index = self.highlighted
+        if index is not None and not self.get_option_at_index(index).disabled:
+            self._toggle_highlighted_selection()
+
     def get_raw(self) -> RawValue:
         return [self._choices[i].value for i in sorted(self.selected)]
 
 
-class _FilterInput(Input):
+class _FilterInput(OrderedKeys, Input):
     """The filter box of a :class:`ChoiceFilter`: arrows move in the list, Enter picks."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -235,8 +349,8 @@ class _FilterInput(Input):
 
     async def action_submit(self) -> None:
         parent = self.parent
-        if isinstance(parent, ChoiceFilter):
-            parent.pick_highlighted()
+        if isinstance(parent, ChoiceFilter) and parent.pick_highlighted():
+            await focus_next_field(self)
 
 
 class ChoiceFilter(Vertical):
@@ -375,15 +489,14 @@ class ChoiceFilter(Vertical):
             target = max(0, min(len(self._shown) - 1, current + step))
         self._list.highlighted = target
 
-    def pick_highlighted(self) -> None:
-        """Enter: pick (or toggle) the highlighted match; with nothing highlighted, move on."""
+    def pick_highlighted(self) -> bool:
+        """Enter: pick (or toggle) the highlighted match. True when focus should move on: a single
+        choice was picked, or nothing was highlighted."""
         row = self._list.highlighted
         if row is None or row >= len(self._shown):
-            self.screen.focus_next()
-            return
+            return True
         self._pick(row)
-        if not self._multi:
-            self.screen.focus_next()
+        return not self._multi
 
     def _pick(self, row: int) -> None:
         if row >= len(self._shown):
@@ -579,7 +692,12 @@ class FieldRow(Vertical):
         return self.has_class("-invalid")
 
     def focus_control(self) -> None:
-        self.control.focus()
+        """Focus the control now (not after the App's queue, as ``Widget.focus`` does), so a key
+        that arrives next already goes to it."""
+        target: Widget = (
+            self.control.filter_input if isinstance(self.control, ChoiceFilter) else self.control
+        )
+        self.screen.set_focus(target)
 
     @on(Input.Changed)
     @on(Checkbox.Changed)

@@ -21,9 +21,11 @@ from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.widget import AwaitMount
 from textual.widgets import Button, Static
 
 from mcp_tui.schema.fields import FieldSpec, FormResult, FormSpec, RawValue
@@ -44,6 +46,12 @@ class SchemaForm(Vertical):
     #: Rows mounted before the first frame (about a screenful); the rest of the page follows in
     #: chunks of this size, one per frame, so a 20-field form paints as fast as a 6-field one.
     EAGER_ROWS: ClassVar[int] = 6
+
+    #: Tab and Shift+Tab move in schema order (see :meth:`move_focus`).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "next_field", "Next field", show=False),
+        Binding("shift+tab", "previous_field", "Previous field", show=False),
+    ]
 
     DEFAULT_CSS = """
     SchemaForm { height: auto; }
@@ -84,6 +92,7 @@ class SchemaForm(Vertical):
         self._page_count = max(1, -(-len(form.fields) // self.page_size))
         self._rows = Vertical(classes="form-fields")
         self._pending: list[tuple[int, FieldSpec]] = []
+        self._in_flight: AwaitMount | None = None
 
     # --- building ----------------------------------------------------------------------------
 
@@ -142,14 +151,84 @@ class SchemaForm(Vertical):
         and keys stay answered while the rest of the page is built."""
         chunk, self._pending = self._pending[: self.EAGER_ROWS], self._pending[self.EAGER_ROWS :]
         if chunk:
-            await self._rows.mount_all(self._build_rows(chunk))
+            self._in_flight = mounting = self._rows.mount_all(self._build_rows(chunk))
+            await mounting
+            if self._in_flight is mounting:
+                self._in_flight = None
         self._schedule_pending()
 
     async def mount_all_rows(self) -> None:
-        """Mount every row of the current page now (before focusing one that may be pending)."""
+        """Mount every row of the current page now (before moving focus to one that may be
+        pending), and wait for a chunk that is being mounted, so every row can take focus."""
+        in_flight = self._in_flight
         chunk, self._pending = self._pending, []
         if chunk:
             await self._rows.mount_all(self._build_rows(chunk))
+        if in_flight is not None:
+            await in_flight
+
+    @property
+    def rows_pending(self) -> int:
+        """Rows of the current page not mounted yet."""
+        return len(self._pending)
+
+    async def action_next_field(self) -> None:
+        await self.move_focus(1)
+
+    async def action_previous_field(self) -> None:
+        await self.move_focus(-1)
+
+    async def move_focus(self, step: int) -> None:
+        """Focus the field ``step`` rows away from the focused one, in schema order; past the
+        first or last row, the widget before or after the form (a page or dialog button).
+
+        Rows still waiting to be mounted are mounted first, so a Tab typed while a big page is
+        being built reaches them. The order is the schema's, not Textual's focus chain: that one
+        sorts by position on screen, and rows mounted this instant have none yet (a burst of Tabs
+        skipped them).
+        """
+        await self.mount_all_rows()
+        rows = self.rows()
+        screen = self.screen
+        focused = screen.focused
+        current = next(
+            (
+                i
+                for i, row in enumerate(rows)
+                if focused is not None and row in focused.ancestors_with_self
+            ),
+            None,
+        )
+        if current is None:
+            if step > 0:
+                screen.focus_next()
+            else:
+                screen.focus_previous()
+            return
+        target = current + step
+        if 0 <= target < len(rows):
+            rows[target].focus_control()
+            return
+        self._leave(rows, forward=step > 0)
+
+    def _leave(self, rows: list[FieldRow], *, forward: bool) -> None:
+        """Focus the first focusable widget after the rows (or the last one before them), in
+        document order, wrapping around like Tab."""
+        screen = self.screen
+        order = {id(node): i for i, node in enumerate(screen.walk_children(with_self=False))}
+        inside = self._rows
+        outside = [w for w in screen.focus_chain if inside not in w.ancestors]
+        if not outside:
+            rows[0 if forward else -1].focus_control()
+            return
+        outside.sort(key=lambda w: order.get(id(w), 0))
+        edge = order.get(id(rows[-1] if forward else rows[0]), 0)
+        if forward:
+            after = [w for w in outside if order.get(id(w), 0) > edge]
+            screen.set_focus(after[0] if after else outside[0])
+        else:
+            before = [w for w in outside if order.get(id(w), 0) < edge]
+            screen.set_focus(before[-1] if before else outside[-1])
 
     # --- pages -------------------------------------------------------------------------------
 
@@ -174,6 +253,7 @@ class SchemaForm(Vertical):
             return
         self._page = page
         self._pending = []
+        self._in_flight = None  # rows of the old page: removed below, never to be awaited
         await self._rows.remove_children()
         await self._rows.mount_all(self._build_rows(self._start_page(page)))
         self._schedule_pending()
@@ -275,23 +355,25 @@ class SchemaForm(Vertical):
         if row.field.name in self._touched or row.error_shown:
             self._validate_row(row)
 
-    def submit(self) -> FormResult:
-        """Validate the whole form; on errors show them all and focus the first field in error.
+    def submit(self, *, focus: bool = True) -> FormResult:
+        """Validate the whole form; on errors show them all and (with ``focus``) focus the first
+        field in error soon after; a caller that can await uses :meth:`focus_first_error`.
 
         Returns the :class:`FormResult`; ``content`` is set only when the form may be sent.
         """
         result = validate_form(self.form, self.raw_values())
         self._errors = dict(result.errors) if not result.ok else {}
         self._show_errors()
-        if not result.ok:
-            self.focus_first_error()
+        if not result.ok and focus:
+            self.call_later(self.focus_first_error)
         return result
 
-    def focus_first_error(self) -> None:
+    async def focus_first_error(self) -> None:
+        """Focus the first field in error (switching page if needed)."""
         names = {f.name for f in self.form.fields}
         for name in self._errors:
             if name in names:
-                self.call_later(self.focus_field, name)
+                await self.focus_field(name)
                 return
 
     async def focus_field(self, name: str) -> None:

@@ -1,0 +1,283 @@
+"""Keys that arrive together are not lost: each field kind, exact content, Ctrl+S last in the burst.
+
+A terminal delivers a fast typist's keys (or ``tmux send-keys``, or keys typed during a slow frame)
+in one read, so the app queues them all before it handles the first. ``Pilot.press`` cannot show
+what goes wrong then, because it waits for the app to go idle after every key; :func:`burst`
+queues the whole sequence on the driver first, as the terminal's input thread does. Every burst
+test is also run through ``Pilot.press`` (``DELIVERIES``) so both paths give the same content.
+
+The bug these pin: on the booking form (a multi-select, then a text field) ``Space Tab c a k e
+Ctrl+S`` in one burst sent ``content: {}``.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from textual import events
+from textual.app import App
+from textual.keys import _character_to_key, _get_unicode_name_from_key
+from textual.pilot import Pilot
+
+from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec, Option
+from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.widgets.schema_form import SchemaForm
+
+SIZE = (80, 24)
+
+
+class Host(App[None]):
+    """Pushes one elicitation screen (at start, or when the test says) and keeps the outcome."""
+
+    def __init__(self, request: ElicitationRequest, *, push: bool = True, **kw: Any) -> None:
+        super().__init__()
+        self.request = request
+        self.push = push
+        self.kw = kw
+        self.outcomes: list[ElicitationOutcome | None] = []
+
+    def on_mount(self) -> None:
+        if self.push:
+            self.open_form()
+
+    def open_form(self) -> None:
+        self.push_screen(ElicitationScreen(self.request, **self.kw), callback=self.outcomes.append)
+
+
+def request_for(*fields: FieldSpec) -> ElicitationRequest:
+    return ElicitationRequest(server="local", message="", mode="form", form=FormSpec(fields))
+
+
+def opts(*values: str) -> tuple[Option, ...]:
+    return tuple(Option(v, v.title()) for v in values)
+
+
+def key_event(key: str) -> events.Key:
+    """The event a terminal produces for ``key`` (as ``Pilot.press`` builds it)."""
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    try:
+        character: str | None = unicodedata.lookup(_get_unicode_name_from_key(key))
+    except KeyError:
+        character = key if len(key) == 1 else None
+    return events.Key(key, character)
+
+
+def burst(app: App[Any], *keys: str) -> None:
+    """Queue ``keys`` before the app handles the first, as one terminal read does."""
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        event = key_event(key)
+        event.set_sender(app)
+        driver.send_message(event)
+
+
+async def settle(pilot: Pilot[None], app: Host) -> None:
+    """Let queued keys and the answer they lead to be handled (no timing is asserted)."""
+    for _ in range(40):
+        await pilot.pause()
+        if app.outcomes:
+            return
+
+
+async def send_burst(pilot: Pilot[None], app: Host, keys: tuple[str, ...]) -> None:
+    burst(app, *keys)
+    await settle(pilot, app)
+
+
+async def send_pressed(pilot: Pilot[None], app: Host, keys: tuple[str, ...]) -> None:
+    await pilot.press(*keys)
+    await settle(pilot, app)
+
+
+Delivery = Callable[[Pilot[None], Host, tuple[str, ...]], Awaitable[None]]
+DELIVERIES = pytest.mark.parametrize("deliver", [send_burst, send_pressed], ids=["burst", "press"])
+
+
+async def answer(fields: tuple[FieldSpec, ...], keys: tuple[str, ...], deliver: Delivery) -> Any:
+    app = Host(request_for(*fields))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await deliver(pilot, app, keys)
+    assert len(app.outcomes) == 1, app.outcomes
+    outcome = app.outcomes[0]
+    assert outcome is not None
+    return outcome
+
+
+def wire(content: Any) -> str:
+    """JSON text, so ``7`` and ``7.0`` or ``True`` and ``1`` differ as they do on the wire."""
+    return json.dumps(content)
+
+
+COLORS = opts("red", "green", "blue")
+CITIES = tuple(Option(f"c{i}", f"City {i}") for i in range(30))
+NOTE = FieldSpec("note", FieldKind.TEXT, "Note")
+FIRST = FieldSpec("first", FieldKind.TEXT, "First")
+SECOND = FieldSpec("second", FieldKind.TEXT, "Second")
+DIETARY = FieldSpec(
+    "dietary",
+    FieldKind.MULTI_SELECT,
+    "Dietary needs",
+    options=opts("vegetarian", "vegan", "gluten-free"),
+    default=[],
+    has_default=True,
+)
+
+#: (fields, keys ending in Ctrl+S, exact content on the wire)
+CASES: dict[str, tuple[tuple[FieldSpec, ...], tuple[str, ...], dict[str, Any]]] = {
+    "booking step 3": (
+        (DIETARY, NOTE),
+        ("space", "tab", "c", "a", "k", "e", "ctrl+s"),
+        {"dietary": ["vegetarian"], "note": "cake"},
+    ),
+    "text": ((FIRST,), ("A", "d", "a", "ctrl+s"), {"first": "Ada"}),
+    "text, backspace, tab": (
+        (FIRST, SECOND),
+        ("a", "b", "x", "backspace", "tab", "c", "ctrl+s"),
+        {"first": "ab", "second": "c"},
+    ),
+    "enter moves on": (
+        (FIRST, SECOND),
+        ("a", "enter", "b", "ctrl+s"),
+        {"first": "a", "second": "b"},
+    ),
+    "shift+tab goes back": (
+        (FIRST, SECOND),
+        ("a", "tab", "b", "shift+tab", "c", "ctrl+s"),
+        {"first": "ac", "second": "b"},
+    ),
+    "number then integer": (
+        (
+            FieldSpec("ratio", FieldKind.NUMBER, "Ratio"),
+            FieldSpec("count", FieldKind.INTEGER, "Count"),
+        ),
+        ("0", ".", "2", "5", "tab", "7", "ctrl+s"),
+        {"ratio": 0.25, "count": 7},
+    ),
+    "integer with backspace": (
+        (FieldSpec("count", FieldKind.INTEGER, "Count"),),
+        ("4", "3", "backspace", "2", "ctrl+s"),
+        {"count": 42},
+    ),
+    "boolean": (
+        (FieldSpec("flag", FieldKind.BOOLEAN, "Flag", default=True, has_default=True), NOTE),
+        ("space", "tab", "x", "ctrl+s"),
+        {"flag": False, "note": "x"},
+    ),
+    "boolean not set by default": (
+        (FieldSpec("maybe", FieldKind.BOOLEAN, "Maybe"), NOTE),
+        ("space", "enter", "x", "ctrl+s"),
+        {"maybe": True, "note": "x"},
+    ),
+    "boolean set with n": (
+        (FieldSpec("maybe", FieldKind.BOOLEAN, "Maybe"), NOTE),
+        ("n", "tab", "y", "ctrl+s"),
+        {"maybe": False, "note": "y"},
+    ),
+    "select": (
+        (FieldSpec("color", FieldKind.SELECT, "Colour", options=COLORS), NOTE),
+        ("enter", "down", "down", "enter", "tab", "x", "ctrl+s"),
+        {"color": "green", "note": "x"},
+    ),
+    "select by typing": (
+        (FieldSpec("color", FieldKind.SELECT, "Colour", options=COLORS),),
+        ("enter", "b", "l", "enter", "ctrl+s"),
+        {"color": "blue"},
+    ),
+    "multi-select": (
+        (FieldSpec("tags", FieldKind.MULTI_SELECT, "Tags", options=COLORS),),
+        ("space", "down", "down", "space", "ctrl+s"),
+        {"tags": ["red", "blue"]},
+    ),
+    "long list, one choice": (
+        (FieldSpec("city", FieldKind.SELECT, "City", options=CITIES), NOTE),
+        ("2", "7", "enter", "x", "ctrl+s"),
+        {"city": "c27", "note": "x"},
+    ),
+    "long list, several choices": (
+        (FieldSpec("cities", FieldKind.MULTI_SELECT, "Cities", options=CITIES), NOTE),
+        ("1", "2", "enter", "tab", "x", "ctrl+s"),
+        {"cities": ["c12"], "note": "x"},
+    ),
+}
+
+
+@DELIVERIES
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.anyio
+async def test_keys_in_one_burst_give_exact_content(case: str, deliver: Delivery) -> None:
+    fields, keys, content = CASES[case]
+    outcome = await answer(fields, keys, deliver)
+    assert outcome.action == "accept"
+    assert wire(outcome.content) == wire(content)
+
+
+@pytest.mark.parametrize(
+    ("keys", "action"), [(("a", "b", "escape"), "cancel"), (("a", "tab", "ctrl+r"), "decline")]
+)
+@pytest.mark.anyio
+async def test_decline_and_cancel_in_a_burst(keys: tuple[str, ...], action: str) -> None:
+    outcome = await answer((FIRST, SECOND), keys, send_burst)
+    assert outcome == ElicitationOutcome(action)  # type: ignore[arg-type]
+
+
+@pytest.mark.anyio
+async def test_review_then_send_in_one_burst() -> None:
+    app = Host(request_for(FieldSpec("n", FieldKind.INTEGER, "Count")), review=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await send_burst(pilot, app, ("4", "2", "ctrl+s", "ctrl+s"))
+    assert app.outcomes == [ElicitationOutcome("accept", {"n": 42})]
+
+
+@pytest.mark.anyio
+async def test_invalid_burst_sends_nothing_and_later_keys_go_to_the_first_error() -> None:
+    required = FieldSpec("name", FieldKind.TEXT, "Name", required=True, min_length=2)
+    app = Host(request_for(required, NOTE))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await send_burst(pilot, app, ("tab", "x", "ctrl+s", "A", "l"))
+        assert app.outcomes == []
+        form = app.screen.query_one(SchemaForm)
+        assert form.raw_values() == {"name": "Al", "note": "x"}
+        await send_burst(pilot, app, ("ctrl+s",))
+    assert app.outcomes == [ElicitationOutcome("accept", {"name": "Al", "note": "x"})]
+
+
+BIG = tuple(FieldSpec(f"f{i}", FieldKind.TEXT, f"Answer {i + 1}") for i in range(20))
+
+
+@pytest.mark.anyio
+async def test_typing_as_a_big_form_opens_reaches_every_field(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Keys queued before the screen has mounted (let alone focused its first field), with Tabs
+    past rows that are still waiting to be mounted: each letter lands in its own field."""
+    monkeypatch.setattr(SchemaForm, "EAGER_ROWS", 2)  # many chunks still to come
+    letters = [chr(ord("a") + i) for i in range(len(BIG))]
+    keys: list[str] = []
+    for letter in letters:
+        keys += [letter, "tab"]
+    keys[-1] = "ctrl+s"
+    app = Host(request_for(*BIG), push=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.open_form()
+        burst(app, *keys)  # no await in between: the screen is not even mounted yet
+        await settle(pilot, app)
+    assert app.outcomes == [
+        ElicitationOutcome(
+            "accept", {f.name: letter for f, letter in zip(BIG, letters, strict=True)}
+        )
+    ]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
