@@ -348,6 +348,8 @@ class McpTuiApp(App[None]):
         return self._waits_ended(ended)
 
     def _waits_ended(self, ended: Sequence[UrlWait]) -> list[Entry]:
+        if not ended:
+            return []
         entries = [e for w in ended if (e := url_wait_entry(w, self.url_waits.timeout))]
         if self._session is not None:
             self._session.url_waits_changed()
