@@ -16,7 +16,8 @@ Rules, in the order they apply:
    ``30``; a number default ``95.5`` stays ``95.5``), and a name missing from ``raws`` counts as
    untouched.
 3. When every field is valid, ``content`` is checked against the server's *original* schema with
-   jsonschema Draft 2020-12, through a validator compiled once per form and cached, built with an
+   jsonschema Draft 2020-12, through a validator compiled once per distinct schema JSON and shared
+   by every form parsed from it (``compiled.VALIDATORS``), built with an
    empty ``referencing.Registry()`` so no ``$ref`` is ever fetched (its ``enum``/``oneOf``/
    ``anyOf`` take a set-lookup shortcut where that gives the same verdict: see ``fastcheck``).
    The copy it checks against differs from the original only in ways that cannot loosen the
@@ -35,11 +36,11 @@ sent as ``30``, since JSON Schema counts it as an integer). ``null`` means "not 
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping
 from enum import Enum
 from typing import Any, Final, Literal
 
+from mcp_tui.schema import compiled
 from mcp_tui.schema.fields import (
     ContentValue,
     FieldKind,
@@ -244,85 +245,6 @@ def _finish(form: FormSpec, content: dict[str, ContentValue], errors: dict[str, 
 
 # ---------------------------------------------------------------- the final jsonschema check
 
-_VALIDATORS: OrderedDict[int, tuple[FormSpec, Any]] = OrderedDict()
-_VALIDATOR_CACHE_SIZE = 32
-_STRIPPED = frozenset(
-    {
-        "pattern",
-        "patternProperties",
-        "$schema",
-        "$id",
-        "$anchor",
-        "$dynamicAnchor",
-        "$recursiveAnchor",
-    }
-)
-_ONE = frozenset(
-    {
-        "items",
-        "additionalProperties",
-        "additionalItems",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contains",
-        "propertyNames",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "contentSchema",
-    }
-)
-_MANY = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-_NAMED = frozenset({"properties", "$defs", "definitions", "dependentSchemas"})
-_MAX_DEPTH = 32
-
-
-def check_copy(schema: object, depth: int = 0) -> object:
-    """The schema the final check uses: ``schema`` without patterns, ``$schema``, ids, anchors.
-
-    Only dicts on the way to a subschema are copied (shallowly); everything else is shared.
-    Subschemas nested deeper than 32 levels (which the parser never accepts) become ``{}``.
-    """
-    if not isinstance(schema, dict):
-        return schema
-    if depth > _MAX_DEPTH:
-        return {}
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in _STRIPPED:
-            continue
-        if key in _NAMED and isinstance(value, dict):
-            out[key] = {k: check_copy(v, depth + 1) for k, v in value.items()}
-        elif key in _MANY and isinstance(value, list):
-            out[key] = [check_copy(v, depth + 1) for v in value]
-        elif key in _ONE:
-            out[key] = check_copy(value, depth + 1)
-        else:
-            out[key] = value
-    return out
-
-
-def build_validator(schema: object) -> Any:
-    """A Draft 2020-12 validator (with fast choice keywords) that can never fetch anything."""
-    from referencing import Registry
-
-    from mcp_tui.schema.fastcheck import validator_class
-
-    return validator_class()(schema, registry=Registry())
-
-
-def _validator(form: FormSpec) -> Any:
-    hit = _VALIDATORS.get(id(form))
-    if hit is not None and hit[0] is form:
-        _VALIDATORS.move_to_end(id(form))
-        return hit[1]
-    validator = build_validator(check_copy(form.schema))
-    _VALIDATORS[id(form)] = (form, validator)
-    while len(_VALIDATORS) > _VALIDATOR_CACHE_SIZE:
-        _VALIDATORS.popitem(last=False)
-    return validator
-
 
 def final_check(form: FormSpec, content: dict[str, ContentValue]) -> dict[str, str]:
     """Messages from jsonschema for ``content`` (empty when it passes), keyed like the form."""
@@ -330,7 +252,7 @@ def final_check(form: FormSpec, content: dict[str, ContentValue]) -> dict[str, s
     order = {f.name: i for i, f in enumerate(form.fields)}
     found: dict[str, str] = {}
     try:
-        for error in _validator(form).iter_errors(content):
+        for error in compiled.VALIDATORS.validator(form).iter_errors(content):
             for name, message in _messages(error, fields):
                 found.setdefault(name, message)
     except Exception as exc:  # RecursionError, a malformed keyword value, ...

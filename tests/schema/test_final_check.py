@@ -13,11 +13,11 @@ from mcp_tui.schema import (
     FieldKind,
     FieldSpec,
     FormSpec,
+    compiled,
     parse_requested_schema,
-    validate,
     validate_form,
 )
-from mcp_tui.schema.validate import check_copy
+from mcp_tui.schema.compiled import check_copy
 
 
 class _NoPythonRe:
@@ -75,13 +75,14 @@ def test_patterns_never_reach_python_re() -> None:
 
 def test_validator_is_compiled_once_per_form(monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[Any] = []
-    real = validate.build_validator
+    real = compiled.build_validator
 
     def counting(schema: object) -> Any:
         built.append(real(schema))
         return built[-1]
 
-    monkeypatch.setattr(validate, "build_validator", counting)
+    monkeypatch.setattr(compiled, "build_validator", counting)
+    monkeypatch.setattr(compiled, "VALIDATORS", compiled.ValidatorCache())
     form = parse_requested_schema({"type": "object", "properties": {"a": {"type": "integer"}}})
     for text in ("1", "2", "3", "x"):
         validate_form(form, {"a": text})
@@ -89,9 +90,9 @@ def test_validator_is_compiled_once_per_form(monkeypatch: pytest.MonkeyPatch) ->
     # Draft 2020-12 semantics, and an empty registry: nothing but the schema itself resolves.
     assert built[0].META_SCHEMA == jsonschema.Draft202012Validator.META_SCHEMA
     assert isinstance(built[0]._registry, referencing.Registry) and len(built[0]._registry) == 0
-    other = parse_requested_schema({"type": "object", "properties": {"a": {"type": "integer"}}})
+    other = parse_requested_schema({"type": "object", "properties": {"a": {"type": "string"}}})
     validate_form(other, {"a": "1"})
-    assert len(built) == 2
+    assert len(built) == 2  # another schema, another validator (sharing: test_validator_cache)
 
 
 def _bare(schema: dict[str, Any]) -> FormSpec:
@@ -169,7 +170,7 @@ def test_fast_choice_keywords_agree_with_jsonschema(
     schema: dict[str, Any], instance: object
 ) -> None:
     plain = jsonschema.Draft202012Validator(schema, registry=referencing.Registry())
-    fast = validate.build_validator(schema)
+    fast = compiled.build_validator(schema)
     assert fast.is_valid(instance) == plain.is_valid(instance)
     assert [e.validator for e in fast.iter_errors(instance)] == [
         e.validator for e in plain.iter_errors(instance)
