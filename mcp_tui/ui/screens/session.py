@@ -58,6 +58,7 @@ class SessionScreen(SessionVerbs):
 
     def __init__(self) -> None:
         super().__init__(id="session")
+        self._asking_key_for: bool | None = False
 
     # --- layout ------------------------------------------------------------------------------
 
@@ -115,7 +116,7 @@ class SessionScreen(SessionVerbs):
         self.flush_entries()
         if changed:
             self._show_info()
-            self.refresh_bindings()
+            self._refresh_asking_key()
 
     # --- catalog navigation ------------------------------------------------------------------
 
@@ -133,12 +134,22 @@ class SessionScreen(SessionVerbs):
     @on(Tree.NodeHighlighted, "#catalog")
     def _highlighted(self) -> None:
         self._show_info()
-        self.refresh_bindings()  # "Stop asking" or "Ask again" follows the cursor's server
+        self._refresh_asking_key()
+
+    def _refresh_asking_key(self) -> None:
+        """ "Stop asking" or "Ask again" follows the cursor's server (the footer is redrawn only
+        when that changes, not on every cursor move)."""
+        server = self._current_server()
+        entry = self._entry(server) if server is not None else None
+        paused = entry.paused if entry is not None else None
+        if paused != self._asking_key_for:
+            self._asking_key_for = paused
+            self.refresh_bindings()
 
     def server_changed(self) -> None:
         """A server's pause state changed outside a batch (the user's own toggle)."""
         self._show_info()
-        self.refresh_bindings()
+        self._refresh_asking_key()
 
     def url_waits_changed(self) -> None:
         """The URL waits changed: redraw their rows and show or hide ``d`` and ``g``."""

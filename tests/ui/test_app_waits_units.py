@@ -1,0 +1,180 @@
+"""Unit tests: the URL waits registry, their transcript lines, and no Textual private overrides."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+from textual.app import App
+
+import mcp_tui.ui
+from mcp_tui.options import AppOptions
+from mcp_tui.session.elicitation import ElicitationRequest
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.render import url_wait_entry
+from mcp_tui.ui.url_waits import EARLY_COMPLETIONS_KEPT, UrlWaits, WaitState
+
+
+def request(ident: str | None = "e1", server: str = "demo", **kw: object) -> ElicitationRequest:
+    return ElicitationRequest(
+        server=server,
+        message="m",
+        mode="url",
+        url="https://example.com:8443/x",
+        elicitation_id=ident,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_add_is_idempotent_and_complete_matches_server_and_id() -> None:
+    waits = UrlWaits()
+    first = waits.add(request("e1"))
+    assert waits.add(request("e1")) is first  # the consent answer and the -32042 path
+    other = waits.add(request("e1", server="other"))
+    assert waits.complete("demo", "nope") == []
+    assert waits.complete("demo", "e1") == [first]
+    assert first.state == "completed" and other.waiting
+    assert waits.complete("demo", "e1") == []  # repeated: nothing changes
+    assert first.host == "example.com:8443" and first.subject == "demo"
+
+
+def test_early_completions_count_but_are_bounded() -> None:
+    waits = UrlWaits()
+    waits.complete("demo", "early")
+    assert waits.add(request("early")).state == "completed"
+    for i in range(EARLY_COMPLETIONS_KEPT + 5):
+        waits.complete("demo", f"junk-{i}")
+    assert waits.add(request("junk-0")).waiting  # forgotten: memory stays bounded
+    assert waits.add(request("junk-10")).state == "completed"
+
+
+def test_deadlines_and_time_left() -> None:
+    clock = Clock()
+    waits = UrlWaits(timeout=60, clock=clock)
+    wait = waits.add(request())
+    assert wait.remaining(clock.now) == 60
+    clock.now += 59.5
+    assert waits.expire() == [] and wait.remaining(clock.now) == 0.5
+    clock.now += 0.5
+    assert waits.expire() == [wait] and wait.state == "timed_out"
+    assert waits.end(wait.key, "done") is None  # already ended
+
+
+def test_call_end_only_ends_waits_without_an_id() -> None:
+    waits = UrlWaits()
+    modern = waits.add(request(None, call_id=7))
+    legacy = waits.add(request("e2", call_id=7))
+    elsewhere = waits.add(request(None, call_id=8))
+    assert waits.call_ended("demo", 7) == [modern]
+    assert legacy.waiting and elsewhere.waiting
+    assert waits.server_gone("demo") == [legacy, elsewhere]
+    assert elsewhere.state == "closed"
+
+
+def test_ended_waits_are_forgotten_beyond_a_bound() -> None:
+    waits = UrlWaits(keep_ended=3)
+    keys = []
+    for i in range(10):
+        wait = waits.add(request(f"id{i}"))
+        keys.append(wait.key)
+        waits.end(wait.key, "gave_up")
+    assert [k for k in keys if waits.get(k) is not None] == keys[-3:]
+
+
+@pytest.mark.anyio
+async def test_settled_wakes_when_every_wait_ended() -> None:
+    waits = UrlWaits()
+    a, b = waits.add(request("a")), waits.add(request("b"))
+    task = asyncio.ensure_future(waits.settled([a.key, b.key]))
+    await asyncio.sleep(0)
+    waits.complete("demo", "a")
+    await asyncio.sleep(0)
+    assert not task.done()
+    waits.end(b.key, "done")
+    assert [w.state for w in await asyncio.wait_for(task, 5)] == ["completed", "done"]
+
+
+def test_transcript_lines_for_each_way_a_wait_ends() -> None:
+    waits = UrlWaits(timeout=600)
+    texts: dict[str, str | None] = {}
+    states: tuple[WaitState, ...] = ("completed", "done", "gave_up", "timed_out", "closed")
+    for state in (*states, "call_ended"):
+        wait = waits.add(request(state, tool="list_files"))
+        waits.end(wait.key, state)
+        entry = url_wait_entry(wait, 600)
+        texts[state] = entry.summary.plain if entry is not None else None
+    assert texts["completed"] == (
+        "✓ demo: the page at example.com:8443 is finished (the server completed elicitation "
+        "completed)"
+    )
+    assert (
+        texts["done"]
+        == "✓ demo: you marked the page at example.com:8443 as done (during list_files)"
+    )
+    assert texts["gave_up"] is not None and "(you gave up)" in texts["gave_up"]
+    assert (
+        texts["timed_out"] is not None and "no completion within 10 minutes" in texts["timed_out"]
+    )
+    assert texts["closed"] is not None and "the connection ended" in texts["closed"]
+    assert texts["call_ended"] is None  # the call's own result says it all
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+# --- nothing overrides a Textual private name ------------------------------------------------
+
+#: Set on every class by Textual's metaclass machinery, not by us.
+GENERATED = {
+    "_decorated_handlers",
+    "_reactives",
+    "_inherit_css",
+    "_inherit_bindings",
+    "_inherit_component_classes",
+    "_css_type_name",
+    "_merged_bindings",
+    "_css_type_names",
+    "_computes",
+    "_abc_impl",
+}
+
+
+def test_no_class_overrides_a_textual_private_name() -> None:
+    """A private Textual method or attribute redefined here breaks silently on an upgrade (and
+    mypy found ``_flush``/``_close_all`` overridden with other signatures once)."""
+    clashes = []
+    for module_info in pkgutil.walk_packages(mcp_tui.ui.__path__, "mcp_tui.ui."):
+        module = importlib.import_module(module_info.name)
+        for cls in vars(module).values():
+            if not inspect.isclass(cls) or cls.__module__ != module.__name__:
+                continue
+            for name in vars(cls):
+                if not name.startswith("_") or name.startswith("__") or name in GENERATED:
+                    continue
+                for base in cls.__mro__[1:]:
+                    if base.__module__.startswith("textual") and name in vars(base):
+                        clashes.append(f"{cls.__qualname__}.{name} ({base.__qualname__})")
+    assert clashes == [], (
+        "these override Textual internals (rename them, or use a public hook): " + str(clashes)
+    )
+
+
+def test_the_app_sets_no_textual_private_attribute() -> None:
+    base = set(vars(App())) | set(dir(App))
+    app = McpTuiApp([], AppOptions())
+    ours = set(vars(app)) - set(vars(App()))
+    assert {n for n in ours if n in base} == set()
+    assert {n for n in vars(app) if n.startswith("_") and n in dir(App)} == set()
