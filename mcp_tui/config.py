@@ -371,6 +371,7 @@ def _build_spec(
             url=url,
             transport=parsed.transport,
             headers={k: expand(v, "headers", k) for k, v in parsed.headers.items()},
+            oauth=parsed.oauth.settings() if parsed.oauth is not None else None,
         )
     else:  # pragma: no cover - the two models above are the only ones
         raise TypeError(type(parsed).__name__)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcp_tui.session.oauth_settings import Grant, OAuthSettings, TokenEndpointAuthMethod
 from mcp_tui.session.servers import ElicitationPolicy, ProtocolMode, Transport
 
 
@@ -64,6 +65,55 @@ class AppConfig(ConfigModel):
     )
 
 
+class OAuthConfig(ConfigModel):
+    """``[servers.NAME.oauth]``: OAuth for an HTTP server; nothing is needed for servers that
+    support discovery and dynamic client registration (see ``session/oauth_settings.py``)."""
+
+    enabled: bool = Field(
+        default=True, description="false: never sign in with OAuth (e.g. a static header is used)."
+    )
+    grant: Grant = Field(
+        default="authorization_code",
+        description="authorization_code (sign in with a browser, in the TUI) or "
+        "client_credentials (pre-registered secret, no browser; works headless).",
+    )
+    client_id: str | None = Field(
+        default=None, description="A client registered beforehand (skips dynamic registration)."
+    )
+    client_secret: str | None = Field(
+        default=None, description="Its secret; prefer client_secret_env to keep it out of files."
+    )
+    client_secret_env: str | None = Field(
+        default=None, description="Name of an environment variable holding the client secret."
+    )
+    token_endpoint_auth_method: TokenEndpointAuthMethod | None = Field(
+        default=None,
+        description="none, client_secret_basic or client_secret_post (default: basic with a "
+        "secret, none without; client_secret_post for dynamic registration).",
+    )
+    scope: str | None = Field(
+        default=None, description="Space-separated scopes to request besides the server's."
+    )
+    redirect_port: int | None = Field(
+        default=None,
+        ge=1,
+        le=65535,
+        description="Fixed port of the 127.0.0.1 redirect listener (unset: a random free port).",
+    )
+    client_metadata_url: str | None = Field(
+        default=None,
+        description="https URL of a client ID metadata document you host, used as client_id "
+        "where the authorization server supports it.",
+    )
+    issuer: str | None = Field(
+        default=None,
+        description="client_credentials: the authorization server the credentials belong to.",
+    )
+
+    def settings(self) -> OAuthSettings:
+        return OAuthSettings(**self.model_dump())
+
+
 class ServerCommon(ConfigModel):
     mode: ProtocolMode | None = Field(
         default=None,
@@ -98,4 +148,7 @@ class HttpServerConfig(ServerCommon):
     )
     headers: dict[str, str] = Field(
         default_factory=dict, description="HTTP headers sent with every request."
+    )
+    oauth: OAuthConfig | None = Field(
+        default=None, description="OAuth settings; unset: discovery and dynamic registration."
     )
