@@ -94,6 +94,10 @@ def _dispatch(args: list[str], environ: Mapping[str, str]) -> int:
                     "`mcp-tui demo` runs the bundled server; it takes no `--` command."
                 )
             return run_demo(rest, environ)
+        if sub == "auth":
+            from mcp_tui.cli_auth import run_auth
+
+            return run_auth(rest, environ)
         return run_headless(sub, rest, command, environ)
     ns, extra = build_main_parser().parse_known_args(before)
     if ns.url is not None and ns.url not in SUBCOMMANDS:

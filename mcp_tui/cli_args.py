@@ -28,7 +28,7 @@ EXIT_CONNECTION = 3
 EXIT_ELICITATION = 4
 EXIT_INTERRUPTED = 130
 
-SUBCOMMANDS = ("demo", "call", "list")
+SUBCOMMANDS = ("demo", "call", "list", "auth")
 MODES = ("auto", "legacy", "2026-07-28")
 ELICIT_POLICIES = ("accept-defaults", "decline", "cancel")
 
@@ -49,7 +49,8 @@ mcp-tui [options] -- COMMAND [ARGS...]
        mcp-tui [options] [--config FILE] [--server NAME]...
        mcp-tui demo [--http] [options]
        mcp-tui call TOOL [--args JSON] [--answers FILE] [--elicit POLICY] [--json] TARGET
-       mcp-tui list [--json] TARGET"""
+       mcp-tui list [--json] TARGET
+       mcp-tui auth list | forget NAME|URL"""
 
 MAIN_DESCRIPTION = """\
 A terminal client for the Model Context Protocol that shows a server's elicitation requests as
@@ -66,6 +67,7 @@ subcommands (give them first):
   demo    the TUI on the bundled demo server (--http: over Streamable HTTP on 127.0.0.1)
   call    call one tool without a UI, answering elicitations from a file or a policy
   list    print a server's tools, prompts and resources
+  auth    list or forget stored OAuth sign-ins (signing in happens in the TUI)
   Run `mcp-tui call --help` for their options."""
 
 MAIN_EPILOG = f"""\
