@@ -22,7 +22,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "ui": ("mcp", "mcp_types", "mcp_tui.cli"),
 }
 #: Session modules that are plain data with no ``mcp`` import, which the config layer builds.
-PURE_DATA = ("mcp_tui.session.servers",)
+PURE_DATA = ("mcp_tui.session.servers", "mcp_tui.session.oauth_settings")
 PURE_MODULES = ("config", "config_models", "config_json", "config_text", "errors", "untrusted",
                 "options", "paths", "answers")
 
