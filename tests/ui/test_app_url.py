@@ -109,7 +109,7 @@ async def test_32042_waits_for_the_completion_then_offers_one_retry() -> None:
         assert [r.url for r in handler.seen] == [URL]
         assert "waiting for example.com to finish" in panel_text(app)
         assert "left" in panel_text(app)
-        assert footer_keys(app)["url_done"] == "Page done"
+        assert footer_keys(app)["url_done"] == "Done"
         assert not isinstance(app.screen, ConfirmScreen)
         connection = factory.latest("demo")
         connection.sink(ElicitationCompleted("demo", "e1"))
@@ -153,13 +153,16 @@ async def test_new_urls_after_a_retry_are_asked_but_rounds_are_bounded() -> None
         handler = await ready(app, pilot)
         session_of(app).call_tool("demo", "ping", {})
         calls = factory.latest("demo").calls
+
+        async def calls_reach(count: int) -> None:
+            await wait_for(pilot, lambda: len(calls) == count)
+
         for round_ in range(3):
             await wait_for(pilot, lambda: bool(app.url_waits.waiting))
             await pilot.press("d")
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
             await pilot.press("y")
-            expected = round_ + 2
-            await wait_for(pilot, lambda: len(calls) == expected)
+            await calls_reach(round_ + 2)
         await wait_for(pilot, lambda: "stops retrying" in transcript_text(app))
         assert len(handler.seen) == 3 and not app.url_waits.waiting
 

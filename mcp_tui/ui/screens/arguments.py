@@ -25,6 +25,9 @@ from mcp_tui.ui.json_args import check_arguments, starter_text
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.text import literal, literal_line
 
+#: Forms of at most this many fields get a dialog sized to its content.
+SHORT_FIELDS = 4
+
 
 def classify(schema: dict[str, Any]) -> tuple[FormSpec | None, str | None]:
     """``(form, None)`` when the schema fits a form, else ``(None, why the JSON editor)``."""
@@ -70,9 +73,14 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
 
     # --- building ----------------------------------------------------------------------------
 
+    @property
+    def short(self) -> bool:
+        """A form of a few fields: the dialog fits its content instead of filling the screen."""
+        spec = self.form_spec
+        return spec is not None and not self.use_editor and len(spec.fields) <= SHORT_FIELDS
+
     def compose(self) -> ComposeResult:
-        short = self.form_spec is not None and self.form_spec.is_confirmation
-        with Vertical(classes="dialog arguments-dialog" + (" -short" if short else "")):
+        with Vertical(classes="dialog arguments-dialog" + (" -short" if self.short else "")):
             yield Label(literal_line(self._title, limit=150), classes="dialog-title")
             if self._description:
                 shown, cut = clip(self._description, chars=1200, lines=6)
@@ -94,6 +102,7 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
     async def _show_body(self) -> None:
         body = self.query_one("#arguments-body", Vertical)
         await body.remove_children()
+        self.query_one(".arguments-dialog").set_class(self.short, "-short")
         self._set_errors([])
         if not self.use_editor and self.form_spec is not None:
             if self.form_spec.is_confirmation:

@@ -1,4 +1,9 @@
-"""A yes/no question (quitting with a form open)."""
+"""A yes/no question: quitting with a form open, retrying a call once its pages are finished.
+
+The keys are on the buttons and in the footer (``y`` and ``n``/Escape). ``danger`` questions
+(quitting throws typed input away) start on the safe answer; the others start on yes, so Enter
+alone accepts the offer.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Static
+from textual.widgets import Button, Footer, Label, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -21,23 +26,37 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No", id="confirm.no"),
     ]
 
-    def __init__(self, title: str, question: str, *, yes: str = "Yes", no: str = "No") -> None:
+    def __init__(
+        self,
+        title: str,
+        question: str,
+        *,
+        yes: str = "Yes",
+        no: str = "No",
+        danger: bool = True,
+    ) -> None:
         super().__init__(classes="dialog-screen")
         self._title = title
         self._question = question
         self._yes = yes
         self._no = no
+        self._danger = danger
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog confirm-dialog"):
             yield Label(Content(self._title), classes="dialog-title")
             yield Static(Content(self._question), classes="confirm-question")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(Content(self._yes), variant="error", id="confirm-yes")
-                yield Button(Content(self._no), variant="primary", id="confirm-no")
+                yield Button(
+                    Content(f"{self._yes}  y"),
+                    variant="error" if self._danger else "success",
+                    id="confirm-yes",
+                )
+                yield Button(Content(f"{self._no}  n"), variant="primary", id="confirm-no")
+        yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#confirm-no", Button).focus()
+        self.query_one("#confirm-no" if self._danger else "#confirm-yes", Button).focus()
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)

@@ -46,11 +46,12 @@ class SessionScreen(SessionVerbs):
         Binding("i", "details", "Details", id="session.details"),
         Binding("t", "toggle_traffic", "Traffic", id="session.toggle_traffic"),
         Binding("l", "toggle_logs", "Log", id="session.toggle_logs"),
-        Binding("R", "reconnect", "Reconnect", id="session.reconnect"),
+        # In the palette and the server's info line; the footer is kept for what 80 columns fit.
+        Binding("R", "reconnect", "Reconnect", show=False, id="session.reconnect"),
         # One key, two labels: the footer says what x will do for the server under the cursor.
         Binding("x", "stop_asking", "Stop asking", id="session.toggle_asking"),
         Binding("x", "ask_again", "Ask again", id="session.ask_again"),
-        Binding("d", "url_done", "Page done", id="session.url_done"),
+        Binding("d", "url_done", "Done", id="session.url_done"),
         Binding("g", "url_give_up", "Give up", id="session.url_give_up"),
         Binding("r", "refresh_catalog", "Refresh lists", show=False, id="session.refresh"),
         Binding("f", "focus_next_area", "Next area", show=False, id="session.next_area"),
@@ -86,6 +87,7 @@ class SessionScreen(SessionVerbs):
 
     def on_resize(self) -> None:
         self.set_class(self.size.height < 32 or self.size.width < 100, "-compact")
+        self.query_one(Footer).compact = self.size.width < 100  # every key fits in 80 columns
 
     @property
     def catalog(self) -> CatalogTree:

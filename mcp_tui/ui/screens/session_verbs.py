@@ -307,6 +307,7 @@ class SessionVerbs(Screen[None]):
                 f"{one_line(name, limit=60)}. Retry the call with the same arguments?",
                 yes="Retry now",
                 no="Not now",
+                danger=False,
             )
         )
         return bool(retry)

@@ -25,13 +25,15 @@ def countdown(seconds: float) -> str:
 
 
 def wait_line(wait: UrlWait, now: float) -> Content:
+    # The time left first: on a narrow screen the end of the line is cut, never the bound.
     parts = [
         Content.styled("◌ ", "bold $warning"),
+        Content.styled(f"{countdown(wait.remaining(now))} left", "$text-muted"),
+        Content(" · "),
         literal_line(wait.subject, limit=40, style="bold"),
         Content(": waiting for "),
         literal_line(wait.host, limit=60, style="$text-accent"),
         Content(" to finish"),
-        Content.styled(f" · {countdown(wait.remaining(now))} left", "$text-muted"),
     ]
     return Content("").join(parts)
 
