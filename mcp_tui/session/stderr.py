@@ -25,7 +25,7 @@ from typing import IO, TextIO
 import anyio
 import anyio.to_thread
 
-from mcp_tui.session.events import EventSink, StderrReceived
+from mcp_tui.session.events import EventSink, Notice, StderrReceived
 
 DEFAULT_CAP_BYTES = 5 * 1024 * 1024
 DEFAULT_MAX_LINE = 8 * 1024
@@ -179,6 +179,8 @@ class StderrCapture:
         self._sink(StderrReceived(self.server, text))
 
     def _note(self, text: str) -> None:
+        """Our own remark, in the log panel (in order) and as a notice (a flood of log lines can
+        push it out of the bounded log buffers; notices are kept apart)."""
         line = f"[mcp-tui] {text}"
         if self._log is not None:
             try:
@@ -187,3 +189,4 @@ class StderrCapture:
             except OSError:
                 self._log = None
         self._sink(StderrReceived(self.server, line))
+        self._sink(Notice(self.server, text, "warning"))

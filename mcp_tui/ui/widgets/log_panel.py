@@ -31,6 +31,10 @@ LEVEL_STYLE = {
 
 #: Lines per flush written at most; older lines of a huge batch are summarised, not drawn.
 BATCH_LINES = 400
+#: Characters per flush written at most: wrapping and rendering cost about a millisecond per
+#: long line, so a flood of long (hostile) lines would otherwise hold the event loop for
+#: hundreds of milliseconds per flush and keys would wait behind it.
+BATCH_CHARS = 24_000
 
 
 def clock(at: float) -> str:
@@ -81,14 +85,22 @@ class LogPanel(RichLog):
         """Write one flush worth of log lines as a single renderable."""
         if not events and not dropped:
             return
-        skipped = max(0, len(events) - BATCH_LINES)
+        lines: list[Text] = []
+        budget = BATCH_CHARS
+        for event in reversed(events[-BATCH_LINES:]):  # the newest lines matter most
+            line = log_line(event)
+            budget -= len(line)
+            if budget < 0 and lines:
+                break
+            lines.append(line)
+        skipped = len(events) - len(lines)
         dropped += skipped
         text = Text(end="")
         if dropped:
             text.append(f"… {dropped:,} log lines dropped (too many to show)", style="yellow")
-        for event in events[skipped:]:
+        for line in reversed(lines):
             if text:
                 text.append("\n")
-            text.append_text(log_line(event))
+            text.append_text(line)
         self.write(text)
-        self.lines_written += len(events) - skipped
+        self.lines_written += len(lines)
