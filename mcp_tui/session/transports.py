@@ -28,6 +28,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
 from mcp_tui.session.convert import describe_code, primary_exception
+from mcp_tui.session.oauth import AuthorizationError
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.session.stdio_transport import DEFAULT_MAX_MESSAGE_BYTES, bounded_stdio_client
 
@@ -97,6 +98,8 @@ async def _streamable_http(
 def describe_connect_failure(spec: ServerSpec, exc: BaseException, stderr_tail: str = "") -> str:
     """One readable sentence (plus the server's last stderr, if any) for a failed connection."""
     leaf = primary_exception(exc)
+    if isinstance(leaf, AuthorizationError):  # OAuth: the sentence is already for the user
+        return str(leaf)
     target = spec.target
     tail = f" Last stderr: {stderr_tail}" if stderr_tail else ""
     if isinstance(target, StdioTarget):
