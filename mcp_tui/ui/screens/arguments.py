@@ -115,6 +115,8 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
             await body.mount(VerticalScroll(form, id="arguments-scroll"))
             if not form.focus_first():
                 self.query_one("#send", Button).focus()
+            if self.short:
+                self.call_after_refresh(self._fit)
             return
         note = "Arguments as a JSON object, checked against the schema before sending."
         if self.editor_reason:
@@ -133,6 +135,15 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
         )
         await body.mount(Static(literal(note, limit=600), classes="arguments-note"), editor)
         editor.focus()
+
+    def _fit(self) -> None:
+        """A short form that still needs scrolling (a small screen) gets the full-height dialog:
+        a scrolled form would hide the first field's label."""
+        dialog = self.query_one(".arguments-dialog")
+        scrolls = self.query("#arguments-scroll")
+        overflows = dialog.virtual_size.height > dialog.container_size.height
+        if overflows or (scrolls and scrolls.first().max_scroll_y > 0):
+            dialog.remove_class("-short")
 
     # --- actions -----------------------------------------------------------------------------
 
