@@ -99,7 +99,8 @@ class HostileServer:
         if not self.record_path.exists():
             return []
         out = []
-        for line in self.record_path.read_text(encoding="utf-8").splitlines():
+        # split("\n"), not splitlines(): U+0085 and U+2028 inside JSON strings are not line ends.
+        for line in self.record_path.read_text(encoding="utf-8").split("\n"):
             try:
                 out.append(json.loads(line))
             except ValueError:
