@@ -320,28 +320,26 @@ def url_wait_entry(wait: UrlWait, timeout: float) -> Entry | None:
 
     ``timeout`` is the bound the wait had (for the "no completion within ..." wording).
     """
-    server = wait.server
+    who = wait.subject  # "server › tool", or the server alone
     where = f"the page at {wait.host}"
     if wait.state == "completed":
         ident = wait.elicitation_id
-        text = f"{server}: {where} is finished (the server completed elicitation {ident})"
+        text = f"{who}: {where} is finished (the server completed elicitation {ident})"
         mark, style = "✓ ", "$success"
     elif wait.state == "done":
-        text = f"{server}: you marked {where} as done"
+        text = f"{who}: you marked {where} as done"
         mark, style = "✓ ", "$success"
     elif wait.state == "gave_up":
-        text = f"{server}: stopped waiting for {where} (you gave up)"
+        text = f"{who}: stopped waiting for {where} (you gave up)"
         mark, style = "– ", "$warning"
     elif wait.state == "timed_out":
-        text = f"{server}: stopped waiting for {where}: no completion within {_minutes(timeout)}"
+        text = f"{who}: stopped waiting for {where}: no completion within {_minutes(timeout)}"
         mark, style = "– ", "$warning"
     elif wait.state == "closed":
-        text = f"{server}: stopped waiting for {where}: the connection ended"
+        text = f"{who}: stopped waiting for {where}: the connection ended"
         mark, style = "– ", "$warning"
     else:
         return None
-    if wait.request.tool and wait.state != "completed":
-        text += f" (during {wait.request.tool})"
     summary = Content.assemble((mark, style), literal_line(text, limit=400))
     return Entry("notice", summary, f"{text}\n{wait.request.url or ''}", text)
 

@@ -184,7 +184,7 @@ async def test_giving_up_ends_the_wait_without_a_retry() -> None:
         session_of(app).call_tool("demo", "ping", {})
         await wait_for(pilot, lambda: bool(app.url_waits.waiting))
         await pilot.press("g")
-        await wait_for(pilot, lambda: "you stopped waiting for the page" in transcript_text(app))
+        await wait_for(pilot, lambda: "You stopped waiting for the page." in transcript_text(app))
         assert "stopped waiting for the page at example.com (you gave up)" in transcript_text(app)
         await pilot.pause(0.2)
         assert not isinstance(app.screen, ConfirmScreen)

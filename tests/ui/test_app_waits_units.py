@@ -115,12 +115,12 @@ def test_transcript_lines_for_each_way_a_wait_ends() -> None:
         entry = url_wait_entry(wait, 600)
         texts[state] = entry.summary.plain if entry is not None else None
     assert texts["completed"] == (
-        "✓ demo: the page at example.com:8443 is finished (the server completed elicitation "
-        "completed)"
+        "✓ demo › list_files: the page at example.com:8443 is finished (the server completed "
+        "elicitation completed)"
     )
     assert (
         texts["done"]
-        == "✓ demo: you marked the page at example.com:8443 as done (during list_files)"
+        == "✓ demo › list_files: you marked the page at example.com:8443 as done"
     )
     assert texts["gave_up"] is not None and "(you gave up)" in texts["gave_up"]
     assert (

@@ -282,12 +282,13 @@ class SessionVerbs(Screen[None]):
         unfinished = [w for w in waits if w.state not in FINISHED]
         if unfinished or len(waits) != len(keys):
             why = {
-                "gave_up": "you stopped waiting for the page",
-                "timed_out": "the page did not finish in time",
-                "closed": "the connection ended",
+                "gave_up": "You stopped waiting for the page.",
+                "timed_out": "The page did not finish in time.",
+                "closed": "The connection ended.",
             }
-            reason = why.get(unfinished[0].state, "the page did not finish") if unfinished else ""
-            self._stop_url_loop(server, name, [], f"Not retried: {reason or 'the wait ended'}.")
+            state = unfinished[0].state if unfinished else None
+            reason = why.get(state or "", "The wait ended before the page was finished.")
+            self._stop_url_loop(server, name, [], reason)
             return
         if not await self._offer_retry(server, name, len(keys)):
             return
