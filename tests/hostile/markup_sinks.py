@@ -1,0 +1,254 @@
+"""A static check that server text reaches markup-parsing widgets only made safe.
+
+Walks every module of ``mcp_tui/ui`` and finds the *sinks*: constructors of widgets that parse
+markup (``Label``, ``Static``, ``Button``, ...), ``notify``, ``.update(...)``, and assignments to
+``border_title``, ``label``, ``title`` and friends; also ``Content(...)``/``Text(...)``, which are
+literal but keep control characters. Each text argument must be *clean*: a constant, a name in
+UPPER_CASE, a call to one of the helpers that make server text safe (``literal``,
+``literal_line``, ``visible``, ``one_line``, ...), a ``Content``/``Text`` built from clean parts,
+a call to a function annotated to return ``Content``/``Text`` (their own ``Content(...)`` calls
+are checked in turn), numbers, or an f-string, concatenation or local variable made only of those.
+Anything else is a finding, unless the allow-list in the test names it with a reason.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Widgets whose string arguments Textual parses as markup.
+MARKUP_WIDGETS = frozenset(
+    {
+        "Label", "Static", "Button", "Checkbox", "RadioButton", "Collapsible", "Option",
+        "Select", "OptionList", "SelectionList", "Switch", "Link", "Tooltip", "Markdown",
+        "MarkdownViewer", "Rule", "Placeholder",
+    }
+)  # fmt: skip
+#: Keyword arguments of those widgets (and ``notify``) that carry text.
+TEXT_KEYWORDS = frozenset({"label", "title", "prompt", "content", "renderable", "tooltip", "text"})
+#: Literal builders: not parsed as markup, but control characters pass through them.
+LITERAL_BUILDERS = frozenset({"Content", "Text"})
+#: Helpers whose result is safe server text (mcp_tui.untrusted and mcp_tui.ui.text).
+SANITIZERS = frozenset({"visible", "one_line", "literal", "literal_line", "literal_text",
+                        "literal_text_line", "styled", "assemble"})  # fmt: skip
+#: Calls whose result is a number or bool: never markup.
+NUMERIC = frozenset({"len", "int", "float", "round", "abs", "sum", "min", "max", "bool",
+                     "countdown", "human_size", "clock"})  # fmt: skip
+#: Attribute assignments that Textual renders as markup.
+MARKUP_ATTRIBUTES = frozenset(
+    {"border_title", "border_subtitle", "label", "tooltip", "title", "sub_title", "prompt"}
+)
+#: Markup and ANSI parsers that must never see anything but constants.
+PARSERS = frozenset({"from_markup", "from_ansi", "to_content"})
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    sink: str
+    source: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.sink} gets {self.source}"
+
+
+def _text_part(node: ast.expr) -> ast.expr:
+    """``Content.assemble`` takes ``(text, style)`` tuples: only the text is text."""
+    if isinstance(node, ast.Tuple) and node.elts:
+        return node.elts[0]
+    return node
+
+
+def _name(func: ast.expr) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+class _Checker:
+    def __init__(self, tree: ast.Module, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self.findings: list[Finding] = []
+        #: Functions of this module annotated to return Content or Text.
+        self.content_functions = {
+            node.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.returns is not None
+            and ast.unparse(node.returns) in ("Content", "Text", "Content | None", "Visual")
+        }
+        self.locals: dict[str, list[ast.expr | None]] = {}
+        self.clean_params: set[str] = set()
+        self._visiting: set[str] = set()
+
+    # ---- cleanliness ------------------------------------------------------------------------
+
+    def clean(self, node: ast.expr | None, depth: int = 0) -> bool:
+        if node is None or depth > 20:
+            return node is None
+        if isinstance(node, ast.Constant):
+            return True
+        if isinstance(node, ast.JoinedStr):
+            return all(self.clean(v, depth + 1) for v in node.values)
+        if isinstance(node, ast.FormattedValue):
+            spec = ast.unparse(node.format_spec) if node.format_spec is not None else ""
+            if spec.rstrip("'\"")[-1:] in tuple("dfgexX%,"):
+                return True  # a number format: the value is a number
+            return self.clean(node.value, depth + 1)
+        if isinstance(node, ast.Subscript):
+            return self.clean(node.value, depth + 1)
+        if isinstance(node, ast.Name):
+            return self._clean_name(node.id, depth)
+        if isinstance(node, ast.Attribute):
+            return node.attr.isupper() or node.attr.lstrip("_").isupper()
+        if isinstance(node, ast.BinOp):
+            if any(
+                isinstance(side, ast.Constant) and type(side.value) in (int, float)
+                for side in (node.left, node.right)
+            ):
+                return True  # arithmetic
+            return self.clean(node.left, depth + 1) and self.clean(node.right, depth + 1)
+        if isinstance(node, ast.IfExp):
+            return self.clean(node.body, depth + 1) and self.clean(node.orelse, depth + 1)
+        if isinstance(node, ast.BoolOp):
+            return all(self.clean(v, depth + 1) for v in node.values)
+        if isinstance(node, ast.Compare | ast.UnaryOp):
+            return True  # a bool or a number
+        if isinstance(node, ast.Tuple | ast.List):
+            return all(self.clean(e, depth + 1) for e in node.elts)
+        if isinstance(node, ast.GeneratorExp | ast.ListComp):
+            return self.clean(node.elt, depth + 1)
+        if isinstance(node, ast.Dict | ast.DictComp):
+            return True  # not text (dict.update)
+        if isinstance(node, ast.Call):
+            return self._clean_call(node, depth)
+        return False
+
+    def _clean_name(self, name: str, depth: int) -> bool:
+        if name.isupper() or name.lstrip("_").isupper() or name in self.clean_params:
+            return True
+        sources = self.locals.get(name)
+        if not sources:
+            return False
+        if name in self._visiting:  # x = f(x): the other assignments decide
+            return True
+        self._visiting.add(name)
+        try:
+            return all(s is not None and self.clean(s, depth + 1) for s in sources)
+        finally:
+            self._visiting.discard(name)
+
+    def _clean_call(self, node: ast.Call, depth: int) -> bool:
+        name = _name(node.func)
+        args = [*node.args, *(k.value for k in node.keywords if k.arg in TEXT_KEYWORDS)]
+        if name in NUMERIC:
+            return True
+        if name in SANITIZERS and name not in ("styled", "assemble"):
+            return True
+        if name == "assemble":
+            return all(self.clean(_text_part(a), depth + 1) for a in node.args)
+        if name in LITERAL_BUILDERS or name == "styled":
+            return all(self.clean(a, depth + 1) for a in node.args[:1] or args)
+        if name in self.content_functions:
+            return True
+        if isinstance(node.func, ast.Attribute) and name in ("join", "format", "stylize"):
+            receiver_clean = self.clean(node.func.value, depth + 1)
+            return receiver_clean and all(self.clean(a, depth + 1) for a in node.args[:1])
+        if isinstance(node.func, ast.Attribute) and name in ("strip", "upper", "lower", "title"):
+            return self.clean(node.func.value, depth + 1)
+        return False
+
+    # ---- sinks ------------------------------------------------------------------------------
+
+    def check(self, sink: str, node: ast.expr) -> None:
+        if not self.clean(node):
+            source = ast.get_source_segment(self.text, node) or ast.unparse(node)
+            self.findings.append(Finding(self.path, node.lineno, sink, " ".join(source.split())))
+
+    def visit_function(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        saved = (self.locals, self.clean_params)
+        self.locals = {}
+        self.clean_params = {
+            a.arg
+            for a in (*func.args.args, *func.args.kwonlyargs)
+            if a.annotation is not None
+            and ast.unparse(a.annotation) in ("Content", "Text", "Visual")
+        }
+        for node in ast.walk(func):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        self.locals.setdefault(target.id, []).append(node.value)
+            elif isinstance(node, ast.AnnAssign | ast.AugAssign) and isinstance(
+                node.target, ast.Name
+            ):
+                self.locals.setdefault(node.target.id, []).append(node.value)
+            elif (  # lines.append(x), lines.extend(xs), lines.insert(0, x): x is a source too
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("append", "extend", "insert")
+                and isinstance(node.func.value, ast.Name)
+                and node.args
+            ):
+                self.locals.setdefault(node.func.value.id, []).append(node.args[-1])
+            elif isinstance(node, ast.For | ast.comprehension | ast.With | ast.NamedExpr):
+                for target_node in ast.walk(getattr(node, "target", node)):
+                    if isinstance(target_node, ast.Name) and target_node is not node:
+                        self.locals.setdefault(target_node.id, []).append(None)
+        self.visit_body(func)
+        self.locals, self.clean_params = saved
+
+    def visit_body(self, root: ast.AST) -> None:
+        for node in ast.iter_child_nodes(root):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.visit_function(node)
+                continue
+            self.visit_node(node)
+            self.visit_body(node)
+
+    def visit_node(self, node: ast.AST) -> None:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and target.attr in MARKUP_ATTRIBUTES:
+                    self.check(f".{target.attr} =", node.value)
+        if not isinstance(node, ast.Call):
+            return
+        name = _name(node.func)
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        if name in PARSERS:
+            for arg in node.args[:1]:
+                if not isinstance(arg, ast.Constant):  # only constants may be parsed
+                    source = " ".join(ast.unparse(arg).split())
+                    self.findings.append(Finding(self.path, arg.lineno, name, source))
+            return
+        if name in MARKUP_WIDGETS or name == "notify":
+            for arg in node.args[:1]:
+                self.check(name, arg)
+            for key, value in keywords.items():
+                if key in TEXT_KEYWORDS:
+                    self.check(f"{name}({key}=)", value)
+        elif (name in LITERAL_BUILDERS and isinstance(node.func, ast.Name)) or (
+            name in ("styled", "assemble") and isinstance(node.func, ast.Attribute)
+        ):
+            for arg in node.args if name == "assemble" else node.args[:1]:
+                self.check(name, _text_part(arg) if name == "assemble" else arg)
+        elif name == "update" and isinstance(node.func, ast.Attribute) and node.args:
+            self.check(".update", node.args[0])
+
+
+def findings_in(source: str, path: str = "<code>") -> list[Finding]:
+    tree = ast.parse(source)
+    checker = _Checker(tree, path, source)
+    checker.visit_body(tree)
+    return checker.findings
+
+
+def scan(root: Path, base: Path) -> Iterator[Finding]:
+    for file in sorted(root.rglob("*.py")):
+        yield from findings_in(file.read_text(encoding="utf-8"), file.relative_to(base).as_posix())

@@ -1,0 +1,145 @@
+# ruff: noqa: E501
+"""No server string reaches a markup-parsing widget (or a Content/Text) except made safe.
+
+``markup_sinks.py`` scans ``mcp_tui/ui`` statically. Every finding must be in :data:`ALLOWED`
+with the reason it is safe; an allowed entry that no longer matches anything fails too, so the
+list cannot rot. The checker itself is tested on small snippets, so it is known to catch the
+mistakes it exists for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from markup_sinks import findings_in, scan
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: (path, sink, source) -> why it is safe.
+ALLOWED: dict[tuple[str, str, str], str] = {
+    ("mcp_tui/ui/app.py", ".sub_title =", '" · ".join(parts)'):
+        "server counts and state words built by mcp-tui; no server text",
+    ("mcp_tui/ui/elicitation_handler.py", "notify",
+     'f"Server {request.server}: the request was withdrawn ({ABANDONED_NOTE}); " '
+     'f"the form was closed.{kept}"'):
+        "markup=False; request.server is the user's own name for the connection, not server text",
+    ("mcp_tui/ui/elicitation_handler.py", "notify",
+     'f"Could not save the answer to {self.save_answers}: {exc}"'):
+        "markup=False; a local path and a local OSError",
+    ("mcp_tui/ui/screens/arguments.py", "Static", "text"):
+        "text is literal(...) or Content.assemble(literal(...), constant)",
+    ("mcp_tui/ui/screens/arguments.py", "Button", 'Content(f"{self._verb} (Ctrl+S)")'):
+        "the verb is mcp-tui's own word (Call, Get, Read)",
+    ("mcp_tui/ui/screens/arguments.py", "Content", 'f"{self._verb} (Ctrl+S)"'):
+        "the verb is mcp-tui's own word (Call, Get, Read)",
+    **{
+        ("mcp_tui/ui/screens/confirm.py", sink, source): "ConfirmScreen texts are written by "
+        "mcp-tui (quit and re-run questions), never by a server"
+        for sink, source in [
+            ("Label", "Content(self._title)"),
+            ("Content", "self._title"),
+            ("Static", "Content(self._question)"),
+            ("Content", "self._question"),
+            ("Button", 'Content(f"{self._yes} y")'),
+            ("Content", 'f"{self._yes} y"'),
+            ("Button", 'Content(f"{self._no} n")'),
+            ("Content", 'f"{self._no} n"'),
+        ]
+    },
+    ("mcp_tui/ui/screens/elicitation.py", "Static", 'Content("Schema notes: " + " · ".join(notes))'):
+        "notes are one_line(...) of every note (comprehension plus appends)",
+    ("mcp_tui/ui/screens/elicitation.py", "Content", '"Schema notes: " + " · ".join(notes)'):
+        "notes are one_line(...) of every note (comprehension plus appends)",
+    ("mcp_tui/ui/screens/oauth.py", "Static", "header"):
+        "built from literal_line(...) and constants",
+    ("mcp_tui/ui/screens/oauth.py", "Static", "text"):
+        "Content.assemble of constants and literal_line(uri)",
+    ("mcp_tui/ui/screens/session_verbs.py", "notify",
+     'f"{one_line(server)} is {entry.state.value}, not ready"'):
+        "markup=False; a state word of our own enum",
+    ("mcp_tui/ui/screens/url_consent.py", "Content", "host[cut + len(domain) :]"):
+        "verdict.host is the IDNA/ASCII host from url_check (letters, digits, dots, hyphens)",
+    ("mcp_tui/ui/screens/url_consent.py", "Content", 'f"{verdict.scheme}://" if verdict.scheme else ""'):
+        "url_check allows only a lower-case scheme from its allow-list",
+    ("mcp_tui/ui/widgets/catalog.py", "Text", 'f"{group.capitalize()} ({len(items)})"'):
+        "group is one of mcp-tui's own words (tools, prompts, resources, templates)",
+    ("mcp_tui/ui/widgets/info_panel.py", ".update",
+     'Content("\\n").join(lines) if lines else Content("No server selected")'):
+        "lines are Content built with literal_line/literal (each Content(...) call is checked)",
+    ("mcp_tui/ui/widgets/running_calls.py", "Label", "self._label"):
+        "a Content parameter (annotated), built by the session screen from literal_line",
+    ("mcp_tui/ui/widgets/schema_form.py", "Content",
+     'f"fields {first}–{last} of {len(self.form.fields)} " '
+     'f"(page {self._page + 1} of {self._page_count})"'):
+        "numbers only",
+    ("mcp_tui/ui/widgets/traffic.py", "Text", 'f"{arrow} {precise_clock(event.at)} "'):
+        "an arrow constant and a local clock",
+    ("mcp_tui/ui/widgets/transcript.py", "Static", "entry.summary"):
+        "Entry.summary is a Content from render.py, whose Content(...) calls are checked here",
+    ("mcp_tui/ui/commands.py", "assemble", "self.verb"):
+        "palette verbs are mcp-tui's own words (Call tool, Get prompt, ...)",
+    ("mcp_tui/ui/render.py", "assemble", "mark"): "a constant mark chosen by the action",
+    ("mcp_tui/ui/screens/arguments.py", "assemble", "text"): "text is literal(...) just above",
+    ("mcp_tui/ui/screens/elicitation.py", "styled", 'f" ({self._waiting} more waiting)"'):
+        "an int count of queued requests",
+    ("mcp_tui/ui/screens/url_consent.py", "styled", 'f" ({self._waiting} more waiting)"'):
+        "an int count of queued requests",
+    ("mcp_tui/ui/screens/oauth.py", "styled", 'f" {uri}"'):
+        "mcp-tui's own loopback redirect URI, not server text",
+    **{
+        ("mcp_tui/ui/screens/url_consent.py", "styled", source): "url_check's verdict: the "
+        "IDNA/ASCII host (letters, digits, dots, hyphens, IP literals) and an int port"
+        for source in ('f"[{host}]"', "host[:cut]", "domain", "host", 'f":{verdict.port}"')
+    },
+    ("mcp_tui/ui/widgets/info_panel.py", "assemble", "entry.state.value"):
+        "a state word of our own enum",
+}  # fmt: skip
+
+
+def test_no_server_text_reaches_a_markup_widget_unchecked() -> None:
+    found = {(f.path, f.sink, f.source): f for f in scan(ROOT / "mcp_tui" / "ui", ROOT)}
+    unexplained = [str(f) for key, f in found.items() if key not in ALLOWED]
+    assert not unexplained, "text that may come from a server reaches a widget unchecked:\n" + (
+        "\n".join(unexplained)
+    )
+    stale = [key for key in ALLOWED if key not in found]
+    assert not stale, f"allow-list entries that match nothing any more: {stale}"
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "Label(server.name)",
+        "Static(f'{tool.description}')",
+        "self.notify(message)",
+        "self.notify(f'{info.name}', markup=False)",
+        "Button(label=request.message)",
+        "widget.border_title = item.title",
+        "status.update(error.text)",
+        "Content(result.text)",
+        "Content.styled(request.message, 'bold')",
+        "Text.from_markup(text)",
+        "def f(x):\n    lines = []\n    lines.append(x.name)\n    return Static(' '.join(lines))",
+    ],
+)
+def test_the_checker_flags_unsafe_text(code: str) -> None:
+    assert findings_in(code), code
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "Label('constant')",
+        "Label(literal_line(server.name))",
+        "Static(Content(one_line(tool.description)))",
+        "self.notify(f'{one_line(info.name)} is ready', markup=False)",
+        "Button(f'Accept  {ACCEPT_HINT}')",
+        "widget.border_title = 'Servers'",
+        "status.update(Content(f'{count:,} dropped'))",
+        "def f(x: Content):\n    return Label(x)",
+        "def f(x):\n    lines = [visible(x)]\n    lines.append('end')\n    return Static('\\n'.join(lines))",
+    ],
+)
+def test_the_checker_accepts_safe_text(code: str) -> None:
+    assert findings_in(code) == [], code
