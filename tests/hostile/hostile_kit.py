@@ -26,7 +26,12 @@ RAW_SERVER = ROOT / "tests" / "fixtures" / "raw_server.py"
 if str(ROOT / "tests" / "ui") not in sys.path:
     sys.path.insert(0, str(ROOT / "tests" / "ui"))
 
-from app_testkit import SENTINEL, guard_markup, session_of, wait_for  # noqa: E402
+from app_testkit import (  # type: ignore[import-not-found]  # noqa: E402
+    SENTINEL,
+    guard_markup,
+    session_of,
+    wait_for,
+)
 
 from mcp_tui.options import AppOptions  # noqa: E402
 from mcp_tui.session.events import ConnectionState  # noqa: E402

@@ -198,9 +198,16 @@ class _Checker:
             ):
                 self.locals.setdefault(node.func.value.id, []).append(node.args[-1])
             elif isinstance(node, ast.For | ast.comprehension | ast.With | ast.NamedExpr):
-                for target_node in ast.walk(getattr(node, "target", node)):
-                    if isinstance(target_node, ast.Name) and target_node is not node:
-                        self.locals.setdefault(target_node.id, []).append(None)
+                # Loop, with and walrus targets: values we cannot follow, so never clean.
+                targets: list[ast.expr] = (
+                    [i.optional_vars for i in node.items if i.optional_vars is not None]
+                    if isinstance(node, ast.With)
+                    else [node.target]
+                )
+                for target in targets:
+                    for name_node in ast.walk(target):
+                        if isinstance(name_node, ast.Name):
+                            self.locals.setdefault(name_node.id, []).append(None)
         self.visit_body(func)
         self.locals, self.clean_params = saved
 

@@ -27,8 +27,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/elicitation_handler.py", "notify",
      'f"Could not save the answer to {self.save_answers}: {exc}"'):
         "markup=False; a local path and a local OSError",
-    ("mcp_tui/ui/screens/arguments.py", "Static", "text"):
-        "text is literal(...) or Content.assemble(literal(...), constant)",
     ("mcp_tui/ui/screens/arguments.py", "Button", 'Content(f"{self._verb} (Ctrl+S)")'):
         "the verb is mcp-tui's own word (Call, Get, Read)",
     ("mcp_tui/ui/screens/arguments.py", "Content", 'f"{self._verb} (Ctrl+S)"'):
@@ -51,8 +49,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "notes are one_line(...) of every note (comprehension plus appends)",
     ("mcp_tui/ui/screens/elicitation.py", "Content", '"Schema notes: " + " · ".join(notes)'):
         "notes are one_line(...) of every note (comprehension plus appends)",
-    ("mcp_tui/ui/screens/oauth.py", "Static", "header"):
-        "built from literal_line(...) and constants",
     ("mcp_tui/ui/screens/oauth.py", "Static", "text"):
         "Content.assemble of constants and literal_line(uri)",
     ("mcp_tui/ui/screens/session_verbs.py", "notify",
@@ -80,7 +76,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/commands.py", "assemble", "self.verb"):
         "palette verbs are mcp-tui's own words (Call tool, Get prompt, ...)",
     ("mcp_tui/ui/render.py", "assemble", "mark"): "a constant mark chosen by the action",
-    ("mcp_tui/ui/screens/arguments.py", "assemble", "text"): "text is literal(...) just above",
     ("mcp_tui/ui/screens/elicitation.py", "styled", 'f" ({self._waiting} more waiting)"'):
         "an int count of queued requests",
     ("mcp_tui/ui/screens/url_consent.py", "styled", 'f" ({self._waiting} more waiting)"'):
