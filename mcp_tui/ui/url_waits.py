@@ -76,7 +76,10 @@ class UrlWait:
     @cached_property
     def host(self) -> str:
         """The destination host (identity form, with a written port), for display."""
-        verdict = check_url(self.request.url or "")
+        try:
+            verdict = check_url(self.request.url or "")
+        except Exception:  # a defect in the check must not break the waiting row
+            return "(unreadable host)"
         if not verdict.host:
             return "(unreadable host)"
         host = f"[{verdict.host}]" if ":" in verdict.host else verdict.host

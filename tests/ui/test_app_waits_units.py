@@ -118,10 +118,7 @@ def test_transcript_lines_for_each_way_a_wait_ends() -> None:
         "✓ demo › list_files: the page at example.com:8443 is finished (the server completed "
         "elicitation completed)"
     )
-    assert (
-        texts["done"]
-        == "✓ demo › list_files: you marked the page at example.com:8443 as done"
-    )
+    assert texts["done"] == "✓ demo › list_files: you marked the page at example.com:8443 as done"
     assert texts["gave_up"] is not None and "(you gave up)" in texts["gave_up"]
     assert (
         texts["timed_out"] is not None and "no completion within 10 minutes" in texts["timed_out"]
@@ -178,3 +175,15 @@ def test_the_app_sets_no_textual_private_attribute() -> None:
     ours = set(vars(app)) - set(vars(App()))
     assert {n for n in ours if n in base} == set()
     assert {n for n in vars(app) if n.startswith("_") and n in dir(App)} == set()
+
+
+def test_a_defect_in_the_url_check_does_not_break_a_waiting_row(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import mcp_tui.ui.url_waits as url_waits
+
+    def broken(raw: str) -> object:
+        raise ValueError("bug")
+
+    monkeypatch.setattr(url_waits, "check_url", broken)
+    assert UrlWaits().add(request()).host == "(unreadable host)"

@@ -208,6 +208,29 @@ async def test_an_opener_that_raises_is_a_failure_not_a_crash() -> None:
     assert [o.action for o in app.outcomes if o] == ["cancel"]
 
 
+async def test_a_defect_in_the_url_check_refuses_the_url(
+    browser_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``check_url`` must never raise; if it does, the URL is refused, never opened."""
+    import mcp_tui.ui.screens.url_consent as url_consent
+
+    def broken(raw: str) -> UrlVerdict:
+        raise ValueError("bug")
+
+    monkeypatch.setattr(url_consent, "check_url", broken)
+    app = ConsentHost(url_request())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not consent(app).verdict.allowed
+        assert "could not be checked safely (ValueError)" in text_of(app, "#url-reasons")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+    assert browser_env.calls() == []
+    assert [o.action for o in app.outcomes if o] == ["decline"]
+
+
 async def test_keys_are_ignored_while_opening() -> None:
     calls: list[str] = []
     release: list[bool] = []

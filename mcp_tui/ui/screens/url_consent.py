@@ -56,6 +56,15 @@ COPY_HINT = "c"
 State = Literal["asking", "opening", "failed"]
 
 
+def checked(raw: str) -> UrlVerdict:
+    """``check_url``, but a defect in the check refuses the URL instead of breaking the screen."""
+    try:
+        return check_url(raw)
+    except Exception as exc:
+        reason = f"the URL could not be checked safely ({type(exc).__name__})"
+        return UrlVerdict(url=raw, allowed=False, reasons=(reason,), reason_codes=("unchecked",))
+
+
 class _Body(VerticalScroll):
     """The scrolling message, host, warnings and URL. Focused at start, so Enter opens nothing."""
 
@@ -110,7 +119,7 @@ class UrlConsentScreen(ModalScreen[ElicitationOutcome]):
         super().__init__()
         self.request = request
         #: The check of exactly the string received; what is shown and opened is ``verdict.url``.
-        self.verdict: UrlVerdict = check_url(request.url if request.url is not None else "")
+        self.verdict: UrlVerdict = checked(request.url if request.url is not None else "")
         self.open_result: OpenResult | None = None
         self._opener = opener
         self._waiting = waiting
