@@ -153,6 +153,12 @@ CASES: dict[str, tuple[tuple[FieldSpec, ...], tuple[str, ...], dict[str, Any]]] 
         ("a", "tab", "b", "shift+tab", "c", "ctrl+s"),
         {"first": "ac", "second": "b"},
     ),
+    "back from the buttons": (
+        (FIRST, SECOND),
+        ("a", "tab", "tab", "shift+tab", "shift+tab", "b", "ctrl+s"),
+        {"first": "ab"},
+    ),
+    "enter on the accept button": ((FIRST,), ("x", "tab", "enter"), {"first": "x"}),
     "number then integer": (
         (
             FieldSpec("ratio", FieldKind.NUMBER, "Ratio"),
@@ -281,3 +287,19 @@ async def test_typing_as_a_big_form_opens_reaches_every_field(
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+def test_the_textual_internals_key_order_relies_on_are_there() -> None:
+    """``key_order`` hooks the App's routing of keys; an upgrade that renames these must fail
+    here, by name, rather than quietly bring back lost keys."""
+    from textual.app import App as TextualApp
+    from textual.message import Message
+    from textual.widget import Widget
+    from textual.widgets import Select, SelectionList
+
+    assert callable(getattr(Widget, "_forward_event", None))
+    assert callable(getattr(TextualApp, "_check_bindings", None))
+    assert "_stop_propagation" in Message.__slots__
+    assert "_sender" in Message.__slots__
+    assert isinstance(Select([("a", 1)])._options, list)
+    assert callable(getattr(SelectionList, "_toggle_highlighted_selection", None))

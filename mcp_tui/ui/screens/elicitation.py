@@ -37,7 +37,7 @@ from mcp_tui.ui.screens.elicitation_keys import (
 )
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.form_fields import looks_secret
-from mcp_tui.ui.widgets.key_order import SequencedScreen, after_keys
+from mcp_tui.ui.widgets.key_order import OrderedButton, SequencedScreen, after_keys
 from mcp_tui.ui.widgets.schema_form import SchemaForm
 from mcp_tui.untrusted import one_line
 
@@ -153,20 +153,29 @@ class ElicitationScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
             )
             yield Static(id="elicitation-status")
             with Horizontal(id="elicitation-buttons"):
-                yield Button("Back to form", id="elicitation-back", compact=True)
-                yield Button(
+                yield OrderedButton(
+                    "Back to form", id="elicitation-back", compact=True, on_press=self.action_back
+                )
+                yield OrderedButton(
                     f"Accept  {ACCEPT_HINT}",
                     id="elicitation-accept",
                     variant="success",
                     compact=True,
+                    on_press=self.accept_now,
                 )
-                yield Button(
+                yield OrderedButton(
                     f"Decline  {DECLINE_HINT}",
                     id="elicitation-decline",
                     variant="warning",
                     compact=True,
+                    on_press=self.decline_now,
                 )
-                yield Button(f"Cancel  {CANCEL_HINT}", id="elicitation-cancel", compact=True)
+                yield OrderedButton(
+                    f"Cancel  {CANCEL_HINT}",
+                    id="elicitation-cancel",
+                    compact=True,
+                    on_press=self.action_cancel,
+                )
         yield Footer()
 
     def on_mount(self) -> None:

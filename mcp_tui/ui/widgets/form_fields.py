@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Protocol, runtime_checkable
 
+from rich.segment import Segment
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -33,11 +34,14 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, OptionList, Select, SelectionList, Static
 from textual.widgets._input import _RESTRICT_TYPES, InputType
 from textual.widgets._select import SelectCurrent, SelectOverlay
+from textual.widgets._toggle_button import ToggleButton
 from textual.widgets.option_list import Option as ListOption
+from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import Selection
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec, Option, RawValue
@@ -218,6 +222,10 @@ class _OrderedOverlay(OrderedKeys, SelectOverlay):
     the choice landed; here the choice is set and focus returned before the next key is read.
     """
 
+    def allow_focus(self) -> bool:
+        select = self.parent
+        return not isinstance(select, SelectControl) or select.expanded
+
     def action_select(self) -> None:
         select = self.parent
         index = self.highlighted
@@ -256,28 +264,15 @@ class SelectControl(OrderedKeys, Select[int]):
         yield SelectCurrent(self.prompt)
         yield _OrderedOverlay(type_to_search=self._type_to_search).data_bind(compact=Select.compact)
 
-    def _watch_expanded(self, expanded: bool) -> None:
-        # As ``Select._watch_expanded``, but the drop-down takes focus now, not through the App's
-        # queue: the keys after Enter (Down, Enter) must go to it, and a late focus call must not
-        # take focus back after a quick pick and Tab.
-        overlays = self.query(SelectOverlay)
-        if not overlays:
-            return  # being removed
-        overlay = overlays.first()
-        self.set_class(expanded, "-expanded")
-        if not expanded:
-            return
-        self.screen.set_focus(overlay, scroll_visible=False)
-        current = self.query_one(SelectCurrent)
-        if self.value is self.NULL:
-            overlay.select(None)
-            current.has_value = False
-            return
-        for index, (_prompt, value) in enumerate(self._options):
-            if value == self.value:
-                overlay.select(index)
-                break
-        current.has_value = True
+    def on_mount(self) -> None:
+        self.watch(self, "expanded", self._focus_when_expanded, init=False)
+
+    def _focus_when_expanded(self, expanded: bool) -> None:
+        # Focus the drop-down now: ``Select`` does it through the App's queue, too late for the
+        # keys that follow Enter (Down, Enter); that late call is refused once the drop-down has
+        # closed again (``_OrderedOverlay.allow_focus``), so it cannot take focus back either.
+        if expanded:
+            self.screen.set_focus(self.query_one(SelectOverlay), scroll_visible=False)
 
     def allow_focus_children(self) -> bool:
         # The drop-down is a tab stop only while open: ``Select`` hides it by a CSS class, which
@@ -321,6 +316,21 @@ class MultiControl(OrderedKeys, SelectionList[int]):
             ),
             id=id,
         )
+
+    def render_line(self, y: int) -> Strip:
+        # ``SelectionList`` draws the same "X" for chosen and not chosen rows and tells them apart
+        # by colour only; a tick (or a blank) reads in any terminal, copied text and screenshots.
+        strip = super().render_line(y)
+        segments = list(strip)
+        if len(segments) < 2 or segments[1].text != ToggleButton.BUTTON_INNER:
+            return strip
+        try:
+            selection = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return strip
+        mark = "✓" if selection.value in self._selected else " "
+        segments[1] = Segment(mark, segments[1].style, segments[1].control)
+        return Strip(segments, strip.cell_length)
 
     def action_select(self) -> None:
         # Toggle now. ``SelectionList`` toggles the *highlighted* row when its own "selected"
@@ -697,7 +707,18 @@ class FieldRow(Vertical):
         target: Widget = (
             self.control.filter_input if isinstance(self.control, ChoiceFilter) else self.control
         )
-        self.screen.set_focus(target)
+        self.screen.set_focus(target, scroll_visible=False)
+        self.call_after_refresh(self._reveal)
+
+    def _reveal(self) -> None:
+        """Bring the whole row (label, description, control, error) into view, centred, when it
+        is not entirely visible: what Textual does for a focused widget, but for the row, and
+        after a refresh so a row mounted this instant has a place (Textual's own scroll is
+        skipped when focus has moved on by the time it runs, as in a burst of Tabs)."""
+        screen = self.screen
+        focused = screen.focused
+        if focused is not None and self in focused.ancestors and not screen.can_view_entire(self):
+            screen.scroll_to_center(self, origin_visible=True)
 
     @on(Input.Changed)
     @on(Checkbox.Changed)

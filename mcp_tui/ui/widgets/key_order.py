@@ -43,8 +43,9 @@ from textual import events
 from textual.dom import NoScreen
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import Button
 
-__all__ = ["KeysHandled", "OrderedKeys", "SequencedScreen", "after_keys"]
+__all__ = ["KeysHandled", "OrderedButton", "OrderedKeys", "SequencedScreen", "after_keys"]
 
 #: Longest wait for a control to handle one key before the next is handed out anyway (a control
 #: removed with keys in its queue never answers; nothing must hang on it).
@@ -151,6 +152,28 @@ class OrderedKeys(_WidgetBase):
         await self.app._check_bindings(event.key)
 
 
+class OrderedButton(OrderedKeys, Button):
+    """A button whose Enter has taken effect before the next key is read.
+
+    Textual's Enter posts ``Button.Pressed``, handled later, so keys typed after it went to a
+    button that was about to go away (the next page of fields, the dialog closing). With a key,
+    ``on_press`` runs (and is awaited) right away; a click still posts ``Button.Pressed``.
+    """
+
+    def __init__(
+        self, *args: Any, on_press: Callable[[], Awaitable[None] | None], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self._on_press = on_press
+
+    async def action_press(self) -> None:  # type: ignore[override]  # Textual awaits actions
+        if self.disabled or not self.display:
+            return
+        result = self._on_press()
+        if inspect.isawaitable(result):
+            await result
+
+
 class SequencedScreen(_ScreenBase):
     """Mixin for a screen whose keys are handled one at a time, in arrival order.
 
@@ -198,7 +221,9 @@ class SequencedScreen(_ScreenBase):
             await self.app._check_bindings(key.key)
             return
         if not isinstance(target, OrderedKeys):
-            # A plain widget (a button): Textual's own path, from here on in order.
+            # A plain widget: Textual's own path. Its keys are resolved after bubbling through
+            # this screen, so they cannot be waited for here; a sequenced screen should make
+            # every focusable widget an ``OrderedKeys`` (``OrderedButton`` for buttons).
             event = _copy(key)
             event._set_forwarded()
             target.post_message(event)

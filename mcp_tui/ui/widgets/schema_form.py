@@ -25,12 +25,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widget import AwaitMount
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Button, Static
 
 from mcp_tui.schema.fields import FieldSpec, FormResult, FormSpec, RawValue
 from mcp_tui.schema.validate import initial_values, validate_field, validate_form
 from mcp_tui.ui.widgets.form_fields import FieldRow, raw_to_text
+from mcp_tui.ui.widgets.key_order import OrderedButton
 
 
 class SchemaForm(Vertical):
@@ -119,9 +120,17 @@ class SchemaForm(Vertical):
             yield from self._build_rows(self._start_page(0))
         if self._page_count > 1:
             with Horizontal(classes="form-pages"):
-                yield Button("◀ Previous fields", classes="form-prev", disabled=True, compact=True)
+                yield OrderedButton(
+                    "◀ Previous fields",
+                    classes="form-prev",
+                    disabled=True,
+                    compact=True,
+                    on_press=self._previous_page,
+                )
                 yield Static(self._page_label(), classes="form-page-label")
-                yield Button("Next fields ▶", classes="form-next", compact=True)
+                yield OrderedButton(
+                    "Next fields ▶", classes="form-next", compact=True, on_press=self._next_page
+                )
 
     def _page_label(self) -> Content:
         first = self._page * self.page_size + 1
@@ -208,8 +217,16 @@ class SchemaForm(Vertical):
         target = current + step
         if 0 <= target < len(rows):
             rows[target].focus_control()
+            if target == 0 and self._page == 0:
+                self._scroll_home()  # back at the top: show the message above the form too
             return
         self._leave(rows, forward=step > 0)
+
+    def _scroll_home(self) -> None:
+        for node in self.ancestors:
+            if isinstance(node, Widget) and node.is_scrollable and node.allow_vertical_scroll:
+                node.scroll_home(animate=False)
+                return
 
     def _leave(self, rows: list[FieldRow], *, forward: bool) -> None:
         """Focus the first focusable widget after the rows (or the last one before them), in
@@ -263,14 +280,20 @@ class SchemaForm(Vertical):
             self.query_one(".form-page-label", Static).update(self._page_label())
 
     @on(Button.Pressed, ".form-prev")
-    async def _previous_page(self, event: Button.Pressed) -> None:
+    async def _previous_clicked(self, event: Button.Pressed) -> None:
         event.stop()
+        await self._previous_page()
+
+    @on(Button.Pressed, ".form-next")
+    async def _next_clicked(self, event: Button.Pressed) -> None:
+        event.stop()
+        await self._next_page()
+
+    async def _previous_page(self) -> None:
         await self.show_page(self._page - 1)
         self.focus_first()
 
-    @on(Button.Pressed, ".form-next")
-    async def _next_page(self, event: Button.Pressed) -> None:
-        event.stop()
+    async def _next_page(self) -> None:
         await self.show_page(self._page + 1)
         self.focus_first()
 
@@ -382,8 +405,7 @@ class SchemaForm(Vertical):
         await self.mount_all_rows()
         row = self.row_named(name)
         if row is not None:
-            row.focus_control()
-            row.scroll_visible(animate=False)
+            row.focus_control()  # and brings the row into view
 
     def focus_first(self) -> bool:
         """Focus the first field on the current page; False when the form has no fields."""
