@@ -137,6 +137,8 @@ async def test_the_same_urls_after_a_retry_stop_the_loop_and_say_why() -> None:
         await pilot.pause(0.3)
         text = transcript_text(app)
         assert "asked for the same page again" in text and "stops here" in text
+        # In the order it happened: the retry's -32042, then why it stops there.
+        assert text.rindex("✗ #2 demo › ping") < text.index("not retried")
         assert not isinstance(app.screen, ConfirmScreen)
         assert len(factory.latest("demo").calls) == 2
         assert len(handler.seen) == 1  # the repeated URL is not even shown again

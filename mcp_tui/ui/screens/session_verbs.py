@@ -160,9 +160,17 @@ class SessionVerbs(Screen[None]):
                 self.running.finish(call_id)
                 self._call_ended(server, call_id)
             # Through the app's queue, so an ElicitationFinished posted before the result came
-            # back is written first (the transcript keeps the order things happened in).
-            self.app.call_later(self._show_outcome, outcome_entry(heading, outcome, kind=kind))
+            # back is written first (the transcript keeps the order things happened in); what
+            # follows the outcome (a -32042's consent and retry) starts once it is written.
+            shown = asyncio.Event()
+
+            def show() -> None:
+                self._show_outcome(outcome_entry(heading, outcome, kind=kind))
+                shown.set()
+
+            self.app.call_later(show)
             if then is not None:
+                await shown.wait()
                 await then(outcome)
 
         self.run_worker(run(), group="calls", name=heading, exit_on_error=False)
