@@ -6,11 +6,13 @@ Rules, in the order they apply:
    Empty means ``""`` (or only whitespace in a number or format field), ``None``, or an empty
    multi-select. An empty optional field is **omitted** from ``content``, never sent as ``""``,
    ``null`` or ``0``; an empty required field is "Required", except a required multi-select,
-   which sends ``[]`` when its ``minItems`` allows it. Plain text is sent exactly as typed
-   (whitespace included); number and format input is read as :mod:`~mcp_tui.schema.formats`
-   documents (``" 42 "`` → 42, ``"4.0"`` → 4 for an integer, ``"1e3"``, ``-0`` → 0, NaN and
-   infinities refused, a date-time without a UTC offset refused with the local completion
-   shown). Multi-select values are sent in the schema's option order.
+   which sends ``[]`` when its ``minItems`` allows it. An optional multi-select *with a default*
+   sends ``[]`` when left empty (minItems allowing): an untouched ``"default": []`` is sent as
+   such, and a default the user unticked must not be left for the server to fill back in.
+   Plain text is sent exactly as typed (whitespace included); number and format input is read
+   as :mod:`~mcp_tui.schema.formats` documents (``" 42 "`` → 42, ``"4.0"`` → 4 for an integer,
+   ``"1e3"``, ``-0`` → 0, NaN and infinities refused, a date-time without a UTC offset refused
+   with the local completion shown). Multi-select values are sent in the schema's option order.
 2. Untouched defaults are sent: :func:`initial_values` pre-fills every widget from the defaults
    (an integer default ``30`` becomes the text ``"30"`` and comes back as the JSON integer
    ``30``; a number default ``95.5`` stays ``95.5``), and a name missing from ``raws`` counts as
@@ -169,7 +171,7 @@ def _validate_field(field: FieldSpec, raw: RawValue) -> tuple[ContentValue | Omi
         raw = []
     if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
         return OMIT, UNEXPECTED_INPUT
-    if not raw and not field.required:
+    if not raw and not field.required and (not field.has_default or field.min_items):
         return OMIT, None
     chosen = list(dict.fromkeys(raw))
     problem = check_choices(field, chosen)
