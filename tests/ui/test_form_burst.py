@@ -197,6 +197,11 @@ CASES: dict[str, tuple[tuple[FieldSpec, ...], tuple[str, ...], dict[str, Any]]] 
         ("enter", "b", "l", "enter", "ctrl+s"),
         {"color": "blue"},
     ),
+    "multi-select, enter moves on": (
+        (FieldSpec("tags", FieldKind.MULTI_SELECT, "Tags", options=COLORS), NOTE),
+        ("down", "space", "enter", "x", "ctrl+s"),
+        {"tags": ["green"], "note": "x"},
+    ),
     "multi-select": (
         (FieldSpec("tags", FieldKind.MULTI_SELECT, "Tags", options=COLORS),),
         ("space", "down", "down", "space", "ctrl+s"),

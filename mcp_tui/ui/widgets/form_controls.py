@@ -240,8 +240,23 @@ class SelectControl(OrderedKeys, Select[int]):
         return self._choices[value].value if isinstance(value, int) else None
 
 
-class MultiControl(OrderedKeys, SelectionList[int]):
-    """A short multi-choice list (space toggles). Values are option indices."""
+class MultiControl(OrderedKeys, SelectionList[int], inherit_bindings=False):
+    """A short multi-choice list. Values are option indices.
+
+    Space ticks or unticks the highlighted row and Enter moves to the next field, as on every
+    other choice in the form (``SelectionList`` toggles on Enter too).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "select", "Tick", show=False),
+        Binding("enter", "next_field", "Next field", show=False),
+        Binding("down", "cursor_down", show=False),
+        Binding("up", "cursor_up", show=False),
+        Binding("home", "first", show=False),
+        Binding("end", "last", show=False),
+        Binding("pagedown", "page_down", show=False),
+        Binding("pageup", "page_up", show=False),
+    ]
 
     DEFAULT_CSS = """
     MultiControl {
@@ -275,6 +290,9 @@ class MultiControl(OrderedKeys, SelectionList[int]):
         mark = "✓" if selection.value in self._selected else " "
         segments[1] = Segment(mark, segments[1].style, segments[1].control)
         return Strip(segments, strip.cell_length)
+
+    async def action_next_field(self) -> None:
+        await focus_next_field(self)
 
     def action_select(self) -> None:
         # Toggle now. ``SelectionList`` toggles the *highlighted* row when its own "selected"
