@@ -262,6 +262,19 @@ async def test_invalid_burst_sends_nothing_and_later_keys_go_to_the_first_error(
     assert app.outcomes == [ElicitationOutcome("accept", {"name": "Al", "note": "x"})]
 
 
+@pytest.mark.anyio
+async def test_paste_lands_after_the_keys_typed_before_it() -> None:
+    app = Host(request_for(FIRST, SECOND))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        burst(app, "a", "tab", "b")
+        assert app._driver is not None
+        app._driver.send_message(events.Paste("pasted"))  # as the terminal delivers it
+        burst(app, "ctrl+s")
+        await settle(pilot, app)
+    assert app.outcomes == [ElicitationOutcome("accept", {"first": "a", "second": "bpasted"})]
+
+
 BIG = tuple(FieldSpec(f"f{i}", FieldKind.TEXT, f"Answer {i + 1}") for i in range(20))
 
 

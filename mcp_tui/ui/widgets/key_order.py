@@ -52,10 +52,14 @@ __all__ = ["KeysHandled", "OrderedButton", "OrderedKeys", "SequencedScreen", "af
 KEY_TIMEOUT = 2.0
 
 
-class SequencedKey(events.Event, bubble=False):
-    """A key diverted into the screen's queue at the moment the App routed it."""
+#: What is sequenced: keys, and pasted text (a paste after typing must land after the typing).
+KeyInput = events.Key | events.Paste
 
-    def __init__(self, key: events.Key) -> None:
+
+class SequencedKey(events.Event, bubble=False):
+    """A key (or a paste) diverted into the screen's queue at the moment the App routed it."""
+
+    def __init__(self, key: KeyInput) -> None:
         super().__init__()
         self.key = key
 
@@ -63,7 +67,7 @@ class SequencedKey(events.Event, bubble=False):
 class _KeyForControl(events.Event, bubble=False):
     """A key the screen hands to a control; ``done`` is set once the control has handled it."""
 
-    def __init__(self, key: events.Key) -> None:
+    def __init__(self, key: KeyInput) -> None:
         super().__init__()
         self.key = key
         self.done = asyncio.Event()
@@ -77,9 +81,13 @@ class KeysHandled(events.Event, bubble=False):
         self.callback = callback
 
 
-def _copy(key: events.Key) -> events.Key:
-    """A fresh key event (a dispatched one carries stop/prevent state)."""
-    copy = events.Key(key.key, key.character)
+def _copy(key: KeyInput) -> KeyInput:
+    """A fresh event (a dispatched one carries stop/prevent state)."""
+    copy = (
+        events.Key(key.key, key.character)
+        if isinstance(key, events.Key)
+        else events.Paste(key.text)
+    )
     if key._sender is not None:
         copy.set_sender(key._sender)
     return copy
@@ -111,18 +119,22 @@ class OrderedKeys(_WidgetBase):
 
     def _forward_event(self, event: events.Event) -> None:
         # The App routes a key here: on a sequenced screen it joins the screen's single queue.
-        if isinstance(event, events.Key):
+        if isinstance(event, KeyInput):
             screen = _screen_of(self)
             if isinstance(screen, SequencedScreen):
                 screen.post_message(SequencedKey(event))
                 return
-            event._mcp_tui_routed_to = self  # type: ignore[attr-defined]
+            if isinstance(event, events.Key):
+                event._mcp_tui_routed_to = self  # type: ignore[attr-defined]
         super()._forward_event(event)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, _KeyForControl):
             try:
-                await self.handle_key_now(event.key)
+                if isinstance(event.key, events.Key):
+                    await self.handle_key_now(event.key)
+                else:
+                    await super().on_event(event.key)  # a paste: the control's own handling
             finally:
                 event.done.set()
             return
@@ -183,7 +195,7 @@ class SequencedScreen(_ScreenBase):
     def _forward_event(self, event: events.Event) -> None:
         # Nothing has focus yet (the screen has just been pushed): the key still joins the queue,
         # and goes to the first field once the screen has focused it.
-        if isinstance(event, events.Key):
+        if isinstance(event, KeyInput):
             self.post_message(SequencedKey(event))
             return
         super()._forward_event(event)
@@ -213,12 +225,13 @@ class SequencedScreen(_ScreenBase):
         self.app.call_later(run)
         await _wait(done, self)
 
-    async def _deliver(self, key: events.Key) -> None:
+    async def _deliver(self, key: KeyInput) -> None:
         """Hand ``key`` to the widget focused now and wait until it has been handled."""
         target = self.focused
         if target is None:
             # Nothing to type into (a confirmation): the screen's own bindings (Escape).
-            await self.app._check_bindings(key.key)
+            if isinstance(key, events.Key):
+                await self.app._check_bindings(key.key)
             return
         if not isinstance(target, OrderedKeys):
             # A plain widget: Textual's own path. Its keys are resolved after bubbling through
