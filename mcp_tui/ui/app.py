@@ -17,6 +17,11 @@ it with EOF, then SIGTERM, then SIGKILL, and the app waits for that.
 Accepted URL-mode requests are tracked in :class:`~mcp_tui.ui.url_waits.UrlWaits` until the server
 completes them (``ElicitationCompleted``), the user marks them done or gives up, their call ends
 (2026-07-28) or their bounded wait runs out.
+
+An HTTP server that wants OAuth gets the app's one ``TuiAuthorizationHandler`` (built after the
+first frame, like the elicitation handler): the same URL consent screen, then a wait-or-paste
+screen; sign-ins of several servers queue behind one another. Quitting while one shows closes the
+connection, which cancels the sign-in and closes its screen.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from mcp_tui.session.events import (
     ServerStateChanged,
     SessionEvent,
 )
+from mcp_tui.session.oauth import AuthorizationHandler
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.session.traffic import TrafficLog
 from mcp_tui.ui.commands import McpCommands
@@ -103,6 +109,9 @@ class McpTuiApp(App[None]):
         self._session: SessionScreen | None = None
         self._traffic_log: TrafficLog | None = None
         self.handler: ElicitationHandler | None = None
+        #: Who signs in when an HTTP server wants OAuth: the consent and wait screens
+        #: (``TuiAuthorizationHandler``), built after the first frame like :attr:`handler`.
+        self._auth_handler: AuthorizationHandler | None = None
         #: Accepted URL-mode requests waiting for the server to finish them.
         self.url_waits = UrlWaits()
         self._connection_tasks: set[asyncio.Task[None]] = set()
@@ -150,6 +159,19 @@ class McpTuiApp(App[None]):
                 self.handler = CancelAll(NO_FORMS_NOTE)
                 self._buffer.add(Notice("mcp-tui", NO_FORMS_NOTE, "warning"))
         return self.handler
+
+    def _load_auth_handler(self) -> AuthorizationHandler | None:
+        """The TUI's sign-in screens; ``None`` (stored tokens only) if they cannot load."""
+        if self._auth_handler is None:
+            try:
+                module = importlib.import_module("mcp_tui.ui.screens.oauth")
+                self._auth_handler = cast(
+                    AuthorizationHandler, module.TuiAuthorizationHandler(self)
+                )
+            except ImportError as error:
+                text = f"signing in (OAuth) is not available in this build: {error}"
+                self._buffer.add(Notice("mcp-tui", text, "warning"))
+        return self._auth_handler
 
     async def _start_connections(self) -> None:
         try:
@@ -212,6 +234,7 @@ class McpTuiApp(App[None]):
                 traffic_log=self._traffic_log,
                 stderr_log=self._stderr_log_for(name),
                 rate_limit=(self.options.rate_limit_count, self.options.rate_limit_seconds),
+                authorization=self._load_auth_handler(),
             )
         except Exception as error:
             self._fail(entry, f"{type(error).__name__}: {error}")

@@ -24,6 +24,7 @@ from mcp_tui.session.events import (
     ServerStateChanged,
     ToolInfo,
 )
+from mcp_tui.session.oauth import AuthorizationHandler
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.session.traffic import TrafficLog
 
@@ -76,6 +77,7 @@ class ConnectionFactory(Protocol):
         traffic_log: TrafficLog | None,
         stderr_log: Path | None,
         rate_limit: tuple[int, float],
+        authorization: AuthorizationHandler | None = None,
     ) -> Connection: ...
 
 
