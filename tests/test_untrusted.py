@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -69,3 +71,55 @@ def test_ascii_fast_path_matches_the_general_rule(text: str, keep: bool) -> None
     assert visible(text + "é", limit=None, keep_newlines=keep) == (
         visible(text, limit=None, keep_newlines=keep) + "é"
     )
+
+
+def _reference(text: str, keep_newlines: bool) -> str:
+    """The per-character definition ``visible`` must match exactly (its fast paths included)."""
+    from mcp_tui.untrusted import _escape
+
+    return "".join(
+        ch if (keep_newlines and ch in "\n\t") or not is_unsafe_char(ch) else _escape(ord(ch))
+        for ch in text
+    )
+
+
+@given(
+    st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=120),
+    st.booleans(),
+)
+def test_fast_paths_equal_the_per_character_rule(text: str, keep: bool) -> None:
+    assert visible(text, limit=None, keep_newlines=keep) == _reference(text, keep)
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(0, 0x10FFFF),  # anywhere, astral planes included
+            st.sampled_from([0x0, 0x9, 0xA, 0x1F, 0x7F, 0x9F, 0xA0, 0xAD, 0x2028, 0xFFFF]),
+            st.sampled_from([0x10000, 0x1F389, 0xE0001, 0xEFFFF, 0xF0000, 0x10FFFF]),
+        ),
+        max_size=40,
+    ),
+    st.booleans(),
+)
+def test_boundary_code_points_equal_the_per_character_rule(codes: list[int], keep: bool) -> None:
+    text = "é" + "".join(map(chr, codes))  # never ASCII-only: the regex path
+    assert visible(text, limit=None, keep_newlines=keep) == _reference(text, keep)
+
+
+def test_the_generated_table_is_exactly_the_rule_for_every_code_point() -> None:
+    import unicodedata
+
+    from mcp_tui import untrusted_table
+    from mcp_tui.untrusted import render_table, unsafe_ranges
+
+    # If this fails after a Python upgrade, regenerate: python -m mcp_tui.untrusted_table
+    assert unicodedata.unidata_version == untrusted_table.UNIDATA_VERSION
+    ranges = unsafe_ranges()
+    assert (0x00, 0x1F) in ranges and (0x7F, 0x9F) in ranges
+    assert render_table() == Path(untrusted_table.__file__).read_text(encoding="utf-8")
+    # Every code point through the regex path, in one string per plane.
+    for plane in range(17):
+        codes = range(plane * 0x10000, (plane + 1) * 0x10000)
+        text = "".join(map(chr, codes))
+        assert visible(text, limit=None, keep_newlines=False) == _reference(text, False), plane
