@@ -119,7 +119,13 @@ class ServerConnection:
             handshake_done=lambda: self.info is not None,
         )
         self._catalog = Catalog(self.name, sink)
-        self._tap = ConnectionTap(self.name, sink, traffic_log, on_ended=self._stream_ended)
+        self._tap = ConnectionTap(
+            self.name,
+            sink,
+            traffic_log,
+            on_ended=self._stream_ended,
+            protocol_version=lambda: self.info.protocol_version if self.info else None,
+        )
         self._stderr: StderrCapture | None = None
         self._started = False
         self._close_requested = False

@@ -6,7 +6,9 @@
 - reports what is not a JSON-RPC message (a malformed stdout line) as a warning ``Notice``,
   at most :data:`MAX_STREAM_NOTICES` times per connection, and remembers a fatal stream problem
   (a message over the size limit) as the reason the connection ended;
-- tells the connection when the server closed the stream.
+- tells the connection when the server closed the stream;
+- reports an ``elicitation/create`` the SDK will refuse before mcp-tui's callback sees it
+  (``sdk_refusals.py``) as an :class:`ElicitationRefused` event.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mcp.shared.message import SessionMessage
+from mcp_types import JSONRPCRequest
 
-from mcp_tui.session.events import EventSink, Notice, TrafficRecorded
+from mcp_tui.session.events import ElicitationRefused, EventSink, Notice, TrafficRecorded
+from mcp_tui.session.sdk_refusals import ELICITATION_CREATE, sdk_refusal
 from mcp_tui.session.sdk_workarounds import ResultTypeFixup
 from mcp_tui.session.stdio_transport import InvalidLine, MessageTooLarge
 from mcp_tui.session.traffic import Direction, TrafficLog
@@ -34,8 +38,10 @@ class ConnectionTap:
         sink: EventSink,
         traffic_log: TrafficLog | None,
         on_ended: Callable[[], None],
+        protocol_version: Callable[[], str | None] = lambda: None,
     ) -> None:
         self.server = server
+        self._protocol_version = protocol_version
         self._sink = sink
         self._traffic_log = traffic_log
         self._on_ended = on_ended
@@ -49,6 +55,9 @@ class ConnectionTap:
             self._stream_problem(item)
             return item
         self._record("in", item)
+        message = item.message
+        if isinstance(message, JSONRPCRequest) and message.method == ELICITATION_CREATE:
+            self._check_elicitation(message)
         return self.fixup.incoming(item)
 
     def outgoing(self, message: SessionMessage) -> None:
@@ -57,6 +66,15 @@ class ConnectionTap:
 
     def ended(self) -> None:
         self._on_ended()
+
+    def _check_elicitation(self, request: JSONRPCRequest) -> None:
+        problems = sdk_refusal(request.params, self._protocol_version())
+        if problems is None:
+            return
+        params = request.params if isinstance(request.params, dict) else {}
+        text = params.get("message")
+        message = text if isinstance(text, str) else "(the request has no readable message)"
+        self._sink(ElicitationRefused(self.server, message, problems))
 
     def _record(self, direction: Direction, message: SessionMessage) -> None:
         try:

@@ -38,9 +38,8 @@ REFUSED: list[dict[str, Any]] = [
     {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(600)}},
 ]
 
-
-#: A non-object root fails the SDK's own params model before mcp-tui sees it: the SDK answers
-#: -32602 "Invalid request parameters" itself and the user is not told (known gap).
+#: A non-object root fails the SDK's own params model before mcp-tui's callback runs: the SDK
+#: answers -32602 itself (without a problem list); the traffic tap still tells the user.
 SDK_REFUSED = 5
 
 
@@ -60,10 +59,13 @@ async def test_refused_schemas_show_problems_and_answer_minus_32602(tmp_path: Pa
             assert error["code"] == -32602, i
             if i != SDK_REFUSED:
                 assert error["data"]["problems"], i
-        shown = len(REFUSED) - 1
+        shown = len(REFUSED)
         await wait_for(pilot, lambda: transcript_text(app).count("cannot be shown") >= shown, 200)
         text = transcript_text(app, full=True)
         assert "minimum (10) is greater than maximum (5)" in text
+        assert f"refused #{SDK_REFUSED}" in text
+        assert transcript_text(app).count("cannot be shown") == shown  # each told once
+        assert 'root must be "type": "object" (it is \'array\')' in text
         assert not isinstance(app.screen, ElicitationScreen)
         await assert_answers_keys(pilot, app)
 
