@@ -31,6 +31,7 @@ import contextlib
 import importlib
 import itertools
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar, cast
@@ -61,7 +62,6 @@ from mcp_tui.ui.render import (
     elicitation_shown_entry,
     url_wait_entry,
 )
-from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
@@ -456,7 +456,13 @@ class McpTuiApp(App[None]):
         """True while the user may have typed something a quit would throw away."""
         if getattr(self.handler, "current_screen", None) is not None:
             return True  # an elicitation form or URL consent screen is showing
-        return any(isinstance(screen, ArgumentsScreen) for screen in self.screen_stack)
+        # ArgumentsScreen is imported when first shown (TextArea is slow to import): if its
+        # module is not loaded, no arguments form can be open.
+        arguments = sys.modules.get("mcp_tui.ui.screens.arguments")
+        if arguments is None:
+            return False
+        form = arguments.ArgumentsScreen
+        return any(isinstance(screen, form) for screen in self.screen_stack)
 
     def action_request_quit(self) -> None:
         """Ctrl+Q: ask first when a form is open, then close every connection and exit."""

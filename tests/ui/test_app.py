@@ -23,6 +23,7 @@ from mcp_tui.session.events import (
     CatalogChanged,
     ConnectionState,
     ContentItem,
+    ElicitationCompleted,
     ElicitationPauseChanged,
     ElicitationRefused,
     LogReceived,
@@ -40,6 +41,7 @@ from mcp_tui.ui.render import notice_entry
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.detail import DetailScreen
+from mcp_tui.ui.widgets.log_panel import BATCH_CHARS, MIN_BATCH_LINES
 from mcp_tui.ui.widgets.running_calls import RunningCall
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,12 +62,17 @@ def transcript_text(app: Any) -> str:
 
 
 def test_app_start_path_does_not_import_mcp() -> None:
-    """The first frame must not wait for ``import mcp``: nothing on the UI path imports it."""
+    """The first frame must not wait for ``import mcp``: nothing on the UI path imports it.
+
+    Nor for ``TextArea`` (16-33 ms): the arguments and detail screens that use it are imported
+    when first opened.
+    """
     script = textwrap.dedent(
         f"""
         import asyncio, sys
         sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
         from app_testkit import make_app
+        print("textual.widgets._text_area" in sys.modules)
         async def main():
             app, _ = make_app()
             async with app.run_test() as pilot:
@@ -79,7 +86,7 @@ def test_app_start_path_does_not_import_mcp() -> None:
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "False"]
+    assert done.stdout.split() == ["False", "False", "False"]
 
 
 async def test_servers_show_state_and_one_failure_does_not_break_others() -> None:
@@ -177,7 +184,7 @@ async def test_progress_bar_on_running_call() -> None:
             await release.wait()
             return CallOutcome(items=(ContentItem("text", text="done"),))
 
-        connection.call_tool = slow  # type: ignore[method-assign]
+        connection.call_tool = slow
         call_id = session_of(app).call_tool("demo", "echo", {"text": "x"})
         await wait_for(pilot, lambda: bool(app.query(RunningCall)))
         row = app.query_one(RunningCall)
@@ -267,10 +274,83 @@ async def test_log_flood_is_batched_and_bounded() -> None:
         await wait_for(pilot, lambda: logs.lines_written > 0)
         await pilot.pause(0.2)
         assert writes <= 2  # one write per flush, not one per message
-        assert logs.lines_written <= 400
-        text = "\n".join(line.text for line in logs.lines)
-        assert "log lines dropped" in text
+        # Only what can be read is drawn: about two panels' worth; the rest is counted.
+        shown = logs.batch_lines()
+        assert shown == max(MIN_BATCH_LINES, 2 * logs.scrollable_content_region.height)
+        assert logs.lines_written == shown
+        assert logs.lines_not_shown == 5001 - shown
+        text = "".join(line.text for line in logs.lines)
+        assert f"… {5001 - shown:,} log lines dropped from view (not shown" in text
         assert "last stderr line" in text and '{"i": 4999}' in text
+
+
+async def test_a_tall_log_panel_draws_two_screens_and_long_lines_stop_at_the_char_cap() -> None:
+    app, factory = make_app()
+    async with app.run_test(size=(120, 60)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        logs = session_of(app).logs
+        logs.styles.height = 32  # as if maximized: the cap follows the panel's height
+        await pilot.pause()
+        height = logs.scrollable_content_region.height
+        assert 2 * height > MIN_BATCH_LINES  # the panel's height, not the floor, sets the cap
+        sink = factory.latest("demo").sink
+        for i in range(1000):
+            sink(LogReceived("demo", "info", "flood", f"short {i}"))
+        await wait_for(pilot, lambda: logs.lines_written > 0)
+        assert logs.lines_written == 2 * height
+        assert logs.lines_not_shown == 1000 - 2 * height
+        # Long lines: the character budget ends the batch sooner (wrapping costs per line).
+        written = logs.lines_written
+        for i in range(200):
+            sink(LogReceived("demo", "info", "flood", f"{i:04} " + "x" * 1900))
+        await wait_for(pilot, lambda: logs.lines_written > written)
+        drawn = logs.lines_written - written
+        assert 1 <= drawn <= BATCH_CHARS // 1900 + 1 < 2 * height
+        assert logs.lines_not_shown == 1000 - 2 * height + 200 - drawn
+        assert "0199 xxx" in "".join(line.text for line in logs.lines)  # the newest is drawn
+
+
+async def test_a_flush_with_no_wait_ended_leaves_the_footer_alone() -> None:
+    """Rebuilding the footer on every 50 ms flush was most of a 35 s stall under a log flood:
+    the waiting rows and the footer are redrawn only when a URL wait really ended."""
+    app, factory = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        await pilot.pause(0.1)
+        session = session_of(app)
+        calls = {"refresh_bindings": 0, "url_waits_changed": 0}
+        for name in calls:
+            original = getattr(session, name)
+
+            def counting(*args: Any, _name: str = name, _original: Any = original) -> Any:
+                calls[_name] += 1
+                return _original(*args)
+
+            setattr(session, name, counting)
+        wait = app.url_waits.add(
+            ElicitationRequest(
+                server="demo",
+                message="m",
+                mode="url",
+                url="https://example.com/x",
+                elicitation_id="e1",
+            )
+        )
+        sink = factory.latest("demo").sink
+        logs = session.logs
+        for round_ in range(5):  # several flushes, each with logs and a completion of no wait
+            written = logs.lines_written
+            for i in range(200):
+                sink(LogReceived("demo", "info", "flood", f"{round_}.{i}"))
+            sink(ElicitationCompleted("demo", "not-waiting"))
+            await wait_for(pilot, lambda w=written: logs.lines_written > w)  # type: ignore[misc]
+        await pilot.pause(0.1)
+        assert calls == {"refresh_bindings": 0, "url_waits_changed": 0}
+        assert wait.waiting
+        sink(ElicitationCompleted("demo", "e1"))
+        await wait_for(pilot, lambda: not wait.waiting)
+        await pilot.pause(0.1)
+        assert calls == {"refresh_bindings": 1, "url_waits_changed": 1}
 
 
 async def test_traffic_view_toggle_shows_messages() -> None:

@@ -27,7 +27,6 @@ from textual.widgets import Footer, Header, Tree
 from mcp_tui.session.events import ConnectionState, ElicitationRefused, ResourceInfo
 from mcp_tui.ui.event_buffer import Batch
 from mcp_tui.ui.render import dropped_entry, notice_entry, refused_entry, state_entry
-from mcp_tui.ui.screens.detail import DetailScreen
 from mcp_tui.ui.screens.session_verbs import SessionVerbs
 from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef
@@ -168,6 +167,8 @@ class SessionScreen(SessionVerbs):
     @on(Transcript.DetailRequested)
     def _transcript_detail(self, event: Transcript.DetailRequested) -> None:
         entry = event.entry
+        from mcp_tui.ui.screens.detail import DetailScreen  # lazy: TextArea is slow to import
+
         self.app.push_screen(DetailScreen(entry.title or entry.kind, entry.full))
 
     def open_item(self, ref: NodeRef) -> None:
@@ -198,6 +199,8 @@ class SessionScreen(SessionVerbs):
         if ref is None:
             return
         title, text = details(ref, self._entry(ref.server))
+        from mcp_tui.ui.screens.detail import DetailScreen  # lazy: TextArea is slow to import
+
         self.app.push_screen(DetailScreen(title, text))
 
     def action_toggle_traffic(self) -> None:

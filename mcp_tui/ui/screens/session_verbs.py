@@ -1,6 +1,7 @@
 """The verbs of the session screen: call a tool, get a prompt, read a resource or template.
 
-Each verb asks for arguments when there are any (:class:`ArgumentsScreen`), writes the request to
+Each verb asks for arguments when there are any (``ArgumentsScreen``, imported when first needed:
+its ``TextArea`` costs 16-33 ms, off the first frame's path), writes the request to
 the transcript at once, runs the request in a worker (so a slow server never blocks the UI, and
 several calls can run together), shows a progress row while it runs, and writes the outcome.
 No client-side timeout is applied: a call may wait minutes while the user fills a form for it.
@@ -18,7 +19,6 @@ from textual.screen import Screen
 from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.session.events import CallOutcome, ConnectionState, ResourceInfo
 from mcp_tui.ui.render import Entry, call_entry, outcome_entry, url_loop_entry
-from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.state import Connection, ServerEntry
 from mcp_tui.ui.text import literal_line
@@ -194,6 +194,8 @@ class SessionVerbs(Screen[None]):
             if arguments is not None:
                 self.call_tool(server, name, arguments)
 
+        from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
+
         self.app.push_screen(
             ArgumentsScreen(title, tool.input_schema, description=tool.description, verb="Call"),
             callback=chosen,
@@ -347,6 +349,8 @@ class SessionVerbs(Screen[None]):
                 self.get_prompt(server, name, {k: str(v) for k, v in arguments.items()})
 
         title = f"{server} › prompt {prompt.title or prompt.name}"
+        from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
+
         self.app.push_screen(
             ArgumentsScreen(title, schema, description=prompt.description, verb="Get"),
             callback=chosen,
@@ -393,6 +397,8 @@ class SessionVerbs(Screen[None]):
             if values is not None:
                 uri = expand(template.uri, {k: str(v) for k, v in values.items()})
                 self.read_resource(server, uri, template.name)
+
+        from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
 
         self.app.push_screen(
             ArgumentsScreen(

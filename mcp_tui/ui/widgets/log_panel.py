@@ -1,8 +1,13 @@
 """The log panel: ``notifications/message`` and server stderr, written in batches.
 
 Server logs can arrive a thousand a second. The panel gets one batch per flush and writes it as a
-single Rich ``Text`` (one ``RichLog.write``), keeps at most :attr:`LogPanel.max_lines` lines and
-says how many lines were dropped when the buffer overflowed.
+single Rich ``Text`` (one ``RichLog.write``) and keeps at most :attr:`LogPanel.max_lines` lines.
+
+A flush draws only what a person can read before the next one: the newest lines, at most about
+twice the panel's visible height and :data:`BATCH_CHARS` characters. Wrapping and styling cost
+about a millisecond per long line, so drawing a whole 2,000-line batch held the event loop long
+enough for keys to wait. The rest is counted in one "N log lines dropped from view" line; every
+message is still in the ``--log`` traffic file and every stderr line in the server's stderr log.
 """
 
 from __future__ import annotations
@@ -29,8 +34,10 @@ LEVEL_STYLE = {
     "emergency": "bold red",
 }
 
-#: Lines per flush written at most; older lines of a huge batch are summarised, not drawn.
+#: Lines per flush written at most, whatever the panel's height; older lines are counted.
 BATCH_LINES = 400
+#: Lines per flush always allowed (the panel may not be laid out yet, or be very short).
+MIN_BATCH_LINES = 20
 #: Characters per flush written at most: wrapping and rendering cost about a millisecond per
 #: long line, so a flood of long (hostile) lines would otherwise hold the event loop for
 #: hundreds of milliseconds per flush and keys would wait behind it.
@@ -80,24 +87,39 @@ class LogPanel(RichLog):
         super().__init__(max_lines=max_lines, wrap=True, markup=False, highlight=False, id=id)
         self.border_title = "Log"
         self.lines_written = 0
+        #: Lines counted in "not shown" summaries so far (tests and the flood benchmark read it).
+        self.lines_not_shown = 0
+
+    def batch_lines(self) -> int:
+        """Lines one flush may draw: about two screens of this panel (what can be read)."""
+        visible = self.scrollable_content_region.height
+        return min(BATCH_LINES, max(MIN_BATCH_LINES, 2 * visible))
 
     def add_batch(self, events: Sequence[LogReceived | StderrReceived], dropped: int = 0) -> None:
-        """Write one flush worth of log lines as a single renderable."""
+        """Write one flush worth of log lines as a single renderable.
+
+        ``dropped`` lines never reached the panel (the event buffer overflowed); they are counted
+        together with the lines this flush leaves out.
+        """
         if not events and not dropped:
             return
         lines: list[Text] = []
         budget = BATCH_CHARS
-        for event in reversed(events[-BATCH_LINES:]):  # the newest lines matter most
+        for event in reversed(events[-self.batch_lines() :]):  # the newest lines matter most
             line = log_line(event)
             budget -= len(line)
             if budget < 0 and lines:
                 break
             lines.append(line)
-        skipped = len(events) - len(lines)
-        dropped += skipped
+        not_shown = dropped + len(events) - len(lines)
+        self.lines_not_shown += not_shown
         text = Text(end="")
-        if dropped:
-            text.append(f"… {dropped:,} log lines dropped (too many to show)", style="yellow")
+        if not_shown:
+            text.append(
+                f"… {not_shown:,} log line{'' if not_shown == 1 else 's'} dropped from view "
+                "(not shown: too many at once; the --log file and the stderr log keep them all)",
+                style="yellow",
+            )
         for line in reversed(lines):
             if text:
                 text.append("\n")
