@@ -32,7 +32,8 @@ software. Each tool's description says what it demonstrates:
   dietary needs and a note).
 - **delete_project**: a destructive action confirmed with a boolean that defaults to false.
 - **open_project**: "which of these projects did you mean" (a titled single-select).
-- **set_preferences**: every field kind, each with a default; returns what it received.
+- **set_preferences**: every field kind, each with a default, and a long time-zone select to
+  filter as you type; returns what it received.
 - **quick_survey**: two questions at once (one `input_required` round on 2026-07-28).
 - **confirm_action**: a confirmation with an empty schema.
 - **connect_account**: URL mode, with a page the demo serves itself on 127.0.0.1.

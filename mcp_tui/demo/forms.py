@@ -17,6 +17,10 @@ from pydantic import Field
 
 from mcp_tui.demo.asking import Asker, DemoContext, Schema, declined_text, run_flow
 from mcp_tui.demo.state import DemoState, Project
+from mcp_tui.demo.time_zones import DEFAULT_TIME_ZONE, time_zones
+
+#: About 400-500 IANA names (a built-in list of ~70 where the system has no database).
+TIME_ZONES: Final[list[str]] = time_zones()
 
 PREFERENCES_SCHEMA: Final[Schema] = {
     "type": "object",
@@ -99,6 +103,13 @@ PREFERENCES_SCHEMA: Final[Schema] = {
             "enum": ["en", "fr", "de", "ja"],
             "enumNames": ["English", "Français", "Deutsch", "日本語"],
             "default": "fr",
+        },
+        "time_zone": {
+            "type": "string",
+            "title": "Time zone",
+            "description": f"A long select ({len(TIME_ZONES)} zones): type to filter.",
+            "enum": TIME_ZONES,
+            "default": DEFAULT_TIME_ZONE,
         },
         "channels": {
             "type": "array",
@@ -321,8 +332,9 @@ def register(server: MCPServer[Any], state: DemoState) -> None:
         description=(
             "Demonstrates every form field kind, each with a default: text, email, URI, date, "
             "date-time, number, integer, boolean, untitled enum, titled single-select (oneOf), "
-            "legacy enum with enumNames, untitled and titled multi-selects. Returns the action and "
-            "the exact content received, as JSON."
+            "legacy enum with enumNames, a long select to filter as you type (time zone), "
+            "untitled and titled multi-selects. Returns the action and the exact content "
+            "received, as JSON."
         ),
         annotations=types.ToolAnnotations(read_only_hint=False, idempotent_hint=True),
     )

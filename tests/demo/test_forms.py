@@ -4,6 +4,7 @@ kind with its default (and the exact, typed content the tool received), and an e
 from __future__ import annotations
 
 import json
+import zoneinfo
 from typing import Any
 
 import anyio
@@ -13,6 +14,7 @@ from demo_testkit import MODES, Script, accept, cancel, decline, demo_client, sc
 from mcp import Client
 from mcp.client import ClientRequestContext
 
+from mcp_tui.demo import time_zones as time_zones_module
 from mcp_tui.demo.forms import PREFERENCES_SCHEMA
 from mcp_tui.demo.server import build_server
 
@@ -163,6 +165,7 @@ DEFAULTS: dict[str, Any] = {
     "theme": "dark",
     "density": "cozy",
     "language": "fr",
+    "time_zone": "Europe/London",
     "channels": ["email", "push"],
     "topics": ["releases", "security"],
 }
@@ -188,11 +191,47 @@ def test_preferences_have_a_default_on_every_field_kind() -> None:
     assert properties["theme"]["enum"] == ["system", "light", "dark"]  # untitled single
     assert "oneOf" in properties["density"]  # titled single
     assert properties["language"]["enumNames"] == ["English", "Français", "Deutsch", "日本語"]
+    zones = properties["time_zone"]["enum"]  # a long untitled single-select to filter
+    assert len(zones) >= 70 and zones[0] == "UTC" and zones[1:] == sorted(zones[1:])
+    assert len(set(zones)) == len(zones) and "Europe/London" in zones
+    assert f"({len(zones)} zones)" in properties["time_zone"]["description"]
     assert properties["channels"]["items"]["enum"]  # untitled multi
     assert properties["topics"]["items"]["anyOf"][0] == {
         "const": "releases",
         "title": "Release notes",
     }
+
+
+@pytest.mark.parametrize("available", [set(), {"UTC", "Europe/Paris"}, OSError("no database")])
+def test_time_zones_fall_back_to_a_built_in_list(
+    monkeypatch: pytest.MonkeyPatch, available: set[str] | Exception
+) -> None:
+    """No (or a partial) time zone database, as on slim systems: the form stays long and
+    still contains its default."""
+
+    def fake() -> set[str]:
+        if isinstance(available, Exception):
+            raise available
+        return available
+
+    monkeypatch.setattr(zoneinfo, "available_timezones", fake)
+    zones = time_zones_module.time_zones()
+    assert zones == ["UTC", *sorted(z for z in time_zones_module.FALLBACK if z != "UTC")]
+    assert "Europe/London" in zones and "Asia/Tokyo" in zones
+
+
+def test_time_zones_come_from_the_system_database_when_there_is_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    system = {f"Europe/Town{i:03}" for i in range(100)} | {
+        "Europe/London",
+        "US/Pacific",
+        "Etc/GMT+5",
+    }
+    monkeypatch.setattr(zoneinfo, "available_timezones", lambda: system)
+    zones = time_zones_module.time_zones()
+    assert zones[0] == "UTC" and len(zones) == 102  # legacy aliases like US/Pacific left out
+    assert "US/Pacific" not in zones and "Etc/GMT+5" not in zones
 
 
 @pytest.mark.anyio
@@ -223,6 +262,7 @@ async def test_preferences_keep_the_types_of_changed_values(mode: str) -> None:
         "theme": "system",
         "density": "roomy",
         "language": "ja",
+        "time_zone": "Asia/Tokyo",
         "channels": ["sms"],
         "topics": [],
     }
@@ -246,6 +286,9 @@ async def test_preferences_keep_the_types_of_changed_values(mode: str) -> None:
         ("volume", 1.5),
         ("theme", "Dark"),
         ("language", "English"),
+        ("time_zone", "europe/london"),
+        ("time_zone", "Mars/Olympus_Mons"),
+        ("time_zone", ["Europe/London"]),
         ("channels", ["fax"]),
         ("channels", []),
         ("topics", ["releases", "security", "tips", "events"]),
