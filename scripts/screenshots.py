@@ -32,7 +32,6 @@ import shutil
 import subprocess
 import sys
 import urllib.request
-import zoneinfo
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -86,24 +85,6 @@ def numbers_schema() -> Schema:
     return schema
 
 
-def timezone_schema() -> Schema:
-    """The demo has no select long enough to filter; the IANA zones make a realistic one."""
-    zones = sorted(z for z in zoneinfo.available_timezones() if "/" in z and "Etc" not in z)
-    return {
-        "type": "object",
-        "properties": {
-            "timezone": {
-                "type": "string",
-                "title": "Time zone",
-                "description": f"{len(zones)} zones: type to filter.",
-                "enum": zones,
-                "default": "Europe/London",
-            }
-        },
-        "required": ["timezone"],
-    }
-
-
 PROJECTS = default_projects()
 API_PROJECTS = [p for p in PROJECTS.values() if "api" in p.name]
 
@@ -142,8 +123,8 @@ FORMS: dict[str, tuple[str, str, Schema, tuple[str, ...]]] = {
     ),
     "form-long-select": (
         "set_preferences",
-        "Which time zone are you in?",
-        timezone_schema(),
+        "Review your preferences.",
+        pick(PREFERENCES_SCHEMA, "time_zone"),
         tuple("europe/"),
     ),
     "form-confirm": (
