@@ -212,8 +212,14 @@ class ServerConnection:
                 if self._tap.fatal:
                     failure = self._tap.fatal[0].upper() + self._tap.fatal[1:] + "."
                 else:
-                    failure = "The server closed the connection." + (
-                        f" Last stderr: {self._tail()}" if self._tail() else ""
+                    failure = (
+                        "The server closed the connection."
+                        + (
+                            f" ({self._tap.write_failure[0].upper()}{self._tap.write_failure[1:]}.)"
+                            if self._tap.write_failure
+                            else ""
+                        )
+                        + (f" Last stderr: {self._tail()}" if self._tail() else "")
                     )
             if failure is not None:
                 self._set_state(ConnectionState.FAILED, failure)
@@ -243,6 +249,7 @@ class ServerConnection:
                                 notify=self._notice,
                                 on_person=self._person_signing_in,
                             ),
+                            on_undelivered=self._tap.undelivered,
                         )
                     ),
                     mode=self.spec.mode,

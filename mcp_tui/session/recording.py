@@ -7,26 +7,34 @@
   at most :data:`MAX_STREAM_NOTICES` times per connection, and remembers a fatal stream problem
   (a message over the size limit) as the reason the connection ended;
 - tells the connection when the server closed the stream;
+- reports an accepted elicitation answer that could not be delivered (the connection died) as an
+  error ``Notice`` holding the answer's JSON, so the user can copy what they typed;
 - reports an ``elicitation/create`` the SDK will refuse before mcp-tui's callback sees it
   (``sdk_refusals.py``) as an :class:`ElicitationRefused` event.
 """
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCRequest
+from mcp_types import JSONRPCRequest, JSONRPCResponse
 
 from mcp_tui.session.events import ElicitationRefused, EventSink, Notice, TrafficRecorded
 from mcp_tui.session.sdk_refusals import ELICITATION_CREATE, sdk_refusal
 from mcp_tui.session.sdk_workarounds import ResultTypeFixup
 from mcp_tui.session.stdio_transport import InvalidLine, MessageTooLarge
+from mcp_tui.session.tap import ALREADY_CLOSED
 from mcp_tui.session.traffic import Direction, TrafficLog
 from mcp_tui.untrusted import one_line
 
 #: Malformed messages reported individually before the rest are only counted.
 MAX_STREAM_NOTICES = 20
+#: Elicitation requests remembered (id -> message) to name an answer that was not delivered.
+MAX_REMEMBERED_REQUESTS = 256
 
 
 class ConnectionTap:
@@ -48,7 +56,10 @@ class ConnectionTap:
         self.fixup = ResultTypeFixup()
         #: Why the stream ended, when it was our doing (e.g. a message over the size limit).
         self.fatal: str | None = None
+        #: Why writing to the server failed, if it did (the first reason).
+        self.write_failure: str | None = None
         self.stream_problems = 0
+        self._questions: OrderedDict[str | int, str] = OrderedDict()
 
     def incoming(self, item: SessionMessage | Exception) -> SessionMessage | Exception:
         if isinstance(item, Exception):
@@ -57,6 +68,7 @@ class ConnectionTap:
         self._record("in", item)
         message = item.message
         if isinstance(message, JSONRPCRequest) and message.method == ELICITATION_CREATE:
+            self._remember(message)
             self._check_elicitation(message)
         return self.fixup.incoming(item)
 
@@ -66,6 +78,56 @@ class ConnectionTap:
 
     def ended(self) -> None:
         self._on_ended()
+
+    def undelivered(self, message: SessionMessage, reason: str) -> None:
+        """A message was not delivered: say so in the traffic log, and show a lost answer."""
+        if self.write_failure is None and reason != ALREADY_CLOSED:
+            self.write_failure = reason
+        if self._traffic_log is not None:
+            what = (
+                getattr(message.message, "method", None)
+                or f"id {getattr(message.message, 'id', '?')}"
+            )
+            self._traffic_log.record_error(self.server, "out", f"{what} not delivered: {reason}")
+        answer = self._answer_in(message.message)
+        if answer is None:
+            return
+        what, content = answer
+        text = json.dumps(content, ensure_ascii=False, sort_keys=True)
+        self._sink(
+            Notice(
+                self.server,
+                f"your answer to {what} was NOT delivered ({reason}); here it is, to copy: {text}",
+                "error",
+            )
+        )
+
+    def _remember(self, request: JSONRPCRequest) -> None:
+        params = request.params if isinstance(request.params, dict) else {}
+        text = params.get("message")
+        self._questions[request.id] = one_line(text if isinstance(text, str) else "", limit=80)
+        while len(self._questions) > MAX_REMEMBERED_REQUESTS:
+            self._questions.popitem(last=False)
+
+    def _answer_in(self, message: Any) -> tuple[str, Any] | None:
+        """``(what was asked, the answer)`` when ``message`` carries an accepted answer."""
+        if isinstance(message, JSONRPCResponse) and message.id in self._questions:
+            question = self._questions.pop(message.id)
+            result = message.result
+            if isinstance(result, dict) and result.get("action") == "accept":
+                return f'"{question}" (request {message.id!r})', result.get("content", {})
+            return None
+        if isinstance(message, JSONRPCRequest) and isinstance(message.params, dict):
+            answers = message.params.get("inputResponses")  # 2026-07-28: answers ride the retry
+            if isinstance(answers, dict):
+                accepted = {
+                    key: answer.get("content", {})
+                    for key, answer in answers.items()
+                    if isinstance(answer, dict) and answer.get("action") == "accept"
+                }
+                if accepted:
+                    return f"the {message.method} request {message.id!r}", accepted
+        return None
 
     def _check_elicitation(self, request: JSONRPCRequest) -> None:
         problems = sdk_refusal(request.params, self._protocol_version())

@@ -18,7 +18,7 @@ fails loudly if they move.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TextIO
 
@@ -104,14 +104,30 @@ def split_lines(buffer: bytearray, scan_from: int) -> tuple[list[bytes], int]:
     return lines, len(buffer)
 
 
+def describe_write_error(exc: BaseException) -> str:
+    """A few words for a failed write to a server's stdin (``Broken pipe``, ...)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.strerror:
+            return seen.strerror
+        seen = seen.__cause__ or seen.__context__
+    return "the server no longer reads its input"
+
+
 @asynccontextmanager
 async def bounded_stdio_client(
     server: StdioServerParameters,
     errlog: TextIO,
     *,
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+    on_undelivered: Callable[[SessionMessage, str], None] | None = None,
 ) -> AsyncIterator[TransportStreams]:
-    """``mcp.client.stdio.stdio_client`` with a bounded, linear stdout reader."""
+    """``mcp.client.stdio.stdio_client`` with a bounded, linear stdout reader.
+
+    ``on_undelivered(message, reason)`` hears of the message being written when writing to the
+    server's stdin failed (it exited or closed its stdin): the SDK would drop it silently. The
+    connection then ends; later sends fail in the caller, where the tap reports them.
+    """
     command = await _get_executable_command(server.command)
     process = await _create_platform_compatible_process(
         command=command,
@@ -152,15 +168,22 @@ async def bounded_stdio_client(
 
     async def stdin_writer() -> None:
         assert process.stdin is not None
+        writing: SessionMessage | None = None
         try:
             async with write_stream_reader:
                 async for session_message in write_stream_reader:
+                    writing = session_message
                     json = session_message.message.model_dump_json(
                         by_alias=True, exclude_unset=True
                     )
                     data = (json + "\n").encode(server.encoding, server.encoding_error_handler)
                     await process.stdin.send(data)
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                    writing = None
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError) as exc:
+            if writing is not None and on_undelivered is not None:
+                on_undelivered(
+                    writing, f"writing to the server failed: {describe_write_error(exc)}"
+                )
             await read_stream_writer.aclose()
         finally:
             writer_done.set()

@@ -7,6 +7,13 @@ and writes through :class:`TapReadStream` / :class:`TapWriteStream`, which hand 
 ``resultType``, and to learn that the server closed the connection (end of the read stream),
 which the SDK itself does not report.
 
+A message the transport would not take (the connection is closed, or the server stopped
+reading) is handed to :meth:`MessageTap.undelivered` before the error goes on to the SDK, which
+drops failed response writes with only a debug log: an elicitation answer the user typed must not
+vanish that way. A response (an answer to the server's request) is handed over shielded from
+cancellation, for at most :data:`RESPONSE_SEND_GRACE` seconds, so an answer given just as the
+connection closes is either written or reported as not delivered — never lost in between.
+
 The wrappers forward ``last_context`` (the sender's ``contextvars`` snapshot that the SDK's
 streams carry), so the SDK's context propagation — which links a Streamable HTTP response to the
 task that sent its request — keeps working through them.
@@ -23,6 +30,13 @@ from typing import Protocol, Self
 import anyio
 from mcp.client._transport import ReadStream, Transport, TransportStreams, WriteStream
 from mcp.shared.message import SessionMessage
+from mcp_types import JSONRPCError, JSONRPCResponse
+
+#: How long a response may wait for the transport to take it (a server that does not read its
+#: stdin blocks the writer); well under the connection's close grace.
+RESPONSE_SEND_GRACE = 5.0
+#: The reason given for a message sent after the transport had closed.
+ALREADY_CLOSED = "the connection was already closed"
 
 
 class MessageTap(Protocol):
@@ -34,6 +48,10 @@ class MessageTap(Protocol):
 
     def ended(self) -> None:
         """The read stream ended: the server closed the connection (or we did)."""
+        ...
+
+    def undelivered(self, message: SessionMessage, reason: str) -> None:
+        """``message`` (already passed to :meth:`outgoing`) was not delivered, for ``reason``."""
         ...
 
 
@@ -98,7 +116,27 @@ class TapWriteStream:
         # Tapped before sending, so a response can never be seen before its request. Sent from
         # the caller's task, so a context-carrying inner stream still snapshots its contextvars.
         self._tap.outgoing(item)
-        await self._inner.send(item)
+        if not isinstance(item.message, JSONRPCResponse | JSONRPCError):
+            try:
+                await self._inner.send(item)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                self._tap.undelivered(item, ALREADY_CLOSED)
+                raise
+            return
+        # A response: the SDK writes it after the handler returned, possibly while the connection
+        # is being torn down. Unshielded, a cancellation could drop it silently, or raise after
+        # the transport took it (so it could not even be reported truthfully).
+        with anyio.move_on_after(RESPONSE_SEND_GRACE, shield=True) as waited:
+            try:
+                await self._inner.send(item)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                self._tap.undelivered(item, ALREADY_CLOSED)
+                raise
+        if waited.cancelled_caught:
+            self._tap.undelivered(
+                item, f"the server did not read its input for {RESPONSE_SEND_GRACE:g} s"
+            )
+            raise anyio.BrokenResourceError
 
     async def aclose(self) -> None:
         await self._inner.aclose()

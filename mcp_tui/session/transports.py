@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TextIO
 
@@ -26,6 +26,7 @@ from mcp.client.stdio import StdioServerParameters, get_default_environment
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 
 from mcp_tui.session.convert import describe_code, primary_exception
 from mcp_tui.session.oauth import AuthorizationError
@@ -54,17 +55,22 @@ def open_transport(
     *,
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     auth: httpx2.Auth | None = None,
+    on_undelivered: Callable[[SessionMessage, str], None] | None = None,
 ) -> Transport:
     """The (not yet entered) transport for ``spec``; ``errlog`` is required for stdio.
 
-    ``auth`` (HTTP only) is the OAuth provider from ``oauth_provider.build_auth``.
+    ``auth`` (HTTP only) is the OAuth provider from ``oauth_provider.build_auth``;
+    ``on_undelivered`` (stdio only) hears of a message lost when writing to the server failed.
     """
     target = spec.target
     if isinstance(target, StdioTarget):
         if errlog is None:
             raise ValueError("a stdio server needs an errlog: its stderr must not reach the tty")
         return bounded_stdio_client(
-            stdio_parameters(target), errlog=errlog, max_message_bytes=max_message_bytes
+            stdio_parameters(target),
+            errlog=errlog,
+            max_message_bytes=max_message_bytes,
+            on_undelivered=on_undelivered,
         )
     if target.transport == "sse":
         return sse_client(

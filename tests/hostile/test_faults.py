@@ -207,3 +207,29 @@ async def test_enormous_message_or_endless_line_closes_with_a_clear_error(
     grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mib < 150, f"{what}: the client grew by {grown_mib:.0f} MiB"
     assert server.alive() == []
+
+
+async def test_an_answer_the_dead_connection_could_not_take_is_shown_to_copy(
+    tmp_path: Path,
+) -> None:
+    # The server stops reading (stdin closed, stdout still open) while the form is open: the
+    # answer's write fails with a broken pipe, and the user sees exactly what they sent.
+    script = {
+        "on_initialized": [{"close_stdin": True}, {"elicit": NOTE_FORM, "id": "q"}, {"sleep": 30}]
+    }
+    server = HostileServer(tmp_path, script)
+    app = server.app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
+        await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 100)
+        await pilot.press(*"typed text")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "NOT delivered" in transcript_text(app, full=True), 300)
+        full = transcript_text(app, full=True)
+        assert '{"note": "typed text"}' in full
+        assert "writing to the server failed" in full
+        await wait_for(pilot, lambda: app.entries["evil"].state is ConnectionState.FAILED, 300)
+        assert "Writing to the server failed" in (app.entries["evil"].detail or "")
+        assert not isinstance(app.screen, ElicitationScreen)
+        await assert_answers_keys(pilot, app)
+    assert server.alive() == []
