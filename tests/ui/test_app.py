@@ -184,7 +184,7 @@ async def test_progress_bar_on_running_call() -> None:
             await release.wait()
             return CallOutcome(items=(ContentItem("text", text="done"),))
 
-        connection.call_tool = slow
+        connection.call_tool = slow  # type: ignore[method-assign, unused-ignore]
         call_id = session_of(app).call_tool("demo", "echo", {"text": "x"})
         await wait_for(pilot, lambda: bool(app.query(RunningCall)))
         row = app.query_one(RunningCall)
