@@ -15,6 +15,7 @@ Importing this module imports ``mcp`` (about half a second): the UI imports it l
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -51,6 +52,7 @@ from mcp_tui.session.events import (
     ServerStateChanged,
     ToolInfo,
 )
+from mcp_tui.session.http_status import HttpStatusLog, explain_status, sdk_http_error
 from mcp_tui.session.oauth import AuthorizationHandler
 from mcp_tui.session.oauth_provider import build_auth
 from mcp_tui.session.recording import ConnectionTap
@@ -127,6 +129,7 @@ class ServerConnection:
             protocol_version=lambda: self.info.protocol_version if self.info else None,
         )
         self._stderr: StderrCapture | None = None
+        self._http_status = HttpStatusLog()
         self._started = False
         self._close_requested = False
         self._server_ended = False
@@ -204,7 +207,9 @@ class ServerConnection:
             elif self.state is ConnectionState.READY:
                 failure = f"The connection failed: {convert.describe_exception(exc)}"
             else:
-                failure = describe_connect_failure(self.spec, exc, self._tail())
+                failure = describe_connect_failure(
+                    self.spec, exc, self._tail(), self._http_status.last
+                )
         finally:
             self._client = None
             self._cancel_calls()
@@ -250,6 +255,7 @@ class ServerConnection:
                                 on_person=self._person_signing_in,
                             ),
                             on_undelivered=self._tap.undelivered,
+                            http_status=self._http_status,
                         )
                     ),
                     mode=self.spec.mode,
@@ -386,7 +392,7 @@ class ServerConnection:
                     )
                 )
             except Exception as exc:
-                outcome = convert.error_outcome(exc)
+                outcome = self._error_outcome(exc)
                 if outcome.error_code != URL_ELICITATION_REQUIRED:
                     return outcome
                 try:
@@ -422,7 +428,7 @@ class ServerConnection:
                 args = dict(arguments) if arguments is not None else None
                 return convert.prompt_outcome(await client.get_prompt(name, args))
             except Exception as exc:
-                return convert.error_outcome(exc)
+                return self._error_outcome(exc)
         return self._interrupted()
 
     async def read_resource(self, uri: str) -> CallOutcome:
@@ -433,11 +439,20 @@ class ServerConnection:
             try:
                 return convert.resource_outcome(await client.read_resource(uri))
             except Exception as exc:
-                return convert.error_outcome(exc)
+                return self._error_outcome(exc)
         return self._interrupted()
 
     async def refresh_catalog(self) -> None:
         await self._catalog.refresh_all()
+
+    def _error_outcome(self, exc: Exception) -> CallOutcome:
+        """``convert.error_outcome``, naming the HTTP status the SDK reported as -32603."""
+        outcome = convert.error_outcome(exc)
+        status = self._http_status.last
+        if status is None or not sdk_http_error(outcome.error_code, outcome.error):
+            return outcome
+        explained = explain_status(self.spec, status.status, status.reason)
+        return dataclasses.replace(outcome, error=f"{outcome.error} — {explained}")
 
     def _interrupted(self) -> CallOutcome:
         return CallOutcome(

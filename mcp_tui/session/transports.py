@@ -29,6 +29,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
 from mcp_tui.session.convert import describe_code, primary_exception
+from mcp_tui.session.http_status import HttpError, HttpStatusLog, explain_status, sdk_http_error
 from mcp_tui.session.oauth import AuthorizationError
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.session.stdio_transport import DEFAULT_MAX_MESSAGE_BYTES, bounded_stdio_client
@@ -56,11 +57,13 @@ def open_transport(
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     auth: httpx2.Auth | None = None,
     on_undelivered: Callable[[SessionMessage, str], None] | None = None,
+    http_status: HttpStatusLog | None = None,
 ) -> Transport:
     """The (not yet entered) transport for ``spec``; ``errlog`` is required for stdio.
 
     ``auth`` (HTTP only) is the OAuth provider from ``oauth_provider.build_auth``;
-    ``on_undelivered`` (stdio only) hears of a message lost when writing to the server failed.
+    ``on_undelivered`` (stdio only) hears of a message lost when writing to the server failed;
+    ``http_status`` (Streamable HTTP) keeps the last HTTP error status, which the SDK drops.
     """
     target = spec.target
     if isinstance(target, StdioTarget):
@@ -80,7 +83,7 @@ def open_transport(
             sse_read_timeout=SSE_READ_TIMEOUT,
             auth=auth,
         )
-    return _streamable_http(target, auth)
+    return _streamable_http(target, auth, http_status)
 
 
 def http_client(target: HttpTarget, auth: httpx2.Auth | None = None) -> httpx2.AsyncClient:
@@ -94,15 +97,26 @@ def http_client(target: HttpTarget, auth: httpx2.Auth | None = None) -> httpx2.A
 
 @asynccontextmanager
 async def _streamable_http(
-    target: HttpTarget, auth: httpx2.Auth | None = None
+    target: HttpTarget, auth: httpx2.Auth | None = None, http_status: HttpStatusLog | None = None
 ) -> AsyncIterator[TransportStreams]:
     http = http_client(target, auth)
+    if http_status is not None:
+        http_status.watch(http)
     async with http, streamable_http_client(target.url, http_client=http) as streams:
         yield streams
 
 
-def describe_connect_failure(spec: ServerSpec, exc: BaseException, stderr_tail: str = "") -> str:
-    """One readable sentence (plus the server's last stderr, if any) for a failed connection."""
+def describe_connect_failure(
+    spec: ServerSpec,
+    exc: BaseException,
+    stderr_tail: str = "",
+    http_error: HttpError | None = None,
+) -> str:
+    """One readable sentence (plus the server's last stderr, if any) for a failed connection.
+
+    ``http_error`` is the last HTTP error status seen (``HttpStatusLog.last``): it names the status
+    behind the SDK's "-32603 Server returned an error response" (a 401 says what to do).
+    """
     leaf = primary_exception(exc)
     if isinstance(leaf, AuthorizationError):  # OAuth: the sentence is already for the user
         return str(leaf)
@@ -134,11 +148,15 @@ def describe_connect_failure(spec: ServerSpec, exc: BaseException, stderr_tail: 
         if isinstance(leaf, httpx2.HTTPStatusError):
             code = leaf.response.status_code
             reason = leaf.response.reason_phrase
+            if code == 401:
+                return explain_status(spec, code, reason)
             return f"{url} answered HTTP {code} {reason}; is this an MCP endpoint?"
         if isinstance(leaf, httpx2.HTTPError):
             return f"Cannot connect to {url}: {leaf}."
         where = f"The server at {url}"
     if isinstance(leaf, MCPError):
+        if http_error is not None and sdk_http_error(leaf.code, leaf.message):
+            return explain_status(spec, http_error.status, http_error.reason)
         if leaf.code == -32000:
             return f"{where} closed the connection during start-up.{tail}"
         return f"{where} refused the handshake: {describe_code(leaf.code)}: {leaf.message}.{tail}"
