@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from textual.dom import DOMNode
 from textual.pilot import Pilot
 
 from mcp_tui.demo.server import demo_stdio_command, demo_stdio_env
@@ -167,8 +168,7 @@ async def gone(run: DemoRun, screen: object) -> None:
 
 def focused_field(run: DemoRun) -> str | None:
     """The name of the field whose control has focus (None: no field)."""
-    focused = run.app.focused
-    node = focused
+    node: DOMNode | None = run.app.focused
     while node is not None:
         if isinstance(node, FieldRow):
             return node.field.name
