@@ -437,7 +437,13 @@ class McpTuiApp(App[None]):
                 self._pending_call = None
                 session.call_tool(entry.name, request.tool, request.arguments)
                 return
-            offers_tools = entry.info is None or "tools" in entry.info.capabilities
+            # Explicit 2026-07-28 mode skips server/discover, so capabilities may be unknown
+            # (empty): wait for the first tools listing rather than giving up.
+            offers_tools = (
+                entry.info is None
+                or not entry.info.capabilities
+                or "tools" in entry.info.capabilities
+            )
             listed = entry.catalog_version > 0 or not offers_tools
             if entry.state is ConnectionState.CONNECTING or (
                 entry.state is ConnectionState.READY and not listed

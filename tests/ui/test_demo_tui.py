@@ -439,14 +439,6 @@ async def test_explicit_2026_mode_flow_from_the_catalog(tmp_path: Path) -> None:
         assert answers(run, "confirm_action") == [{"confirm": accepted({})}]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "McpTuiApp._run_requested_call: with mode='2026-07-28' there is no server/discover, so "
-        "entry.info.capabilities is empty, offers_tools is False and --call gives up at READY "
-        "('does not offer a tool named ...') before tools/list has answered"
-    ),
-)
 async def test_explicit_2026_mode_call_option_runs_the_tool(tmp_path: Path) -> None:
     async with demo_app(tmp_path, "explicit-2026", "confirm_action") as run:
         refused = "does not offer a tool named 'confirm_action'"
