@@ -252,7 +252,9 @@ def _split_port(authority: str) -> tuple[str, str | None]:
         close = authority.find("]")
         if close >= 0:
             tail = authority[close + 1 :]
-            return authority[: close + 1], (tail[1:] if tail.startswith(":") else tail or None)
+            if tail and not tail.startswith(":"):  # "[::1]1": no valid host (browsers refuse)
+                return authority, None
+            return authority[: close + 1], (tail[1:] if tail else None)
         return authority, None
     host, colon, port = authority.partition(":")
     return host, (port if colon else None)

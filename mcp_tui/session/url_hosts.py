@@ -34,21 +34,38 @@ def ends_in_number(labels: list[str]) -> bool:
     return last[:2] == "0x" and all(c in "0123456789abcdef" for c in last[2:])
 
 
+def _ipv4_number(part: str) -> int | None:
+    """WHATWG's IPv4 number parser: ``0x`` hex, leading-zero octal or decimal digits only.
+
+    Python's ``int`` is not it: it takes signs, underscores and white space (``-1`` made the
+    address negative and ``ipaddress`` raise).
+    """
+    if part[:2] in ("0x", "0X"):
+        digits, base, allowed = part[2:], 16, "0123456789abcdefABCDEF"
+        if not digits:
+            return 0
+    elif len(part) > 1 and part.startswith("0"):
+        digits, base, allowed = part[1:], 8, "01234567"
+    else:
+        digits, base, allowed = part, 10, "0123456789"
+    if not digits or any(c not in allowed for c in digits):
+        return None
+    try:
+        return int(digits, base)
+    except ValueError:  # more digits than Python converts (no browser address either)
+        return None
+
+
 def whatwg_ipv4(labels: list[str]) -> ipaddress.IPv4Address | None:
     """How a browser reads a numeric host (``0x7f.1`` is 127.0.0.1), or ``None`` if invalid."""
     if not 1 <= len(labels) <= 4:
         return None
     numbers: list[int] = []
     for part in labels:
-        try:
-            if part[:2] == "0x":
-                numbers.append(int(part[2:] or "0", 16))
-            elif len(part) > 1 and part.startswith("0"):
-                numbers.append(int(part, 8))
-            else:
-                numbers.append(int(part, 10))
-        except ValueError:
+        number = _ipv4_number(part)
+        if number is None:
             return None
+        numbers.append(number)
     if any(n > 255 for n in numbers[:-1]) or numbers[-1] >= 256 ** (5 - len(numbers)):
         return None
     value = numbers[-1]

@@ -26,6 +26,21 @@ MARKUP_WIDGETS = frozenset(
         "MarkdownViewer", "Rule", "Placeholder",
     }
 )  # fmt: skip
+
+
+def markup_widget(name: str) -> str | None:
+    """The markup widget ``name`` is or, by its name, subclasses (``OrderedButton``: ``Button``).
+
+    Subclasses are reported under their base's name, so an allow-list entry survives a widget
+    being swapped for a subclass of it, and a new subclass is never missed.
+    """
+    if name in MARKUP_WIDGETS:
+        return name
+    return next(
+        (w for w in sorted(MARKUP_WIDGETS, key=len, reverse=True) if name.endswith(w)), None
+    )
+
+
 #: Keyword arguments of those widgets (and ``notify``) that carry text.
 TEXT_KEYWORDS = frozenset({"label", "title", "prompt", "content", "renderable", "tooltip", "text"})
 #: Literal builders: not parsed as markup, but control characters pass through them.
@@ -234,12 +249,13 @@ class _Checker:
                     source = " ".join(ast.unparse(arg).split())
                     self.findings.append(Finding(self.path, arg.lineno, name, source))
             return
-        if name in MARKUP_WIDGETS or name == "notify":
+        widget = markup_widget(name) or ("notify" if name == "notify" else None)
+        if widget is not None:
             for arg in node.args[:1]:
-                self.check(name, arg)
+                self.check(widget, arg)
             for key, value in keywords.items():
                 if key in TEXT_KEYWORDS:
-                    self.check(f"{name}({key}=)", value)
+                    self.check(f"{widget}({key}=)", value)
         elif (name in LITERAL_BUILDERS and isinstance(node.func, ast.Name)) or (
             name in ("styled", "assemble") and isinstance(node.func, ast.Attribute)
         ):

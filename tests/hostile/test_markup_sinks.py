@@ -110,6 +110,7 @@ def test_no_server_text_reaches_a_markup_widget_unchecked() -> None:
         "self.notify(message)",
         "self.notify(f'{info.name}', markup=False)",
         "Button(label=request.message)",
+        "OrderedButton(request.message, id='send')",  # a subclass, known by its name
         "widget.border_title = item.title",
         "status.update(error.text)",
         "Content(result.text)",
@@ -120,6 +121,11 @@ def test_no_server_text_reaches_a_markup_widget_unchecked() -> None:
 )
 def test_the_checker_flags_unsafe_text(code: str) -> None:
     assert findings_in(code), code
+
+
+def test_a_subclass_is_reported_under_its_base_widget() -> None:
+    [finding] = findings_in("OrderedButton(request.message)")
+    assert finding.sink == "Button"
 
 
 @pytest.mark.parametrize(
