@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.app import App
-from textual.keys import _character_to_key, _get_unicode_name_from_key
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec, Option
@@ -62,7 +62,8 @@ def key_event(key: str) -> events.Key:
     if len(key) == 1 and not key.isalnum():
         key = _character_to_key(key)
     try:
-        character: str | None = unicodedata.lookup(_get_unicode_name_from_key(key))
+        name = _get_unicode_name_from_key(REPLACED_KEYS.get(key, key))
+        character: str | None = unicodedata.lookup(name)
     except KeyError:
         character = key if len(key) == 1 else None
     return events.Key(key, character)

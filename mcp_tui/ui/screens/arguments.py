@@ -5,6 +5,11 @@ anything richer (nested objects, arrays of objects, ``$ref``...) gets a JSON edi
 the JSON against the schema before it may be sent (:mod:`mcp_tui.ui.json_args`). F2 switches
 between the two when both are possible (F2). The screen returns the arguments, or ``None`` when
 cancelled. Names, descriptions and the schema are the server's: shown only as literal text.
+
+Keys typed in a burst (a fast typist, a macro, ``tmux send-keys``) take effect in order, on the
+field focused once the keys before them have, and Ctrl+S sends only after all of them
+(:mod:`mcp_tui.ui.widgets.key_order`): ``payments-api`` then Ctrl+S sends ``payments-api``, in the
+form and in the JSON editor alike.
 """
 
 from __future__ import annotations
@@ -12,18 +17,18 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label, Static, TextArea
+from textual.widgets import Footer, Label, Static, TextArea
 
 from mcp_tui.schema.fields import FormSpec
 from mcp_tui.ui.json_args import check_arguments, starter_text
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
 
 #: Forms of at most this many fields get a dialog sized to its content.
 SHORT_FIELDS = 4
@@ -42,12 +47,20 @@ def classify(schema: dict[str, Any]) -> tuple[FormSpec | None, str | None]:
     return None, result.reason
 
 
-class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
+class JsonEditor(OrderedKeys, TextArea):
+    """The JSON editor: each key takes effect before the next, so Ctrl+S sees all of them."""
+
+
+class ArgumentsScreen(SequencedScreen, ModalScreen[dict[str, Any] | None]):
     """A form (or JSON editor) for the arguments of one call; dismisses with them or ``None``."""
 
+    #: Focus is placed by ``_show_body`` (first field, the editor or Send), never guessed.
+    AUTO_FOCUS = ""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "send", "Send", priority=True, id="arguments.send"),
-        Binding("f2", "toggle_editor", "Form/JSON", id="arguments.toggle_editor"),
+        # Priority, like Ctrl+S: it swaps the body after the keys before it (``after_keys``). Run
+        # from a field's own key handling it would remove that field while it is still busy.
+        Binding("f2", "toggle_editor", "Form/JSON", priority=True, id="arguments.toggle_editor"),
         Binding("escape", "cancel", "Cancel", id="arguments.cancel"),
     ]
 
@@ -70,6 +83,8 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
         self.use_editor = self.form_spec is None or initial is not None
         #: Set after a Ctrl+S on a schema we cannot check: the next Ctrl+S sends unchecked.
         self._unchecked_ok = False
+        #: Dismissed already: a second Ctrl+S (or a click) in the same burst does nothing.
+        self._sent = False
 
     # --- building ----------------------------------------------------------------------------
 
@@ -92,8 +107,15 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
                 pass
             yield Static(Content(""), id="arguments-errors")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(Content(f"{self._verb} (Ctrl+S)"), variant="primary", id="send")
-                yield Button(Content("Cancel (Esc)"), id="cancel")
+                yield OrderedButton(
+                    Content(f"{self._verb} (Ctrl+S)"),
+                    variant="primary",
+                    id="send",
+                    on_press=self.send_now,
+                )
+                yield OrderedButton(
+                    Content("Cancel (Esc)"), id="cancel", on_press=self.action_cancel
+                )
         yield Footer()
 
     async def on_mount(self) -> None:
@@ -107,14 +129,14 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
         if not self.use_editor and self.form_spec is not None:
             if self.form_spec.is_confirmation:
                 await body.mount(Static(Content("No arguments."), classes="arguments-note"))
-                self.query_one("#send", Button).focus()
+                self._focus_send()
                 return
             from mcp_tui.ui.widgets.schema_form import SchemaForm
 
             form = SchemaForm(self.form_spec, id="arguments-form")
             await body.mount(VerticalScroll(form, id="arguments-scroll"))
             if not form.focus_first():
-                self.query_one("#send", Button).focus()
+                self._focus_send()
             if self.short:
                 self.call_after_refresh(self._fit)
             return
@@ -126,7 +148,7 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
             if self._initial is not None
             else starter_text(self.schema)
         )
-        editor = TextArea(
+        editor = JsonEditor(
             text,
             soft_wrap=True,
             show_line_numbers=True,
@@ -134,7 +156,11 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
             id="arguments-json",
         )
         await body.mount(Static(literal(note, limit=600), classes="arguments-note"), editor)
-        editor.focus()
+        # At once, not after the App's queue (``Widget.focus``): the next key must reach it.
+        self.set_focus(editor)
+
+    def _focus_send(self) -> None:
+        self.set_focus(self.query_one("#send", OrderedButton))
 
     def _fit(self) -> None:
         """A short form that still needs scrolling (a small screen) gets the full-height dialog:
@@ -152,14 +178,15 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
         widget.update(literal("\n".join(errors), limit=2000, style="$text-error"))
         widget.display = bool(errors)
 
-    def collect(self) -> dict[str, Any] | None:
-        """Validate what is on screen; the arguments to send, or None (with errors shown)."""
+    def collect(self, *, focus: bool = True) -> dict[str, Any] | None:
+        """Validate what is on screen; the arguments to send, or None (with errors shown and,
+        with ``focus``, the first field in error focused soon after)."""
         if not self.use_editor and self.form_spec is not None:
             if self.form_spec.is_confirmation:
                 return {}
             from mcp_tui.ui.widgets.schema_form import SchemaForm
 
-            result = self.query_one(SchemaForm).submit()
+            result = self.query_one(SchemaForm).submit(focus=focus)
             if result.ok and result.content is not None:
                 return dict(result.content)
             self._set_errors(["Please fix the fields marked in red."])
@@ -180,12 +207,28 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
         return None
 
     def action_send(self) -> None:
-        arguments = self.collect()
+        """Ctrl+S: send once every key typed before it has taken effect."""
+        after_keys(self, self.send_now)
+
+    async def send_now(self) -> None:
+        """Validate and send; on errors, show them and focus the first field in error, so the
+        keys typed after Ctrl+S go there."""
+        if self._sent:
+            return
+        arguments = self.collect(focus=False)
         if arguments is not None:
+            self._sent = True
             self.dismiss(arguments)
+            return
+        if not self.use_editor and self.form_spec is not None:
+            from mcp_tui.ui.widgets.schema_form import SchemaForm
+
+            await self.query_one(SchemaForm).focus_first_error()
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        if not self._sent:
+            self._sent = True
+            self.dismiss(None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Only the JSON editor can hold a schema without a form: hide the key then.
@@ -193,8 +236,13 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
             return self.form_spec is not None and not self.form_spec.is_confirmation
         return True
 
-    async def action_toggle_editor(self) -> None:
-        if self.form_spec is None:
+    def action_toggle_editor(self) -> None:
+        """F2: switch between the form and the JSON editor once the keys before it are in."""
+        after_keys(self, self.toggle_editor_now)
+
+    async def toggle_editor_now(self) -> None:
+        """Switch, carrying what the form holds over to the editor as JSON."""
+        if self._sent or self.form_spec is None:
             return
         if not self.use_editor and not self.form_spec.is_confirmation:
             from mcp_tui.ui.widgets.schema_form import SchemaForm
@@ -204,10 +252,9 @@ class ArgumentsScreen(ModalScreen[dict[str, Any] | None]):
         self.use_editor = not self.use_editor
         await self._show_body()
 
-    @on(Button.Pressed, "#send")
-    def _send_pressed(self) -> None:
-        self.action_send()
-
-    @on(Button.Pressed, "#cancel")
-    def _cancel_pressed(self) -> None:
-        self.action_cancel()
+    async def on_button_pressed(self, event: OrderedButton.Pressed) -> None:
+        """A click (keys go through ``on_press`` at once)."""
+        if event.button.id == "send":
+            await self.send_now()
+        elif event.button.id == "cancel":
+            self.action_cancel()
