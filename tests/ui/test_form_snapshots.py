@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec, Option, TextFormat
 from mcp_tui.session.elicitation import ElicitationRequest
@@ -103,6 +104,9 @@ def test_full_form(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
 
 
 async def _submit_empty(pilot: Pilot[None]) -> None:
+    # A steady cursor: a blinking one is drawn or not depending on how long the keys took.
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
     await pilot.press(*"Al", "tab", *"not-an-email", "tab", "ctrl+s")
     await pilot.pause()
 

@@ -16,6 +16,10 @@ waiting for a visit that never comes, so the choice is the user's.
 
 A URL the check refuses is never opened and never offered to copy: the screen shows the reasons
 and offers only Decline (Escape declines too).
+
+Like the form screen, it is a ``SequencedScreen`` (:mod:`mcp_tui.ui.widgets.key_order`): Ctrl+S and
+Ctrl+R act once every key typed before them has taken effect (a Tab to the buttons, a ``c``), and
+it has the same look: no frame, compact buttons, an opaque background.
 """
 
 from __future__ import annotations
@@ -23,13 +27,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import ClassVar, Literal
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Footer, Static
 
 from mcp_tui.session.browser import OpenResult, open_url_async
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
@@ -45,6 +48,7 @@ from mcp_tui.ui.screens.elicitation_keys import (
     elicitation_bindings,
 )
 from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
 from mcp_tui.untrusted import one_line
 
 #: Opens a checked URL off the event loop (tests pass a recorder or a failing stand-in).
@@ -65,11 +69,11 @@ def checked(raw: str) -> UrlVerdict:
         return UrlVerdict(url=raw, allowed=False, reasons=(reason,), reason_codes=("unchecked",))
 
 
-class _Body(VerticalScroll):
+class _Body(OrderedKeys, VerticalScroll):
     """The scrolling message, host, warnings and URL. Focused at start, so Enter opens nothing."""
 
 
-class UrlConsentScreen(ModalScreen[ElicitationOutcome]):
+class UrlConsentScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
     """Asks whether to open one URL; dismisses with the :class:`ElicitationOutcome` chosen."""
 
     AUTO_FOCUS = "#url-body"
@@ -84,14 +88,18 @@ class UrlConsentScreen(ModalScreen[ElicitationOutcome]):
         Binding(COPY_KEY, "copy_url", "Copy URL", id="url.copy"),
     ]
 
+    # The form screen's look (``ElicitationScreen``): every elicitation screen is the same dialog.
+    # Opaque, as there: the dialog covers the screen, and a see-through modal makes Textual redraw
+    # the session screen behind it on every frame.
     DEFAULT_CSS = """
-    UrlConsentScreen { align: center middle; }
+    UrlConsentScreen { align: center middle; background: $background; }
     UrlConsentScreen > #url-dialog {
-        width: 100%; max-width: 110; height: 1fr;
-        border: thick $primary; background: $surface; padding: 0 1;
+        width: 100%; max-width: 120; height: 1fr; background: $surface; padding: 0 1;
     }
-    #url-header { height: auto; text-style: bold; color: $text; background: $primary-muted; }
-    #url-body { height: 1fr; padding: 0 1 0 0; }
+    #url-header {
+        height: auto; text-style: bold; color: $text; background: $primary-muted; padding: 0 1;
+    }
+    #url-body { height: 1fr; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
     #url-message { height: auto; margin: 1 0 0 0; }
     .url-label { height: 1; margin: 1 0 0 0; color: $text-muted; }
     #url-host {
@@ -106,7 +114,7 @@ class UrlConsentScreen(ModalScreen[ElicitationOutcome]):
     #url-status.-shown { display: block; }
     #url-status.-error { color: $text-error; }
     #url-buttons { height: auto; align: center middle; margin: 1 0 0 0; }
-    #url-buttons Button { margin: 0 1; min-width: 14; }
+    #url-buttons Button { margin: 0 1; }
     """
 
     def __init__(
@@ -193,11 +201,33 @@ class UrlConsentScreen(ModalScreen[ElicitationOutcome]):
             yield Static(id="url-status")
             with Horizontal(id="url-buttons"):
                 if verdict.allowed:
-                    yield Button(f"Open  {ACCEPT_HINT}", id="url-open", variant="success")
-                yield Button(f"Decline  {DECLINE_HINT}", id="url-decline", variant="warning")
+                    yield OrderedButton(
+                        f"Open  {ACCEPT_HINT}",
+                        id="url-open",
+                        variant="success",
+                        compact=True,
+                        on_press=self._open_pressed,
+                    )
+                yield OrderedButton(
+                    f"Decline  {DECLINE_HINT}",
+                    id="url-decline",
+                    variant="warning",
+                    compact=True,
+                    on_press=self.decline_now,
+                )
                 if verdict.allowed:
-                    yield Button(f"Cancel  {CANCEL_HINT}", id="url-cancel")
-                    yield Button(f"Copy URL  {COPY_HINT}", id="url-copy")
+                    yield OrderedButton(
+                        f"Cancel  {CANCEL_HINT}",
+                        id="url-cancel",
+                        compact=True,
+                        on_press=self.action_cancel,
+                    )
+                    yield OrderedButton(
+                        f"Copy URL  {COPY_HINT}",
+                        id="url-copy",
+                        compact=True,
+                        on_press=self.action_copy_url,
+                    )
         yield Footer()
 
     # --- state the handler reads and updates ---------------------------------------------------
@@ -252,12 +282,20 @@ class UrlConsentScreen(ModalScreen[ElicitationOutcome]):
         return True
 
     def action_accept(self) -> None:
-        if not self.verdict.allowed or self._state != "asking":
+        """Ctrl+S: open and accept, once the keys typed before it have taken effect."""
+        after_keys(self, self.accept_now)
+
+    def accept_now(self) -> None:
+        if self._finished or not self.verdict.allowed or self._state != "asking":
             return
         self._set_state("opening", "Opening in your browser…")
         self.run_worker(self._open(), exclusive=True, group="url-open")
 
     def action_accept_unopened(self) -> None:
+        """Ctrl+S after a failed open, once the keys typed before it have taken effect."""
+        after_keys(self, self.accept_unopened_now)
+
+    def accept_unopened_now(self) -> None:
         if self.verdict.allowed and self._state == "failed":
             self.finish(
                 ElicitationOutcome(
@@ -266,6 +304,10 @@ class UrlConsentScreen(ModalScreen[ElicitationOutcome]):
             )
 
     def action_decline(self) -> None:
+        """Ctrl+R: decline, once the keys typed before it have taken effect."""
+        after_keys(self, self.decline_now)
+
+    def decline_now(self) -> None:
         if self._state != "opening":
             self.finish(ElicitationOutcome.decline())
 
@@ -312,7 +354,7 @@ class UrlConsentScreen(ModalScreen[ElicitationOutcome]):
             f"(you open it yourself), {DECLINE_HINT} to decline or {CANCEL_HINT} to cancel.",
             error=True,
         )
-        self.query_one("#url-copy", Button).focus()
+        self.set_focus(self.query_one("#url-copy", OrderedButton))
 
     def _set_state(self, state: State, status: str, *, error: bool = False) -> None:
         self._state = state
@@ -321,31 +363,30 @@ class UrlConsentScreen(ModalScreen[ElicitationOutcome]):
         widget.add_class("-shown")
         widget.set_class(error, "-error")
         opening = state == "opening"
-        for button in self.query(Button):
+        for button in self.query(OrderedButton):
             button.disabled = opening
         if state == "failed":
-            button = self.query_one("#url-open", Button)
+            button = self.query_one("#url-open", OrderedButton)
             button.label = f"Accept  {ACCEPT_HINT}"
             button.refresh(layout=True)
         self.refresh_bindings()
 
     # --- buttons -------------------------------------------------------------------------------
+    # Keys press a button through its ``on_press`` at once; a click posts ``Button.Pressed``.
 
-    @on(Button.Pressed, "#url-open")
     def _open_pressed(self) -> None:
         if self._state == "failed":
-            self.action_accept_unopened()
+            self.accept_unopened_now()
         else:
-            self.action_accept()
+            self.accept_now()
 
-    @on(Button.Pressed, "#url-decline")
-    def _decline_pressed(self) -> None:
-        self.action_decline()
-
-    @on(Button.Pressed, "#url-cancel")
-    def _cancel_pressed(self) -> None:
-        self.action_cancel()
-
-    @on(Button.Pressed, "#url-copy")
-    def _copy_pressed(self) -> None:
-        self.action_copy_url()
+    def on_button_pressed(self, event: OrderedButton.Pressed) -> None:
+        presses = {
+            "url-open": self._open_pressed,
+            "url-decline": self.decline_now,
+            "url-cancel": self.action_cancel,
+            "url-copy": self.action_copy_url,
+        }
+        press = presses.get(event.button.id or "")
+        if press is not None:
+            press()
