@@ -59,8 +59,10 @@ class ElicitationScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
     AUTO_FOCUS = ""
     BINDINGS: ClassVar[list[BindingType]] = list(ELICITATION_BINDINGS)
 
+    # Opaque (ModalScreen's default background is see-through): the dialog covers the screen, and
+    # a see-through modal makes Textual redraw the session screen behind it on every frame.
     DEFAULT_CSS = """
-    ElicitationScreen { align: center middle; }
+    ElicitationScreen { align: center middle; background: $background; }
     ElicitationScreen > #elicitation-dialog {
         width: 100%; max-width: 120; height: 1fr; background: $surface; padding: 0 1;
     }
