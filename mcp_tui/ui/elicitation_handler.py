@@ -33,6 +33,7 @@ from textual.screen import Screen
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.widgets.key_order import KeyCarry, SequencedScreen
 
 if TYPE_CHECKING:
     from mcp_tui.answers import AnswerRecorder
@@ -59,6 +60,8 @@ class TuiElicitationHandler:
         self._busy = False
         self._current: Screen[Any] | None = None
         self._recorder: AnswerRecorder | None = None
+        #: Keys typed after one answer (Ctrl+S, then typing on): for the next screen in the queue.
+        self._carry = KeyCarry()
 
     # --- the queue ---------------------------------------------------------------------------
 
@@ -104,6 +107,7 @@ class TuiElicitationHandler:
                 turn.set_result(None)
                 return
         self._busy = False
+        self._carry.clear()  # nothing more to show: keys kept for a next screen are dropped
 
     # --- answering ---------------------------------------------------------------------------
 
@@ -133,7 +137,13 @@ class TuiElicitationHandler:
             screen = self._make_screen(request)
             self._current = screen
             self.app.post_message(ElicitationShown(request, self.waiting))
-            await self.app.push_screen(screen, callback=answered)
+            if isinstance(screen, SequencedScreen):
+                screen.key_carry = self._carry
+            mounted = self.app.push_screen(screen, callback=answered)
+            if isinstance(screen, SequencedScreen):
+                # Pushed: the kept keys run after its mount and first focus, before newer keys.
+                self._carry.hand_to(screen)
+            await mounted
         except asyncio.CancelledError:
             self._current = None
             raise
@@ -181,7 +191,7 @@ class TuiElicitationHandler:
         """Close ``screen`` without awaiting (we may be inside a cancelled scope)."""
         try:
             if isinstance(screen, ElicitationScreen):
-                screen.finish(ElicitationOutcome.cancel(ABANDONED_NOTE))
+                screen.finish(ElicitationOutcome.cancel(ABANDONED_NOTE), carry_keys=False)
                 return
             stack = self.app.screen_stack
             if screen not in stack:

@@ -204,11 +204,16 @@ class ElicitationScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
 
     # --- answering ---------------------------------------------------------------------------
 
-    def finish(self, outcome: ElicitationOutcome) -> None:
-        """Dismiss with ``outcome`` once; later calls are ignored."""
+    def finish(self, outcome: ElicitationOutcome, *, carry_keys: bool = True) -> None:
+        """Dismiss with ``outcome`` once; later calls are ignored.
+
+        Keys typed after the answer (still queued here) go to the next form when one is waiting
+        and ``carry_keys``; a form the server withdrew passes False (the user did not close it).
+        """
         if self._finished:
             return
         self._finished = True
+        self.close_keys(carry=carry_keys and self._waiting > 0)
         self.dismiss(outcome)
 
     @property
@@ -217,11 +222,11 @@ class ElicitationScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
 
     def action_accept(self) -> None:
         """Ctrl+S: accept once the keys typed before it have taken effect."""
-        after_keys(self, self.accept_now)
+        after_keys(self, self.accept_now, action="accept")
 
     def action_decline(self) -> None:
         """Ctrl+R: decline, after the keys typed before it (a key that closes a drop-down)."""
-        after_keys(self, self.decline_now)
+        after_keys(self, self.decline_now, action="decline")
 
     async def accept_now(self) -> None:
         """Validate and send (or show the review); with errors, show them and focus the first."""

@@ -260,6 +260,8 @@ class UrlConsentScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
         if self._finished:
             return
         self._finished = True
+        # Keys typed after the answer go to the next request when one is waiting.
+        self.close_keys(carry=self._waiting > 0)
         self.dismiss(outcome)
 
     # --- keys ----------------------------------------------------------------------------------
@@ -283,7 +285,7 @@ class UrlConsentScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
 
     def action_accept(self) -> None:
         """Ctrl+S: open and accept, once the keys typed before it have taken effect."""
-        after_keys(self, self.accept_now)
+        after_keys(self, self.accept_now, action="accept")
 
     def accept_now(self) -> None:
         if self._finished or not self.verdict.allowed or self._state != "asking":
@@ -293,7 +295,7 @@ class UrlConsentScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
 
     def action_accept_unopened(self) -> None:
         """Ctrl+S after a failed open, once the keys typed before it have taken effect."""
-        after_keys(self, self.accept_unopened_now)
+        after_keys(self, self.accept_unopened_now, action="accept_unopened")
 
     def accept_unopened_now(self) -> None:
         if self.verdict.allowed and self._state == "failed":
@@ -305,7 +307,7 @@ class UrlConsentScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
 
     def action_decline(self) -> None:
         """Ctrl+R: decline, once the keys typed before it have taken effect."""
-        after_keys(self, self.decline_now)
+        after_keys(self, self.decline_now, action="decline")
 
     def decline_now(self) -> None:
         if self._state != "opening":

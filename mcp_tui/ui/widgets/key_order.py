@@ -30,6 +30,9 @@ taken effect*, and Ctrl+S acts after all of them.
 - On a screen that is not a :class:`SequencedScreen` the controls still resolve each key in their
   own queue and pass on a key that reaches them after focus has moved; that narrows the problem
   but cannot close it (two queues fed by the App can still be emptied out of order).
+- Keys still queued when a sequenced screen closes (typed after the Ctrl+S that sent the form)
+  would die with it. :meth:`SequencedScreen.close_keys` hands them to a :class:`KeyCarry` instead,
+  which gives them, in order, to the next screen (the next form of a queue) before its own keys.
 """
 
 from __future__ import annotations
@@ -45,7 +48,14 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button
 
-__all__ = ["KeysHandled", "OrderedButton", "OrderedKeys", "SequencedScreen", "after_keys"]
+__all__ = [
+    "KeyCarry",
+    "KeysHandled",
+    "OrderedButton",
+    "OrderedKeys",
+    "SequencedScreen",
+    "after_keys",
+]
 
 #: Longest wait for a control to handle one key before the next is handed out anyway (a control
 #: removed with keys in its queue never answers; nothing must hang on it).
@@ -59,9 +69,21 @@ KeyInput = events.Key | events.Paste
 class SequencedKey(events.Event, bubble=False):
     """A key (or a paste) diverted into the screen's queue at the moment the App routed it."""
 
-    def __init__(self, key: KeyInput) -> None:
+    def __init__(self, key: KeyInput, *, carried: bool = False) -> None:
         super().__init__()
         self.key = key
+        #: From a screen that closed (:class:`KeyCarry`): the App has not checked it for priority
+        #: bindings on this screen yet.
+        self.carried = carried
+
+
+class CarriedAction(events.Event, bubble=False):
+    """A Ctrl+S (or another :func:`after_keys` action) typed after the previous screen closed:
+    run as this screen's ``action`` in its turn."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__()
+        self.action = action
 
 
 class _KeyForControl(events.Event, bubble=False):
@@ -76,9 +98,12 @@ class _KeyForControl(events.Event, bubble=False):
 class KeysHandled(events.Event, bubble=False):
     """Queued behind the keys; see :func:`after_keys`."""
 
-    def __init__(self, callback: Callable[[], Awaitable[None] | None]) -> None:
+    def __init__(
+        self, callback: Callable[[], Awaitable[None] | None], action: str | None = None
+    ) -> None:
         super().__init__()
         self.callback = callback
+        self.action = action
 
 
 def _copy(key: KeyInput) -> KeyInput:
@@ -196,11 +221,83 @@ class OrderedButton(OrderedKeys, Button):
             await result
 
 
+class KeyCarry:
+    """Keys typed after one sequenced screen closed, kept for the next one.
+
+    Whoever shows the screens one after another (the elicitation queue) owns one carry: a screen
+    that closes while another is waiting calls :meth:`SequencedScreen.close_keys` with it, the
+    owner calls :meth:`hand_to` on the next screen right after pushing it, and :meth:`clear` when
+    nothing more is coming (kept keys must not surface in some unrelated screen later).
+    """
+
+    def __init__(self) -> None:
+        self._keys: list[KeyInput | str] = []
+        self._target: SequencedScreen | None = None
+        self._armed = False
+
+    @property
+    def kept(self) -> int:
+        """Keys waiting for the next screen."""
+        return len(self._keys)
+
+    def start(self) -> None:
+        """A screen is closing with another to come: keep what follows for that one."""
+        self._armed = True
+        self._target = None
+
+    def keep(self, key: KeyInput | str) -> None:
+        """A key (or an action's name) the closed screen had queued: to the next screen, or kept
+        until it is shown."""
+        if not self._armed:
+            return
+        target = self._target
+        if target is not None and target.is_attached:
+            target.post_message(_carried(key))
+        else:
+            self._keys.append(key)
+
+    def hand_to(self, screen: SequencedScreen) -> None:
+        """Give the kept keys to ``screen`` (just pushed: they run after its mount and focus)."""
+        if not self._armed:
+            return
+        self._target = screen
+        keys, self._keys = self._keys, []
+        for key in keys:
+            screen.post_message(_carried(key))
+
+    def clear(self) -> None:
+        """Nothing more is coming: drop the kept keys and keep no more."""
+        self._keys.clear()
+        self._target = None
+        self._armed = False
+
+
+def _carried(key: KeyInput | str) -> events.Event:
+    return CarriedAction(key) if isinstance(key, str) else SequencedKey(key, carried=True)
+
+
 class SequencedScreen(_ScreenBase):
     """Mixin for a screen whose keys are handled one at a time, in arrival order.
 
     Put it first among the bases (``class ElicitationScreen(SequencedScreen, ModalScreen[...])``).
     """
+
+    #: Set by whoever shows this screen in a sequence of screens (see :class:`KeyCarry`).
+    key_carry: KeyCarry | None = None
+    #: After :meth:`close_keys`: where the keys still queued go (``None``: nowhere).
+    _keys_closed: bool = False
+    _carry_to: KeyCarry | None = None
+    #: While a carried key or action runs: :func:`after_keys` callbacks run right after it.
+    _inline: list[Callable[[], Awaitable[None] | None]] | None = None
+
+    def close_keys(self, *, carry: bool) -> None:
+        """The screen is closing: keys still queued are not for it. With ``carry`` (another
+        screen will follow), they go to :attr:`key_carry` for that screen; else they are dropped.
+        """
+        self._keys_closed = True
+        self._carry_to = self.key_carry if carry else None
+        if self._carry_to is not None:
+            self._carry_to.start()
 
     def _forward_event(self, event: events.Event) -> None:
         # Nothing has focus yet (the screen has just been pushed): the key still joins the queue,
@@ -212,12 +309,54 @@ class SequencedScreen(_ScreenBase):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, SequencedKey):
-            await self._deliver(event.key)
+            if self._keys_closed:
+                if self._carry_to is not None:
+                    self._carry_to.keep(event.key)
+            elif not (event.carried and await self._run_priority_binding(event.key)):
+                await self._deliver(event.key)
             return
         if isinstance(event, KeysHandled):
-            await self._run_after_keys(event.callback)
+            if not self._keys_closed:
+                await self._run_after_keys(event.callback)
+            elif self._carry_to is not None and event.action is not None:
+                self._carry_to.keep(event.action)
+            return
+        if isinstance(event, CarriedAction):
+            if self._keys_closed:
+                if self._carry_to is not None:
+                    self._carry_to.keep(event.action)
+            else:
+                await self._run_inline(lambda: self.run_action(event.action))
             return
         await super().on_event(event)
+
+    async def _run_priority_binding(self, key: KeyInput) -> bool:
+        """What the App does first with a key: its priority bindings (Ctrl+S). A carried key
+        skipped that step, having been routed while another screen was on top."""
+        if not isinstance(key, events.Key):
+            return False
+        handled = False
+
+        async def check() -> None:
+            nonlocal handled
+            handled = await self.app._check_bindings(key.key, priority=True)
+
+        await self._run_inline(check)
+        return handled
+
+    async def _run_inline(self, run: Callable[[], Awaitable[object]]) -> None:
+        """Run ``run`` now, in this screen's turn, then any :func:`after_keys` callback it asked
+        for (every earlier key has taken effect already; a later one must wait for it)."""
+        callbacks: list[Callable[[], Awaitable[None] | None]] = []
+        self._inline = callbacks
+        try:
+            await run()
+        finally:
+            self._inline = None
+        for callback in callbacks:
+            result = callback()
+            if inspect.isawaitable(result):
+                await result
 
     async def _run_after_keys(self, callback: Callable[[], Awaitable[None] | None]) -> None:
         """Run ``callback`` from the App's queue and hold later keys until it has finished (a key
@@ -268,15 +407,26 @@ async def _wait(done: asyncio.Event, handler: Widget) -> None:
                 return
 
 
-def after_keys(screen: Screen[Any], callback: Callable[[], Awaitable[None] | None]) -> None:
+def after_keys(
+    screen: Screen[Any],
+    callback: Callable[[], Awaitable[None] | None],
+    *,
+    action: str | None = None,
+) -> None:
     """Run ``callback`` (a function or a coroutine function) once every key delivered so far has
     taken effect, and on a :class:`SequencedScreen` hold the keys after it until it has finished.
+
+    ``action`` names the screen action that asked (``"accept"``): if the screen closes before its
+    turn comes, the action is carried to the next screen (:class:`KeyCarry`) like a key.
 
     On a screen that is not a :class:`SequencedScreen` the callback goes through the App's queue
     only, which covers keys already handled by their widgets but not keys still in a widget's
     queue.
     """
     if isinstance(screen, SequencedScreen):
-        screen.post_message(KeysHandled(callback))
+        if screen._inline is not None:
+            screen._inline.append(callback)
+            return
+        screen.post_message(KeysHandled(callback, action))
     else:
         screen.app.call_later(callback)
