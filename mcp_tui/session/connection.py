@@ -52,6 +52,7 @@ from mcp_tui.session.events import (
     ServerStateChanged,
     ToolInfo,
 )
+from mcp_tui.session.head_start import HeadStart
 from mcp_tui.session.http_status import HttpStatusLog, explain_status, sdk_http_error
 from mcp_tui.session.oauth import AuthorizationHandler
 from mcp_tui.session.oauth_provider import build_auth
@@ -91,6 +92,7 @@ class ServerConnection:
         connect_timeout: float = 120.0,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         authorization: AuthorizationHandler | None = None,
+        head_start: HeadStart | None = None,
     ) -> None:
         sink = guarded(sink)
         self.spec = spec
@@ -129,6 +131,8 @@ class ServerConnection:
             protocol_version=lambda: self.info.protocol_version if self.info else None,
         )
         self._stderr: StderrCapture | None = None
+        #: The server process started before ``import mcp`` (stdio, first connection only).
+        self._head_start = head_start
         self._http_status = HttpStatusLog()
         self._started = False
         self._close_requested = False
@@ -188,6 +192,7 @@ class ServerConnection:
             return
         self._started = True
         if self._close_requested:
+            await self._discard_head_start()
             self._set_state(ConnectionState.CLOSED)
             self._event("done").set()
             return
@@ -211,6 +216,7 @@ class ServerConnection:
                     self.spec, exc, self._tail(), self._http_status.last
                 )
         finally:
+            await self._discard_head_start()
             self._client = None
             self._cancel_calls()
             if failure is None and self._server_ended and not self._close_requested:
@@ -232,9 +238,21 @@ class ServerConnection:
                 self._set_state(ConnectionState.CLOSED)
             self._event("done").set()
 
+    async def _discard_head_start(self) -> None:
+        """A head-started process this connection never adopted is stopped, never leaked."""
+        head, self._head_start = self._head_start, None
+        if head is not None:
+            await head.discard()
+
     async def _connect_and_serve(self) -> None:
         async with anyio.create_task_group() as background:
-            if isinstance(self.spec.target, StdioTarget):
+            head, self._head_start = self._head_start, None
+            process = None
+            if head is not None:
+                process, self._stderr = head.adopt(self._sink)
+                errlog = self._stderr.write_end
+                background.start_soon(self._drain_stderr, self._stderr)
+            elif isinstance(self.spec.target, StdioTarget):
                 self._stderr = StderrCapture(self.name, self._sink, self._stderr_log)
                 errlog = self._stderr.open()
                 background.start_soon(self._drain_stderr, self._stderr)
@@ -256,6 +274,7 @@ class ServerConnection:
                             ),
                             on_undelivered=self._tap.undelivered,
                             http_status=self._http_status,
+                            process=process,
                         )
                     ),
                     mode=self.spec.mode,
@@ -475,6 +494,7 @@ class ServerConnection:
         self._close_requested = True
         if not self._started:
             self._started = True
+            await self._discard_head_start()
             self._set_state(ConnectionState.CLOSED)
             self._event("done").set()
             return

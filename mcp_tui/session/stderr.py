@@ -59,6 +59,11 @@ class StderrCapture:
         self._partial = b""
         self._partial_cut = False
 
+    def redirect(self, sink: EventSink) -> None:
+        """Send what is captured from now on to ``sink`` (a head-started server's connection
+        adopts a capture that was opened before the connection existed)."""
+        self._sink = sink
+
     # ---- the pipe -------------------------------------------------------------------------------
 
     def open(self) -> TextIO:
@@ -76,6 +81,11 @@ class StderrCapture:
             except OSError as exc:
                 self._log = None
                 self._note(f"stderr log {self.log_path} could not be opened: {exc}")
+        return self._write_file
+
+    @property
+    def write_end(self) -> TextIO | None:
+        """The file :meth:`open` returned, until :meth:`close_write_end`."""
         return self._write_file
 
     def close_write_end(self) -> None:

@@ -23,6 +23,7 @@ from contextlib import asynccontextmanager
 from typing import TextIO
 
 import anyio
+import anyio.abc
 import anyio.lowlevel
 from mcp.client._transport import TransportStreams
 from mcp.client.stdio import (
@@ -34,6 +35,7 @@ from mcp.client.stdio import (
     _stop_server_process,
     get_default_environment,
 )
+from mcp.os.win32.utilities import ServerProcess
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 from pydantic import ValidationError
@@ -121,21 +123,28 @@ async def bounded_stdio_client(
     *,
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     on_undelivered: Callable[[SessionMessage, str], None] | None = None,
+    process: anyio.abc.Process | None = None,
 ) -> AsyncIterator[TransportStreams]:
     """``mcp.client.stdio.stdio_client`` with a bounded, linear stdout reader.
 
     ``on_undelivered(message, reason)`` hears of the message being written when writing to the
     server's stdin failed (it exited or closed its stdin): the SDK would drop it silently. The
     connection then ends; later sends fail in the caller, where the tap reports them.
+    ``process``: the server already spawned (``head_start``, with ``errlog`` as its stderr);
+    otherwise it is spawned here as the SDK does.
     """
-    command = await _get_executable_command(server.command)
-    process = await _create_platform_compatible_process(
-        command=command,
-        args=server.args,
-        env=get_default_environment() | (server.env or {}),
-        errlog=errlog,
-        cwd=server.cwd,
-    )
+    server_process: ServerProcess
+    if process is None:
+        command = await _get_executable_command(server.command)
+        server_process = await _create_platform_compatible_process(
+            command=command,
+            args=server.args,
+            env=get_default_environment() | (server.env or {}),
+            errlog=errlog,
+            cwd=server.cwd,
+        )
+    else:
+        server_process = process
     # No awaits until the task group is entered (a cancellation here would leak the process).
     read_stream_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](
         0
@@ -144,12 +153,12 @@ async def bounded_stdio_client(
     writer_done = anyio.Event()
 
     async def stdout_reader() -> None:
-        assert process.stdout is not None
+        assert server_process.stdout is not None
         buffer = bytearray()
         scan_from = 0
         try:
             async with read_stream_writer:
-                async for chunk in process.stdout:
+                async for chunk in server_process.stdout:
                     buffer += chunk
                     lines, scan_from = split_lines(buffer, scan_from)
                     for raw in lines:
@@ -164,10 +173,10 @@ async def bounded_stdio_client(
         finally:
             # Discard the rest (closing the read stream first, so the session sees the end),
             # so a server blocked writing stdout can still exit.
-            await _drain_stdout(process)
+            await _drain_stdout(server_process)
 
     async def stdin_writer() -> None:
-        assert process.stdin is not None
+        assert server_process.stdin is not None
         writing: SessionMessage | None = None
         try:
             async with write_stream_reader:
@@ -177,7 +186,7 @@ async def bounded_stdio_client(
                         by_alias=True, exclude_unset=True
                     )
                     data = (json + "\n").encode(server.encoding, server.encoding_error_handler)
-                    await process.stdin.send(data)
+                    await server_process.stdin.send(data)
                     writing = None
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError) as exc:
             if writing is not None and on_undelivered is not None:
@@ -193,7 +202,7 @@ async def bounded_stdio_client(
         write_stream.close()
         with anyio.move_on_after(_WRITER_FLUSH_TIMEOUT):
             await writer_done.wait()
-        await _stop_server_process(process)
+        await _stop_server_process(server_process)
         await _aclose_all(read_stream, write_stream, read_stream_writer, write_stream_reader)
         await anyio.lowlevel.checkpoint()
 

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TextIO
 
+import anyio.abc
 import httpx2
 from mcp.client._transport import Transport, TransportStreams
 from mcp.client.sse import sse_client
@@ -58,12 +59,14 @@ def open_transport(
     auth: httpx2.Auth | None = None,
     on_undelivered: Callable[[SessionMessage, str], None] | None = None,
     http_status: HttpStatusLog | None = None,
+    process: anyio.abc.Process | None = None,
 ) -> Transport:
     """The (not yet entered) transport for ``spec``; ``errlog`` is required for stdio.
 
     ``auth`` (HTTP only) is the OAuth provider from ``oauth_provider.build_auth``;
     ``on_undelivered`` (stdio only) hears of a message lost when writing to the server failed;
-    ``http_status`` (Streamable HTTP) keeps the last HTTP error status, which the SDK drops.
+    ``http_status`` (Streamable HTTP) keeps the last HTTP error status, which the SDK drops;
+    ``process`` (stdio) is the server already started by ``head_start``.
     """
     target = spec.target
     if isinstance(target, StdioTarget):
@@ -74,6 +77,7 @@ def open_transport(
             errlog=errlog,
             max_message_bytes=max_message_bytes,
             on_undelivered=on_undelivered,
+            process=process,
         )
     if target.transport == "sse":
         return sse_client(

@@ -34,7 +34,7 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -66,6 +66,9 @@ from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
 from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
+
+if TYPE_CHECKING:
+    from mcp_tui.session.head_start import HeadStart
 
 #: Seconds between two flushes of buffered events to the widgets (about three frames).
 FLUSH_INTERVAL = 0.05
@@ -116,6 +119,8 @@ class McpTuiApp(App[None]):
         self.url_waits = UrlWaits()
         self._connection_tasks: set[asyncio.Task[None]] = set()
         self._closing_connections: asyncio.Future[None] | None = None
+        #: stdio servers spawned before the connection code loaded, until a connection adopts one.
+        self._head_starts: dict[str, HeadStart] = {}
         self._update_sub_title()
 
     # --- start-up ----------------------------------------------------------------------------
@@ -174,16 +179,34 @@ class McpTuiApp(App[None]):
         return self._auth_handler
 
     async def _start_connections(self) -> None:
+        if self._factory is None:  # real connections: start stdio servers before ``import mcp``
+            await self._head_start_servers()
         try:
             factory = await self._load_factory()
         except Exception as error:  # a broken install: say so on every server
             for entry in self.entries.values():
                 self._fail(entry, f"cannot load the connection code: {error!r}")
+            await self._discard_head_starts()
             return
         handler = self._load_handler()
         self._open_traffic_log()
         for entry in self.entries.values():
-            self._connect(entry, factory, handler)
+            self._connect(entry, factory, handler, self._head_starts.pop(entry.name, None))
+
+    async def _head_start_servers(self) -> None:
+        """Spawn every stdio server now, so its own start-up overlaps our ``import mcp``
+        (``session/head_start.py``); its connection adopts the process."""
+        from mcp_tui.session.head_start import start_stdio
+
+        for entry in self.entries.values():
+            head = await start_stdio(entry.spec, self._stderr_log_for(entry.name))
+            if head is not None:
+                self._head_starts[entry.name] = head
+
+    async def _discard_head_starts(self) -> None:
+        heads, self._head_starts = list(self._head_starts.values()), {}
+        for head in heads:
+            await head.discard()
 
     def _open_traffic_log(self) -> None:
         """``--log``: one JSON Lines file for every connection (each line names its server)."""
@@ -216,7 +239,11 @@ class McpTuiApp(App[None]):
         self._buffer.add(ServerStateChanged(entry.name, ConnectionState.FAILED, reason))
 
     def _connect(
-        self, entry: ServerEntry, factory: ConnectionFactory, handler: ElicitationHandler
+        self,
+        entry: ServerEntry,
+        factory: ConnectionFactory,
+        handler: ElicitationHandler,
+        head_start: HeadStart | None = None,
     ) -> None:
         entry.generation += 1
         generation = entry.generation
@@ -226,6 +253,8 @@ class McpTuiApp(App[None]):
             if self.entries[name].generation == generation:
                 self._buffer.add(event)
 
+        # Only ``ServerConnection`` takes a head start (test fakes never get one).
+        extra: dict[str, Any] = {} if head_start is None else {"head_start": head_start}
         try:
             connection = factory(
                 entry.spec,
@@ -235,17 +264,23 @@ class McpTuiApp(App[None]):
                 stderr_log=self._stderr_log_for(name),
                 rate_limit=(self.options.rate_limit_count, self.options.rate_limit_seconds),
                 authorization=self._load_auth_handler(),
+                **extra,
             )
         except Exception as error:
             self._fail(entry, f"{type(error).__name__}: {error}")
+            if head_start is not None:  # nobody will adopt it: stop it (quitting waits for this)
+                self._track(asyncio.create_task(head_start.discard(), name=f"discard {name}"))
             return
         entry.connection = connection
         if entry.paused:
             connection.set_elicitation_paused(True)
         # A plain task, not a worker: Textual cancels workers before any shutdown hook runs.
-        task = asyncio.create_task(
-            self._run(entry, connection, generation), name=f"connection {name}"
+        self._track(
+            asyncio.create_task(self._run(entry, connection, generation), name=f"connection {name}")
         )
+
+    def _track(self, task: asyncio.Task[None]) -> None:
+        """Quitting waits for these tasks (each stops its server process)."""
         self._connection_tasks.add(task)
         task.add_done_callback(self._connection_tasks.discard)
 
@@ -531,6 +566,7 @@ class McpTuiApp(App[None]):
                 connections.append(entry.connection)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        await self._discard_head_starts()  # quitting while ``mcp`` was still loading
         await self._close_connections(connections, timeout)
         # Each connection's task ends once its transport is shut down (the stdio server stopped).
         tasks = [t for t in self._connection_tasks if not t.done()]
