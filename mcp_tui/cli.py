@@ -8,7 +8,6 @@ the TUI's first frame does not wait for them.
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 import subprocess
@@ -43,6 +42,7 @@ from mcp_tui.errors import ConfigError, ConnectionFailed, McpTuiError, UsageErro
 from mcp_tui.options import AppOptions, ToolCallRequest
 from mcp_tui.paths import ConfigLocation, locate_config
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
+from mcp_tui.startup import pause_collector, resume_collector
 
 if TYPE_CHECKING:
     import argparse
@@ -64,6 +64,7 @@ GETTING_STARTED = (
 def main(argv: list[str] | None = None) -> int:
     """Run ``mcp-tui`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
     args = sys.argv[1:] if argv is None else list(argv)
+    pause_collector()  # resumed once start-up's imports are done (``startup``)
     try:
         return _dispatch(args, os.environ)
     except (UsageError, ConfigError) as exc:
@@ -77,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except SystemExit as exc:  # argparse's --help and --version
         return exc.code if isinstance(exc.code, int) else 0
+    finally:
+        resume_collector()
 
 
 def _fail(exc: Exception, code: int) -> int:
@@ -229,9 +232,7 @@ def run_tui(servers: list[ServerSpec], options: AppOptions) -> int:
 
     with tui_logging():
         app = build_app(servers, options)
-        # Everything imported so far lives as long as the process: move it out of the collector's
-        # sight, so a full collection during the first frames (or a big form) does not walk it.
-        gc.freeze()
+        # The app resumes the collector once the connection code is imported (``startup``).
         app.run()
     return app.return_code or 0
 
@@ -359,6 +360,7 @@ def run_headless(
     options = _headless_options(ns)
     from mcp_tui import headless
 
+    resume_collector()  # a headless run may be long: the collector must not stay off
     if sub == "call":
         plan = headless.CallPlan(ns.tool, arguments, answers=answers, policy=ns.elicit)
         return headless.run_call(spec, plan, options)

@@ -12,9 +12,10 @@ JSON-RPC -32602 and reports the problems as an event, so the user sees them in t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from mcp_tui.schema.fields import ContentValue, FormSpec
+if TYPE_CHECKING:  # the schema engine is not needed to import this seam (the UI's first frame)
+    from mcp_tui.schema.fields import ContentValue, FormSpec
 
 Action = Literal["accept", "decline", "cancel"]
 

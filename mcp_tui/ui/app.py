@@ -41,7 +41,6 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from mcp_tui.options import AppOptions
-from mcp_tui.session.elicitation import CancelAll, ElicitationHandler
 from mcp_tui.session.events import (
     ConnectionState,
     ElicitationCompleted,
@@ -50,9 +49,8 @@ from mcp_tui.session.events import (
     ServerStateChanged,
     SessionEvent,
 )
-from mcp_tui.session.oauth import AuthorizationHandler
 from mcp_tui.session.servers import ServerSpec
-from mcp_tui.session.traffic import TrafficLog
+from mcp_tui.startup import resume_collector
 from mcp_tui.ui.commands import McpCommands
 from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
@@ -62,13 +60,15 @@ from mcp_tui.ui.render import (
     elicitation_shown_entry,
     url_wait_entry,
 )
-from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
 from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only; the modules load after the first frame, when needed
+    from mcp_tui.session.elicitation import ElicitationHandler
     from mcp_tui.session.head_start import HeadStart
+    from mcp_tui.session.oauth import AuthorizationHandler
+    from mcp_tui.session.traffic import TrafficLog
 
 #: Seconds between two flushes of buffered events to the widgets (about three frames).
 FLUSH_INTERVAL = 0.05
@@ -76,6 +76,8 @@ FLUSH_INTERVAL = 0.05
 #: concurrently; a stdio server that ignores EOF and SIGTERM takes the session layer about 4.5 s
 #: to kill, so this is only reached by something truly stuck.
 CLOSE_TIMEOUT = 10.0
+#: After spawning stdio servers, how long the import of the connection code waits (seconds).
+IMPORT_PAUSE = 0.15
 #: Seconds between two checks of the URL waits' deadlines.
 WAIT_TICK = 1.0
 
@@ -153,7 +155,7 @@ class McpTuiApp(App[None]):
             try:
                 module = importlib.import_module("mcp_tui.ui.elicitation_handler")
                 self.handler = cast(
-                    ElicitationHandler,
+                    "ElicitationHandler",
                     module.TuiElicitationHandler(
                         self,
                         review_before_send=self.options.review_before_send,
@@ -161,6 +163,8 @@ class McpTuiApp(App[None]):
                     ),
                 )
             except ImportError:
+                from mcp_tui.session.elicitation import CancelAll
+
                 self.handler = CancelAll(NO_FORMS_NOTE)
                 self._buffer.add(Notice("mcp-tui", NO_FORMS_NOTE, "warning"))
         return self.handler
@@ -171,7 +175,7 @@ class McpTuiApp(App[None]):
             try:
                 module = importlib.import_module("mcp_tui.ui.screens.oauth")
                 self._auth_handler = cast(
-                    AuthorizationHandler, module.TuiAuthorizationHandler(self)
+                    "AuthorizationHandler", module.TuiAuthorizationHandler(self)
                 )
             except ImportError as error:
                 text = f"signing in (OAuth) is not available in this build: {error}"
@@ -181,6 +185,11 @@ class McpTuiApp(App[None]):
     async def _start_connections(self) -> None:
         if self._factory is None:  # real connections: start stdio servers before ``import mcp``
             await self._head_start_servers()
+            if self._head_starts:
+                # Each server now spends a good second starting up on its own, so the import
+                # (half a second of CPU in a thread, which halves the UI's speed while it runs)
+                # can wait a moment: keys typed right after the first frame are answered at once.
+                await asyncio.sleep(IMPORT_PAUSE)
         try:
             factory = await self._load_factory()
         except Exception as error:  # a broken install: say so on every server
@@ -188,6 +197,8 @@ class McpTuiApp(App[None]):
                 self._fail(entry, f"cannot load the connection code: {error!r}")
             await self._discard_head_starts()
             return
+        finally:
+            resume_collector()  # start-up's imports are done (``mcp_tui.startup``)
         handler = self._load_handler()
         self._open_traffic_log()
         for entry in self.entries.values():
@@ -213,6 +224,8 @@ class McpTuiApp(App[None]):
         path = self.options.traffic_log
         if path is None or self._traffic_log is not None:
             return
+        from mcp_tui.session.traffic import TrafficLog
+
         try:
             self._traffic_log = TrafficLog(path)
         except OSError as error:
@@ -509,6 +522,8 @@ class McpTuiApp(App[None]):
         """Ctrl+Q: ask first when a form is open, then close every connection and exit."""
         if self._quitting:
             return
+        from mcp_tui.ui.screens.confirm import ConfirmScreen
+
         if isinstance(self.screen, ConfirmScreen):
             self.screen.dismiss(True)  # a second Ctrl+Q answers the question
             return

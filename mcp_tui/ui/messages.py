@@ -7,10 +7,26 @@ screen, which records them in the transcript.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+
+if TYPE_CHECKING:
+    from mcp_tui.ui.render import Entry
+
+
+class EntryDetailRequested(Message):
+    """The user asked to see a transcript ``entry`` (a ``render.Entry``) in full.
+
+    Defined here rather than on the transcript widget so the session screen can handle it
+    without importing the widget before its first frame.
+    """
+
+    def __init__(self, entry: Entry) -> None:
+        super().__init__()
+        self.entry = entry
 
 
 @dataclass

@@ -258,9 +258,7 @@ def elicitation_shown_entry(request: ElicitationRequest, waiting: int) -> Entry:
     if request.form is not None:
         count = len(request.form.fields)
         fields = f" ({count} field{'s' if count != 1 else ''})"
-    heading = f"{request.server} {what}{fields}" + (
-        f" — {waiting} more waiting" if waiting else ""
-    )
+    heading = f"{request.server} {what}{fields}" + (f" — {waiting} more waiting" if waiting else "")
     if request.tool:
         heading += f" during {request.tool}"
     parts = [Content.assemble(("? ", "bold $warning"), literal_line(heading, style="bold"))]

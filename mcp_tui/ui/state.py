@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from mcp_tui.session.elicitation import ElicitationHandler
 from mcp_tui.session.events import (
     CallOutcome,
     CatalogChanged,
@@ -24,9 +23,12 @@ from mcp_tui.session.events import (
     ServerStateChanged,
     ToolInfo,
 )
-from mcp_tui.session.oauth import AuthorizationHandler
 from mcp_tui.session.servers import ServerSpec
-from mcp_tui.session.traffic import TrafficLog
+
+if TYPE_CHECKING:  # annotations only: kept off the first frame's import path
+    from mcp_tui.session.elicitation import ElicitationHandler
+    from mcp_tui.session.oauth import AuthorizationHandler
+    from mcp_tui.session.traffic import TrafficLog
 
 
 class Connection(Protocol):

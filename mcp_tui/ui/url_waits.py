@@ -34,7 +34,6 @@ from functools import cached_property
 from typing import Literal
 
 from mcp_tui.session.elicitation import ElicitationRequest
-from mcp_tui.session.url_check import check_url
 
 #: How long an accepted URL request waits for its completion before mcp-tui stops waiting.
 URL_WAIT_SECONDS = 600.0
@@ -77,6 +76,8 @@ class UrlWait:
     def host(self) -> str:
         """The destination host (identity form, with a written port), for display."""
         try:
+            from mcp_tui.session.url_check import check_url  # idna and friends: after start-up
+
             verdict = check_url(self.request.url or "")
         except Exception:  # a defect in the check must not break the waiting row
             return "(unreadable host)"

@@ -89,6 +89,48 @@ def test_app_start_path_does_not_import_mcp() -> None:
     assert done.stdout.split() == ["False", "False", "False"]
 
 
+def test_first_frame_imports_only_what_it_paints() -> None:
+    """The first frame is the title, the servers and the keys: the panels' modules (RichLog pulls
+    in rich.pretty and attrs), the schema engine and the URL checks load after it, and the
+    collector pause of ``mcp_tui.startup`` never applies outside the command line."""
+    script = textwrap.dedent(
+        f"""
+        import asyncio, gc, sys
+        sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
+        from textual.app import App
+        from app_testkit import make_app
+        seen = []
+        original = App._display
+        def display(self, screen, renderable):
+            original(self, screen, renderable)
+            if renderable is not None and not seen:
+                seen.append(sorted(sys.modules))
+        App._display = display
+        async def main():
+            app, _ = make_app()
+            async with app.run_test() as pilot:
+                await pilot.pause(0.2)
+                assert app.session.logs is not None and app.session.transcript is not None
+            print(gc.isenabled())
+            for name in ("mcp", "mcp_tui.schema", "mcp_tui.session.url_check",
+                         "mcp_tui.ui.widgets.log_panel", "mcp_tui.ui.widgets.transcript",
+                         "rich.pretty"):
+                print(name in seen[0], name in sys.modules)
+        asyncio.run(main())
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.split("\n")
+    assert lines[0] == "True"
+    at_first_frame = [line.split()[0] for line in lines[1:7]]
+    assert at_first_frame == ["False"] * 6
+    # ... and the panels did load once the screen was up.
+    assert [line.split()[1] for line in lines[4:7]] == ["True"] * 3
+
+
 async def test_servers_show_state_and_one_failure_does_not_break_others() -> None:
     app, factory = make_app(
         {"broken": Script(fail="command not found: nope")}, servers=("demo", "broken")

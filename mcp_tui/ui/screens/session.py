@@ -15,7 +15,7 @@ The screen is a view: the app owns the connections and hands it batched events
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -26,16 +26,15 @@ from textual.widgets import Footer, Header, Tree
 
 from mcp_tui.session.events import ConnectionState, ElicitationRefused, ResourceInfo
 from mcp_tui.ui.event_buffer import Batch
+from mcp_tui.ui.messages import EntryDetailRequested
 from mcp_tui.ui.render import dropped_entry, notice_entry, refused_entry, state_entry
 from mcp_tui.ui.screens.session_verbs import SessionVerbs
 from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef
-from mcp_tui.ui.widgets.info_panel import InfoPanel, details
-from mcp_tui.ui.widgets.log_panel import LogPanel
-from mcp_tui.ui.widgets.running_calls import RunningCalls
-from mcp_tui.ui.widgets.traffic import TrafficView
-from mcp_tui.ui.widgets.transcript import Transcript
-from mcp_tui.ui.widgets.url_waits import UrlWaitsPanel
+
+if TYPE_CHECKING:
+    from mcp_tui.ui.widgets.info_panel import InfoPanel
+    from mcp_tui.ui.widgets.url_waits import UrlWaitsPanel
 
 
 class SessionScreen(SessionVerbs):
@@ -59,29 +58,56 @@ class SessionScreen(SessionVerbs):
     def __init__(self) -> None:
         super().__init__(id="session")
         self._asking_key_for: bool | None = False
+        self._panels_mounted = False
 
     # --- layout ------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        # The first frame: title, servers (each "connecting"), keys. The panels follow in the
+        # next frame (``ensure_panels``): their modules (RichLog pulls in rich.pretty and attrs)
+        # and their first render would otherwise delay the first frame by about a third.
         yield Header(show_clock=False, icon="⇄")
         with Horizontal(id="body"):
             yield CatalogTree(id="catalog")
-            with Vertical(id="main"):
-                yield InfoPanel(id="info")
-                yield RunningCalls(id="running")
-                yield UrlWaitsPanel(self.mcp_app.url_waits, id="url-waits")
-                yield Transcript(id="transcript")
-                yield TrafficView(id="traffic")
-        yield LogPanel(id="logs")
+            yield Vertical(id="main")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#catalog", CatalogTree).border_title = "Servers"
-        self.query_one("#transcript", Transcript).border_title = "Transcript"
-        self.query_one("#traffic", TrafficView).display = False
+        catalog = self.catalog
+        catalog.border_title = "Servers"
         for entry in self.mcp_app.entries.values():
-            self.query_one(CatalogTree).update_server(entry)
-        self.query_one(CatalogTree).focus()
+            catalog.update_server(entry)
+        catalog.focus()
+        self.call_after_refresh(self.ensure_panels)
+
+    def ensure_panels(self) -> None:
+        """Mount the details, running calls, URL waits, transcript, traffic and log panels.
+
+        Called one frame after the screen appears, or at once by whatever needs a panel first
+        (``Widget.mount`` puts them in the DOM immediately, so they can be queried right away).
+        """
+        if self._panels_mounted:
+            return
+        self._panels_mounted = True
+        from mcp_tui.ui.widgets.info_panel import InfoPanel
+        from mcp_tui.ui.widgets.log_panel import LogPanel
+        from mcp_tui.ui.widgets.running_calls import RunningCalls
+        from mcp_tui.ui.widgets.traffic import TrafficView
+        from mcp_tui.ui.widgets.transcript import Transcript
+        from mcp_tui.ui.widgets.url_waits import UrlWaitsPanel
+
+        transcript = Transcript(id="transcript")
+        transcript.border_title = "Transcript"
+        traffic = TrafficView(id="traffic")
+        traffic.display = False
+        self.query_one("#main").mount(
+            InfoPanel(id="info"),
+            RunningCalls(id="running"),
+            UrlWaitsPanel(self.mcp_app.url_waits, id="url-waits"),
+            transcript,
+            traffic,
+        )
+        self.mount(LogPanel(id="logs"), before=self.query_one(Footer))
         self._show_info()
 
     def on_resize(self) -> None:
@@ -130,7 +156,8 @@ class SessionScreen(SessionVerbs):
         if ref is None and self.mcp_app.entries:
             entry = next(iter(self.mcp_app.entries.values()))
             ref = NodeRef("server", entry.name)
-        self.query_one(InfoPanel).show(ref, entry)
+        if self._panels_mounted:  # else ``ensure_panels`` shows it (the cursor moves at mount)
+            cast("InfoPanel", self.query_one("#info")).show(ref, entry)
 
     @on(Tree.NodeHighlighted, "#catalog")
     def _highlighted(self) -> None:
@@ -155,7 +182,8 @@ class SessionScreen(SessionVerbs):
     def url_waits_changed(self) -> None:
         """The URL waits changed: redraw their rows and show or hide ``d`` and ``g``."""
         if self.is_mounted:
-            self.query_one(UrlWaitsPanel).redraw(force=True)
+            if self._panels_mounted:  # else the panel draws the waits when it mounts
+                cast("UrlWaitsPanel", self.query_one("#url-waits")).redraw(force=True)
             self.refresh_bindings()
 
     @on(Tree.NodeSelected, "#catalog")
@@ -164,8 +192,8 @@ class SessionScreen(SessionVerbs):
         if ref is not None:
             self.open_item(ref)
 
-    @on(Transcript.DetailRequested)
-    def _transcript_detail(self, event: Transcript.DetailRequested) -> None:
+    @on(EntryDetailRequested)
+    def _transcript_detail(self, event: EntryDetailRequested) -> None:
         entry = event.entry
         from mcp_tui.ui.screens.detail import DetailScreen  # lazy: TextArea is slow to import
 
@@ -198,6 +226,8 @@ class SessionScreen(SessionVerbs):
             return
         if ref is None:
             return
+        from mcp_tui.ui.widgets.info_panel import details
+
         title, text = details(ref, self._entry(ref.server))
         from mcp_tui.ui.screens.detail import DetailScreen  # lazy: TextArea is slow to import
 

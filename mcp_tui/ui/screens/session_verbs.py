@@ -12,26 +12,25 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.screen import Screen
 
 from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.session.events import CallOutcome, ConnectionState, ResourceInfo
 from mcp_tui.ui.render import Entry, call_entry, outcome_entry, url_loop_entry
-from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.state import Connection, ServerEntry
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.uri_template import expand, variables
 from mcp_tui.ui.url_waits import FINISHED
-from mcp_tui.ui.widgets.log_panel import LogPanel
-from mcp_tui.ui.widgets.running_calls import RunningCalls
-from mcp_tui.ui.widgets.traffic import TrafficView
-from mcp_tui.ui.widgets.transcript import Transcript
 from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
     from mcp_tui.ui.app import McpTuiApp
+    from mcp_tui.ui.widgets.log_panel import LogPanel
+    from mcp_tui.ui.widgets.running_calls import RunningCalls
+    from mcp_tui.ui.widgets.traffic import TrafficView
+    from mcp_tui.ui.widgets.transcript import Transcript
 
 
 #: A chain of -32042 answers (each retry asking for other pages) stops after this many rounds.
@@ -78,21 +77,31 @@ class SessionVerbs(Screen[None]):
         assert isinstance(app, McpTuiApp)
         return app
 
+    # The panels are mounted one frame after the screen (see ``SessionScreen.ensure_panels``);
+    # asking for one before that mounts them at once.
+
+    def ensure_panels(self) -> None:
+        """Overridden by the session screen: mount the panels if they are not there yet."""
+
     @property
     def transcript(self) -> Transcript:
-        return self.query_one("#transcript", Transcript)
+        self.ensure_panels()
+        return cast("Transcript", self.query_one("#transcript"))
 
     @property
     def running(self) -> RunningCalls:
-        return self.query_one("#running", RunningCalls)
+        self.ensure_panels()
+        return cast("RunningCalls", self.query_one("#running"))
 
     @property
     def logs(self) -> LogPanel:
-        return self.query_one("#logs", LogPanel)
+        self.ensure_panels()
+        return cast("LogPanel", self.query_one("#logs"))
 
     @property
     def traffic(self) -> TrafficView:
-        return self.query_one("#traffic", TrafficView)
+        self.ensure_panels()
+        return cast("TrafficView", self.query_one("#traffic"))
 
     # --- transcript queue --------------------------------------------------------------------
 
@@ -310,6 +319,8 @@ class SessionVerbs(Screen[None]):
             if not self.is_attached:
                 return False
             await asyncio.sleep(0.2)
+        from mcp_tui.ui.screens.confirm import ConfirmScreen
+
         the_pages = "The page is" if pages == 1 else f"All {pages} pages are"
         retry = await self.app.push_screen_wait(
             ConfirmScreen(

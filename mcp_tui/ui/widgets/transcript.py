@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from textual.message import Message
 from textual.widgets import ListItem, ListView, Static
 
+from mcp_tui.ui.messages import EntryDetailRequested
 from mcp_tui.ui.render import Entry
 
 
@@ -27,12 +27,8 @@ class TranscriptItem(ListItem):
 class Transcript(ListView):
     """Calls and their results; Enter shows the highlighted entry in full."""
 
-    class DetailRequested(Message):
-        """The user asked to see ``entry`` in full."""
-
-        def __init__(self, entry: Entry) -> None:
-            super().__init__()
-            self.entry = entry
+    #: The user asked to see an entry in full (Enter on it).
+    DetailRequested = EntryDetailRequested
 
     def __init__(self, *, limit: int = 500, id: str | None = None) -> None:
         super().__init__(id=id)
