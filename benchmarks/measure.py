@@ -22,6 +22,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PYTHON = sys.executable
 SERVER = str(HERE / "bench_server.py")
+#: The transcript panel's title: painted once the session screen's panels are mounted.
+PANELS_MARKER = b"Transcript"
 CTRL_P, CTRL_Q = b"\x10", b"\x11"
 #: Textual's command palette placeholder, minus the first letter (drawn under the cursor).
 PALETTE = b"earch for commands"
@@ -80,11 +82,15 @@ def first_frame(argv: list[str], marker: bytes) -> dict[str, float]:
         p.close(CTRL_Q)
 
 
-def until_marker(argv: list[str], marker: bytes, *, env: dict[str, str] | None = None) -> float:
-    """Start -> ``marker`` printed or painted (seconds); then quit (Ctrl+Q) or end it."""
+def until_marker(
+    argv: list[str], marker: bytes, *, env: dict[str, str] | None = None, settle: bool = False
+) -> float:
+    """Start -> ``marker`` printed or painted (seconds), plus the rest of that burst of output
+    when ``settle``; then quit (Ctrl+Q) or end it."""
     p = PtyProcess(argv, env=env or bench_env(), cwd=str(ROOT))
     try:
-        return p.wait_for(marker, timeout=120) - p.started
+        seen = p.wait_for(marker, timeout=120)
+        return (_settle(p) if settle else seen) - p.started
     finally:
         p.close(CTRL_Q, grace=3.0)
 

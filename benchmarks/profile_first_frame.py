@@ -1,6 +1,7 @@
 """Profile mcp-tui (or the bare Textual floor) from process start to its first painted frame.
 
-``python benchmarks/profile_first_frame.py OUT.txt [--floor]`` runs, in a pty, a child that starts
+``python benchmarks/profile_first_frame.py OUT.txt [--floor]`` (``PROFILE_ALL=1``: every frame,
+Textual's too) runs, in a pty, a child that starts
 pyinstrument before anything else is imported and stops it at the first ``App._display`` with a
 frame; the child writes the text report to OUT.txt and exits. Used for the closing-note evidence
 of issue 9; nothing in ``tests`` runs it.
@@ -29,7 +30,8 @@ def display(self, screen, renderable):
         return
     profiler.stop()
     with open(out, "w") as f:
-        f.write(profiler.output_text(unicode=True, color=False, show_all=os.environ.get("PROFILE_ALL") == "1"))
+        show_all = os.environ.get("PROFILE_ALL") == "1"
+        f.write(profiler.output_text(unicode=True, color=False, show_all=show_all))
     os._exit(0)
 App._display = display
 if floor:
