@@ -134,7 +134,7 @@ def group_frame(runs: int, rows: list[Row]) -> None:
             complete,
             [f["frame"] for f in floor],
             kind="info",
-            note="the panels are mounted one frame after the first (`SessionScreen.ensure_panels`)",
+            note="the transcript's title painted (the panels are part of the first frame)",
         )
     )
     modules = measure.first_frame_modules()

@@ -77,30 +77,22 @@ class SessionVerbs(Screen[None]):
         assert isinstance(app, McpTuiApp)
         return app
 
-    # The panels are mounted one frame after the screen (see ``SessionScreen.ensure_panels``);
-    # asking for one before that mounts them at once.
-
-    def ensure_panels(self) -> None:
-        """Overridden by the session screen: mount the panels if they are not there yet."""
+    # Queried by id: the widget classes are imported by ``SessionScreen.compose``.
 
     @property
     def transcript(self) -> Transcript:
-        self.ensure_panels()
         return cast("Transcript", self.query_one("#transcript"))
 
     @property
     def running(self) -> RunningCalls:
-        self.ensure_panels()
         return cast("RunningCalls", self.query_one("#running"))
 
     @property
     def logs(self) -> LogPanel:
-        self.ensure_panels()
         return cast("LogPanel", self.query_one("#logs"))
 
     @property
     def traffic(self) -> TrafficView:
-        self.ensure_panels()
         return cast("TrafficView", self.query_one("#traffic"))
 
     # --- transcript queue --------------------------------------------------------------------
