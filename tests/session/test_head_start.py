@@ -77,11 +77,17 @@ async def test_spawned_with_the_sdks_arguments(monkeypatch: pytest.MonkeyPatch) 
     assert calls[0] == calls[1]
 
 
+async def started(script: Path = ELICIT_SERVER, log: Path | None = None) -> tuple[ServerSpec, Any]:
+    """A head-started fixture server (its spec and ``HeadStart``)."""
+    spec = stdio_spec(script)
+    head = await head_start.start_stdio(spec, log)
+    assert head is not None
+    return spec, head
+
+
 @pytest.mark.anyio
 async def test_a_connection_adopts_the_process_and_stops_it() -> None:
-    spec = stdio_spec(ELICIT_SERVER)
-    head = await head_start.start_stdio(spec, None)
-    assert head is not None
+    spec, head = await started()
     pid = head.process.pid
     rec = Recorder()
     conn = ServerConnection(spec, handler=ScriptedHandler(), sink=rec, head_start=head)
@@ -99,9 +105,7 @@ async def test_a_connection_adopts_the_process_and_stops_it() -> None:
 
 @pytest.mark.anyio
 async def test_stderr_before_adoption_reaches_the_connection(tmp_path: Path) -> None:
-    spec = stdio_spec(RAW_SERVER)
-    head = await head_start.start_stdio(spec, tmp_path / "srv.stderr.log")
-    assert head is not None
+    spec, head = await started(RAW_SERVER, tmp_path / "srv.stderr.log")
     await anyio.sleep(0.5)  # the server writes its first stderr lines before anyone listens
     rec = Recorder()
     conn = ServerConnection(spec, handler=ScriptedHandler(), sink=rec, head_start=head)
@@ -114,9 +118,7 @@ async def test_stderr_before_adoption_reaches_the_connection(tmp_path: Path) -> 
 
 @pytest.mark.anyio
 async def test_unadopted_head_start_is_discarded() -> None:
-    spec = stdio_spec(ELICIT_SERVER)
-    head = await head_start.start_stdio(spec, None)
-    assert head is not None
+    spec, head = await started()
     pid = head.process.pid
     assert alive(pid)
     await head.discard()
@@ -128,9 +130,7 @@ async def test_unadopted_head_start_is_discarded() -> None:
 
 @pytest.mark.anyio
 async def test_a_connection_closed_before_running_discards_its_head_start() -> None:
-    spec = stdio_spec(ELICIT_SERVER)
-    head = await head_start.start_stdio(spec, None)
-    assert head is not None
+    spec, head = await started()
     conn = ServerConnection(spec, handler=ScriptedHandler(), sink=Recorder(), head_start=head)
     await conn.close()
     await conn.run()
