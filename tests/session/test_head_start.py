@@ -118,7 +118,7 @@ async def test_stderr_before_adoption_reaches_the_connection(tmp_path: Path) -> 
 
 @pytest.mark.anyio
 async def test_unadopted_head_start_is_discarded() -> None:
-    spec, head = await started()
+    _, head = await started()
     pid = head.process.pid
     assert alive(pid)
     await head.discard()
