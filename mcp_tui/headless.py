@@ -184,15 +184,13 @@ class _Run:
         return conn.state is ConnectionState.READY
 
     def _traffic(self, event: TrafficRecorded) -> None:
-        message = event.message
-        if event.direction == "out" and message.get("method") == "tools/call":
-            self._call_ids.add(message.get("id"))
-        elif (
-            event.direction == "in"
-            and message.get("id") in self._call_ids
-            and isinstance(message.get("result"), dict)
-        ):
-            self.raw_result = message["result"]
+        # ``method`` and ``id`` are read without dumping the message (most are never dumped).
+        if event.direction == "out" and event.method == "tools/call":
+            self._call_ids.add(event.id)
+        elif event.direction == "in" and event.method is None and event.id in self._call_ids:
+            result = event.message.get("result")
+            if isinstance(result, dict):
+                self.raw_result = result
 
 
 @contextmanager

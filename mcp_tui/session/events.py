@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from typing import Any, Literal
 
 
@@ -147,12 +148,45 @@ class ProgressReceived:
 
 @dataclass(frozen=True)
 class TrafficRecorded:
-    """One JSON-RPC message in or out, as a JSON-able dict."""
+    """One JSON-RPC message in or out; :attr:`message` is it as a JSON-able dict.
+
+    ``raw`` is that dict, or the SDK's message model as it crossed the wire: turning a model into
+    a dict costs more than everything else mcp-tui does with a message, and most traffic events
+    are never looked at (the traffic view is hidden until asked for, a headless run reads only
+    its tool call's result), so the model is dumped the first time :attr:`message` is read.
+    Models are never changed after they cross the wire (the SDK workarounds copy them).
+    """
 
     server: str
     direction: Literal["in", "out"]
-    message: dict[str, Any]
+    raw: Any
     at: float = field(default_factory=time.time)
+
+    @cached_property
+    def message(self) -> dict[str, Any]:
+        raw = self.raw
+        if isinstance(raw, dict):
+            return raw
+        try:
+            dumped: dict[str, Any] = raw.model_dump(by_alias=True, mode="json", exclude_unset=True)
+        except Exception as exc:  # never let the traffic view break on one message
+            return {"unrecordable": repr(exc)}
+        return dumped
+
+    @property
+    def method(self) -> str | None:
+        """The request's or notification's method, without dumping the message."""
+        value = (
+            self.raw.get("method")
+            if isinstance(self.raw, dict)
+            else getattr(self.raw, "method", None)
+        )
+        return value if isinstance(value, str) else None
+
+    @property
+    def id(self) -> Any:
+        """The message's JSON-RPC id (``None`` for notifications), without dumping it."""
+        return self.raw.get("id") if isinstance(self.raw, dict) else getattr(self.raw, "id", None)
 
 
 @dataclass(frozen=True)

@@ -139,13 +139,12 @@ class ConnectionTap:
         self._sink(ElicitationRefused(self.server, message, problems))
 
     def _record(self, direction: Direction, message: SessionMessage) -> None:
-        try:
-            data = message.message.model_dump(by_alias=True, mode="json", exclude_unset=True)
-        except Exception as exc:  # never let the log break the connection
-            data = {"unrecordable": repr(exc)}
+        # The event dumps the model when first read (``TrafficRecorded.message``); the log file
+        # reads it at once, and the event then shares that dict.
+        event = TrafficRecorded(self.server, direction, message.message)
         if self._traffic_log is not None:
-            self._traffic_log.record(self.server, direction, data)
-        self._sink(TrafficRecorded(self.server, direction, data))
+            self._traffic_log.record(self.server, direction, event.message)
+        self._sink(event)
 
     def _stream_problem(self, exc: Exception) -> None:
         if self._traffic_log is not None:
