@@ -4,8 +4,8 @@
 connects, lists the catalog and stays connected until :meth:`~ServerConnection.close` or until the
 server goes away; it enters and exits the SDK ``Client`` in its own task (the SDK requires it)
 and never raises: failures become ``FAILED`` with one readable sentence. Other tasks call tools,
-get prompts and read resources concurrently; those never raise either — errors come back in the
-:class:`CallOutcome`.
+get prompts and read resources concurrently through the methods of its base class,
+:class:`~mcp_tui.session.requests.ConnectionRequests` (``requests.py``); those never raise either.
 
 Everything reaches the UI as plain events (``events.py``) through the ``sink``, called on the event
 loop. Raw ``mcp`` types stay in the session layer (``convert.py`` maps them).
@@ -15,9 +15,8 @@ Importing this module imports ``mcp`` (about half a second): the UI imports it l
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -32,32 +31,24 @@ from mcp_tui import __version__
 from mcp_tui.session import convert
 from mcp_tui.session.catalog import Catalog
 from mcp_tui.session.elicitation import ElicitationHandler
-from mcp_tui.session.elicitation_bridge import (
-    CallTracker,
-    ElicitationBridge,
-    url_requests_from_error,
-)
+from mcp_tui.session.elicitation_bridge import CallTracker, ElicitationBridge
 from mcp_tui.session.elicitation_gate import ElicitationGate
 from mcp_tui.session.events import (
-    CallOutcome,
     ConnectionState,
     ElicitationCompleted,
     EventSink,
     LogReceived,
     Notice,
-    ProgressReceived,
-    PromptInfo,
-    ResourceInfo,
     ServerInfo,
     ServerStateChanged,
-    ToolInfo,
 )
 from mcp_tui.session.head_start import HeadStart
-from mcp_tui.session.http_status import HttpStatusLog, explain_status, sdk_http_error
+from mcp_tui.session.http_status import HttpStatusLog
 from mcp_tui.session.oauth import AuthorizationHandler
 from mcp_tui.session.oauth_provider import build_auth
 from mcp_tui.session.recording import ConnectionTap
-from mcp_tui.session.scopes import CallScope, guarded
+from mcp_tui.session.requests import ConnectionRequests
+from mcp_tui.session.scopes import guarded
 from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.session.stderr import StderrCapture
@@ -69,13 +60,12 @@ from mcp_tui.session.transports import describe_connect_failure, open_transport
 log = logging.getLogger(__name__)
 silence_deprecation_warnings()
 
-URL_ELICITATION_REQUIRED = -32042
 #: How long :meth:`ServerConnection.close` waits for a graceful end before cancelling outright.
 #: (A stdio server gets 2 s after stdin closes, then SIGTERM, 2 s more, then SIGKILL.)
 CLOSE_GRACE = 8.0
 
 
-class ServerConnection:
+class ServerConnection(ConnectionRequests):
     """A connection to one server; see the module docstring."""
 
     def __init__(
@@ -141,37 +131,7 @@ class ServerConnection:
         self._run_scope: anyio.CancelScope | None = None
         self._events: dict[str, anyio.Event] = {}
 
-    # ---- public state -----------------------------------------------------------------------
-
-    @property
-    def tools(self) -> tuple[ToolInfo, ...]:
-        return self._catalog.tools
-
-    @property
-    def prompts(self) -> tuple[PromptInfo, ...]:
-        return self._catalog.prompts
-
-    @property
-    def resources(self) -> tuple[ResourceInfo, ...]:
-        return self._catalog.resources
-
-    @property
-    def elicitation_paused(self) -> bool:
-        return self._bridge.gate.paused
-
-    @property
-    def stderr_tail(self) -> tuple[str, ...]:
-        """The server's last stderr lines (stdio only)."""
-        return tuple(self._stderr.tail) if self._stderr else ()
-
-    def set_elicitation_paused(self, paused: bool) -> None:
-        """The per-server "stop asking" toggle; ``False`` also lifts a rate-limit pause."""
-        self._bridge.set_paused(paused)
-
-    def _event(self, name: str) -> anyio.Event:
-        if name not in self._events:
-            self._events[name] = anyio.Event()
-        return self._events[name]
+    # ---- state ------------------------------------------------------------------------------
 
     def _set_state(self, state: ConnectionState, detail: str | None = None) -> None:
         self.state = state
@@ -374,118 +334,6 @@ class ServerConnection:
             self._catalog.changed("resources")
         elif isinstance(message, types.ElicitCompleteNotification):
             self._sink(ElicitationCompleted(self.name, message.params.elicitation_id))
-
-    # ---- requests ---------------------------------------------------------------------------
-
-    async def wait_ready(self, timeout: float | None = None) -> bool:
-        if self.state is ConnectionState.CONNECTING:
-            with anyio.move_on_after(timeout):
-                await self._event("settled").wait()
-        return self.state is ConnectionState.READY
-
-    def _not_ready(self) -> CallOutcome:
-        why = f": {self.detail}" if self.detail else ""
-        return CallOutcome(error=f"{self.name} is not connected ({self.state.value}){why}")
-
-    async def call_tool(
-        self, name: str, arguments: Mapping[str, Any] | None = None, *, call_id: int | None = None
-    ) -> CallOutcome:
-        """Call a tool; progress goes to the sink as ``ProgressReceived(call_id=call_id or 0)``.
-
-        No client-side timeout: a person may take minutes filling in a form for this call.
-        """
-        client = self._client
-        if client is None:
-            return self._not_ready()
-
-        async def progress(progress: float, total: float | None, message: str | None) -> None:
-            self._sink(ProgressReceived(self.name, call_id or 0, progress, total, message))
-
-        with self._calls.track(name, call_id) as ref, self._call_scope():
-            try:
-                return convert.tool_outcome(
-                    await client.call_tool(
-                        name,
-                        dict(arguments) if arguments is not None else None,
-                        progress_callback=progress,
-                    )
-                )
-            except Exception as exc:
-                outcome = self._error_outcome(exc)
-                if outcome.error_code != URL_ELICITATION_REQUIRED:
-                    return outcome
-                try:
-                    requests = url_requests_from_error(
-                        self.name,
-                        outcome.error_data,
-                        call=ref,
-                        protocol_version=self.info.protocol_version if self.info else None,
-                    )
-                except ValueError as bad:
-                    return CallOutcome(
-                        error=f"{outcome.error} (the error's data is not valid: {bad})",
-                        error_code=outcome.error_code,
-                        error_data=outcome.error_data,
-                    )
-                return CallOutcome(
-                    error=outcome.error,
-                    error_code=outcome.error_code,
-                    error_data=outcome.error_data,
-                    url_elicitations=requests,
-                )
-        return self._interrupted()  # the connection ended: our scope was cancelled
-
-    async def get_prompt(
-        self, name: str, arguments: Mapping[str, str] | None = None
-    ) -> CallOutcome:
-        """Messages become items in order, each with ``role`` set."""
-        client = self._client
-        if client is None:
-            return self._not_ready()
-        with self._call_scope():
-            try:
-                args = dict(arguments) if arguments is not None else None
-                return convert.prompt_outcome(await client.get_prompt(name, args))
-            except Exception as exc:
-                return self._error_outcome(exc)
-        return self._interrupted()
-
-    async def read_resource(self, uri: str) -> CallOutcome:
-        client = self._client
-        if client is None:
-            return self._not_ready()
-        with self._call_scope():
-            try:
-                return convert.resource_outcome(await client.read_resource(uri))
-            except Exception as exc:
-                return self._error_outcome(exc)
-        return self._interrupted()
-
-    async def refresh_catalog(self) -> None:
-        await self._catalog.refresh_all()
-
-    def _error_outcome(self, exc: Exception) -> CallOutcome:
-        """``convert.error_outcome``, naming the HTTP status the SDK reported as -32603."""
-        outcome = convert.error_outcome(exc)
-        status = self._http_status.last
-        if status is None or not sdk_http_error(outcome.error_code, outcome.error):
-            return outcome
-        explained = explain_status(self.spec, status.status, status.reason)
-        return dataclasses.replace(outcome, error=f"{outcome.error} — {explained}")
-
-    def _interrupted(self) -> CallOutcome:
-        return CallOutcome(
-            error="-32000 (connection closed): the connection ended during the call",
-            error_code=-32000,
-        )
-
-    def _call_scope(self) -> CallScope:
-        return CallScope(self._call_scopes)
-
-    def _cancel_calls(self) -> None:
-        """Calls blocked in a form on 2026-07-28 wait on no response: end them with the link."""
-        for scope in list(self._call_scopes):
-            scope.cancel()
 
     # ---- closing ----------------------------------------------------------------------------
 

@@ -1,0 +1,212 @@
+"""What other tasks ask of a running :class:`~mcp_tui.session.connection.ServerConnection`.
+
+A connection's own task connects, serves and closes (``connection.py``); meanwhile other tasks
+read its catalog and call tools, get prompts and read resources, concurrently. Those requests
+never raise: errors come back in the :class:`CallOutcome`, including "not connected" and "the
+connection ended during the call". This module is that second half, kept apart so each half
+reads on its own: :class:`ConnectionRequests` is the base class of ``ServerConnection`` and
+declares (with types) the attributes the connection sets up for it.
+
+A call blocked in a form waits on no response on 2026-07-28, so each request runs in a
+:class:`~mcp_tui.session.scopes.CallScope` the connection cancels when its link ends.
+
+Importing this module imports ``mcp`` (like ``connection.py``, it is loaded in a worker).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+import anyio
+from mcp import Client
+
+from mcp_tui.session import convert
+from mcp_tui.session.catalog import Catalog
+from mcp_tui.session.elicitation_bridge import (
+    CallTracker,
+    ElicitationBridge,
+    url_requests_from_error,
+)
+from mcp_tui.session.events import (
+    CallOutcome,
+    ConnectionState,
+    EventSink,
+    ProgressReceived,
+    PromptInfo,
+    ResourceInfo,
+    ServerInfo,
+    ToolInfo,
+)
+from mcp_tui.session.http_status import HttpStatusLog, explain_status, sdk_http_error
+from mcp_tui.session.scopes import CallScope
+from mcp_tui.session.servers import ServerSpec
+from mcp_tui.session.stderr import StderrCapture
+
+URL_ELICITATION_REQUIRED = -32042
+
+
+class ConnectionRequests:
+    """The requests and state views of a connection; ``ServerConnection`` sets the attributes."""
+
+    spec: ServerSpec
+    name: str
+    state: ConnectionState
+    detail: str | None
+    info: ServerInfo | None
+    _sink: EventSink
+    #: The SDK client while the connection is ready; ``None`` before and after.
+    _client: Client | None
+    _calls: CallTracker
+    _bridge: ElicitationBridge
+    _catalog: Catalog
+    _stderr: StderrCapture | None
+    _http_status: HttpStatusLog
+    #: One scope per request in flight, cancelled when the connection ends.
+    _call_scopes: set[anyio.CancelScope]
+    _events: dict[str, anyio.Event]
+
+    # ---- public state -----------------------------------------------------------------------
+
+    @property
+    def tools(self) -> tuple[ToolInfo, ...]:
+        return self._catalog.tools
+
+    @property
+    def prompts(self) -> tuple[PromptInfo, ...]:
+        return self._catalog.prompts
+
+    @property
+    def resources(self) -> tuple[ResourceInfo, ...]:
+        return self._catalog.resources
+
+    @property
+    def elicitation_paused(self) -> bool:
+        return self._bridge.gate.paused
+
+    @property
+    def stderr_tail(self) -> tuple[str, ...]:
+        """The server's last stderr lines (stdio only)."""
+        return tuple(self._stderr.tail) if self._stderr else ()
+
+    def set_elicitation_paused(self, paused: bool) -> None:
+        """The per-server "stop asking" toggle; ``False`` also lifts a rate-limit pause."""
+        self._bridge.set_paused(paused)
+
+    def _event(self, name: str) -> anyio.Event:
+        if name not in self._events:
+            self._events[name] = anyio.Event()
+        return self._events[name]
+
+    # ---- requests ---------------------------------------------------------------------------
+
+    async def wait_ready(self, timeout: float | None = None) -> bool:
+        if self.state is ConnectionState.CONNECTING:
+            with anyio.move_on_after(timeout):
+                await self._event("settled").wait()
+        return self.state is ConnectionState.READY
+
+    def _not_ready(self) -> CallOutcome:
+        why = f": {self.detail}" if self.detail else ""
+        return CallOutcome(error=f"{self.name} is not connected ({self.state.value}){why}")
+
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, call_id: int | None = None
+    ) -> CallOutcome:
+        """Call a tool; progress goes to the sink as ``ProgressReceived(call_id=call_id or 0)``.
+
+        No client-side timeout: a person may take minutes filling in a form for this call.
+        """
+        client = self._client
+        if client is None:
+            return self._not_ready()
+
+        async def progress(progress: float, total: float | None, message: str | None) -> None:
+            self._sink(ProgressReceived(self.name, call_id or 0, progress, total, message))
+
+        with self._calls.track(name, call_id) as ref, self._call_scope():
+            try:
+                return convert.tool_outcome(
+                    await client.call_tool(
+                        name,
+                        dict(arguments) if arguments is not None else None,
+                        progress_callback=progress,
+                    )
+                )
+            except Exception as exc:
+                outcome = self._error_outcome(exc)
+                if outcome.error_code != URL_ELICITATION_REQUIRED:
+                    return outcome
+                try:
+                    requests = url_requests_from_error(
+                        self.name,
+                        outcome.error_data,
+                        call=ref,
+                        protocol_version=self.info.protocol_version if self.info else None,
+                    )
+                except ValueError as bad:
+                    return CallOutcome(
+                        error=f"{outcome.error} (the error's data is not valid: {bad})",
+                        error_code=outcome.error_code,
+                        error_data=outcome.error_data,
+                    )
+                return CallOutcome(
+                    error=outcome.error,
+                    error_code=outcome.error_code,
+                    error_data=outcome.error_data,
+                    url_elicitations=requests,
+                )
+        return self._interrupted()  # the connection ended: our scope was cancelled
+
+    async def get_prompt(
+        self, name: str, arguments: Mapping[str, str] | None = None
+    ) -> CallOutcome:
+        """Messages become items in order, each with ``role`` set."""
+        client = self._client
+        if client is None:
+            return self._not_ready()
+        with self._call_scope():
+            try:
+                args = dict(arguments) if arguments is not None else None
+                return convert.prompt_outcome(await client.get_prompt(name, args))
+            except Exception as exc:
+                return self._error_outcome(exc)
+        return self._interrupted()
+
+    async def read_resource(self, uri: str) -> CallOutcome:
+        client = self._client
+        if client is None:
+            return self._not_ready()
+        with self._call_scope():
+            try:
+                return convert.resource_outcome(await client.read_resource(uri))
+            except Exception as exc:
+                return self._error_outcome(exc)
+        return self._interrupted()
+
+    async def refresh_catalog(self) -> None:
+        await self._catalog.refresh_all()
+
+    def _error_outcome(self, exc: Exception) -> CallOutcome:
+        """``convert.error_outcome``, naming the HTTP status the SDK reported as -32603."""
+        outcome = convert.error_outcome(exc)
+        status = self._http_status.last
+        if status is None or not sdk_http_error(outcome.error_code, outcome.error):
+            return outcome
+        explained = explain_status(self.spec, status.status, status.reason)
+        return dataclasses.replace(outcome, error=f"{outcome.error} — {explained}")
+
+    def _interrupted(self) -> CallOutcome:
+        return CallOutcome(
+            error="-32000 (connection closed): the connection ended during the call",
+            error_code=-32000,
+        )
+
+    def _call_scope(self) -> CallScope:
+        return CallScope(self._call_scopes)
+
+    def _cancel_calls(self) -> None:
+        """Calls blocked in a form on 2026-07-28 wait on no response: end them with the link."""
+        for scope in list(self._call_scopes):
+            scope.cancel()
