@@ -45,7 +45,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from mcp_tui.errors import SchemaError
-from mcp_tui.schema.parse import parse_requested_schema
+from mcp_tui.schema.parse_cache import FORMS
 from mcp_tui.session.convert import validation_summary
 from mcp_tui.session.elicitation import ElicitationHandler, ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.elicitation_gate import ElicitationGate, Verdict
@@ -249,7 +249,7 @@ class ElicitationBridge:
             return ElicitationRequest(
                 mode="url", url=params.url, elicitation_id=params.elicitation_id, **common
             )
-        form = parse_requested_schema(params.requested_schema)
+        form = FORMS.parse(params.requested_schema)  # the same form asked again: parsed once
         return ElicitationRequest(mode="form", form=form, **common)
 
     def set_paused(self, paused: bool) -> None:
