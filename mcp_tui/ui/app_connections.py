@@ -1,0 +1,327 @@
+"""The app's server connections: starting them after the first frame, reconnecting, closing.
+
+Start-up order matters for the first frame: nothing on the import path of this module imports
+``mcp`` (about half a second). After the first paint a worker spawns the stdio servers (their
+head start, ``session/head_start.py``), imports ``mcp_tui.session.connection`` in a thread and
+starts one connection per server, so one failing server never affects another.
+
+Connections run as plain asyncio tasks owned by the app rather than Textual workers, because
+Textual cancels its workers before any hook runs at shutdown, and a cancelled connection cannot
+say goodbye (an HTTP session stays open on the server). :meth:`AppConnections.close_connections`
+closes them all at once, whichever way the app ends. A stdio server is always stopped: the
+session layer ends it with EOF, then SIGTERM, then SIGKILL, and the app waits for that.
+
+An HTTP server that wants OAuth gets the app's one ``TuiAuthorizationHandler`` (built after the
+first frame, like the elicitation handler): the same URL consent screen, then a wait-or-paste
+screen; sign-ins of several servers queue behind one another. Quitting while one shows closes the
+connection, which cancels the sign-in and closes its screen.
+
+:class:`AppConnections` is a part of :class:`~mcp_tui.ui.app.McpTuiApp`, not an app of its own: it
+subclasses ``App`` so that its methods are type-checked against, and tested for clashes with,
+Textual's ``App``; the app sets the attributes it declares.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from textual.app import App
+
+from mcp_tui.options import AppOptions
+from mcp_tui.session.events import ConnectionState, Notice, ServerStateChanged, SessionEvent
+from mcp_tui.startup import resume_collector
+from mcp_tui.ui.event_buffer import EventBuffer
+from mcp_tui.ui.screens.session import SessionScreen
+from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
+
+if TYPE_CHECKING:  # annotations only; the modules load after the first frame, when needed
+    from mcp_tui.session.elicitation import ElicitationHandler
+    from mcp_tui.session.head_start import HeadStart
+    from mcp_tui.session.oauth import AuthorizationHandler
+    from mcp_tui.session.traffic import TrafficLog
+
+#: Upper bound on closing every connection when quitting or reconnecting. Connections close
+#: concurrently; a stdio server that ignores EOF and SIGTERM takes the session layer about 4.5 s
+#: to kill, so this is only reached by something truly stuck.
+CLOSE_TIMEOUT = 10.0
+#: After spawning stdio servers, how long the import of the connection code waits (seconds).
+IMPORT_PAUSE = 0.15
+
+NO_FORMS_NOTE = "forms are not available in this build: elicitation requests are cancelled"
+
+
+class AppConnections(App[None]):
+    """Connection management of :class:`~mcp_tui.ui.app.McpTuiApp` (see the module docstring)."""
+
+    options: AppOptions
+    entries: dict[str, ServerEntry]
+    #: Builds connections: ``ServerConnection`` once loaded, or a test's fake.
+    _factory: ConnectionFactory | None
+    _buffer: EventBuffer
+    _session: SessionScreen | None
+    _quitting: bool
+    _traffic_log: TrafficLog | None
+    handler: ElicitationHandler | None
+    #: Who signs in when an HTTP server wants OAuth: the consent and wait screens
+    #: (``TuiAuthorizationHandler``), built after the first frame like :attr:`handler`.
+    _auth_handler: AuthorizationHandler | None
+    #: Quitting waits for these (each stops its server process); see :meth:`_track`.
+    _connection_tasks: set[asyncio.Task[None]]
+    _closing_connections: asyncio.Future[None] | None
+    #: stdio servers spawned before the connection code loaded, until a connection adopts one.
+    _head_starts: dict[str, HeadStart]
+
+    # --- start-up ----------------------------------------------------------------------------
+
+    async def _load_factory(self) -> ConnectionFactory:
+        if self._factory is None:
+            module = await asyncio.to_thread(importlib.import_module, "mcp_tui.session.connection")
+            self._factory = cast(ConnectionFactory, module.ServerConnection)
+        return self._factory
+
+    def _load_handler(self) -> ElicitationHandler:
+        if self.handler is None:
+            try:
+                module = importlib.import_module("mcp_tui.ui.elicitation_handler")
+                self.handler = cast(
+                    "ElicitationHandler",
+                    module.TuiElicitationHandler(
+                        self,
+                        review_before_send=self.options.review_before_send,
+                        save_answers=self.options.save_answers,
+                    ),
+                )
+            except ImportError:
+                from mcp_tui.session.elicitation import CancelAll
+
+                self.handler = CancelAll(NO_FORMS_NOTE)
+                self._buffer.add(Notice("mcp-tui", NO_FORMS_NOTE, "warning"))
+        return self.handler
+
+    def _load_auth_handler(self) -> AuthorizationHandler | None:
+        """The TUI's sign-in screens; ``None`` (stored tokens only) if they cannot load."""
+        if self._auth_handler is None:
+            try:
+                module = importlib.import_module("mcp_tui.ui.screens.oauth")
+                self._auth_handler = cast(
+                    "AuthorizationHandler", module.TuiAuthorizationHandler(self)
+                )
+            except ImportError as error:
+                text = f"signing in (OAuth) is not available in this build: {error}"
+                self._buffer.add(Notice("mcp-tui", text, "warning"))
+        return self._auth_handler
+
+    async def _start_connections(self) -> None:
+        if self._factory is None:  # real connections: start stdio servers before ``import mcp``
+            await self._head_start_servers()
+            if self._head_starts:
+                # Each server now spends a good second starting up on its own, so the import
+                # (half a second of CPU in a thread, which halves the UI's speed while it runs)
+                # can wait a moment: keys typed right after the first frame are answered at once.
+                await asyncio.sleep(IMPORT_PAUSE)
+        try:
+            factory = await self._load_factory()
+        except Exception as error:  # a broken install: say so on every server
+            for entry in self.entries.values():
+                self._fail(entry, f"cannot load the connection code: {error!r}")
+            await self._discard_head_starts()
+            return
+        finally:
+            resume_collector()  # start-up's imports are done (``mcp_tui.startup``)
+        handler = self._load_handler()
+        self._open_traffic_log()
+        for entry in self.entries.values():
+            self._connect(entry, factory, handler, self._head_starts.pop(entry.name, None))
+
+    async def _head_start_servers(self) -> None:
+        """Spawn every stdio server now, so its own start-up overlaps our ``import mcp``
+        (``session/head_start.py``); its connection adopts the process."""
+        from mcp_tui.session.head_start import start_stdio
+
+        for entry in self.entries.values():
+            head = await start_stdio(entry.spec, self._stderr_log_for(entry.name))
+            if head is not None:
+                self._head_starts[entry.name] = head
+
+    async def _discard_head_starts(self) -> None:
+        heads, self._head_starts = list(self._head_starts.values()), {}
+        for head in heads:
+            await head.discard()
+
+    def _open_traffic_log(self) -> None:
+        """``--log``: one JSON Lines file for every connection (each line names its server)."""
+        path = self.options.traffic_log
+        if path is None or self._traffic_log is not None:
+            return
+        from mcp_tui.session.traffic import TrafficLog
+
+        try:
+            self._traffic_log = TrafficLog(path)
+        except OSError as error:
+            self._buffer.add(Notice("mcp-tui", f"cannot write the traffic log: {error}", "error"))
+
+    def _stderr_log_for(self, server: str) -> Path | None:
+        """Each server's stderr file: ``--stderr-log`` (one name per server when several)."""
+        safe = re.sub(r"[^A-Za-z0-9._-]", "_", server)[:60] or "server"
+        path = self.options.stderr_log
+        if path is None:
+            try:
+                from mcp_tui.paths import log_dir
+
+                return log_dir() / f"{safe}.stderr.log"
+            except Exception:
+                return None
+        if len(self.entries) == 1:
+            return path
+        return path.with_name(f"{path.stem}.{safe}{path.suffix}")
+
+    # --- connections -------------------------------------------------------------------------
+
+    def _fail(self, entry: ServerEntry, reason: str) -> None:
+        self._buffer.add(ServerStateChanged(entry.name, ConnectionState.FAILED, reason))
+
+    def _connect(
+        self,
+        entry: ServerEntry,
+        factory: ConnectionFactory,
+        handler: ElicitationHandler,
+        head_start: HeadStart | None = None,
+    ) -> None:
+        entry.generation += 1
+        generation = entry.generation
+        name = entry.name
+
+        def sink(event: SessionEvent) -> None:
+            if self.entries[name].generation == generation:
+                self._buffer.add(event)
+
+        # Only ``ServerConnection`` takes a head start (test fakes never get one).
+        extra: dict[str, Any] = {} if head_start is None else {"head_start": head_start}
+        try:
+            connection = factory(
+                entry.spec,
+                handler=handler,
+                sink=sink,
+                traffic_log=self._traffic_log,
+                stderr_log=self._stderr_log_for(name),
+                rate_limit=(self.options.rate_limit_count, self.options.rate_limit_seconds),
+                authorization=self._load_auth_handler(),
+                **extra,
+            )
+        except Exception as error:
+            self._fail(entry, f"{type(error).__name__}: {error}")
+            if head_start is not None:  # nobody will adopt it: stop it (quitting waits for this)
+                self._track(asyncio.create_task(head_start.discard(), name=f"discard {name}"))
+            return
+        entry.connection = connection
+        if entry.paused:
+            connection.set_elicitation_paused(True)
+        # A plain task, not a worker: Textual cancels workers before any shutdown hook runs.
+        self._track(
+            asyncio.create_task(self._run(entry, connection, generation), name=f"connection {name}")
+        )
+
+    def _track(self, task: asyncio.Task[None]) -> None:
+        """Quitting waits for these tasks (each stops its server process)."""
+        self._connection_tasks.add(task)
+        task.add_done_callback(self._connection_tasks.discard)
+
+    async def _run(self, entry: ServerEntry, connection: Connection, generation: int) -> None:
+        """One server's whole connection; a failure here is shown, never propagated."""
+        try:
+            await connection.run()
+        except Exception as error:  # run() should never raise; if it does, say why
+            if entry.generation == generation:
+                self._fail(entry, f"{type(error).__name__}: {error}")
+
+    def connection(self, server: str) -> Connection | None:
+        entry = self.entries.get(server)
+        return None if entry is None else entry.connection
+
+    def reconnect(self, server: str) -> None:
+        """Close ``server``'s connection (if any) and open a new one."""
+        entry = self.entries.get(server)
+        if entry is None or self._quitting:
+            return
+        self.run_worker(self._reconnect(entry), name=f"reconnect {server}", exit_on_error=False)
+
+    async def _reconnect(self, entry: ServerEntry) -> None:
+        old = entry.connection
+        entry.generation += 1  # events of the old connection are dropped from now on
+        entry.connection = None
+        self._buffer.add(ServerStateChanged(entry.name, ConnectionState.CONNECTING, None))
+        self._buffer.add(Notice(entry.name, "reconnecting"))
+        if old is not None:
+            await self._close_connections([old])
+        factory = await self._load_factory()
+        self._connect(entry, factory, self._load_handler())
+
+    def set_elicitation_paused(self, server: str, paused: bool) -> None:
+        """Per-server "stop asking": requests are cancelled without a form while paused."""
+        entry = self.entries.get(server)
+        if entry is None:
+            return
+        entry.paused = paused
+        entry.paused_by_limit = False
+        if entry.connection is not None:
+            entry.connection.set_elicitation_paused(paused)
+        text = "stopped asking: its requests are cancelled" if paused else "asking again"
+        self._buffer.add(Notice(server, text))
+        if self._session is not None:
+            self._session.catalog.update_server(entry)
+            self._session.server_changed()
+
+    def refresh_catalog(self, server: str) -> None:
+        connection = self.connection(server)
+        if connection is not None:
+            self.run_worker(connection.refresh_catalog(), exit_on_error=False)
+
+    # --- closing -----------------------------------------------------------------------------
+
+    async def close_connections(self, timeout: float = CLOSE_TIMEOUT) -> None:
+        """Close every connection concurrently, waiting at most ``timeout`` seconds in total.
+
+        Safe to call more than once and from several places: they share one closing.
+        """
+        if self._closing_connections is None:
+            self._closing_connections = asyncio.ensure_future(self._close_every_connection(timeout))
+        await asyncio.shield(self._closing_connections)
+
+    async def _close_every_connection(self, timeout: float) -> None:
+        connections = []
+        for entry in self.entries.values():
+            entry.generation += 1
+            if entry.connection is not None:
+                connections.append(entry.connection)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        await self._discard_head_starts()  # quitting while ``mcp`` was still loading
+        await self._close_connections(connections, timeout)
+        # Each connection's task ends once its transport is shut down (the stdio server stopped).
+        tasks = [t for t in self._connection_tasks if not t.done()]
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=max(0.1, deadline - loop.time()))
+            for task in pending:
+                task.cancel()
+        if self._traffic_log is not None:
+            self._traffic_log.close()
+
+    async def _close_connections(
+        self, connections: Sequence[Connection], timeout: float = CLOSE_TIMEOUT
+    ) -> None:
+        async def close(connection: Connection) -> None:
+            with contextlib.suppress(Exception):  # best effort: close() kills what hangs
+                await connection.close()
+
+        tasks = [asyncio.ensure_future(close(c)) for c in connections]
+        if not tasks:
+            return
+        _, pending = await asyncio.wait(tasks, timeout=timeout)
+        for task in pending:
+            task.cancel()
