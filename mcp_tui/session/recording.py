@@ -9,8 +9,10 @@
 - tells the connection when the server closed the stream;
 - reports an accepted elicitation answer that could not be delivered (the connection died) as an
   error ``Notice`` holding the answer's JSON, so the user can copy what they typed;
-- reports an ``elicitation/create`` the SDK will refuse before mcp-tui's callback sees it
-  (``sdk_refusals.py``) as an :class:`ElicitationRefused` event.
+- reports an ``elicitation/create`` the SDK refused before mcp-tui's callback saw it
+  (``sdk_refusals.py``) as an :class:`ElicitationRefused` event. The check runs when the SDK's
+  error answer (-32602 or -32601) to a remembered request goes out, not on every request: it
+  validates the params a second time, which is a real part of a round trip's cost.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCRequest, JSONRPCResponse
+from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
 
 from mcp_tui.session.events import ElicitationRefused, EventSink, Notice, TrafficRecorded
 from mcp_tui.session.sdk_refusals import ELICITATION_CREATE, sdk_refusal
@@ -33,8 +35,11 @@ from mcp_tui.untrusted import one_line
 
 #: Malformed messages reported individually before the rest are only counted.
 MAX_STREAM_NOTICES = 20
-#: Elicitation requests remembered (id -> message) to name an answer that was not delivered.
+#: Elicitation requests remembered (id -> params) to name an answer that was not delivered, and
+#: to explain the SDK's refusal of one.
 MAX_REMEMBERED_REQUESTS = 256
+#: The errors the SDK answers a request it refuses with (bad params; an unknown method).
+SDK_REFUSAL_CODES = frozenset({-32602, -32601})
 
 
 class ConnectionTap:
@@ -59,7 +64,7 @@ class ConnectionTap:
         #: Why writing to the server failed, if it did (the first reason).
         self.write_failure: str | None = None
         self.stream_problems = 0
-        self._questions: OrderedDict[str | int, str] = OrderedDict()
+        self._questions: OrderedDict[str | int, Any] = OrderedDict()
 
     def incoming(self, item: SessionMessage | Exception) -> SessionMessage | Exception:
         if isinstance(item, Exception):
@@ -69,12 +74,16 @@ class ConnectionTap:
         message = item.message
         if isinstance(message, JSONRPCRequest) and message.method == ELICITATION_CREATE:
             self._remember(message)
-            self._check_elicitation(message)
         return self.fixup.incoming(item)
 
     def outgoing(self, message: SessionMessage) -> None:
         self.fixup.outgoing(message)
         self._record("out", message)
+        answer = message.message
+        if isinstance(answer, JSONRPCError) and answer.error.code in SDK_REFUSAL_CODES:
+            request_id = answer.id
+            if request_id is not None and request_id in self._questions:
+                self._check_elicitation(self._questions[request_id])
 
     def ended(self) -> None:
         self._on_ended()
@@ -103,16 +112,14 @@ class ConnectionTap:
         )
 
     def _remember(self, request: JSONRPCRequest) -> None:
-        params = request.params if isinstance(request.params, dict) else {}
-        text = params.get("message")
-        self._questions[request.id] = one_line(text if isinstance(text, str) else "", limit=80)
+        self._questions[request.id] = request.params
         while len(self._questions) > MAX_REMEMBERED_REQUESTS:
             self._questions.popitem(last=False)
 
     def _answer_in(self, message: Any) -> tuple[str, Any] | None:
         """``(what was asked, the answer)`` when ``message`` carries an accepted answer."""
         if isinstance(message, JSONRPCResponse) and message.id in self._questions:
-            question = self._questions.pop(message.id)
+            question = _question(self._questions.pop(message.id))
             result = message.result
             if isinstance(result, dict) and result.get("action") == "accept":
                 return f'"{question}" (request {message.id!r})', result.get("content", {})
@@ -129,11 +136,11 @@ class ConnectionTap:
                     return f"the {message.method} request {message.id!r}", accepted
         return None
 
-    def _check_elicitation(self, request: JSONRPCRequest) -> None:
-        problems = sdk_refusal(request.params, self._protocol_version())
+    def _check_elicitation(self, request_params: Any) -> None:
+        problems = sdk_refusal(request_params, self._protocol_version())
         if problems is None:
             return
-        params = request.params if isinstance(request.params, dict) else {}
+        params = request_params if isinstance(request_params, dict) else {}
         text = params.get("message")
         message = text if isinstance(text, str) else "(the request has no readable message)"
         self._sink(ElicitationRefused(self.server, message, problems))
@@ -163,6 +170,12 @@ class ConnectionTap:
                     "warning",
                 )
             )
+
+
+def _question(params: Any) -> str:
+    """A remembered request's message, on one short line."""
+    text = params.get("message") if isinstance(params, dict) else None
+    return one_line(text if isinstance(text, str) else "", limit=80)
 
 
 def describe_stream_problem(exc: Exception) -> str:

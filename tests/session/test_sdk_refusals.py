@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCRequest
+from mcp_types import ErrorData, JSONRPCError, JSONRPCRequest
 
 from mcp_tui.session.events import ElicitationRefused, SessionEvent
 from mcp_tui.session.recording import ConnectionTap
@@ -60,17 +60,28 @@ def test_what_the_sdk_accepts_is_left_to_the_callback(params: dict[str, Any]) ->
     assert sdk_refusal(params, None) is None
 
 
-def _request(method: str, params: dict[str, Any]) -> SessionMessage:
-    return SessionMessage(JSONRPCRequest(jsonrpc="2.0", id=7, method=method, params=params))
+def _request(method: str, params: dict[str, Any], id: int = 7) -> SessionMessage:
+    return SessionMessage(JSONRPCRequest(jsonrpc="2.0", id=id, method=method, params=params))
 
 
-def test_the_tap_reports_a_request_the_sdk_will_refuse() -> None:
+def _error(id: int, code: int = -32602) -> SessionMessage:
+    return SessionMessage(
+        JSONRPCError(jsonrpc="2.0", id=id, error=ErrorData(code=code, message="Invalid params"))
+    )
+
+
+def test_the_tap_reports_a_request_the_sdk_refused() -> None:
+    """Checked when the SDK's error answer goes out (not on arrival: it costs a validation)."""
     events: list[SessionEvent] = []
     tap = ConnectionTap("srv", events.append, None, on_ended=lambda: None)
     bad = {"message": "pick \x1b]0;x\x07", "requestedSchema": {"type": "string"}}
-    tap.incoming(_request("elicitation/create", bad))
-    tap.incoming(_request("elicitation/create", {"message": "ok", "requestedSchema": FORM}))
-    tap.incoming(_request("sampling/createMessage", {"messages": []}))
+    tap.incoming(_request("elicitation/create", bad, id=1))
+    tap.incoming(_request("elicitation/create", {"message": "ok", "requestedSchema": FORM}, id=2))
+    tap.incoming(_request("sampling/createMessage", {"messages": []}, id=3))
+    assert not [e for e in events if isinstance(e, ElicitationRefused)]  # nothing refused yet
+    tap.outgoing(_error(2))  # mcp-tui's own -32602 (a schema its engine refuses): not the SDK's
+    tap.outgoing(_error(3, -32601))  # not an elicitation
+    tap.outgoing(_error(1))  # the SDK refused the bad one
     refused = [e for e in events if isinstance(e, ElicitationRefused)]
     assert len(refused) == 1
     assert refused[0].server == "srv" and refused[0].message == bad["message"]
