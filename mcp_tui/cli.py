@@ -360,7 +360,8 @@ def run_headless(
     options = _headless_options(ns)
     from mcp_tui import headless
 
-    resume_collector()  # a headless run may be long: the collector must not stay off
+    # The collector stays off until the SDK is imported (``headless``), then comes back on:
+    # a headless run may be long.
     if sub == "call":
         plan = headless.CallPlan(ns.tool, arguments, answers=answers, policy=ns.elicit)
         return headless.run_call(spec, plan, options)

@@ -53,6 +53,7 @@ from mcp_tui.session.events import (
     TrafficRecorded,
 )
 from mcp_tui.session.servers import ServerSpec
+from mcp_tui.startup import resume_collector
 from mcp_tui.untrusted import one_line, visible
 
 if TYPE_CHECKING:
@@ -223,13 +224,28 @@ async def _connected(
     body: Any,
 ) -> int:
     """Run ``body(conn)`` on a ready connection within the timeout; always close the connection."""
-    from mcp_tui.session.connection import ServerConnection
-    from mcp_tui.session.traffic import TrafficLog
+    from mcp_tui.session.head_start import start_stdio
 
-    traffic = TrafficLog(options.traffic_log) if options.traffic_log else None
-    conn = ServerConnection(
-        spec, handler=handler, sink=run.sink, traffic_log=traffic, rate_limit=NO_RATE_LIMIT
-    )
+    # A stdio server starts now and imports its own SDK while we import ours (``head_start``).
+    head = await start_stdio(spec, None)
+    try:
+        from mcp_tui.session.connection import ServerConnection
+        from mcp_tui.session.traffic import TrafficLog
+
+        resume_collector()  # start-up's imports are done (``mcp_tui.startup``)
+        traffic = TrafficLog(options.traffic_log) if options.traffic_log else None
+        conn = ServerConnection(
+            spec,
+            handler=handler,
+            sink=run.sink,
+            traffic_log=traffic,
+            rate_limit=NO_RATE_LIMIT,
+            head_start=head,
+        )
+    except BaseException:
+        if head is not None:
+            await head.discard()
+        raise
     code = EXIT_CONNECTION
     try:
         with headless_logging(run.err, options.quiet):
