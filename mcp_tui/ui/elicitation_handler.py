@@ -11,7 +11,8 @@ connection runs in a Textual worker); the handler
   consent screen for URL mode, both ``ModalScreen[ElicitationOutcome]``;
 - if the awaiting task is cancelled (the server sent ``notifications/cancelled`` or the
   connection died), closes the screen with a notice and reports what the user had typed;
-- posts ``ElicitationShown`` / ``ElicitationFinished`` to the app for the transcript;
+- posts ``ElicitationShown`` (once the screen has painted: the transcript is behind it) and
+  ``ElicitationFinished`` to the app for the transcript;
 - never raises (cancellation aside, which must propagate): failures become ``cancel`` with a note;
 - optionally records every answer, in order, in an answers file (``mcp_tui.answers``) that
   ``mcp-tui call --answers`` replays.
@@ -31,6 +32,7 @@ from textual.app import App
 from textual.screen import Screen
 
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.ui.collector_hold import CollectorHold
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.widgets.key_order import KeyCarry, SequencedScreen
@@ -41,6 +43,24 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ABANDONED_NOTE = "the server cancelled the request or the connection closed"
+
+
+class _Shown:
+    """The ``ElicitationShown`` of one request, posted once (after the screen's first frame)."""
+
+    def __init__(self, app: App[Any], message: ElicitationShown) -> None:
+        self.app = app
+        self.message = message
+        self._posted = False
+
+    def post(self) -> None:
+        if self._posted:
+            return
+        self._posted = True
+        try:
+            self.app.post_message(self.message)
+        except Exception:
+            log.debug("could not post ElicitationShown", exc_info=True)
 
 
 class TuiElicitationHandler:
@@ -62,6 +82,8 @@ class TuiElicitationHandler:
         self._recorder: AnswerRecorder | None = None
         #: Keys typed after one answer (Ctrl+S, then typing on): for the next screen in the queue.
         self._carry = KeyCarry()
+        #: The transcript's "shown" message of the request on screen, posted after its first frame.
+        self._shown: _Shown | None = None
 
     # --- the queue ---------------------------------------------------------------------------
 
@@ -133,22 +155,34 @@ class TuiElicitationHandler:
             if not answer.done():
                 answer.set_result(outcome if outcome is not None else ElicitationOutcome.cancel())
 
+        # Until the screen's first frame: no collector pauses (``collector_hold``), and the
+        # transcript line waits (it is drawn on the screen behind this one, out of sight).
+        hold = CollectorHold(self.app)
+        shown = _Shown(self.app, ElicitationShown(request, self.waiting))
+        self._shown = shown
+
+        def painted() -> None:
+            hold.release()
+            shown.post()
+
         try:
             screen = self._make_screen(request)
             self._current = screen
-            self.app.post_message(ElicitationShown(request, self.waiting))
             if isinstance(screen, SequencedScreen):
                 screen.key_carry = self._carry
             mounted = self.app.push_screen(screen, callback=answered)
+            screen.call_after_refresh(painted)
             if isinstance(screen, SequencedScreen):
                 # Pushed: the kept keys run after its mount and first focus, before newer keys.
                 self._carry.hand_to(screen)
             await mounted
         except asyncio.CancelledError:
             self._current = None
+            painted()
             raise
         except Exception as exc:
             self._current = None
+            painted()
             log.warning("could not show an elicitation request", exc_info=True)
             outcome = ElicitationOutcome.cancel(f"could not show the request: {exc}")
             self._post_finished(request, outcome, None)
@@ -160,6 +194,7 @@ class TuiElicitationHandler:
             raise
         finally:
             self._current = None
+            painted()  # answered before its first frame: release now, and in order
         self._post_finished(request, outcome, None)
         self._save(request, outcome)
         return outcome
@@ -210,6 +245,9 @@ class TuiElicitationHandler:
         outcome: ElicitationOutcome,
         typed: dict[str, str] | None,
     ) -> None:
+        shown = self._shown
+        if shown is not None and shown.message.request is request:
+            shown.post()  # "shown" before "finished", whatever the order they came in
         try:
             self.app.post_message(ElicitationFinished(request, outcome, typed))
         except Exception:

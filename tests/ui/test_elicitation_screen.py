@@ -378,7 +378,7 @@ async def test_hostile_strings_render_literally_and_do_nothing() -> None:
         assert "[@click=screen.dismiss('accept')]" in labels
         # Clicking the "link" text must not run the action.
         await pilot.click("#elicitation-message")
-        await pilot.click("#field-0 .field-description")
+        await pilot.click("#field-0 .field-label", offset=(0, 1))  # the description line
         await pilot.pause()
         assert app.outcomes == []
         await pilot.press(*"v", "ctrl+s")

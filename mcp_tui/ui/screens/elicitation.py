@@ -35,6 +35,7 @@ from mcp_tui.ui.screens.elicitation_keys import (
     DECLINE_HINT,
     ELICITATION_BINDINGS,
 )
+from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.form_fields import looks_secret
 from mcp_tui.ui.widgets.key_order import OrderedButton, SequencedScreen, after_keys
@@ -52,7 +53,7 @@ class _Body(VerticalScroll, can_focus=False):
     """The scrolling message + form. Not a tab stop: focus moves field to field and scrolls it."""
 
 
-class ElicitationScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
+class ElicitationScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]):
     """Shows one form request; dismisses with the :class:`ElicitationOutcome` the user chose."""
 
     #: Focus is placed by ``on_mount`` (first field), never guessed.
@@ -146,18 +147,25 @@ class ElicitationScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
                     yield Static(literal(self.request.message), id="elicitation-message")
                 if self.form is not None:
                     yield self.form
-                yield Static(id="elicitation-review")
+                if self.review:
+                    yield Static(id="elicitation-review")
+            # Widgets only when they have something to show: each one costs time to open the form.
             notes = self._notes()
-            yield Static(
-                Content("Schema notes: " + " · ".join(notes)),
-                id="elicitation-notes",
-                classes="-shown" if notes else "",
-            )
+            if notes:
+                yield Static(
+                    Content("Schema notes: " + " · ".join(notes)),
+                    id="elicitation-notes",
+                    classes="-shown",
+                )
             yield Static(id="elicitation-status")
             with Horizontal(id="elicitation-buttons"):
-                yield OrderedButton(
-                    "Back to form", id="elicitation-back", compact=True, on_press=self.action_back
-                )
+                if self.review:
+                    yield OrderedButton(
+                        "Back to form",
+                        id="elicitation-back",
+                        compact=True,
+                        on_press=self.action_back,
+                    )
                 yield OrderedButton(
                     f"Accept  {ACCEPT_HINT}",
                     id="elicitation-accept",

@@ -25,12 +25,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import ClassVar
 
+from rich.style import Style as RichStyle
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.style import Style
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select, SelectionList, Static
 from textual.widgets._input import _RESTRICT_TYPES, InputType
@@ -56,6 +59,7 @@ __all__ = [
     "BoolControl",
     "ChoiceFilter",
     "ControlWidget",
+    "FieldLabel",
     "FieldRow",
     "MultiControl",
     "SelectControl",
@@ -204,13 +208,50 @@ def raw_to_text(raw: RawValue) -> str:
 # --- one field -------------------------------------------------------------------------------
 
 
+class FieldLabel(Static):
+    """A field's label line and, under it, its description in the muted colour: one widget.
+
+    The description's colour is a component class (``color: $text-muted`` resolves against the
+    background, which a style inside ``Content`` cannot do), so it reads exactly as a muted
+    ``Static`` of its own would, without the cost of one more widget per field.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"field-label--description"}
+    DEFAULT_CSS = """
+    FieldLabel { height: auto; }
+    FieldLabel > .field-label--description { color: $text-muted; }
+    """
+
+    def __init__(self, label: Content, description: Content | None) -> None:
+        super().__init__(label, classes="field-label")
+        self._label = label
+        self._description = description
+
+    @property
+    def description(self) -> Content | None:
+        return self._description
+
+    def render(self) -> Content:
+        if self._description is None:
+            return self._label
+        # The colour only, resolved against this widget's background like any ``color:`` rule.
+        muted = self.get_component_rich_style("field-label--description").color
+        description = self._description.stylize(Style.from_rich_style(RichStyle(color=muted)))
+        return Content("\n").join([self._label, description])
+
+
 class FieldRow(Vertical):
-    """One field: label line, description, control, inline error. Id ``field-N`` (generated)."""
+    """One field: its label (title, markers, constraint, description), its control and, once the
+    value is found wrong, an inline error. Id ``field-N`` (generated).
+
+    Two widgets plus the control, not five: the label and the description are one ``Static``, and
+    the error line is built the first time there is an error. Every widget costs its mount,
+    styling, layout and first render; a form paints about as many of them as it has fields.
+    """
 
     DEFAULT_CSS = """
     FieldRow { height: auto; margin: 0 0 1 0; }
     FieldRow > .field-label { height: auto; }
-    FieldRow > .field-description { color: $text-muted; height: auto; }
     FieldRow > .field-error { color: $text-error; text-style: bold; display: none; height: auto; }
     FieldRow.-invalid > .field-error { display: block; }
     FieldRow > Input, FieldRow > ChoiceFilter > Input { width: 1fr; max-width: 80; }
@@ -244,7 +285,9 @@ class FieldRow(Vertical):
         self.index = index
         self.secret = looks_secret(field)
         self.control: ControlWidget = build_control(field, raw, f"{field_id(index)}-control")
-        self._error = Static("", classes="field-error")
+        #: The inline error line, built on the first error (most fields never have one).
+        self._error: Static | None = None
+        self._composed = False
 
     def label_content(self) -> Content:
         """Title, required marker, secret marker and the constraint in words, on one line."""
@@ -260,21 +303,29 @@ class FieldRow(Vertical):
         return Content("").join(parts)
 
     def compose(self) -> ComposeResult:
-        yield Static(self.label_content(), classes="field-label")
-        if self.field.description:
-            yield Static(
-                literal(self.field.description, limit=DESCRIPTION_LIMIT),
-                classes="field-description",
-            )
+        description = (
+            literal(self.field.description, limit=DESCRIPTION_LIMIT)
+            if self.field.description
+            else None
+        )
+        yield FieldLabel(self.label_content(), description)
         yield self.control
-        yield self._error
+        if self._error is not None:
+            yield self._error
+        self._composed = True
 
     def get_raw(self) -> RawValue:
         return self.control.get_raw()
 
     def set_error(self, message: str | None) -> None:
         """Show (or clear, with ``None``) the inline error under the control."""
-        self._error.update(literal_line(f"✗ {message}", limit=300) if message else Content(""))
+        text = literal_line(f"✗ {message}", limit=300) if message else Content("")
+        if self._error is not None:
+            self._error.update(text)
+        elif message:
+            self._error = Static(text, classes="field-error")
+            if self._composed:
+                self.mount(self._error)  # last child: under the control
         self.set_class(bool(message), "-invalid")
 
     @property
