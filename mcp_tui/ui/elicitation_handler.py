@@ -35,7 +35,8 @@ from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.collector_hold import CollectorHold
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.widgets.key_order import KeyCarry, SequencedScreen
+from mcp_tui.ui.widgets.key_carry import KeyCarry
+from mcp_tui.ui.widgets.key_order import SequencedScreen
 
 if TYPE_CHECKING:
     from mcp_tui.answers import AnswerRecorder

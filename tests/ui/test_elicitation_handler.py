@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.app import App
+from textual.app import App, ComposeResult
 
 from mcp_tui.answers import load_answers
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.ui.collector_hold import holds
 from mcp_tui.ui.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
@@ -27,12 +29,16 @@ class Host(App[None]):
         super().__init__()
         self.shown: list[ElicitationShown] = []
         self.finished: list[ElicitationFinished] = []
+        #: Both, in the order they came: ``shown <message> waiting=<n>``, ``finished <message>``.
+        self.order: list[str] = []
 
     def on_elicitation_shown(self, message: ElicitationShown) -> None:
         self.shown.append(message)
+        self.order.append(f"shown {message.request.message} waiting={message.waiting}")
 
     def on_elicitation_finished(self, message: ElicitationFinished) -> None:
         self.finished.append(message)
+        self.order.append(f"finished {message.request.message}")
 
 
 def form_request(message: str, server: str = "alpha", **kw: Any) -> ElicitationRequest:
@@ -43,6 +49,17 @@ def form_request(message: str, server: str = "alpha", **kw: Any) -> ElicitationR
 async def settle(pilot: Any, rounds: int = 3) -> None:
     for _ in range(rounds):
         await pilot.pause()
+
+
+async def show_one(
+    app: Host, pilot: Any, message: str
+) -> tuple[TuiElicitationHandler, asyncio.Task[ElicitationOutcome]]:
+    """A handler asked for one form, settled until its screen is up."""
+    handler = TuiElicitationHandler(app)
+    task = asyncio.create_task(handler.elicit(form_request(message)))
+    await settle(pilot)
+    assert isinstance(app.screen, ElicitationScreen)
+    return handler, task
 
 
 @pytest.mark.anyio
@@ -89,10 +106,7 @@ async def test_requests_queue_one_screen_at_a_time_with_a_visible_count() -> Non
 async def test_cancelled_request_closes_the_form_and_keeps_what_was_typed() -> None:
     app = Host()
     async with app.run_test(size=SIZE) as pilot:
-        handler = TuiElicitationHandler(app)
-        task = asyncio.create_task(handler.elicit(form_request("withdrawn")))
-        await settle(pilot)
-        assert isinstance(app.screen, ElicitationScreen)
+        handler, task = await show_one(app, pilot, "withdrawn")
         await pilot.press(*"half-typed")
         task.cancel()  # what the SDK does on notifications/cancelled or a dead connection
         with pytest.raises(asyncio.CancelledError):
@@ -199,6 +213,50 @@ async def test_answers_are_saved_in_order_and_replayable(tmp_path: Path) -> None
     assert saved["answers"][1]["tool"] == "register"
     script = load_answers(path)
     assert len(script.answers) == 2
+
+
+@pytest.mark.anyio
+async def test_collector_is_off_while_the_form_is_built_and_on_after_it_painted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[bool] = []
+    compose = ElicitationScreen.compose
+
+    def recording(self: ElicitationScreen) -> ComposeResult:
+        seen.append(gc.isenabled())
+        return compose(self)
+
+    monkeypatch.setattr(ElicitationScreen, "compose", recording)
+    gc.enable()
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        _, task = await show_one(app, pilot, "first")
+        assert seen == [False]
+        assert gc.isenabled() and holds() == 0
+        # The transcript line came after the frame, with the count of the moment it was shown.
+        assert app.order == ["shown first waiting=0"]
+        await pilot.press("escape")
+        await task
+        await pilot.pause()
+    assert app.order == ["shown first waiting=0", "finished first"]
+
+
+@pytest.mark.anyio
+async def test_answered_before_its_first_frame_still_shown_then_finished() -> None:
+    gc.enable()
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        handler = TuiElicitationHandler(app)
+        task = asyncio.create_task(handler.elicit(form_request("quick")))
+        while handler.current_screen is None:
+            await asyncio.sleep(0)
+        screen = handler.current_screen
+        assert isinstance(screen, ElicitationScreen)
+        screen.finish(ElicitationOutcome.cancel("at once"))
+        assert (await task).action == "cancel"
+        await settle(pilot)
+        assert gc.isenabled() and holds() == 0
+    assert app.order == ["shown quick waiting=0", "finished quick"]
 
 
 @pytest.fixture

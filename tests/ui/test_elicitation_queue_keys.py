@@ -4,7 +4,7 @@ A server (or a 2026-07-28 round) asking for several inputs queues several forms.
 ``Ada Ctrl+S Bob Ctrl+S`` in one go meant the first form to get ``Ada`` and the second ``Bob``:
 before the key carry, ``Bob`` was still queued on the first form when it closed and died with it,
 and the second form opened empty. Keys are queued on the driver before the app handles the first
-(``test_form_burst.burst``), as a terminal delivers them.
+(``burst_keys.burst``), as a terminal delivers them.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from mcp_tui.ui.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.ui.widgets.schema_form import SchemaForm
-from tests.ui.test_form_burst import burst
+from tests.ui.burst_keys import burst
 
 SIZE = (100, 30)
 

@@ -3,23 +3,21 @@
 The bug these pin: typing ``payments-api`` then Ctrl+S in one burst (a fast typist, a macro,
 ``tmux send-keys``) answered "Please fix the fields marked in red": Ctrl+S, a priority binding,
 ran before the input had seen the letters. The keys are queued on the driver before the app
-handles the first (see ``test_form_burst``); every case is also run through ``Pilot.press``.
+handles the first (``burst_keys``); every case is also run through ``Pilot.press``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from textual.app import App
-from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.widgets.schema_form import SchemaForm
-from tests.ui.test_form_burst import burst
+from tests.ui.burst_keys import DELIVERIES, Delivery, send_burst
 
 SIZE = (80, 24)
 
@@ -56,27 +54,9 @@ class Host(App[None]):
     def on_mount(self) -> None:
         self.push_screen(ArgumentsScreen("restart", self.schema, **self.kw), self.results.append)
 
+    def answered(self) -> bool:
+        return bool(self.results)
 
-async def settle(pilot: Pilot[None], app: Host) -> None:
-    """Let queued keys and the answer they lead to be handled (no timing is asserted)."""
-    for _ in range(40):
-        await pilot.pause()
-        if app.results:
-            return
-
-
-async def send_burst(pilot: Pilot[None], app: Host, keys: tuple[str, ...]) -> None:
-    burst(app, *keys)
-    await settle(pilot, app)
-
-
-async def send_pressed(pilot: Pilot[None], app: Host, keys: tuple[str, ...]) -> None:
-    await pilot.press(*keys)
-    await settle(pilot, app)
-
-
-Delivery = Callable[[Pilot[None], Host, tuple[str, ...]], Awaitable[None]]
-DELIVERIES = pytest.mark.parametrize("deliver", [send_burst, send_pressed], ids=["burst", "press"])
 
 #: (keys ending in Ctrl+S or Enter on Send, the exact arguments sent)
 CASES: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {

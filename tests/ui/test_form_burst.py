@@ -1,10 +1,8 @@
 """Keys that arrive together are not lost: each field kind, exact content, Ctrl+S last in the burst.
 
-A terminal delivers a fast typist's keys (or ``tmux send-keys``, or keys typed during a slow frame)
-in one read, so the app queues them all before it handles the first. ``Pilot.press`` cannot show
-what goes wrong then, because it waits for the app to go idle after every key; :func:`burst`
-queues the whole sequence on the driver first, as the terminal's input thread does. Every burst
-test is also run through ``Pilot.press`` (``DELIVERIES``) so both paths give the same content.
+Keys are queued on the driver before the app handles the first, as one terminal read delivers
+them (``burst_keys.burst``); every burst test is also run through ``Pilot.press``
+(``burst_keys.DELIVERIES``) so both paths give the same content.
 
 The bug these pin: on the booking form (a multi-select, then a text field) ``Space Tab c a k e
 Ctrl+S`` in one burst sent ``content: {}``.
@@ -13,20 +11,17 @@ Ctrl+S`` in one burst sent ``content: {}``.
 from __future__ import annotations
 
 import json
-import unicodedata
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from textual import events
 from textual.app import App
-from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
-from textual.pilot import Pilot
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec, Option
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.widgets.schema_form import SchemaForm
+from tests.ui.burst_keys import DELIVERIES, Delivery, burst, send_burst, settle
 
 SIZE = (80, 24)
 
@@ -48,6 +43,9 @@ class Host(App[None]):
     def open_form(self) -> None:
         self.push_screen(ElicitationScreen(self.request, **self.kw), callback=self.outcomes.append)
 
+    def answered(self) -> bool:
+        return bool(self.outcomes)
+
 
 def request_for(*fields: FieldSpec) -> ElicitationRequest:
     return ElicitationRequest(server="local", message="", mode="form", form=FormSpec(fields))
@@ -55,50 +53,6 @@ def request_for(*fields: FieldSpec) -> ElicitationRequest:
 
 def opts(*values: str) -> tuple[Option, ...]:
     return tuple(Option(v, v.title()) for v in values)
-
-
-def key_event(key: str) -> events.Key:
-    """The event a terminal produces for ``key`` (as ``Pilot.press`` builds it)."""
-    if len(key) == 1 and not key.isalnum():
-        key = _character_to_key(key)
-    try:
-        name = _get_unicode_name_from_key(REPLACED_KEYS.get(key, key))
-        character: str | None = unicodedata.lookup(name)
-    except KeyError:
-        character = key if len(key) == 1 else None
-    return events.Key(key, character)
-
-
-def burst(app: App[Any], *keys: str) -> None:
-    """Queue ``keys`` before the app handles the first, as one terminal read does."""
-    driver = app._driver
-    assert driver is not None
-    for key in keys:
-        event = key_event(key)
-        event.set_sender(app)
-        driver.send_message(event)
-
-
-async def settle(pilot: Pilot[None], app: Host) -> None:
-    """Let queued keys and the answer they lead to be handled (no timing is asserted)."""
-    for _ in range(40):
-        await pilot.pause()
-        if app.outcomes:
-            return
-
-
-async def send_burst(pilot: Pilot[None], app: Host, keys: tuple[str, ...]) -> None:
-    burst(app, *keys)
-    await settle(pilot, app)
-
-
-async def send_pressed(pilot: Pilot[None], app: Host, keys: tuple[str, ...]) -> None:
-    await pilot.press(*keys)
-    await settle(pilot, app)
-
-
-Delivery = Callable[[Pilot[None], Host, tuple[str, ...]], Awaitable[None]]
-DELIVERIES = pytest.mark.parametrize("deliver", [send_burst, send_pressed], ids=["burst", "press"])
 
 
 async def answer(fields: tuple[FieldSpec, ...], keys: tuple[str, ...], deliver: Delivery) -> Any:

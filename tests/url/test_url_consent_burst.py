@@ -1,7 +1,7 @@
 """The URL consent screen takes keys typed in a burst in order, like the form screen.
 
 A burst (a fast typist, a macro, ``tmux send-keys``) is queued on the driver before the app handles
-its first key (``tests/ui/test_form_burst.burst``). What must never happen: Enter meant for the
+its first key (``tests/ui/burst_keys.burst``). What must never happen: Enter meant for the
 Decline button reaching the Open button (or the body) because Tab had not yet moved the focus, or
 Ctrl+S/Ctrl+R acting before the keys typed before them. The bug the last test pins: ``Escape
 Ctrl+S`` in one burst opened the URL and answered accept (Ctrl+S, a priority binding, ran before
@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from mcp_tui.session.browser import OpenResult
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.url_check import UrlVerdict
-from tests.ui.test_form_burst import burst
+from tests.ui.burst_keys import burst
 from tests.url.test_url_consent import URL, ConsentHost, url_request
 
 pytestmark = pytest.mark.anyio

@@ -27,6 +27,7 @@ from textual.widgets import Footer, Label, Static, TextArea
 from mcp_tui.schema.fields import FormSpec
 from mcp_tui.ui.json_args import check_arguments, starter_text
 from mcp_tui.ui.render import clip
+from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
 
@@ -51,7 +52,7 @@ class JsonEditor(OrderedKeys, TextArea):
     """The JSON editor: each key takes effect before the next, so Ctrl+S sees all of them."""
 
 
-class ArgumentsScreen(SequencedScreen, ModalScreen[dict[str, Any] | None]):
+class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | None]):
     """A form (or JSON editor) for the arguments of one call; dismisses with them or ``None``."""
 
     #: Focus is placed by ``_show_body`` (first field, the editor or Send), never guessed.

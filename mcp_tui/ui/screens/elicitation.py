@@ -30,10 +30,9 @@ from textual.widgets import Button, Footer, Static
 from mcp_tui.schema.fields import ContentValue, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.screens.elicitation_keys import (
-    ACCEPT_HINT,
-    CANCEL_HINT,
-    DECLINE_HINT,
     ELICITATION_BINDINGS,
+    answer_button,
+    relabel,
 )
 from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
@@ -166,26 +165,9 @@ class ElicitationScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutc
                         compact=True,
                         on_press=self.action_back,
                     )
-                yield OrderedButton(
-                    f"Accept  {ACCEPT_HINT}",
-                    id="elicitation-accept",
-                    variant="success",
-                    compact=True,
-                    on_press=self.accept_now,
-                )
-                yield OrderedButton(
-                    f"Decline  {DECLINE_HINT}",
-                    id="elicitation-decline",
-                    variant="warning",
-                    compact=True,
-                    on_press=self.decline_now,
-                )
-                yield OrderedButton(
-                    f"Cancel  {CANCEL_HINT}",
-                    id="elicitation-cancel",
-                    compact=True,
-                    on_press=self.action_cancel,
-                )
+                yield answer_button("accept", id="elicitation-accept", on_press=self.accept_now)
+                yield answer_button("decline", id="elicitation-decline", on_press=self.decline_now)
+                yield answer_button("cancel", id="elicitation-cancel", on_press=self.action_cancel)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -267,7 +249,7 @@ class ElicitationScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutc
         self._reviewing = False
         self._pending = None
         self.remove_class("-reviewing")
-        self.query_one("#elicitation-accept", Button).label = f"Accept  {ACCEPT_HINT}"
+        relabel(self.query_one("#elicitation-accept", Button), "accept")
         if self.form is not None:
             self.form.focus_first()
 
@@ -284,8 +266,9 @@ class ElicitationScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutc
                 lines.append(f"  {title}: (left out)")
         self.query_one("#elicitation-review", Static).update(Content("\n".join(lines)))
         self.add_class("-reviewing")
-        self.query_one("#elicitation-accept", Button).label = f"Send  {ACCEPT_HINT}"
-        self.set_focus(self.query_one("#elicitation-accept", Button))
+        accept = self.query_one("#elicitation-accept", Button)
+        relabel(accept, "accept", Content("Send"))
+        self.set_focus(accept)
         self._show_status({})
 
     def _show_status(self, errors: dict[str, str]) -> None:

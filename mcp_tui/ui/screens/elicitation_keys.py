@@ -1,8 +1,9 @@
-"""The keys every elicitation screen shares (form, confirmation, URL consent).
+"""The keys and buttons every elicitation screen shares (form, confirmation, URL consent).
 
 One definition so the keys are the same on every screen that answers a server, and the footer and
 the buttons say the same thing. A screen using these bindings implements ``action_accept``,
-``action_decline`` and ``action_cancel``.
+``action_decline`` and ``action_cancel``; :func:`answer_button` makes its Accept / Decline /
+Cancel buttons (label with the key, colour, size), so they look alike on every screen.
 
 Ctrl+S and Ctrl+R are priority bindings, so they work whatever widget has focus (a select list, a
 filter box). Escape is not: an open drop-down closes on Escape first, and only then does Escape
@@ -11,7 +12,15 @@ cancel the request.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Literal
+
 from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.widgets import Button
+from textual.widgets.button import ButtonVariant
+
+from mcp_tui.ui.widgets.key_order import OrderedButton
 
 #: Accept: send the form (or consent to open the URL).
 ACCEPT_KEY = "ctrl+s"
@@ -43,3 +52,47 @@ def elicitation_bindings(
 
 
 ELICITATION_BINDINGS: list[BindingType] = elicitation_bindings()
+
+
+#: The three answers a screen's buttons give.
+Answer = Literal["accept", "decline", "cancel"]
+
+#: Per answer: the usual word on its button, its key as the footer shows it, the button's variant.
+_WORDS: dict[Answer, str] = {"accept": "Accept", "decline": "Decline", "cancel": "Cancel"}
+_HINTS: dict[Answer, str] = {"accept": ACCEPT_HINT, "decline": DECLINE_HINT, "cancel": CANCEL_HINT}
+_VARIANTS: dict[Answer, ButtonVariant] = {
+    "accept": "success",
+    "decline": "warning",
+    "cancel": "default",
+}
+_USUAL_WORD = Content("")
+
+
+def answer_label(answer: Answer, word: Content = _USUAL_WORD) -> Content:
+    """A button's label: the word (``Content("Send")``, ``Content("Open")``; the answer's own by
+    default) and its key, as the footer shows it. Literal ``Content``: never parsed as markup."""
+    return Content.assemble(word or _WORDS[answer], "  ", _HINTS[answer])
+
+
+def relabel(button: Button, answer: Answer, word: Content = _USUAL_WORD) -> None:
+    """Change an answer button's word (Accept -> Send on the review, Open -> Accept once the
+    browser could not be opened); the key stays."""
+    button.label = answer_label(answer, word)
+
+
+def answer_button(
+    answer: Answer,
+    *,
+    id: str,
+    on_press: Callable[[], Awaitable[None] | None],
+    word: Content = _USUAL_WORD,
+) -> OrderedButton:
+    """The button that gives ``answer``: a compact :class:`OrderedButton` in the answer's colour,
+    labelled with its key (``on_press`` runs at once on Enter or Space, in key order)."""
+    return OrderedButton(
+        answer_label(answer, word),
+        id=id,
+        variant=_VARIANTS[answer],
+        compact=True,
+        on_press=on_press,
+    )

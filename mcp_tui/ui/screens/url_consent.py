@@ -45,8 +45,11 @@ from mcp_tui.ui.screens.elicitation_keys import (
     CANCEL_ID,
     CANCEL_KEY,
     DECLINE_HINT,
+    answer_button,
     elicitation_bindings,
+    relabel,
 )
+from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
 from mcp_tui.untrusted import one_line
@@ -73,7 +76,7 @@ class _Body(OrderedKeys, VerticalScroll):
     """The scrolling message, host, warnings and URL. Focused at start, so Enter opens nothing."""
 
 
-class UrlConsentScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
+class UrlConsentScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]):
     """Asks whether to open one URL; dismisses with the :class:`ElicitationOutcome` chosen."""
 
     AUTO_FOCUS = "#url-body"
@@ -201,27 +204,12 @@ class UrlConsentScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
             yield Static(id="url-status")
             with Horizontal(id="url-buttons"):
                 if verdict.allowed:
-                    yield OrderedButton(
-                        f"Open  {ACCEPT_HINT}",
-                        id="url-open",
-                        variant="success",
-                        compact=True,
-                        on_press=self._open_pressed,
+                    yield answer_button(
+                        "accept", id="url-open", word=Content("Open"), on_press=self._open_pressed
                     )
-                yield OrderedButton(
-                    f"Decline  {DECLINE_HINT}",
-                    id="url-decline",
-                    variant="warning",
-                    compact=True,
-                    on_press=self.decline_now,
-                )
+                yield answer_button("decline", id="url-decline", on_press=self.decline_now)
                 if verdict.allowed:
-                    yield OrderedButton(
-                        f"Cancel  {CANCEL_HINT}",
-                        id="url-cancel",
-                        compact=True,
-                        on_press=self.action_cancel,
-                    )
+                    yield answer_button("cancel", id="url-cancel", on_press=self.action_cancel)
                     yield OrderedButton(
                         f"Copy URL  {COPY_HINT}",
                         id="url-copy",
@@ -369,7 +357,7 @@ class UrlConsentScreen(SequencedScreen, ModalScreen[ElicitationOutcome]):
             button.disabled = opening
         if state == "failed":
             button = self.query_one("#url-open", OrderedButton)
-            button.label = f"Accept  {ACCEPT_HINT}"
+            relabel(button, "accept")
             button.refresh(layout=True)
         self.refresh_bindings()
 

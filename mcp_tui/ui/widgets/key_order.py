@@ -31,8 +31,9 @@ taken effect*, and Ctrl+S acts after all of them.
   own queue and pass on a key that reaches them after focus has moved; that narrows the problem
   but cannot close it (two queues fed by the App can still be emptied out of order).
 - Keys still queued when a sequenced screen closes (typed after the Ctrl+S that sent the form)
-  would die with it. :meth:`SequencedScreen.close_keys` hands them to a :class:`KeyCarry` instead,
-  which gives them, in order, to the next screen (the next form of a queue) before its own keys.
+  would die with it. :meth:`SequencedScreen.close_keys` hands them to a ``KeyCarry`` instead
+  (``key_carry``), which gives them, in order, to the next screen (the next form of a queue)
+  before its own keys.
 """
 
 from __future__ import annotations
@@ -49,10 +50,12 @@ from textual.widget import Widget
 from textual.widgets import Button
 
 __all__ = [
-    "KeyCarry",
+    "CarriedAction",
+    "KeyInput",
     "KeysHandled",
     "OrderedButton",
     "OrderedKeys",
+    "SequencedKey",
     "SequencedScreen",
     "after_keys",
 ]
@@ -126,6 +129,8 @@ def _screen_of(widget: Widget) -> Screen[Any] | None:
 
 
 if TYPE_CHECKING:
+    from mcp_tui.ui.widgets.key_carry import KeyCarry
+
     _WidgetBase = Widget
     _ScreenBase = Screen[Any]
 else:
@@ -222,68 +227,13 @@ class OrderedButton(OrderedKeys, Button):
             await result
 
 
-class KeyCarry:
-    """Keys typed after one sequenced screen closed, kept for the next one.
-
-    Whoever shows the screens one after another (the elicitation queue) owns one carry: a screen
-    that closes while another is waiting calls :meth:`SequencedScreen.close_keys` with it, the
-    owner calls :meth:`hand_to` on the next screen right after pushing it, and :meth:`clear` when
-    nothing more is coming (kept keys must not surface in some unrelated screen later).
-    """
-
-    def __init__(self) -> None:
-        self._keys: list[KeyInput | str] = []
-        self._target: SequencedScreen | None = None
-        self._armed = False
-
-    @property
-    def kept(self) -> int:
-        """Keys waiting for the next screen."""
-        return len(self._keys)
-
-    def start(self) -> None:
-        """A screen is closing with another to come: keep what follows for that one."""
-        self._armed = True
-        self._target = None
-
-    def keep(self, key: KeyInput | str) -> None:
-        """A key (or an action's name) the closed screen had queued: to the next screen, or kept
-        until it is shown."""
-        if not self._armed:
-            return
-        target = self._target
-        if target is not None and target.is_attached:
-            target.post_message(_carried(key))
-        else:
-            self._keys.append(key)
-
-    def hand_to(self, screen: SequencedScreen) -> None:
-        """Give the kept keys to ``screen`` (just pushed: they run after its mount and focus)."""
-        if not self._armed:
-            return
-        self._target = screen
-        keys, self._keys = self._keys, []
-        for key in keys:
-            screen.post_message(_carried(key))
-
-    def clear(self) -> None:
-        """Nothing more is coming: drop the kept keys and keep no more."""
-        self._keys.clear()
-        self._target = None
-        self._armed = False
-
-
-def _carried(key: KeyInput | str) -> events.Event:
-    return CarriedAction(key) if isinstance(key, str) else SequencedKey(key, carried=True)
-
-
 class SequencedScreen(_ScreenBase):
     """Mixin for a screen whose keys are handled one at a time, in arrival order.
 
     Put it first among the bases (``class ElicitationScreen(SequencedScreen, ModalScreen[...])``).
     """
 
-    #: Set by whoever shows this screen in a sequence of screens (see :class:`KeyCarry`).
+    #: Set by whoever shows this screen in a sequence of screens (see ``key_carry.KeyCarry``).
     key_carry: KeyCarry | None = None
     #: After :meth:`close_keys`: where the keys still queued go (``None``: nowhere).
     _keys_closed: bool = False
