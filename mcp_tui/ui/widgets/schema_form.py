@@ -57,7 +57,6 @@ class SchemaForm(Vertical):
     DEFAULT_CSS = """
     SchemaForm { height: auto; }
     SchemaForm > .form-legend { color: $text-muted; height: 1; margin: 0 0 1 0; }
-    SchemaForm > .form-fields { height: auto; }
     SchemaForm > .form-pages { height: auto; align: left middle; margin: 0 0 1 0; }
     SchemaForm > .form-pages > Static { width: auto; padding: 0 2; color: $text-muted; }
     SchemaForm > .form-pages > Button { min-width: 18; }
@@ -91,7 +90,8 @@ class SchemaForm(Vertical):
         self._touched: set[str] = set()
         self._page = 0
         self._page_count = max(1, -(-len(form.fields) // self.page_size))
-        self._rows = Vertical(classes="form-fields")
+        #: The "previous / next fields" bar of a paged form; rows mount before it.
+        self._pager: Horizontal | None = None
         self._pending: list[tuple[int, FieldSpec]] = []
         self._in_flight: AwaitMount | None = None
 
@@ -116,10 +116,12 @@ class SchemaForm(Vertical):
                 Content.styled("*", "bold $text-error") + Content(" required"),
                 classes="form-legend",
             )
-        with self._rows:
-            yield from self._build_rows(self._start_page(0))
+        # The rows are the form's own children (no container of their own): every level of
+        # auto-height nesting makes Textual arrange the rows again to measure it.
+        yield from self._build_rows(self._start_page(0))
         if self._page_count > 1:
-            with Horizontal(classes="form-pages"):
+            self._pager = Horizontal(classes="form-pages")
+            with self._pager:
                 yield OrderedButton(
                     "◀ Previous fields",
                     classes="form-prev",
@@ -148,6 +150,13 @@ class SchemaForm(Vertical):
         self._pending = fields[self.EAGER_ROWS :]
         return fields[: self.EAGER_ROWS]
 
+    def _mount_rows(self, fields: list[tuple[int, FieldSpec]]) -> AwaitMount:
+        """Mount rows for ``fields`` after the rows already there (before the page bar)."""
+        rows = self._build_rows(fields)
+        if self._pager is not None:
+            return self.mount_all(rows, before=self._pager)
+        return self.mount_all(rows)
+
     def on_mount(self) -> None:
         self._schedule_pending()
 
@@ -160,7 +169,7 @@ class SchemaForm(Vertical):
         and keys stay answered while the rest of the page is built."""
         chunk, self._pending = self._pending[: self.EAGER_ROWS], self._pending[self.EAGER_ROWS :]
         if chunk:
-            self._in_flight = mounting = self._rows.mount_all(self._build_rows(chunk))
+            self._in_flight = mounting = self._mount_rows(chunk)
             await mounting
             if self._in_flight is mounting:
                 self._in_flight = None
@@ -172,7 +181,7 @@ class SchemaForm(Vertical):
         in_flight = self._in_flight
         chunk, self._pending = self._pending, []
         if chunk:
-            await self._rows.mount_all(self._build_rows(chunk))
+            await self._mount_rows(chunk)
         if in_flight is not None:
             await in_flight
 
@@ -233,8 +242,8 @@ class SchemaForm(Vertical):
         document order, wrapping around like Tab."""
         screen = self.screen
         order = {id(node): i for i, node in enumerate(screen.walk_children(with_self=False))}
-        inside = self._rows
-        outside = [w for w in screen.focus_chain if inside not in w.ancestors]
+        inside = set(rows)
+        outside = [w for w in screen.focus_chain if inside.isdisjoint(w.ancestors_with_self)]
         if not outside:
             rows[0 if forward else -1].focus_control()
             return
@@ -271,8 +280,8 @@ class SchemaForm(Vertical):
         self._page = page
         self._pending = []
         self._in_flight = None  # rows of the old page: removed below, never to be awaited
-        await self._rows.remove_children()
-        await self._rows.mount_all(self._build_rows(self._start_page(page)))
+        await self.query_children(FieldRow).remove()
+        await self._mount_rows(self._start_page(page))
         self._schedule_pending()
         if self._page_count > 1:
             self.query_one(".form-prev", Button).disabled = page == 0
@@ -301,7 +310,7 @@ class SchemaForm(Vertical):
 
     def rows(self) -> list[FieldRow]:
         """The mounted field rows (the current page), in schema order."""
-        return list(self._rows.query_children(FieldRow))
+        return list(self.query_children(FieldRow))
 
     def row_named(self, name: str) -> FieldRow | None:
         for row in self.rows():
