@@ -60,6 +60,34 @@ async def focus_next_field(widget: Widget, *, forward: bool = True) -> None:
         widget.screen.focus_previous()
 
 
+def focus_past(rows: Sequence[Widget], *, forward: bool) -> bool:
+    """Focus the first focusable widget after ``rows`` (or the last one before them), in document
+    order, wrapping around like Tab; False when there is none outside the rows."""
+    screen = rows[0].screen
+    order = {id(node): i for i, node in enumerate(screen.walk_children(with_self=False))}
+    inside = set(rows)
+    outside = [w for w in screen.focus_chain if inside.isdisjoint(w.ancestors_with_self)]
+    if not outside:
+        return False
+    outside.sort(key=lambda w: order.get(id(w), 0))
+    edge = order.get(id(rows[-1] if forward else rows[0]), 0)
+    if forward:
+        after = [w for w in outside if order.get(id(w), 0) > edge]
+        screen.set_focus(after[0] if after else outside[0])
+    else:
+        before = [w for w in outside if order.get(id(w), 0) < edge]
+        screen.set_focus(before[-1] if before else outside[-1])
+    return True
+
+
+def scroll_home(widget: Widget) -> None:
+    """Scroll the nearest scrolling ancestor of ``widget`` back to its top."""
+    for node in widget.ancestors:
+        if isinstance(node, Widget) and node.is_scrollable and node.allow_vertical_scroll:
+            node.scroll_home(animate=False)
+            return
+
+
 # --- controls --------------------------------------------------------------------------------
 # Every control mixes in ``OrderedKeys`` (first among its bases): keys typed in a burst take effect
 # in order on the field that has focus, and Ctrl+S sees all of them (see ``key_order``).

@@ -8,7 +8,9 @@ Big forms are paginated: at most :attr:`SchemaForm.PAGE_SIZE` fields are mounted
 Textual re-lays-out every widget on each keystroke (typing stays at one frame up to ~50 inputs) and
 mounting hundreds of inputs takes seconds. Values and errors of the other pages live in the model.
 Within a page, only the first :attr:`SchemaForm.EAGER_ROWS` rows are mounted before the first frame;
-the rest follow a chunk per frame, so the form is painted and focused as fast as a small one.
+the rest follow a chunk per frame, so the form is painted and focused as fast as a small one. The
+rows are the form's own children, not in a container of their own: every level of auto-height
+nesting makes Textual arrange the rows once more to measure it.
 
 Validation is ``mcp_tui.schema.validate``'s: inline when the user leaves a field they edited (and
 live while an error is shown, so it disappears once fixed), and for the whole form on
@@ -25,11 +27,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widget import AwaitMount, Widget
+from textual.widget import AwaitMount
 from textual.widgets import Button, Static
 
 from mcp_tui.schema.fields import FieldSpec, FormResult, FormSpec, RawValue
 from mcp_tui.schema.validate import initial_values, validate_field, validate_form
+from mcp_tui.ui.widgets.form_controls import focus_past, scroll_home
 from mcp_tui.ui.widgets.form_fields import FieldRow, raw_to_text
 from mcp_tui.ui.widgets.key_order import OrderedButton
 
@@ -102,12 +105,9 @@ class SchemaForm(Vertical):
         return list(enumerate(self.form.fields))[start : start + self.page_size]
 
     def _build_rows(self, fields: list[tuple[int, FieldSpec]]) -> list[FieldRow]:
-        rows = []
-        for index, field in fields:
-            row = FieldRow(field, index, self._raws.get(field.name))
-            if field.name in self._errors:
-                row.set_error(self._errors[field.name])
-            rows.append(row)
+        rows = [FieldRow(field, index, self._raws.get(field.name)) for index, field in fields]
+        for row in rows:
+            row.set_error(self._errors.get(row.field.name))  # a page shown again keeps its errors
         return rows
 
     def compose(self) -> ComposeResult:
@@ -116,8 +116,6 @@ class SchemaForm(Vertical):
                 Content.styled("*", "bold $text-error") + Content(" required"),
                 classes="form-legend",
             )
-        # The rows are the form's own children (no container of their own): every level of
-        # auto-height nesting makes Textual arrange the rows again to measure it.
         yield from self._build_rows(self._start_page(0))
         if self._page_count > 1:
             self._pager = Horizontal(classes="form-pages")
@@ -152,10 +150,7 @@ class SchemaForm(Vertical):
 
     def _mount_rows(self, fields: list[tuple[int, FieldSpec]]) -> AwaitMount:
         """Mount rows for ``fields`` after the rows already there (before the page bar)."""
-        rows = self._build_rows(fields)
-        if self._pager is not None:
-            return self.mount_all(rows, before=self._pager)
-        return self.mount_all(rows)
+        return self.mount_all(self._build_rows(fields), before=self._pager)
 
     def on_mount(self) -> None:
         self._schedule_pending()
@@ -227,34 +222,10 @@ class SchemaForm(Vertical):
         if 0 <= target < len(rows):
             rows[target].focus_control()
             if target == 0 and self._page == 0:
-                self._scroll_home()  # back at the top: show the message above the form too
+                scroll_home(self)  # back at the top: show the message above the form too
             return
-        self._leave(rows, forward=step > 0)
-
-    def _scroll_home(self) -> None:
-        for node in self.ancestors:
-            if isinstance(node, Widget) and node.is_scrollable and node.allow_vertical_scroll:
-                node.scroll_home(animate=False)
-                return
-
-    def _leave(self, rows: list[FieldRow], *, forward: bool) -> None:
-        """Focus the first focusable widget after the rows (or the last one before them), in
-        document order, wrapping around like Tab."""
-        screen = self.screen
-        order = {id(node): i for i, node in enumerate(screen.walk_children(with_self=False))}
-        inside = set(rows)
-        outside = [w for w in screen.focus_chain if inside.isdisjoint(w.ancestors_with_self)]
-        if not outside:
-            rows[0 if forward else -1].focus_control()
-            return
-        outside.sort(key=lambda w: order.get(id(w), 0))
-        edge = order.get(id(rows[-1] if forward else rows[0]), 0)
-        if forward:
-            after = [w for w in outside if order.get(id(w), 0) > edge]
-            screen.set_focus(after[0] if after else outside[0])
-        else:
-            before = [w for w in outside if order.get(id(w), 0) < edge]
-            screen.set_focus(before[-1] if before else outside[-1])
+        if not focus_past(rows, forward=step > 0):
+            rows[0 if step > 0 else -1].focus_control()  # nothing else to focus: wrap
 
     # --- pages -------------------------------------------------------------------------------
 
