@@ -21,7 +21,8 @@ Rules, in the order they apply:
    jsonschema Draft 2020-12, through a validator compiled once per distinct schema JSON and shared
    by every form parsed from it (``compiled.VALIDATORS``), built with an
    empty ``referencing.Registry()`` so no ``$ref`` is ever fetched (its ``enum``/``oneOf``/
-   ``anyOf`` take a set-lookup shortcut where that gives the same verdict: see ``fastcheck``).
+   ``anyOf`` take a set-lookup shortcut where that gives the same verdict: see ``fastcheck``);
+   an answer that validator has passed before is not checked again (``passed.PASSED``).
    The copy it checks against differs from the original only in ways that cannot loosen the
    server's own rules for data we produce: every ``pattern``/``patternProperties`` is removed
    (patterns were already enforced by RE2, or refused with a note; jsonschema would run them with
@@ -52,6 +53,7 @@ from mcp_tui.schema.fields import (
     RawValue,
 )
 from mcp_tui.schema.formats import format_number, number_to_text, parse_number_text
+from mcp_tui.schema.passed import PASSED, answer_key
 from mcp_tui.schema.rules import (
     DUPLICATE_CHOICE,
     NOT_A_CHOICE,
@@ -250,13 +252,20 @@ def _finish(form: FormSpec, content: dict[str, ContentValue], errors: dict[str, 
 
 def final_check(form: FormSpec, content: dict[str, ContentValue]) -> dict[str, str]:
     """Messages from jsonschema for ``content`` (empty when it passes), keyed like the form."""
-    fields = {f.name: f for f in form.fields}
-    order = {f.name: i for i, f in enumerate(form.fields)}
     found: dict[str, str] = {}
     try:
-        for error in compiled.VALIDATORS.validator(form).iter_errors(content):
+        validator = compiled.VALIDATORS.validator(form)
+        answer = answer_key(content)  # an answer this validator passed before passes again
+        if answer is not None and PASSED.passed(validator, answer):
+            return found
+        fields = {f.name: f for f in form.fields}
+        for error in validator.iter_errors(content):
             for name, message in _messages(error, fields):
                 found.setdefault(name, message)
+        if not found:
+            if answer is not None:
+                PASSED.remember(validator, answer)
+            return found
     except Exception as exc:  # RecursionError, a malformed keyword value, ...
         key = form.fields[0].name if form.fields else ""
         kind = type(exc).__name__
@@ -267,6 +276,7 @@ def final_check(form: FormSpec, content: dict[str, ContentValue]) -> dict[str, s
         else:
             why = f"{kind}: {one_line(exc, limit=80)}"
         found.setdefault(key, f"The server's schema could not be checked ({why})")
+    order = {f.name: i for i, f in enumerate(form.fields)}
     return dict(sorted(found.items(), key=lambda item: order.get(item[0], len(order))))
 
 
