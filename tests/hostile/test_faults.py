@@ -137,7 +137,8 @@ async def test_two_requests_with_the_same_id(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
         await wait_for(pilot, lambda: "second request with the id 'same'" in transcript_text(app))
-        assert "first question" in transcript_text(app)
+        # The form's own transcript line is written once the form has painted (it may follow).
+        await wait_for(pilot, lambda: "first question" in transcript_text(app))
         # The duplicate was refused at once with a notice; the first is still on screen.
         replies = server.responses()["same"]
         assert len(replies) == 1 and replies[0]["error"]["code"] == -32600
