@@ -194,9 +194,14 @@ def schema_key(schema: object) -> str | None:
     ``allow_nan`` stays on: ``NaN`` and ``Infinity`` are written and read back as themselves.
     """
     try:
-        return json.dumps(schema, separators=(",", ":"))
+        return _KEY_ENCODER.encode(schema)
     except (TypeError, ValueError, RecursionError):
         return None
+
+
+#: ``json.dumps(schema, separators=(",", ":"))`` builds this encoder on every call; the key of
+#: every elicitation request is written with one built once (the same text).
+_KEY_ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
 
 
 #: The process-wide cache that ``final_check`` (so ``validate_form`` and
