@@ -186,7 +186,7 @@ class _Run:
 
     def _traffic(self, event: TrafficRecorded) -> None:
         # ``method`` and ``id`` are read without dumping the message (most are never dumped).
-        method = _method(event)
+        method = event.method
         if event.direction == "out" and method == "tools/call":
             self._call_ids.add(event.id)
         elif event.direction == "in" and method is None and event.id in self._call_ids:
@@ -210,22 +210,6 @@ def reader_may_leave(out: TextIO) -> Iterator[None]:
             os.dup2(devnull, out.fileno())
         except (OSError, ValueError, io.UnsupportedOperation):
             pass
-
-
-def _method(event: TrafficRecorded) -> str | None:
-    """``event.method``, read from the model's fields when it is a pydantic model.
-
-    A response has no ``method``, and asking a pydantic model for an attribute it lacks goes
-    through its ``__getattr__``, which builds and catches an ``AttributeError`` (~3 µs): that was
-    paid for every answer to an elicitation. A model's fields are its ``__dict__``; a model with
-    extra fields (which JSON-RPC messages do not keep) is still asked the slow way.
-    """
-    raw = event.raw
-    fields = getattr(raw, "__dict__", None) if not isinstance(raw, dict) else None
-    if fields is None or getattr(raw, "__pydantic_extra__", None):
-        return event.method
-    value = fields.get("method")
-    return value if isinstance(value, str) else None
 
 
 def _quote(text: str) -> str:
