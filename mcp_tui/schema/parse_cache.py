@@ -15,12 +15,11 @@ cached: they are parsed, and refused, each time. ``parse_requested_schema`` itse
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from typing import Final
 
 from mcp_tui.schema.compiled import schema_key
 from mcp_tui.schema.fields import FormSpec
+from mcp_tui.schema.lru import Lru
 from mcp_tui.schema.parse import parse_requested_schema
 
 
@@ -30,31 +29,24 @@ class ParseCache:
     def __init__(self, size: int = 32, largest: int = 200_000) -> None:
         self.size = size
         self.largest = largest
-        self._forms: OrderedDict[str, FormSpec] = OrderedDict()
-        self._lock = threading.Lock()
+        self._forms: Lru[str, FormSpec] = Lru(size)
 
     def __len__(self) -> int:
         return len(self._forms)
 
     def clear(self) -> None:
-        with self._lock:
-            self._forms.clear()
+        self._forms.clear()
 
     def parse(self, schema: object) -> FormSpec:
         """``parse_requested_schema(schema)``, or the form already parsed from the same JSON."""
         key = schema_key(schema)
         if key is None or len(key) > self.largest:
             return parse_requested_schema(schema)
-        with self._lock:
-            hit = self._forms.get(key)
-            if hit is not None:
-                self._forms.move_to_end(key)
-                return hit
+        hit = self._forms.get(key)
+        if hit is not None:
+            return hit
         form = parse_requested_schema(json.loads(key))  # raises SchemaError: nothing is cached
-        with self._lock:
-            self._forms[key] = form
-            while len(self._forms) > self.size:
-                self._forms.popitem(last=False)
+        self._forms.put(key, form)
         return form
 
 

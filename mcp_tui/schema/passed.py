@@ -16,10 +16,10 @@ every time. Entries hold their validator, so its ``id`` cannot be reused while r
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from typing import Any, Final
+
+from mcp_tui.schema.lru import Lru
 
 #: Answers with more characters of text than this are checked every time (bounds the memory).
 MAX_KEY_CHARS = 10_000
@@ -76,33 +76,21 @@ class PassMemo:
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self._passed: OrderedDict[tuple[int, Hashable], Any] = OrderedDict()
-        self._lock = threading.Lock()
+        self._passed: Lru[tuple[int, Hashable], Any] = Lru(size)
 
     def __len__(self) -> int:
         return len(self._passed)
 
     def clear(self) -> None:
-        with self._lock:
-            self._passed.clear()
+        self._passed.clear()
 
     def passed(self, validator: Any, key: Hashable) -> bool:
         """Whether ``validator`` already passed the answer keyed ``key``."""
-        entry = (id(validator), key)
-        with self._lock:
-            held = self._passed.get(entry)
-            if held is not None and held is validator:
-                self._passed.move_to_end(entry)
-                return True
-        return False
+        return self._passed.get((id(validator), key)) is validator
 
     def remember(self, validator: Any, key: Hashable) -> None:
         """``validator`` passed the answer keyed ``key``."""
-        with self._lock:
-            self._passed[(id(validator), key)] = validator
-            self._passed.move_to_end((id(validator), key))
-            while len(self._passed) > self.size:
-                self._passed.popitem(last=False)
+        self._passed.put((id(validator), key), validator)
 
 
 #: The process-wide memo of the final check (``validate.final_check``).
