@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -152,8 +153,14 @@ def first_frame_modules() -> dict[str, Any]:
     return result
 
 
+#: Round trips at the start of a run that are not counted, for the floor and mcp-tui alike: the
+#: first ones of a process pay for lazy imports, caches and the interpreter's specialisation.
+WARM_UP_ROUND_TRIPS = 10
+
+
 def round_trip(argv: list[str]) -> float:
-    """Median per-elicitation round trip (seconds) that ``bench_server``'s ``ask`` reports."""
+    """Median per-elicitation round trip (seconds) that ``bench_server``'s ``ask`` reports,
+    over the round trips after the first :data:`WARM_UP_ROUND_TRIPS`."""
     done = subprocess.run(
         argv,
         env=bench_env(),
@@ -169,18 +176,20 @@ def round_trip(argv: list[str]) -> float:
             summary = json.loads(line)
             if set(summary["actions"]) != {"accept"}:
                 raise RuntimeError(f"not every request was accepted: {summary['actions'][:5]}")
-            return float(summary["median_ms"]) / 1000
+            counted = summary["rtt_ms"][WARM_UP_ROUND_TRIPS:]
+            return float(statistics.median(counted)) / 1000
     raise RuntimeError(f"no result from {argv[:4]}: {done.stdout[-400:]!r} {done.stderr[-800:]!r}")
 
 
 def sdk_round_trip(count: int) -> float:
+    asked = str(count + WARM_UP_ROUND_TRIPS)
     return round_trip(
-        [PYTHON, str(HERE / "floor_sdk.py"), "elicit", "--mode", "legacy", "--count", str(count)]
+        [PYTHON, str(HERE / "floor_sdk.py"), "elicit", "--mode", "legacy", "--count", asked]
     )
 
 
 def headless_round_trip(count: int) -> float:
-    args = json.dumps({"fields": 1, "count": count})
+    args = json.dumps({"fields": 1, "count": count + WARM_UP_ROUND_TRIPS})
     return round_trip(
         mcp_tui_argv(
             "call",

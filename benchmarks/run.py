@@ -230,7 +230,7 @@ def group_headless(runs: int, count: int, rows: list[Row]) -> None:
     )
     rows.append(
         Row(
-            f"Headless `call`: one elicitation round trip (median of {count})",
+            f"Headless `call`: one elicitation round trip (median of {count}, after 10)",
             app,
             floor,
             target=1.2,

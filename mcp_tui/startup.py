@@ -13,7 +13,10 @@ Only the command line pauses it (``cli.main``); importing mcp-tui as a library n
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import sys
+from collections.abc import Iterator
 
 _paused = False
 
@@ -37,3 +40,24 @@ def resume_collector() -> None:
 
 def collector_paused() -> bool:
     return _paused
+
+
+@contextlib.contextmanager
+def attrs_unseen() -> Iterator[None]:
+    """Imports inside this block find no ``attrs``; it stays importable for everyone after.
+
+    ``rich.pretty`` (which Textual's ``RichLog`` imports) loads ``attrs`` only to pretty-print
+    attrs classes, which mcp-tui never shows; ``attrs`` is installed (``jsonschema`` needs it)
+    and costs ~11 ms on the way to the first frame. A ``None`` in ``sys.modules`` makes
+    ``import attr`` raise ``ImportError``, which ``rich.pretty`` handles; it is removed after.
+    Nothing changes if ``attr`` is already loaded.
+    """
+    if "attr" in sys.modules:
+        yield
+        return
+    sys.modules["attr"] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        if sys.modules.get("attr", ...) is None:
+            del sys.modules["attr"]

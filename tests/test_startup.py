@@ -38,3 +38,41 @@ def test_a_collector_someone_else_turned_off_stays_off() -> None:
 def test_every_way_out_of_main_turns_it_back_on(argv: list[str]) -> None:
     main(argv)
     assert gc.isenabled() and not startup.collector_paused()
+
+
+def _run(code: str) -> str:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_the_log_panel_loads_without_attrs_and_attrs_still_loads_after() -> None:
+    # A fresh interpreter: this one has attrs loaded already (jsonschema).
+    out = _run(
+        "import sys, mcp_tui.ui.widgets.log_panel, rich.pretty\n"
+        "print('attr' in sys.modules, rich.pretty._has_attrs)\n"
+        "import attr, jsonschema\n"
+        "print(attr.has(jsonschema.validators.Draft202012Validator))"
+    )
+    assert out.splitlines() == ["False False", "True"]
+
+
+def test_attrs_unseen_hides_attrs_only_inside_and_only_when_not_loaded() -> None:
+    out = _run(
+        "import sys\n"
+        "from mcp_tui.startup import attrs_unseen\n"
+        "with attrs_unseen():\n"
+        "    try:\n"
+        "        import attr\n"
+        "    except ImportError:\n"
+        "        print('hidden')\n"
+        "import attr\n"
+        "with attrs_unseen():\n"
+        "    import attr as again\n"
+        "print(again is attr)"
+    )
+    assert out.splitlines() == ["hidden", "True"]

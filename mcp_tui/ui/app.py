@@ -18,11 +18,13 @@ quitting).
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import sys
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -37,6 +39,15 @@ from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import ConnectionFactory, ServerEntry
 from mcp_tui.ui.url_waits import UrlWaits
+
+#: The events that make start-up work wait (a mouse move does not).
+_USER_INPUT = (
+    events.Key,
+    events.Paste,
+    events.MouseDown,
+    events.MouseScrollDown,
+    events.MouseScrollUp,
+)
 
 #: Seconds between two flushes of buffered events to the widgets (about three frames).
 FLUSH_INTERVAL = 0.05
@@ -76,6 +87,7 @@ class McpTuiApp(AppConnections, AppWaits):
         self._connection_tasks = set()
         self._closing_connections = None
         self._head_starts = {}
+        self.last_input = 0.0
         self._update_sub_title()
 
     # --- start-up ----------------------------------------------------------------------------
@@ -87,6 +99,12 @@ class McpTuiApp(AppConnections, AppWaits):
     @property
     def session(self) -> SessionScreen | None:
         return self._session
+
+    async def on_event(self, event: events.Event) -> None:
+        # Start-up work waits for a pause in the user's input (``AppConnections._until_quiet``).
+        if isinstance(event, _USER_INPUT):
+            self.last_input = asyncio.get_running_loop().time()
+        await super().on_event(event)
 
     def on_mount(self) -> None:
         self.set_interval(FLUSH_INTERVAL, self._flush_events, name="flush-events")

@@ -50,8 +50,14 @@ if TYPE_CHECKING:  # annotations only; the modules load after the first frame, w
 #: concurrently; a stdio server that ignores EOF and SIGTERM takes the session layer about 4.5 s
 #: to kill, so this is only reached by something truly stuck.
 CLOSE_TIMEOUT = 10.0
-#: After spawning stdio servers, how long the import of the connection code waits (seconds).
-IMPORT_PAUSE = 0.15
+#: Start-up work after the first frame (spawning servers, importing the connection code) waits
+#: until no key, paste or click came for this long (seconds), so keys typed right after the first
+#: frame (opening the palette takes Textual ~80 ms) are answered before it ...
+QUIET_NEEDED = 0.12
+#: ... but at least this long after the first frame before spawning (a key typed then is likely
+#: already in flight), and never longer than :data:`QUIET_LIMIT` in all.
+FIRST_PAUSE = 0.05
+QUIET_LIMIT = 0.6
 
 NO_FORMS_NOTE = "forms are not available in this build: elicitation requests are cancelled"
 
@@ -76,6 +82,8 @@ class AppConnections(App[None]):
     _closing_connections: asyncio.Future[None] | None
     #: stdio servers spawned before the connection code loaded, until a connection adopts one.
     _head_starts: dict[str, HeadStart]
+    #: When the last key, paste or click arrived (the event loop's clock; 0.0 before any).
+    last_input: float
 
     # --- start-up ----------------------------------------------------------------------------
 
@@ -119,12 +127,14 @@ class AppConnections(App[None]):
 
     async def _start_connections(self) -> None:
         if self._factory is None:  # real connections: start stdio servers before ``import mcp``
+            # Spawning costs ~45 ms of the event loop (anyio's backend loads) and the import
+            # half a second of CPU in a thread (which halves the UI's speed while it runs): both
+            # wait for a pause in the user's keys. Each server then spends a good second
+            # starting up on its own, which the import overlaps.
+            started = asyncio.get_running_loop().time()
+            await self._until_quiet(started + FIRST_PAUSE, started + QUIET_LIMIT)
             await self._head_start_servers()
-            if self._head_starts:
-                # Each server now spends a good second starting up on its own, so the import
-                # (half a second of CPU in a thread, which halves the UI's speed while it runs)
-                # can wait a moment: keys typed right after the first frame are answered at once.
-                await asyncio.sleep(IMPORT_PAUSE)
+            await self._until_quiet(0.0, started + QUIET_LIMIT)
         try:
             factory = await self._load_factory()
         except Exception as error:  # a broken install: say so on every server
@@ -138,6 +148,17 @@ class AppConnections(App[None]):
         self._open_traffic_log()
         for entry in self.entries.values():
             self._connect(entry, factory, handler, self._head_starts.pop(entry.name, None))
+
+    async def _until_quiet(self, earliest: float, latest: float) -> None:
+        """Sleep until :data:`QUIET_NEEDED` has passed since the last key, paste or click (and
+        ``earliest`` has come), or until ``latest`` (loop times)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            now = loop.time()
+            wake = max(earliest, self.last_input + QUIET_NEEDED)
+            if now >= wake or now >= latest:
+                return
+            await asyncio.sleep(min(wake, latest) - now)
 
     async def _head_start_servers(self) -> None:
         """Spawn every stdio server now, so its own start-up overlaps our ``import mcp``

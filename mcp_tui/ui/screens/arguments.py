@@ -22,13 +22,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, Static, TextArea
+from textual.widgets import Label, Static, TextArea
 
 from mcp_tui.schema.fields import FormSpec
 from mcp_tui.ui.json_args import check_arguments, starter_text
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
 
 #: Forms of at most this many fields get a dialog sized to its content.
@@ -117,7 +118,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
                 yield OrderedButton(
                     Content("Cancel (Esc)"), id="cancel", on_press=self.action_cancel
                 )
-        yield Footer()
+        yield KeyFooter()
 
     async def on_mount(self) -> None:
         await self._show_body()

@@ -15,7 +15,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
+
+from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -53,7 +55,7 @@ class ConfirmScreen(ModalScreen[bool]):
                     id="confirm-yes",
                 )
                 yield Button(Content(f"{self._no}  n"), variant="primary", id="confirm-no")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no" if self._danger else "#confirm-yes", Button).focus()

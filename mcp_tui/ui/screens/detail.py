@@ -13,9 +13,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, TextArea
+from textual.widgets import Label, TextArea
 
 from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.untrusted import visible
 
 #: Characters shown at most in the detail view (a 30 MB result stays usable).
@@ -45,7 +46,7 @@ class DetailScreen(ModalScreen[None]):
                 show_line_numbers=False,
                 id="detail-text",
             )
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()

@@ -25,7 +25,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from mcp_tui.schema.fields import ContentValue, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
@@ -37,6 +37,7 @@ from mcp_tui.ui.screens.elicitation_keys import (
 from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.form_fields import looks_secret
+from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.key_order import OrderedButton, SequencedScreen, after_keys
 from mcp_tui.ui.widgets.schema_form import SchemaForm
 from mcp_tui.untrusted import one_line
@@ -168,7 +169,7 @@ class ElicitationScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutc
                 yield answer_button("accept", id="elicitation-accept", on_press=self.accept_now)
                 yield answer_button("decline", id="elicitation-decline", on_press=self.decline_now)
                 yield answer_button("cancel", id="elicitation-cancel", on_press=self.action_cancel)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         # The form opens on its first field. A confirmation focuses nothing, so a key typed into

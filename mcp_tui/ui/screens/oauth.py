@@ -29,13 +29,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from mcp_tui.session.browser import open_url_async
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.oauth import AuthorizationOutcome, AuthorizationRequest
 from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
 from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ class OAuthWaitScreen(ModalScreen[AuthorizationOutcome]):
             with Horizontal(id="oauth-buttons"):
                 yield Button("Use pasted address  Enter", id="oauth-use", variant="primary")
                 yield Button("Cancel  Esc", id="oauth-cancel")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         for reason in self.request.redirect.refused:

@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Tree
+from textual.widgets import Header, Tree
 
 from mcp_tui.session.events import ConnectionState, ElicitationRefused, ResourceInfo
 from mcp_tui.ui.event_buffer import Batch
@@ -31,6 +31,7 @@ from mcp_tui.ui.render import dropped_entry, notice_entry, refused_entry, state_
 from mcp_tui.ui.screens.session_verbs import SessionVerbs
 from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef
+from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from mcp_tui.ui.widgets.info_panel import InfoPanel
@@ -83,7 +84,7 @@ class SessionScreen(SessionVerbs):
                 yield Transcript(id="transcript")
                 yield TrafficView(id="traffic")
         yield LogPanel(id="logs")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         catalog = self.catalog
@@ -97,7 +98,7 @@ class SessionScreen(SessionVerbs):
 
     def on_resize(self) -> None:
         self.set_class(self.size.height < 32 or self.size.width < 100, "-compact")
-        self.query_one(Footer).compact = self.size.width < 100  # every key fits in 80 columns
+        self.query_one(KeyFooter).compact = self.size.width < 100  # every key fits in 80 columns
 
     @property
     def catalog(self) -> CatalogTree:

@@ -32,7 +32,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from mcp_tui.session.browser import OpenResult, open_url_async
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
@@ -51,6 +51,7 @@ from mcp_tui.ui.screens.elicitation_keys import (
 )
 from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
 from mcp_tui.untrusted import one_line
 
@@ -216,7 +217,7 @@ class UrlConsentScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutco
                         compact=True,
                         on_press=self.action_copy_url,
                     )
-        yield Footer()
+        yield KeyFooter()
 
     # --- state the handler reads and updates ---------------------------------------------------
 

@@ -17,9 +17,12 @@ import time
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.widgets import RichLog
 
 from mcp_tui.session.events import LogReceived, StderrReceived
+from mcp_tui.startup import attrs_unseen
+
+with attrs_unseen():  # rich.pretty would load attrs only for what we never print
+    from textual.widgets import RichLog
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.text import literal_text, literal_text_line
 
