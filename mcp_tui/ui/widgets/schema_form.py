@@ -7,7 +7,7 @@ widgets update as the user edits, so a field's value survives its widget being u
 Big forms are paginated: at most :attr:`SchemaForm.PAGE_SIZE` fields are mounted at once, because
 Textual re-lays-out every widget on each keystroke (typing stays at one frame up to ~50 inputs) and
 mounting hundreds of inputs takes seconds. Values and errors of the other pages live in the model.
-Within a page, only the first :attr:`SchemaForm.EAGER_ROWS` rows are mounted before the first frame;
+Within a page, only the first :attr:`SchemaForm.FIRST_ROWS` rows are mounted before the first frame;
 the rest follow a chunk per frame, so the form is painted and focused as fast as a small one. The
 rows are the form's own children, not in a container of their own: every level of auto-height
 nesting makes Textual arrange the rows once more to measure it.
