@@ -1,45 +1,42 @@
-"""The collector is paused while mcp-tui starts, and resumed once the heavy imports are done.
+"""Start-up: the collector held off for start-up's imports, and imports kept off its path.
 
-Starting the TUI imports about 400 modules before the first frame and the SDK (about 600 more)
-right after it. Those imports allocate hundreds of thousands of objects and almost no garbage,
-yet each allocation burst makes the cyclic collector walk everything allocated so far: pausing it
-makes the imports about a tenth faster (measured: Textual plus the first-frame modules 177-315 ms
-with the collector on, 155-209 ms with it off). Once the imports are done,
-:func:`resume_collector` moves everything allocated so far out of the collector's sight
-(``gc.freeze``: it lives as long as the process) and turns it back on.
-
-Only the command line pauses it (``cli.main``); importing mcp-tui as a library never does.
+The command line (``cli.main``) holds the collector off (:mod:`mcp_tui.collector`) while mcp-tui
+starts: Textual and the first-frame modules, then the SDK right after the first frame. Those
+imports allocate hundreds of thousands of objects and almost no garbage (measured: Textual plus
+the first-frame modules 177-315 ms with the collector on, 155-209 ms with it off).
+:func:`resume_collector` ends the hold once the imports are done, freezing what they allocated.
+Importing mcp-tui as a library never holds it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
 import sys
 from collections.abc import Iterator
 
-_paused = False
+from mcp_tui.collector import Hold
+
+_start_up: Hold | None = None
 
 
 def pause_collector() -> None:
-    """Turn the cyclic collector off for start-up (no-op if it is already off)."""
-    global _paused
-    if gc.isenabled():
-        gc.disable()
-        _paused = True
+    """Hold the collector off for start-up (a second call changes nothing)."""
+    global _start_up
+    if _start_up is None:
+        _start_up = Hold(freeze=True)
 
 
 def resume_collector() -> None:
-    """Freeze what start-up allocated and turn the collector back on (only if we paused it)."""
-    global _paused
-    if _paused:
-        _paused = False
-        gc.freeze()
-        gc.enable()
+    """End start-up's hold: freeze what start-up allocated; the collector is back on unless
+    another hold (or someone else) keeps it off. A no-op without a hold."""
+    global _start_up
+    if _start_up is not None:
+        hold, _start_up = _start_up, None
+        hold.release()
 
 
 def collector_paused() -> bool:
-    return _paused
+    return _start_up is not None
 
 
 @contextlib.contextmanager

@@ -76,3 +76,20 @@ def test_attrs_unseen_hides_attrs_only_inside_and_only_when_not_loaded() -> None
         "print(again is attr)"
     )
     assert out.splitlines() == ["hidden", "True"]
+
+
+def test_start_up_and_form_holds_share_one_count() -> None:
+    # A form built while start-up still holds the collector (mcp_tui.collector): the collector
+    # comes back with the last release, whichever it is, and start-up's freeze still happens.
+    from mcp_tui.collector import Hold, holds
+
+    assert gc.isenabled() and holds() == 0
+    startup.pause_collector()
+    form = Hold()
+    assert holds() == 2
+    frozen = gc.get_freeze_count()
+    startup.resume_collector()
+    assert not gc.isenabled() and holds() == 1 and not startup.collector_paused()
+    assert gc.get_freeze_count() >= frozen
+    form.release()
+    assert gc.isenabled() and holds() == 0
