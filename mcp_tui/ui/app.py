@@ -92,6 +92,22 @@ class McpTuiApp(AppConnections, AppWaits):
 
     # --- start-up ----------------------------------------------------------------------------
 
+    @property
+    def _background_screens(self) -> list[Screen[Any]]:
+        """Screens that show through the top one: none under an opaque screen.
+
+        Textual counts the screen right under the top one as visible whatever the top one's
+        background, so under an (opaque) form the session screen kept laying itself out on every
+        resize and, while a call runs, its animated progress bar made the form redraw those
+        cells 15 times a second. Covered, it does nothing; when the form closes, Textual lays it
+        out again (``Screen._on_screen_resume``). Translucent screens (the command palette)
+        keep Textual's behaviour.
+        """
+        stack = self._screen_stack
+        if len(stack) > 1 and stack[-1].styles.background.a == 1:
+            return []
+        return super()._background_screens
+
     def get_default_screen(self) -> Screen[Any]:
         self._session = SessionScreen()
         return self._session

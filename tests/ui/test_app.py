@@ -17,6 +17,7 @@ from app_testkit import Script, make_app, open_node, session_of, tree_node, wait
 from textual.widgets import ProgressBar, TextArea
 
 from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import (
     CallOutcome,
@@ -41,6 +42,7 @@ from mcp_tui.ui.render import notice_entry
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.detail import DetailScreen
+from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.widgets.log_panel import BATCH_CHARS, MIN_BATCH_LINES
 from mcp_tui.ui.widgets.running_calls import RunningCall
 
@@ -538,6 +540,36 @@ async def test_quit_with_a_form_open_asks_first() -> None:
         await pilot.press("y")
         await wait_for(pilot, lambda: not app.is_running)
     assert factory.latest("demo").close_count == 1
+
+
+async def test_nothing_shows_through_an_opaque_screen_and_the_session_catches_up_after() -> None:
+    """``McpTuiApp._background_screens``: under an opaque screen the session screen is not
+    'visible' to Textual (no layout on resize, no redraws forwarded to the form); under the
+    translucent palette it is; after a resize while covered it comes back at the new size."""
+    app, _ = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session = session_of(app)
+        fields = (FieldSpec("name", FieldKind.TEXT, "Name"),)
+        request = ElicitationRequest("demo", "Name?", "form", form=FormSpec(fields))
+        assert app.handler is not None
+        answer = asyncio.create_task(app.handler.elicit(request))
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen))
+        assert app.screen.styles.background.a == 1
+        assert app._background_screens == [] and not session.is_current
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.press("escape")
+        assert (await answer).action == "cancel"
+        await wait_for(pilot, lambda: app.screen is session)
+        await pilot.pause()
+        assert session.is_current and session.size == (120, 40)
+        assert session.catalog.size.height > 30 - 4  # laid out again at the new height
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: app.screen is not session)
+        assert app.screen.styles.background.a < 1
+        assert app._background_screens == [session] and session.is_current
+        await pilot.press("escape")
 
 
 # --- catalog refresh, rate-limit pause, transcript bound (-32042: test_app_url.py) ----------

@@ -149,6 +149,13 @@ GENERATED = {
 }
 
 
+#: Overridden on purpose, each with a test of its own that fails if Textual changes under it.
+DELIBERATE = {
+    # Nothing shows through an opaque screen (``test_app.py``: the session screen under a form).
+    "McpTuiApp._background_screens (App)",
+}
+
+
 def test_no_class_overrides_a_textual_private_name() -> None:
     """A private Textual method or attribute redefined here breaks silently on an upgrade (and
     mypy found ``_flush``/``_close_all`` overridden with other signatures once)."""
@@ -163,7 +170,9 @@ def test_no_class_overrides_a_textual_private_name() -> None:
                     continue
                 for base in cls.__mro__[1:]:
                     if base.__module__.startswith("textual") and name in vars(base):
-                        clashes.append(f"{cls.__qualname__}.{name} ({base.__qualname__})")
+                        clash = f"{cls.__qualname__}.{name} ({base.__qualname__})"
+                        if clash not in DELIBERATE:
+                            clashes.append(clash)
     assert clashes == [], (
         "these override Textual internals (rename them, or use a public hook): " + str(clashes)
     )

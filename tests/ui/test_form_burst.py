@@ -276,3 +276,14 @@ def test_the_textual_internals_key_order_relies_on_are_there() -> None:
     assert "_sender" in Message.__slots__
     assert isinstance(Select([("a", 1)])._options, list)
     assert callable(getattr(SelectionList, "_toggle_highlighted_selection", None))
+
+
+@pytest.mark.parametrize(("count", "first"), [(1, 1), (6, 6), (7, 2), (20, 2)])
+def test_a_short_page_mounts_whole_and_a_long_one_two_rows_first(count: int, first: int) -> None:
+    """Up to EAGER_ROWS rows are mounted before the first frame (a short arguments dialog is
+    sized once, at its final height); a longer page starts with FIRST_ROWS."""
+    fields = tuple(FieldSpec(f"f{i}", FieldKind.TEXT, f"F{i}") for i in range(count))
+    form = SchemaForm(FormSpec(fields))
+    mounted_first = form._start_page(0)
+    assert len(mounted_first) == first
+    assert form.rows_pending == count - first

@@ -47,9 +47,11 @@ class SchemaForm(Vertical):
 
     #: Fields mounted at once; bigger forms get "previous / next fields" buttons.
     PAGE_SIZE: ClassVar[int] = 25
-    #: Rows mounted before the form's first frame; the rest of the page follows in chunks of
-    #: :attr:`EAGER_ROWS`, one per frame, so a 20-field form paints about as fast as a 1-field
-    #: one and is complete a few frames later (each row costs ~5 ms to mount, style and draw).
+    #: A page of up to :attr:`EAGER_ROWS` rows is mounted whole before the form's first frame
+    #: (a short form is laid out once, at its final size). A longer page mounts
+    #: :attr:`FIRST_ROWS` first and the rest in chunks of :attr:`EAGER_ROWS`, one per frame, so a
+    #: 20-field form paints about as fast as a 1-field one (each row costs ~5 ms to mount, style
+    #: and draw) and is complete a few frames later.
     FIRST_ROWS: ClassVar[int] = 2
     EAGER_ROWS: ClassVar[int] = 6
 
@@ -147,8 +149,9 @@ class SchemaForm(Vertical):
     def _start_page(self, page: int) -> list[tuple[int, FieldSpec]]:
         """The first rows of ``page`` to mount now; the rest wait in ``_pending``."""
         fields = self._page_fields(page)
-        self._pending = fields[self.FIRST_ROWS :]
-        return fields[: self.FIRST_ROWS]
+        first = len(fields) if len(fields) <= self.EAGER_ROWS else self.FIRST_ROWS
+        self._pending = fields[first:]
+        return fields[:first]
 
     def _mount_rows(self, fields: list[tuple[int, FieldSpec]]) -> AwaitMount:
         """Mount rows for ``fields`` after the rows already there (before the page bar)."""
