@@ -5,24 +5,23 @@ its ``TextArea`` costs 16-33 ms, off the first frame's path), writes the request
 the transcript at once, runs the request in a worker (so a slow server never blocks the UI, and
 several calls can run together), shows a progress row while it runs, and writes the outcome.
 No client-side timeout is applied: a call may wait minutes while the user fills a form for it.
+A call that fails with -32042 (pages to visit first) goes on in :mod:`.url_required`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from textual.screen import Screen
 
-from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.session.events import CallOutcome, ConnectionState, ResourceInfo
-from mcp_tui.ui.render import Entry, call_entry, outcome_entry, url_loop_entry
+from mcp_tui.ui.render import Entry, call_entry, outcome_entry
+from mcp_tui.ui.screens.url_required import UrlRound, url_required
 from mcp_tui.ui.state import Connection, ServerEntry
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.uri_template import expand, variables
-from mcp_tui.ui.url_waits import FINISHED
 from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
@@ -31,18 +30,6 @@ if TYPE_CHECKING:
     from mcp_tui.ui.widgets.running_calls import RunningCalls
     from mcp_tui.ui.widgets.traffic import TrafficView
     from mcp_tui.ui.widgets.transcript import Transcript
-
-
-#: A chain of -32042 answers (each retry asking for other pages) stops after this many rounds.
-MAX_URL_ROUNDS = 3
-
-
-@dataclass(frozen=True)
-class UrlRound:
-    """A -32042 round whose pages were finished: the URLs asked for, and the rounds so far."""
-
-    urls: tuple[str, ...]
-    rounds: int
 
 
 def _string_schema(fields: Iterable[tuple[str, str | None, bool]]) -> dict[str, Any]:
@@ -223,7 +210,7 @@ class SessionVerbs(Screen[None]):
 
         async def then(outcome: CallOutcome) -> None:
             if outcome.url_elicitations:
-                await self._url_required(server, name, args, outcome.url_elicitations, retry_of)
+                await url_required(self, server, name, args, outcome.url_elicitations, retry_of)
 
         return self._run_request(
             server,
@@ -232,103 +219,6 @@ class SessionVerbs(Screen[None]):
             lambda call_id: connection.call_tool(name, args, call_id=call_id),
             then=then,
         )
-
-    async def _url_required(
-        self,
-        server: str,
-        name: str,
-        arguments: dict[str, Any],
-        requests: Sequence[Any],
-        previous: UrlRound | None,
-    ) -> None:
-        """-32042: consent for each URL, wait for the pages to finish, then offer one retry.
-
-        The tool failed because the user must first visit pages the server named. Each request
-        goes through the elicitation handler like any URL-mode request (queued, checked,
-        recorded in the transcript); an accepted one waits, visibly, until the server completes
-        it or the user says it is done. Only then is the retry offered (one key). The loop
-        guard: a retry answered with the same URLs again stops here, and so does a chain of
-        more than :data:`MAX_URL_ROUNDS` rounds.
-        """
-        handler = self.mcp_app.handler
-        asked = [r for r in requests if isinstance(r, ElicitationRequest)]
-        if handler is None or not asked:
-            return
-        urls = tuple(r.url or "" for r in asked)
-        url_list = sorted(set(urls))
-        if previous is not None and sorted(set(previous.urls)) == url_list:
-            self._stop_url_loop(
-                server,
-                name,
-                url_list,
-                "After the retry the server asked for the same page"
-                + ("s" if len(url_list) > 1 else "")
-                + " again, so the page was not finished (or the server does not know yet). "
-                "mcp-tui stops here instead of asking in a loop; call the tool again when the "
-                "page is done.",
-            )
-            return
-        rounds = previous.rounds + 1 if previous is not None else 1
-        if rounds > MAX_URL_ROUNDS:
-            self._stop_url_loop(
-                server,
-                name,
-                url_list,
-                f"The server asked for pages {rounds} times in a row; mcp-tui stops retrying. "
-                "Call the tool again yourself to continue.",
-            )
-            return
-        keys = []
-        for request in asked:
-            outcome = await handler.elicit(request)
-            if outcome.action != "accept":
-                verb = "declined" if outcome.action == "decline" else "cancelled"
-                self._stop_url_loop(
-                    server, name, [], f"You {verb} the page, so the call is not retried."
-                )
-                return
-            keys.append(self.mcp_app.url_waits.add(request).key)
-            self.url_waits_changed()
-        waits = await self.mcp_app.url_waits.settled(keys)
-        unfinished = [w for w in waits if w.state not in FINISHED]
-        if unfinished or len(waits) != len(keys):
-            why = {
-                "gave_up": "You stopped waiting for the page.",
-                "timed_out": "The page did not finish in time.",
-                "closed": "The connection ended.",
-            }
-            state = unfinished[0].state if unfinished else None
-            reason = why.get(state or "", "The wait ended before the page was finished.")
-            self._stop_url_loop(server, name, [], reason)
-            return
-        if not await self._offer_retry(server, name, len(keys)):
-            return
-        self.call_tool(server, name, arguments, retry_of=UrlRound(urls, rounds))
-
-    async def _offer_retry(self, server: str, name: str, pages: int) -> bool:
-        """Ask (once the user is back on this screen) whether to retry the call now."""
-        while self.app.screen is not self:  # never put a question over a form being filled
-            if not self.is_attached:
-                return False
-            await asyncio.sleep(0.2)
-        from mcp_tui.ui.screens.confirm import ConfirmScreen
-
-        the_pages = "The page is" if pages == 1 else f"All {pages} pages are"
-        retry = await self.app.push_screen_wait(
-            ConfirmScreen(
-                f"Retry {one_line(name, limit=60)}?",
-                f"{the_pages} finished: {one_line(server, limit=60)} can now run "
-                f"{one_line(name, limit=60)}. Retry the call with the same arguments?",
-                yes="Retry now",
-                no="Not now",
-                danger=False,
-            )
-        )
-        return bool(retry)
-
-    def _stop_url_loop(self, server: str, name: str, urls: list[str], reason: str) -> None:
-        self.queue_entries([url_loop_entry(server, name, urls, reason)])
-        self.flush_entries()
 
     # --- prompts -----------------------------------------------------------------------------
 

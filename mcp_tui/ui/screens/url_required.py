@@ -1,0 +1,138 @@
+"""-32042 (URL elicitation required): consent for each page, wait for it, then offer a retry.
+
+A tool call that fails with -32042 names pages the user must visit first. The session screen
+hands such an outcome here (:func:`url_required`): each page goes through the elicitation handler
+like any URL-mode request, an accepted one waits visibly until it is finished, and only then is
+one retry of the same call offered. A loop guard stops a server that keeps asking for the same
+pages, or for pages :data:`MAX_URL_ROUNDS` times in a row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mcp_tui.session.elicitation import ElicitationRequest
+from mcp_tui.ui.render import url_loop_entry
+from mcp_tui.ui.url_waits import FINISHED
+from mcp_tui.untrusted import one_line
+
+if TYPE_CHECKING:
+    from mcp_tui.ui.screens.session_verbs import SessionVerbs
+
+#: A chain of -32042 answers (each retry asking for other pages) stops after this many rounds.
+MAX_URL_ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class UrlRound:
+    """A -32042 round whose pages were finished: the URLs asked for, and the rounds so far."""
+
+    urls: tuple[str, ...]
+    rounds: int
+
+
+async def url_required(
+    screen: SessionVerbs,
+    server: str,
+    name: str,
+    arguments: dict[str, Any],
+    requests: Sequence[Any],
+    previous: UrlRound | None,
+) -> None:
+    """-32042: consent for each URL, wait for the pages to finish, then offer one retry.
+
+    The tool failed because the user must first visit pages the server named. Each request
+    goes through the elicitation handler like any URL-mode request (queued, checked,
+    recorded in the transcript); an accepted one waits, visibly, until the server completes
+    it or the user says it is done. Only then is the retry offered (one key). The loop
+    guard: a retry answered with the same URLs again stops here, and so does a chain of
+    more than :data:`MAX_URL_ROUNDS` rounds.
+    """
+    handler = screen.mcp_app.handler
+    asked = [r for r in requests if isinstance(r, ElicitationRequest)]
+    if handler is None or not asked:
+        return
+    urls = tuple(r.url or "" for r in asked)
+    url_list = sorted(set(urls))
+    if previous is not None and sorted(set(previous.urls)) == url_list:
+        _stop_url_loop(
+            screen,
+            server,
+            name,
+            url_list,
+            "After the retry the server asked for the same page"
+            + ("s" if len(url_list) > 1 else "")
+            + " again, so the page was not finished (or the server does not know yet). "
+            "mcp-tui stops here instead of asking in a loop; call the tool again when the "
+            "page is done.",
+        )
+        return
+    rounds = previous.rounds + 1 if previous is not None else 1
+    if rounds > MAX_URL_ROUNDS:
+        _stop_url_loop(
+            screen,
+            server,
+            name,
+            url_list,
+            f"The server asked for pages {rounds} times in a row; mcp-tui stops retrying. "
+            "Call the tool again yourself to continue.",
+        )
+        return
+    keys = []
+    for request in asked:
+        outcome = await handler.elicit(request)
+        if outcome.action != "accept":
+            verb = "declined" if outcome.action == "decline" else "cancelled"
+            _stop_url_loop(
+                screen, server, name, [], f"You {verb} the page, so the call is not retried."
+            )
+            return
+        keys.append(screen.mcp_app.url_waits.add(request).key)
+        screen.url_waits_changed()
+    waits = await screen.mcp_app.url_waits.settled(keys)
+    unfinished = [w for w in waits if w.state not in FINISHED]
+    if unfinished or len(waits) != len(keys):
+        why = {
+            "gave_up": "You stopped waiting for the page.",
+            "timed_out": "The page did not finish in time.",
+            "closed": "The connection ended.",
+        }
+        state = unfinished[0].state if unfinished else None
+        reason = why.get(state or "", "The wait ended before the page was finished.")
+        _stop_url_loop(screen, server, name, [], reason)
+        return
+    if not await _offer_retry(screen, server, name, len(keys)):
+        return
+    screen.call_tool(server, name, arguments, retry_of=UrlRound(urls, rounds))
+
+
+async def _offer_retry(screen: SessionVerbs, server: str, name: str, pages: int) -> bool:
+    """Ask (once the user is back on this screen) whether to retry the call now."""
+    while screen.app.screen is not screen:  # never put a question over a form being filled
+        if not screen.is_attached:
+            return False
+        await asyncio.sleep(0.2)
+    from mcp_tui.ui.screens.confirm import ConfirmScreen
+
+    the_pages = "The page is" if pages == 1 else f"All {pages} pages are"
+    retry = await screen.app.push_screen_wait(
+        ConfirmScreen(
+            f"Retry {one_line(name, limit=60)}?",
+            f"{the_pages} finished: {one_line(server, limit=60)} can now run "
+            f"{one_line(name, limit=60)}. Retry the call with the same arguments?",
+            yes="Retry now",
+            no="Not now",
+            danger=False,
+        )
+    )
+    return bool(retry)
+
+
+def _stop_url_loop(
+    screen: SessionVerbs, server: str, name: str, urls: list[str], reason: str
+) -> None:
+    screen.queue_entries([url_loop_entry(server, name, urls, reason)])
+    screen.flush_entries()
