@@ -34,6 +34,7 @@ from mcp_tui.ui.screens.elicitation_keys import (
     answer_button,
     relabel,
 )
+from mcp_tui.ui.screens.request_header import RequestHeader
 from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.form_fields import looks_secret
@@ -53,11 +54,14 @@ class _Body(VerticalScroll, can_focus=False):
     """The scrolling message + form. Not a tab stop: focus moves field to field and scrolls it."""
 
 
-class ElicitationScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]):
+class ElicitationScreen(
+    RequestHeader, StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]
+):
     """Shows one form request; dismisses with the :class:`ElicitationOutcome` the user chose."""
 
     #: Focus is placed by ``on_mount`` (first field), never guessed.
     AUTO_FOCUS = ""
+    HEADER_ID = "elicitation-header"
     BINDINGS: ClassVar[list[BindingType]] = list(ELICITATION_BINDINGS)
 
     # Opaque (ModalScreen's default background is see-through): the dialog covers the screen, and
@@ -111,16 +115,8 @@ class ElicitationScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutc
 
     # --- composing ---------------------------------------------------------------------------
 
-    def header_content(self) -> Content:
-        """Who asks (our own name for the server), for which tool call, and what else waits."""
-        kind = "asks you to confirm" if self.form_spec.is_confirmation else "asks for input"
-        parts = [Content("Server "), literal_line(self.request.server, limit=60, style="bold")]
-        parts.append(Content(f" {kind}"))
-        if self.request.tool:
-            parts += [Content(" during tool call "), literal_line(self.request.tool, limit=60)]
-        if self._waiting > 0:
-            parts.append(Content.styled(f"   ({self._waiting} more waiting)", "$text-warning"))
-        return Content("").join(parts)
+    def asks(self) -> str:
+        return " asks you to confirm" if self.form_spec.is_confirmation else " asks for input"
 
     def _notes(self) -> list[str]:
         notes = [one_line(n, limit=300) for n in self.form_spec.notes]
@@ -178,16 +174,6 @@ class ElicitationScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutc
             self.form.focus_first()
 
     # --- state the handler updates -----------------------------------------------------------
-
-    @property
-    def waiting(self) -> int:
-        return self._waiting
-
-    def set_waiting(self, waiting: int) -> None:
-        """Show how many more requests are queued behind this one."""
-        self._waiting = waiting
-        if self.is_mounted:
-            self.query_one("#elicitation-header", Static).update(self.header_content())
 
     def raw_text(self) -> dict[str, str]:
         """What the user typed so far (for the transcript when the form closes unsent)."""

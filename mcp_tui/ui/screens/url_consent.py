@@ -49,6 +49,7 @@ from mcp_tui.ui.screens.elicitation_keys import (
     elicitation_bindings,
     relabel,
 )
+from mcp_tui.ui.screens.request_header import RequestHeader
 from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
@@ -77,10 +78,11 @@ class _Body(OrderedKeys, VerticalScroll):
     """The scrolling message, host, warnings and URL. Focused at start, so Enter opens nothing."""
 
 
-class UrlConsentScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]):
+class UrlConsentScreen(RequestHeader, StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]):
     """Asks whether to open one URL; dismisses with the :class:`ElicitationOutcome` chosen."""
 
     AUTO_FOCUS = "#url-body"
+    HEADER_ID = "url-header"
     BINDINGS: ClassVar[list[BindingType]] = [
         *elicitation_bindings(accept="Open & accept"),
         # After a failed open: the same key accepts without opening (the user opens it).
@@ -140,15 +142,8 @@ class UrlConsentScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutco
 
     # --- composing ---------------------------------------------------------------------------
 
-    def header_content(self) -> Content:
-        """Who asks (our own name for the server), for which tool call, and what else waits."""
-        parts = [Content("Server "), literal_line(self.request.server, limit=60, style="bold")]
-        parts.append(Content(" asks you to open a web page"))
-        if self.request.tool:
-            parts += [Content(" during tool call "), literal_line(self.request.tool, limit=60)]
-        if self._waiting > 0:
-            parts.append(Content.styled(f"   ({self._waiting} more waiting)", "$text-warning"))
-        return Content("").join(parts)
+    def asks(self) -> str:
+        return " asks you to open a web page"
 
     def host_content(self) -> Content:
         """The host in identity form, registrable domain highlighted, Unicode form beside it."""
@@ -225,16 +220,6 @@ class UrlConsentScreen(StyledOnce, SequencedScreen, ModalScreen[ElicitationOutco
     def state(self) -> State:
         """``asking``, ``opening`` (starting the browser) or ``failed`` (it could not be)."""
         return self._state
-
-    @property
-    def waiting(self) -> int:
-        return self._waiting
-
-    def set_waiting(self, waiting: int) -> None:
-        """Show how many more requests are queued behind this one."""
-        self._waiting = waiting
-        if self.is_mounted:
-            self.query_one("#url-header", Static).update(self.header_content())
 
     def raw_text(self) -> dict[str, str]:
         """Nothing is typed on this screen (same interface as the form screen)."""
