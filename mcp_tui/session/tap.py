@@ -55,7 +55,26 @@ class MessageTap(Protocol):
         ...
 
 
-class TapReadStream:
+class _ClosedOnExit:
+    """``async with stream``: the stream, closed on the way out (what the SDK's streams do)."""
+
+    async def aclose(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose()
+        return None
+
+
+class TapReadStream(_ClosedOnExit):
     """The SDK reads from this; each item goes through the tap first."""
 
     def __init__(self, inner: ReadStream[SessionMessage | Exception], tap: MessageTap) -> None:
@@ -92,20 +111,8 @@ class TapReadStream:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def __aenter__(self) -> Self:
-        return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> bool | None:
-        await self.aclose()
-        return None
-
-
-class TapWriteStream:
+class TapWriteStream(_ClosedOnExit):
     """The SDK writes to this; each message goes through the tap, then to the transport."""
 
     def __init__(self, inner: WriteStream[SessionMessage], tap: MessageTap) -> None:
@@ -140,18 +147,6 @@ class TapWriteStream:
 
     async def aclose(self) -> None:
         await self._inner.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> bool | None:
-        await self.aclose()
-        return None
 
 
 @asynccontextmanager
