@@ -76,10 +76,23 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/commands.py", "assemble", "self.verb"):
         "palette verbs are mcp-tui's own words (Call tool, Get prompt, ...)",
     ("mcp_tui/ui/render.py", "assemble", "mark"): "a constant mark chosen by the action",
-    ("mcp_tui/ui/screens/elicitation.py", "styled", 'f" ({self._waiting} more waiting)"'):
+    ("mcp_tui/ui/screens/request_header.py", "styled", 'f" ({self._waiting} more waiting)"'):
         "an int count of queued requests",
-    ("mcp_tui/ui/screens/url_consent.py", "styled", 'f" ({self._waiting} more waiting)"'):
-        "an int count of queued requests",
+    ("mcp_tui/ui/screens/request_header.py", "Content", "self.asks()"):
+        "each request screen's own constant words (' asks for input', ...)",
+    ("mcp_tui/ui/screens/elicitation.py", "Static", "self.header_content()"):
+        "RequestHeader.header_content (request_header.py): constants and literal_line of the "
+        "server and tool names; its Content calls are checked here",
+    ("mcp_tui/ui/screens/url_consent.py", "Static", "self.header_content()"):
+        "RequestHeader.header_content (request_header.py): constants and literal_line of the "
+        "server and tool names; its Content calls are checked here",
+    ("mcp_tui/ui/widgets/key_footer.py", "assemble", "key_part"):
+        "a key's display from Textual (get_key_display) of mcp-tui's own BINDINGS",
+    ("mcp_tui/ui/widgets/key_footer.py", "assemble", "description_part"):
+        "a description of mcp-tui's own (or Textual's) BINDINGS, never server text",
+    ("mcp_tui/ui/widgets/key_footer.py", ".tooltip =",
+     "key.tooltip if key is not None and key.tooltip else None"):
+        "binding tooltips and descriptions of mcp-tui's own (or Textual's) BINDINGS",
     ("mcp_tui/ui/screens/oauth.py", "styled", 'f" {uri}"'):
         "mcp-tui's own loopback redirect URI, not server text",
     **{

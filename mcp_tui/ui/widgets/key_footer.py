@@ -1,47 +1,185 @@
-"""Textual's ``Footer``, rebuilt only when the keys it would show change.
+"""The key footer: the active keys of the screen on one line, as one widget.
 
-Textual's footer recomposes (drops and re-mounts, restyles and re-renders every key) whenever its
-screen publishes a bindings refresh: each focus change, each screen pushed over it or popped. Most
-of those leave the keys as they were. Opening the command palette over the session screen, for
-instance, rebuilt the session footer four times (~12 ms each), right while the palette was being
-drawn; moving through a form's fields rebuilt the form's footer on every Tab.
+Textual's ``Footer`` is a container of one ``FooterKey`` widget per key, and it recomposes (drops,
+re-mounts, restyles and redraws every key) whenever its screen publishes a bindings refresh: each
+focus change, each screen pushed over it or popped. That cost ~12 ms per rebuild; opening the
+command palette over the session screen rebuilt the session footer four times while the palette
+was being drawn, every Tab in a form rebuilt the form's footer, and its CSS and first keys were a
+good part of the app's first frame. Measured in a pty, 8 alternating runs: the footer took 20 ms
+of the 95 ms from Ctrl+P to the palette painted.
 
-:class:`KeyFooter` remembers what its last compose showed (each shown binding, whether it was
-enabled, its tooltip, and the palette key) and skips a recompose that would show the same.
-Everything else is Textual's footer unchanged, so CSS written for ``Footer`` applies to it.
+:class:`KeyFooter` looks the same (the same theme variables, paddings and compact mode, the
+palette key on the right after a thin bar) but is a single widget that only redraws, and only
+when the keys it would show changed. A click on a key presses it (a disabled key rings the bell);
+hovering one shows its tooltip. Binding groups are shown key by key (mcp-tui defines none).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
-from textual.app import ComposeResult
-from textual.widgets import Footer
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.reactive import reactive
+from textual.widget import Widget
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 
-class KeyFooter(Footer):
-    """A footer that recomposes only when its keys change (see the module docstring)."""
+class _Item(NamedTuple):
+    """One key to show: the key it presses, how it is written, what it does."""
+
+    key: str
+    shown: str
+    description: str
+    enabled: bool
+    tooltip: str
+
+
+class _Key(NamedTuple):
+    """One key as drawn: the key it presses and the cells it covers."""
+
+    key: str
+    start: int
+    end: int
+    enabled: bool
+    tooltip: str
+
+
+class KeyFooter(Widget, can_focus=False):
+    """The screen's active keys on one line (see the module docstring)."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "key-footer--key",
+        "key-footer--description",
+        "key-footer--bar",
+    }
+    DEFAULT_CSS = """
+    KeyFooter {
+        dock: bottom;
+        height: 1;
+        width: 1fr;
+        color: $footer-foreground;
+        background: $footer-background;
+        text-wrap: nowrap;
+        .key-footer--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        .key-footer--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        .key-footer--bar {
+            color: $foreground 20%;
+        }
+    }
+    """
+
+    #: Less space around each key (what 80 columns need).
+    compact = reactive(False)
 
     def __init__(self) -> None:
         super().__init__()
-        #: What the last compose showed; ``None`` before it showed any key.
+        #: What the last render showed (to skip redraws that would change nothing).
         self._shown: Hashable | None = None
+        self._keys: list[_Key] = []
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen[object]) -> None:
+        if self.is_attached and screen is self.screen and self._what_it_shows() != self._shown:
+            self.refresh()
 
     def _what_it_shows(self) -> Hashable:
-        # Every active binding, shown or not: the palette's key is one with ``show=False``.
-        return (
-            tuple(
-                (key, binding, enabled, tooltip)
-                for key, (_node, binding, enabled, tooltip) in self.screen.active_bindings.items()
-            ),
-            self.show_command_palette,
+        return tuple(
+            (key, binding, enabled, tooltip)
+            for key, (_node, binding, enabled, tooltip) in self.screen.active_bindings.items()
         )
 
-    def compose(self) -> ComposeResult:
-        self._shown = self._what_it_shows() if self._bindings_ready else None
-        yield from super().compose()
+    def _items(self) -> tuple[list[_Item], _Item | None]:
+        """The shown keys (one per action, in binding order) and the palette key, if any."""
+        app = self.app
+        items: list[_Item] = []
+        actions: set[str] = set()
+        palette: _Item | None = None
+        for key, (_node, binding, enabled, tooltip) in self.screen.active_bindings.items():
+            if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
+                tip = tooltip or binding.tooltip or binding.description
+                palette = _Item(
+                    key, app.get_key_display(binding), binding.description, enabled, tip
+                )
+            if not binding.show or binding.action in actions:
+                continue
+            actions.add(binding.action)
+            shown = app.get_key_display(binding)
+            items.append(_Item(key, shown, binding.description, enabled, tooltip or ""))
+        return items, palette
 
-    async def recompose(self) -> None:
-        if self._shown is not None and self.is_attached and self._what_it_shows() == self._shown:
+    def _key_text(self, shown: str, description: str, *, compact: bool) -> Text:
+        key_style = self.get_component_rich_style("key-footer--key")
+        description_style = self.get_component_rich_style("key-footer--description")
+        if compact:
+            key_part, description_part = shown, f" {description}" if description else ""
+        else:
+            key_part, description_part = f" {shown} ", f"{description} " if description else ""
+        return Text.assemble((key_part, key_style), (description_part, description_style))
+
+    def render(self) -> Text:
+        self._shown = self._what_it_shows()
+        items, palette = self._items()
+        line = Text(no_wrap=True, overflow="crop", end="")
+        keys: list[_Key] = []
+        for item in items:
+            part = self._key_text(item.shown, item.description, compact=self.compact)
+            if not item.enabled:
+                part.stylize(Style(dim=True))
+            start = line.cell_len
+            line.append_text(part)
+            tip = item.tooltip or item.description
+            keys.append(_Key(item.key, start, line.cell_len, item.enabled, tip))
+            if self.compact:
+                line.append(" ")
+        if palette is not None:
+            # As Textual draws it: always compact, after a thin bar, one cell from the right.
+            bar = Text("▏", self.get_component_rich_style("key-footer--bar"))
+            part = self._key_text(palette.shown, palette.description, compact=True)
+            width = 1 + part.cell_len + 1
+            room = self.size.width - line.cell_len - width
+            if room >= 0:
+                line.append(" " * room)
+                line.append_text(bar)
+                start = line.cell_len
+                line.append_text(part)
+                keys.append(_Key(palette.key, start, line.cell_len, True, palette.tooltip))
+                line.append(" ")
+        self._keys = keys
+        return line
+
+    def on_resize(self) -> None:
+        self.refresh()  # the palette key stays on the right
+
+    def _key_at(self, x: int) -> _Key | None:
+        return next((k for k in self._keys if k.start <= x < k.end), None)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        key = self._key_at(event.x)
+        if key is None:
             return
-        await super().recompose()
+        if key.enabled:
+            self.app.simulate_key(key.key)
+        else:
+            self.app.bell()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        key = self._key_at(event.x)
+        self.tooltip = key.tooltip if key is not None and key.tooltip else None
