@@ -22,14 +22,16 @@ Pure and total: no DNS, no HTTP, no ``mcp`` or ``textual``; :func:`check_url` ne
 
 from __future__ import annotations
 
-import ipaddress
 import re
 import unicodedata
-from dataclasses import dataclass, field
-
-import idna
+from dataclasses import dataclass
 
 from mcp_tui.session import url_hosts
+from mcp_tui.session.url_host_check import (
+    Findings,
+    Host,
+    check_host,
+)
 from mcp_tui.untrusted import is_unsafe_char, one_line
 
 #: Longest URL accepted, in characters. The consent screen shows the whole URL and the user must be
@@ -37,14 +39,10 @@ from mcp_tui.untrusted import is_unsafe_char, one_line
 #: payment links with PKCE, state and scopes stay well under 1,500. Browsers' old practical limit
 #: was 2,083. Anything longer is more likely to hide something than to be needed.
 MAX_URL_LENGTH = 2048
-#: DNS limits on the ASCII (``xn--``) form of a host name.
-MAX_HOST_LENGTH = 253
-MAX_LABEL_LENGTH = 63
 
 DEFAULT_PORTS = {"https": 443, "http": 80}
 
 _SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
-_ASCII_LABEL_RE = re.compile(r"[a-z0-9_](?:[a-z0-9_\-]*[a-z0-9_])?")
 _LOCAL_SUFFIXES = (".local", ".internal", ".lan", ".home.arpa", ".intranet", ".corp")
 
 
@@ -97,28 +95,6 @@ class UrlVerdict:
         return url_hosts.to_unicode(self.registrable_domain)
 
 
-@dataclass
-class _Findings:
-    reasons: list[tuple[str, str]] = field(default_factory=list)
-    warnings: list[tuple[str, str]] = field(default_factory=list)
-
-    def refuse(self, code: str, text: str) -> None:
-        self.reasons.append((code, text))
-
-    def warn(self, code: str, text: str) -> None:
-        self.warnings.append((code, text))
-
-
-@dataclass
-class _Host:
-    ascii: str = ""
-    unicode: str = ""
-    is_ip: bool = False
-    is_loopback: bool = False
-    is_private: bool = False
-    trailing_dot: bool = False
-
-
 def check_url(raw: str) -> UrlVerdict:
     """Check a URL from a server exactly as received. Never raises, never touches the network."""
     if not isinstance(raw, str):
@@ -131,7 +107,7 @@ def check_url(raw: str) -> UrlVerdict:
             "too-long",
             f"The URL is {len(raw):,} characters long; the limit is {MAX_URL_LENGTH:,}.",
         )
-    found = _Findings()
+    found = Findings()
     if raw.startswith("-"):
         found.refuse(
             "leading-dash", "The URL starts with '-', which a browser could read as an option."
@@ -146,7 +122,7 @@ def _refused(raw: str, code: str, text: str) -> UrlVerdict:
     return UrlVerdict(url=raw, allowed=False, reasons=(text,), reason_codes=(code,))
 
 
-def _verdict(raw: str, found: _Findings, **fields: object) -> UrlVerdict:
+def _verdict(raw: str, found: Findings, **fields: object) -> UrlVerdict:
     return UrlVerdict(
         url=raw,
         allowed=not found.reasons,
@@ -167,7 +143,7 @@ def _char_name(ch: str) -> str:
     return f"{escaped} ({name})" if escaped != ch else f"'{ch}' ({name})"
 
 
-def _check_characters(raw: str, found: _Findings) -> None:
+def _check_characters(raw: str, found: Findings) -> None:
     """Refuse characters that parsers drop, rewrite or read differently, or that hide text."""
     seen: set[str] = set()
     for position, ch in enumerate(raw):
@@ -188,7 +164,7 @@ def _check_characters(raw: str, found: _Findings) -> None:
         found.refuse(kind, f"The URL contains {text}: {_char_name(ch)} at position {position}.")
 
 
-def _check_structure(raw: str, found: _Findings) -> UrlVerdict:
+def _check_structure(raw: str, found: Findings) -> UrlVerdict:
     """Split ``scheme://authority rest`` the way a browser does for http(s), and check each part."""
     scheme_match = _SCHEME_RE.match(raw)
     if scheme_match is None or raw[scheme_match.end() : scheme_match.end() + 1] != ":":
@@ -222,7 +198,7 @@ def _check_structure(raw: str, found: _Findings) -> UrlVerdict:
         return _verdict(raw, found, scheme=scheme)
     raw_host, port_text = _split_port(authority)
     port = _check_port(port_text, found)
-    host = _check_host(raw_host, found)
+    host = check_host(raw_host, found)
     if host is None:
         return _verdict(raw, found, scheme=scheme, port=port)
     if scheme == "http" and not host.is_loopback:
@@ -260,7 +236,7 @@ def _split_port(authority: str) -> tuple[str, str | None]:
     return host, (port if colon else None)
 
 
-def _check_port(text: str | None, found: _Findings) -> int | None:
+def _check_port(text: str | None, found: Findings) -> int | None:
     if text is None:
         return None
     shown = one_line(text, limit=20)
@@ -277,153 +253,7 @@ def _check_port(text: str | None, found: _Findings) -> int | None:
     return None
 
 
-def _check_host(raw_host: str, found: _Findings) -> _Host | None:
-    """Return the host in identity form, or ``None`` (with a reason) when it must be refused."""
-    if not raw_host:
-        found.refuse("empty-host", "The URL has no host.")
-        return None
-    if raw_host.startswith("[") or raw_host.endswith("]"):
-        return _check_ipv6(raw_host, found)
-    shown = one_line(raw_host, limit=80)
-    if "%" in raw_host:
-        found.refuse(
-            "host-percent",
-            f"The host '{shown}' is percent-encoded; browsers decode it, other parsers do not.",
-        )
-        return None
-    if raw_host.isascii():
-        ascii_host = raw_host.lower()
-    else:
-        try:
-            ascii_host = idna.encode(raw_host, uts46=True).decode("ascii")
-            decoded = idna.decode(ascii_host)
-        except (idna.IDNAError, UnicodeError) as exc:
-            found.refuse("idna", f"The host '{shown}' is not a valid international name ({exc}).")
-            return None
-        if decoded != raw_host.lower():
-            how = (
-                "accents written as separate combining marks"
-                if unicodedata.normalize("NFC", raw_host.lower()) == decoded
-                else "full-width or compatibility letters, other dots, or ignored characters"
-            )
-            found.refuse(
-                "host-rewritten",
-                f"The host '{shown}' contains characters that browsers silently rewrite "
-                f"({how}): it would be read as '{one_line(decoded, limit=80)}'.",
-            )
-            return None
-    trailing_dot = ascii_host.endswith(".") and len(ascii_host) > 1
-    bare = ascii_host[:-1] if trailing_dot else ascii_host
-    labels = bare.split(".")
-    if url_hosts.ends_in_number(labels):
-        return _check_numeric_host(raw_host, bare, trailing_dot, found)
-    if not _check_labels(shown, bare, labels, found):
-        return None
-    unicode_host = url_hosts.to_unicode(bare)
-    loopback = bare == "localhost" or bare.endswith(".localhost")
-    dot = "." if trailing_dot else ""
-    return _Host(bare + dot, unicode_host + dot, is_loopback=loopback, trailing_dot=trailing_dot)
-
-
-def _check_labels(shown: str, bare: str, labels: list[str], found: _Findings) -> bool:
-    if len(bare) > MAX_HOST_LENGTH:
-        found.refuse("host-too-long", f"The host is longer than {MAX_HOST_LENGTH} characters.")
-        return False
-    for label in labels:
-        if not label:
-            found.refuse(
-                "empty-label", f"The host '{shown}' has an empty label ('..' or a leading dot)."
-            )
-            return False
-        if len(label) > MAX_LABEL_LENGTH:
-            found.refuse(
-                "label-too-long",
-                f"A label of the host is longer than {MAX_LABEL_LENGTH} characters.",
-            )
-            return False
-        if not _ASCII_LABEL_RE.fullmatch(label):
-            found.refuse(
-                "host-chars",
-                f"The host '{shown}' contains characters not allowed in a host name.",
-            )
-            return False
-        if label.startswith("xn--"):
-            try:
-                decoded = idna.decode(label)
-                valid = idna.encode(decoded).decode("ascii") == label
-            except (idna.IDNAError, UnicodeError):
-                valid = False
-            if not valid:
-                found.refuse("idna", f"The host '{shown}' has an invalid 'xn--' label.")
-                return False
-    return True
-
-
-def _check_numeric_host(
-    raw_host: str, bare: str, trailing_dot: bool, found: _Findings
-) -> _Host | None:
-    shown = one_line(raw_host, limit=80)
-    labels = bare.split(".")
-    canonical = len(labels) == 4 and all(
-        p.isascii() and p.isdigit() and (p == "0" or not p.startswith("0")) and int(p) <= 255
-        for p in labels
-    )
-    if canonical and not trailing_dot and raw_host.isascii():
-        return _ip_host(ipaddress.IPv4Address(bare), found)
-    browser_reads = url_hosts.whatwg_ipv4(labels) if all(labels) else None
-    meaning = (
-        f"browsers read it as {browser_reads}"
-        if browser_reads is not None
-        else "browsers refuse it or read it as an address"
-    )
-    found.refuse(
-        "numeric-host",
-        f"The host '{shown}' is a number not written as a plain dotted address; {meaning}.",
-    )
-    return None
-
-
-def _check_ipv6(raw_host: str, found: _Findings) -> _Host | None:
-    shown = one_line(raw_host, limit=80)
-    inner = raw_host[1:-1] if raw_host.startswith("[") and raw_host.endswith("]") else None
-    if inner is None or "%" in inner or not inner.isascii():
-        found.refuse("ipv6", f"The host '{shown}' is not a valid IPv6 address.")
-        return None
-    try:
-        address = ipaddress.IPv6Address(inner)
-    except ValueError:
-        found.refuse("ipv6", f"The host '{shown}' is not a valid IPv6 address.")
-        return None
-    return _ip_host(address, found)
-
-
-def _ip_host(
-    address: ipaddress.IPv4Address | ipaddress.IPv6Address, found: _Findings
-) -> _Host | None:
-    effective: ipaddress.IPv4Address | ipaddress.IPv6Address = address
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        effective = address.ipv4_mapped
-    if effective.is_unspecified:
-        found.refuse(
-            "ip-unusable",
-            f"The host {address} is the unspecified address; some systems send it to this "
-            "computer, others nowhere.",
-        )
-        return None
-    if effective.is_multicast or (
-        isinstance(effective, ipaddress.IPv4Address) and effective.is_reserved
-    ):
-        found.refuse(
-            "ip-unusable", f"The host {address} is a multicast, broadcast or reserved address."
-        )
-        return None
-    loopback = effective.is_loopback
-    private = not loopback and not effective.is_global
-    text = str(address)
-    return _Host(text, text, is_ip=True, is_loopback=loopback, is_private=private)
-
-
-def _warn(scheme: str, host: _Host, port: int | None, found: _Findings) -> None:
+def _warn(scheme: str, host: Host, port: int | None, found: Findings) -> None:
     if host.ascii != host.unicode:
         found.warn(
             "idn",
