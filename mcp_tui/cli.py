@@ -9,14 +9,9 @@ the TUI's first frame does not wait for them.
 from __future__ import annotations
 
 import os
-import re
-import subprocess
 import sys
-import threading
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcp_tui.cli_args import (
@@ -28,12 +23,14 @@ from mcp_tui.cli_args import (
     build_demo_parser,
     build_list_parser,
     build_main_parser,
+    parse_tool_args,
+    split_command,
+)
+from mcp_tui.cli_target import (
     check_command_exists,
     check_url_argument,
     command_line_target,
     derive_name,
-    parse_tool_args,
-    split_command,
     unique_name,
     with_mode,
 )
@@ -254,90 +251,12 @@ def run_demo(args: Sequence[str], environ: Mapping[str, str]) -> int:
         stderr_log=ns.stderr_log,
     )
     mode = ns.mode or settings.mode
+    from mcp_tui.cli_demo import demo_http_server, demo_stdio_spec
+
     if ns.http:
         with demo_http_server() as url:
             return run_tui([ServerSpec("demo", HttpTarget(url), mode=mode)], options)
     return run_tui([demo_stdio_spec(mode)], options)
-
-
-def demo_stdio_spec(mode: Any = "auto") -> ServerSpec:
-    """The bundled demo server as a stdio child of this same Python."""
-    from mcp_tui.demo.server import demo_stdio_command, demo_stdio_env
-
-    argv = list(demo_stdio_command())
-    target = StdioTarget(argv[0], tuple(argv[1:]), env=dict(demo_stdio_env()))
-    return ServerSpec("demo", target, mode=mode)
-
-
-_URL_IN_LINE = re.compile(r"https?://\S+")
-
-
-@contextmanager
-def demo_http_server(startup_timeout: float = 60.0) -> Iterator[str]:
-    """Run ``python -m mcp_tui.demo --http --port 0``; yield the URL it prints; stop it after.
-
-    The child's stderr goes to a log file (never over the TUI); the rest of its stdout is drained
-    so it can never block on a full pipe. It runs in its own session, so a Ctrl+C meant for us
-    does not kill it mid-answer; we terminate it (then kill it) on the way out.
-    """
-    from mcp_tui.paths import log_dir
-
-    log = log_dir() / "demo-http.stderr.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("ab") as errlog:
-        from mcp_tui.demo.server import demo_stdio_env
-
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "mcp_tui.demo", "--http", "--port", "0"],
-            env={**os.environ, **demo_stdio_env()},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=errlog,
-            start_new_session=True,
-        )
-        try:
-            yield _read_demo_url(proc, startup_timeout, log)
-        finally:
-            stop_process(proc)
-
-
-def _read_demo_url(proc: subprocess.Popen[bytes], timeout: float, log: Path) -> str:
-    assert proc.stdout is not None
-    stdout = proc.stdout
-    first: list[bytes] = []
-    got = threading.Event()
-
-    def reader() -> None:
-        first.append(stdout.readline())
-        got.set()
-        for _ in iter(lambda: stdout.read(65536), b""):
-            pass  # drain: the child must never block writing to us
-
-    threading.Thread(target=reader, name="demo-stdout", daemon=True).start()
-    if not got.wait(timeout):
-        raise ConnectionFailed(
-            f"The demo server did not print its URL within {timeout:.0f} s; its stderr is in {log}."
-        )
-    line = first[0].decode("utf-8", "replace").strip()
-    found = _URL_IN_LINE.search(line)
-    if found is None:
-        raise ConnectionFailed(
-            f"The demo server stopped or printed no URL (first line: {line!r}); its stderr is "
-            f"in {log}."
-        )
-    return found.group(0)
-
-
-def stop_process(proc: subprocess.Popen[Any], grace: float = 3.0) -> None:
-    """Terminate, wait ``grace`` seconds, then kill: no server process is left behind."""
-    if proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(grace)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 # ---- headless: call and list --------------------------------------------------------------------
@@ -395,6 +314,8 @@ def headless_target(
     if ns.name is not None and target is None and not ns.demo:
         raise UsageError("--name names a server given by URL or after `--`.")
     if ns.demo:
+        from mcp_tui.cli_demo import demo_stdio_spec
+
         spec = demo_stdio_spec()
         if ns.name:
             spec = ServerSpec(ns.name, spec.target)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mcp_tui import cli
+from mcp_tui import cli, cli_demo
 from mcp_tui.cli_args import build_call_parser, build_list_parser, build_main_parser
 from mcp_tui.options import AppOptions, ToolCallRequest
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
@@ -431,7 +431,7 @@ def test_stop_process_kills_a_child_that_ignores_sigterm() -> None:
     )
     proc = subprocess.Popen([PY, "-c", code], stdout=subprocess.PIPE)
     assert proc.stdout is not None and proc.stdout.readline() == b"ok\n"
-    cli.stop_process(proc, grace=0.5)
+    cli_demo.stop_process(proc, grace=0.5)
     assert proc.poll() is not None
     proc.stdout.close()
 

@@ -1,0 +1,156 @@
+"""The server named on the command line: a URL or a command after ``--``, as a server spec.
+
+``mcp-tui https://host/mcp`` and ``mcp-tui -- python server.py`` name one server without a config
+file. This module turns those words into a :class:`~mcp_tui.session.servers.ServerSpec`: it checks
+a URL argument (and explains the usual slips, such as a command given without ``--``), reads
+``--header`` options, derives a short server name from the command or host, checks that the
+command exists, and keeps names unique beside the config's servers. Pure: every mistake raises
+:class:`~mcp_tui.errors.UsageError` (or ``ConnectionFailed`` for a missing command) with one
+paragraph that says what to write instead.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from mcp_tui.errors import ConnectionFailed, UsageError
+from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
+
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def parse_headers(raw: Sequence[str]) -> dict[str, str]:
+    """``--header "Name: value"`` (repeatable) as a dict; a later header replaces an earlier one."""
+    headers: dict[str, str] = {}
+    for item in raw:
+        name, sep, value = item.partition(":")
+        name = name.strip()
+        if not sep or not _HEADER_NAME.fullmatch(name):
+            raise UsageError(
+                f'--header {item!r} is not a header: write it as "Name: value", for example '
+                '--header "Authorization: Bearer $TOKEN".'
+            )
+        if any(ch in value for ch in "\r\n\0"):
+            raise UsageError(f"--header {name}: the value must not contain line breaks.")
+        headers[name] = value.strip()
+    return headers
+
+
+def check_url_argument(url: str, following: Sequence[str] = ()) -> str:
+    """An http(s) URL with a host, or a usage error that says what was probably meant.
+
+    ``following`` are the words after it, to spell out the ``--`` form of a command.
+    """
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme in ("http", "https"):
+        if parts.hostname:
+            return url
+        raise UsageError(f"The URL {url!r} has no host name.")
+    looks_like_address = re.match(r"^[\w.-]+:\d+(/|$)", url) or re.match(
+        r"^[\w-]+(\.[\w-]+)+(/|$)", url
+    )
+    if looks_like_address and "://" not in url:
+        raise UsageError(
+            f"{url!r} is not a URL. If it is a server address, write the scheme: http://{url}"
+        )
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", url):
+        raise UsageError(
+            f"The URL {url!r} is refused: mcp-tui connects to http:// and https:// URLs only "
+            "(Streamable HTTP, or the legacy SSE transport with --transport sse)."
+        )
+    words = " ".join([url, *following]) if following else f"{url} ..."
+    raise UsageError(
+        f"{url!r} is not a URL. To start a stdio server, put its command after `--`: "
+        f"mcp-tui -- {words}"
+    )
+
+
+_INTERPRETERS = {"python", "python3", "node", "uv", "uvx", "npx", "deno", "bun", "pipx", "java"}
+
+
+def derive_name(target: StdioTarget | HttpTarget) -> str:
+    """A short name for a server given on the command line: ``server.py``, ``127.0.0.1:8000``."""
+    if isinstance(target, HttpTarget):
+        parts = urlsplit(target.url)
+        return parts.netloc.rpartition("@")[2] or "server"
+    base = Path(target.command).name
+    if base.removesuffix(".exe") in _INTERPRETERS or base.startswith("python"):
+        args = list(target.args)
+        for i, arg in enumerate(args):
+            if arg == "-m" and i + 1 < len(args):
+                return args[i + 1]
+            if not arg.startswith("-") and arg not in ("run", "exec", "tool"):
+                return Path(arg).name or arg
+    return base or "server"
+
+
+def command_line_target(
+    url: str | None,
+    command: list[str] | None,
+    *,
+    transport: str | None,
+    headers: Sequence[str],
+) -> StdioTarget | HttpTarget | None:
+    """The server given by ``URL`` or ``-- COMMAND``, if any; mixing them is a usage error."""
+    if url is not None and command is not None:
+        raise UsageError(
+            f"Give either a URL or a command after `--`, not both (got {url!r} and "
+            f"{' '.join(command)!r})."
+        )
+    if command is not None:
+        if not command:
+            raise UsageError("Nothing follows `--`: write the server's command there.")
+        if transport or headers:
+            raise UsageError("--transport and --header apply to a URL, not to a stdio command.")
+        return StdioTarget(command[0], tuple(command[1:]))
+    if url is not None:
+        return HttpTarget(
+            check_url_argument(url),
+            transport="sse" if transport == "sse" else "streamable-http",
+            headers=parse_headers(headers),
+        )
+    if transport or headers:
+        raise UsageError("--transport and --header need a URL to connect to.")
+    return None
+
+
+def check_command_exists(target: StdioTarget, cwd: str | None = None) -> None:
+    """Fail early, in one paragraph, when a stdio server's program cannot be found."""
+    command = target.command
+    if os.sep in command or (os.altsep and os.altsep in command):
+        path = Path(cwd or ".") / command
+        if not path.exists():
+            raise ConnectionFailed(f"Cannot start the server: {command} does not exist.")
+        if not os.access(path, os.X_OK) or path.is_dir():
+            raise ConnectionFailed(f"Cannot start the server: {command} is not executable.")
+        return
+    if shutil.which(command) is None:
+        raise ConnectionFailed(
+            f"Cannot start the server: the command {command!r} was not found on PATH. Check "
+            "the spelling, install it, or give its full path."
+        )
+
+
+def unique_name(name: str, taken: Sequence[str]) -> str:
+    """``name``, or ``name-2``, ``name-3``... when another server already has it."""
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name}-{n}" in taken:
+        n += 1
+    return f"{name}-{n}"
+
+
+def with_mode(specs: Sequence[ServerSpec], mode: str | None) -> list[ServerSpec]:
+    """``--mode`` overrides every server's mode (the command line beats the config)."""
+    if mode is None:
+        return list(specs)
+    from dataclasses import replace
+
+    return [replace(s, mode=mode) for s in specs]  # type: ignore[arg-type]
