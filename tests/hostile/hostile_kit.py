@@ -39,6 +39,7 @@ from mcp_tui.session.servers import ServerSpec, StdioTarget  # noqa: E402
 from mcp_tui.ui.app import McpTuiApp  # noqa: E402
 from mcp_tui.ui.screens.elicitation import ElicitationScreen  # noqa: E402
 from mcp_tui.ui.screens.session import SessionScreen  # noqa: E402
+from tests.proc_kit import processes_with  # noqa: E402
 
 __all__ = [
     "RAW_CONTROLS",
@@ -122,22 +123,6 @@ class HostileServer:
 
     def alive(self) -> list[int]:
         return processes_with(self.marker)
-
-
-def processes_with(marker: str) -> list[int]:
-    """PIDs of live (non-zombie) processes whose environment carries ``marker`` (Linux /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            status = (entry / "status").read_text()
-        except OSError:
-            continue
-        if marker.encode() in environ and "State:\tZ" not in status:
-            found.append(int(entry.name))
-    return found
 
 
 def transcript_text(app: McpTuiApp, *, full: bool = False) -> str:

@@ -33,6 +33,7 @@ from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.widgets.form_fields import FieldRow
+from tests.proc_kit import processes_with
 
 #: Only a hang waits this long (a cold Python + `mcp` import on a busy 2-core box).
 WAIT = 30.0
@@ -82,22 +83,6 @@ def demo_spec(mode: ProtocolMode, marker: str) -> ServerSpec:
     command, *args = demo_stdio_command()
     env = {**demo_stdio_env(), "MCP_TUI_TEST_MARKER": marker}
     return ServerSpec(name="demo", target=StdioTarget(command, tuple(args), env=env), mode=mode)
-
-
-def processes_with(marker: str) -> list[int]:
-    """PIDs of live (not zombie) processes whose environment carries ``marker`` (Linux /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            status = (entry / "status").read_text()
-        except OSError:
-            continue
-        if marker.encode() in environ and "State:\tZ" not in status:
-            found.append(int(entry.name))
-    return found
 
 
 @asynccontextmanager

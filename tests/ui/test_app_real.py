@@ -24,6 +24,7 @@ from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
+from tests.proc_kit import processes_with
 
 pytestmark = pytest.mark.anyio
 
@@ -44,22 +45,6 @@ def markup_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def python_server(name: str, args: tuple[str, ...], marker: str) -> ServerSpec:
     env = {"PYTHONPATH": str(ROOT), "MCP_TUI_TEST_MARKER": marker}
     return ServerSpec(name, StdioTarget(sys.executable, args, env=env, cwd=str(ROOT)))
-
-
-def processes_with(marker: str) -> list[int]:
-    """PIDs of live processes whose environment carries ``marker`` (Linux /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            status = (entry / "status").read_text()
-        except OSError:
-            continue
-        if marker.encode() in environ and "State:\tZ" not in status:
-            found.append(int(entry.name))
-    return found
 
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
