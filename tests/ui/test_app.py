@@ -256,6 +256,35 @@ async def test_progress_bar_on_running_call() -> None:
         await wait_for(pilot, lambda: "done" in transcript_text(app))
 
 
+async def test_a_call_without_progress_counts_seconds_and_has_no_bar() -> None:
+    """No ``ProgressBar`` (and its 15 fps animation) until the server reports progress."""
+    release = asyncio.Event()
+    app, factory = make_app()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        connection = factory.latest("demo")
+
+        async def slow(name: str, arguments: Mapping[str, Any], *, call_id: int) -> CallOutcome:
+            await release.wait()
+            return CallOutcome(items=(ContentItem("text", text="done"),))
+
+        connection.call_tool = slow  # type: ignore[method-assign, unused-ignore]
+        call_id = session_of(app).call_tool("demo", "echo", {"text": "x"})
+        await wait_for(pilot, lambda: bool(app.query(RunningCall)))
+        row = app.query_one(RunningCall)
+        await wait_for(pilot, lambda: bool(row.query(".running-message")))
+        message = row.query_one(".running-message")
+        await wait_for(pilot, lambda: "running 1 s" in str(message.render()))
+        assert not row.query(ProgressBar)
+        assert call_id is not None
+        connection.sink(ProgressReceived("demo", call_id, 1, 4, "one of four"))
+        await wait_for(pilot, lambda: bool(row.query(ProgressBar)))
+        assert row.query_one(ProgressBar).total == 4
+        assert "one of four" in str(message.render())
+        release.set()
+        await wait_for(pilot, lambda: not app.query(RunningCall))
+
+
 async def test_requested_call_runs_when_server_is_ready() -> None:
     options = AppOptions(call=ToolCallRequest("echo", {"text": "from the CLI"}))
     app, factory = make_app({"slow": Script(delay=0.2)}, servers=("slow",), options=options)

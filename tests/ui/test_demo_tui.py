@@ -351,9 +351,9 @@ async def test_long_task_shows_progress_and_logs(tmp_path: Path, era: str) -> No
 
         def bar() -> tuple[RunningCall, ProgressBar] | None:
             for call in run.app.query(RunningCall):
-                progress = call.query_one(ProgressBar)
-                if progress.total == 3 and (progress.progress or 0) >= 1:
-                    return call, progress
+                for progress in call.query(ProgressBar):  # mounted with the first progress
+                    if progress.total == 3 and (progress.progress or 0) >= 1:
+                        return call, progress
             return None
 
         call, _ = await wait_until(run.pilot, bar, "the progress bar to move")

@@ -1,4 +1,4 @@
-"""Calls in flight, each with a progress bar fed by ``notifications/progress``.
+"""Calls in flight: how long each has run, and a progress bar fed by ``notifications/progress``.
 
 Progress updates arrive already coalesced (the latest per call per flush), so a server reporting
 progress a thousand times a second moves the bar at most once per frame.
@@ -6,9 +6,12 @@ progress a thousand times a second moves the bar at most once per frame.
 
 from __future__ import annotations
 
+import time
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.timer import Timer
 from textual.widgets import Label, ProgressBar
 
 from mcp_tui.session.events import ProgressReceived
@@ -16,34 +19,53 @@ from mcp_tui.ui.text import literal_line
 
 
 class RunningCall(Horizontal):
-    """One call in flight: what it is, a bar, and the server's latest progress message."""
+    """One call in flight: what it is, how long it has run, then a bar once progress comes.
+
+    Until the server reports progress the row is two labels, the second counting seconds once
+    a second. Textual's indeterminate ``ProgressBar`` (four widgets, animated at 15 frames a
+    second) is mounted only with the first ``notifications/progress``: every call used to have
+    one, and its animation redrew the screen, and a form over it, the whole time a call ran.
+    """
 
     def __init__(self, call_id: int, label: Content) -> None:
         super().__init__(classes="running-call")
         self.call_id = call_id
         self._label = label
         self._latest: ProgressReceived | None = None
+        self._started = time.monotonic()
+        self._bar: ProgressBar | None = None
+        self._clock: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Label(self._label, classes="running-label")
-        yield ProgressBar(total=None, show_eta=False, classes="running-bar")
-        yield Label(Content(""), classes="running-message")
+        yield Label(Content("running"), classes="running-message")
 
     def on_mount(self) -> None:
         if self._latest is not None:
             self.show_progress(self._latest)
+        if self._bar is None:
+            self._clock = self.set_interval(1.0, self._tick, name="running call clock")
+
+    def _tick(self) -> None:
+        if self._bar is None:
+            seconds = int(time.monotonic() - self._started)
+            self.query_one(".running-message", Label).update(Content(f"running {seconds} s"))
 
     def show_progress(self, event: ProgressReceived) -> None:
         """Show the latest progress now, or as soon as the row's widgets exist."""
         self._latest = event
-        bars = self.query(ProgressBar)
         messages = self.query(".running-message").results(Label)
         message = next(messages, None)
-        if not bars or message is None:  # not composed yet: on_mount shows the latest
+        if message is None:  # not composed yet: on_mount shows the latest
             return
-        bar = bars.first()
         total = event.total if event.total and event.total > 0 else None
-        bar.update(total=total, progress=event.progress)
+        if self._bar is None:
+            if self._clock is not None:
+                self._clock.stop()
+            self._bar = ProgressBar(total=total, show_eta=False, classes="running-bar")
+            self.mount(self._bar, before=message)
+            message.update(Content(""))
+        self._bar.update(total=total, progress=event.progress)
         if event.message:
             message.update(literal_line(event.message, limit=80))
         elif total is None:
