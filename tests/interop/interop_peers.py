@@ -71,6 +71,40 @@ def node_command(script: Path, *args: str) -> list[str]:
     return [str(NODE), "-r", str(LOOPBACK_PRELOAD), str(script), *args]
 
 
+#: The conformance harness gives a client 30 s by default; a busy 2-core CI box starting several
+#: Python processes per scenario gets more (a hang still ends the test).
+CONFORMANCE_CLIENT_TIMEOUT_MS = 90_000
+
+
+def run_conformance_client(
+    harness: Path, client_command: str, scenario: str, out: Path
+) -> tuple[int, str]:
+    """Run the harness's ``client`` mode: it starts ``client_command`` against one scenario and
+    writes its checks under ``out``. Returns the harness's exit code and its output."""
+    command = node_command(
+        harness,
+        "client",
+        "--command",
+        client_command,
+        "--scenario",
+        scenario,
+        "--timeout",
+        str(CONFORMANCE_CLIENT_TIMEOUT_MS),
+        "-o",
+        str(out),
+    )
+    done = subprocess.run(
+        command,
+        cwd=INTEROP_DIR,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=CONFORMANCE_CLIENT_TIMEOUT_MS / 1000 + 60,
+        check=False,
+    )
+    return done.returncode, done.stdout + done.stderr
+
+
 def free_port() -> int:
     """A port that was free on 127.0.0.1 a moment ago (the kernel's ephemeral range: high)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:

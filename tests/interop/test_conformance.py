@@ -20,14 +20,11 @@ from interop_peers import (
     CONFORMANCE_ALPHA_JS,
     CONFORMANCE_JS,
     INTEROP_DIR,
-    node_command,
+    run_conformance_client,
 )
 
 ADAPTER = INTEROP_DIR / "conformance_client.py"
 
-#: The harness gives a client 30 s by default; a busy 2-core CI box starting several Python
-#: processes per scenario gets more (a hang still ends the test).
-CLIENT_TIMEOUT_MS = 90_000
 
 RELEASE = [
     "initialize",
@@ -62,32 +59,11 @@ def adapter_command() -> str:
 
 
 def run_harness(harness: Path, scenario: str, out: Path) -> tuple[int, str, list[dict[str, Any]]]:
-    command = node_command(
-        harness,
-        "client",
-        "--command",
-        adapter_command(),
-        "--scenario",
-        scenario,
-        "--timeout",
-        str(CLIENT_TIMEOUT_MS),
-        "-o",
-        str(out),
-    )
-    done = subprocess.run(
-        command,
-        cwd=INTEROP_DIR,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=CLIENT_TIMEOUT_MS / 1000 + 60,
-        check=False,
-    )
-    output = done.stdout + done.stderr
+    code, output = run_conformance_client(harness, adapter_command(), scenario, out)
     results = sorted(out.glob("*/checks.json"))
     assert len(results) == 1, f"expected one checks.json under {out}, got {results}\n{output}"
     checks: list[dict[str, Any]] = json.loads(results[0].read_text(encoding="utf-8"))
-    return done.returncode, output, checks
+    return code, output, checks
 
 
 def describe(checks: list[dict[str, Any]]) -> str:

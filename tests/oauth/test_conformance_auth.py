@@ -24,7 +24,6 @@ Cannot pass (kept as strict xfails, so a change is noticed):
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -40,12 +39,11 @@ if str(INTEROP) not in sys.path:
 from interop_peers import (  # type: ignore[import-not-found, unused-ignore]  # noqa: E402
     CONFORMANCE_ALPHA_JS,
     CONFORMANCE_JS,
-    node_command,
     require_peers,
+    run_conformance_client,
 )
 
 ADAPTER = Path(__file__).resolve().parent / "conformance_auth_client.py"
-CLIENT_TIMEOUT_MS = 90_000
 PARALLEL = 4
 
 #: The 0.1.16 release's non-draft ``auth/*`` client scenarios (2025-03-26 .. 2025-11-25).
@@ -116,30 +114,10 @@ class Verdict:
 
 
 def run_scenario(harness: Path, scenario: str, out: Path) -> Verdict:
-    command = node_command(
-        harness,
-        "client",
-        "--command",
-        f"{sys.executable} {ADAPTER}",
-        "--scenario",
-        scenario,
-        "--timeout",
-        str(CLIENT_TIMEOUT_MS),
-        "-o",
-        str(out),
-    )
-    done = subprocess.run(
-        command,
-        cwd=INTEROP,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=CLIENT_TIMEOUT_MS / 1000 + 60,
-        check=False,
-    )
+    code, output = run_conformance_client(harness, f"{sys.executable} {ADAPTER}", scenario, out)
     found = sorted(out.glob("**/checks.json"))
     checks: list[dict[str, Any]] = json.loads(found[-1].read_text()) if found else []
-    return Verdict(done.returncode, done.stdout + done.stderr, checks)
+    return Verdict(code, output, checks)
 
 
 @pytest.fixture(scope="session")
