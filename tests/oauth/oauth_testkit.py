@@ -5,7 +5,6 @@ Imported as ``oauth_testkit`` (``conftest.py`` puts this directory on ``sys.path
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import shlex
 import sys
@@ -27,6 +26,7 @@ from mcp_tui.session.oauth import (
     AuthorizationRequest,
 )
 from mcp_tui.session.url_check import check_url
+from tests.fixture_kit import load_by_path
 
 if not logging.getLogger().handlers:
     logging.getLogger().addHandler(logging.NullHandler())
@@ -38,14 +38,7 @@ FOLLOW_BROWSER = FIXTURES / "follow_browser.py"
 
 def load_fixture(name: str) -> ModuleType:
     """Import ``tests/oauth/fixtures/<name>.py`` by path (tests are not a package)."""
-    key = f"mcp_tui_oauth_fixture_{name}"
-    if key not in sys.modules:
-        spec = importlib.util.spec_from_file_location(key, FIXTURES / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
-    return sys.modules[key]
+    return load_by_path(f"mcp_tui_oauth_fixture_{name}", FIXTURES / f"{name}.py")
 
 
 def browser_command() -> str:

@@ -9,7 +9,6 @@ giving the root logger a handler first makes that a no-op.
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -24,6 +23,7 @@ import anyio
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import SessionEvent
 from mcp_tui.session.servers import HttpTarget, ProtocolMode, ServerSpec, StdioTarget
+from tests.fixture_kit import load_by_path
 
 if not logging.getLogger().handlers:
     logging.getLogger().addHandler(logging.NullHandler())
@@ -36,15 +36,8 @@ E = TypeVar("E")
 
 
 def load_fixture(name: str) -> ModuleType:
-    """Import ``tests/fixtures/<name>.py`` by path (the tests directory is not a package)."""
-    key = f"mcp_tui_test_fixture_{name}"
-    if key not in sys.modules:
-        spec = importlib.util.spec_from_file_location(key, FIXTURES / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
-    return sys.modules[key]
+    """Import ``tests/fixtures/<name>.py`` by path (tests are not a package)."""
+    return load_by_path(f"mcp_tui_test_fixture_{name}", FIXTURES / f"{name}.py")
 
 
 def stdio_spec(
