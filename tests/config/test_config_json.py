@@ -5,28 +5,18 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from mcp_tui.config import load_config
-from mcp_tui.errors import ConfigError
 from mcp_tui.session.servers import HttpTarget, StdioTarget
+from tests.config import config_kit
+from tests.config.config_kit import error_of
 
 
 def write(tmp_path: Path, text: str, name: str = "mcp.json") -> Path:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
-    return path
-
-
-def error_of(path: Path, environ: dict[str, str] | None = None) -> str:
-    with pytest.raises(ConfigError) as info:
-        load_config(path, environ or {})
-    message = str(info.value)
-    assert "\n" not in message
-    return message
+    return config_kit.write(tmp_path, text, name)
 
 
 CLAUDE_DESKTOP = {

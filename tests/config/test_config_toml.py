@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -11,22 +10,14 @@ import pytest
 from mcp_tui.config import load_config
 from mcp_tui.errors import ConfigError
 from mcp_tui.session.servers import HttpTarget, StdioTarget
+from tests.config import config_kit
+from tests.config.config_kit import error_of
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "config.example.toml"
 
 
 def write(tmp_path: Path, text: str, name: str = "config.toml") -> Path:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
-    return path
-
-
-def error_of(path: Path, environ: dict[str, str] | None = None) -> str:
-    with pytest.raises(ConfigError) as info:
-        load_config(path, environ or {})
-    message = str(info.value)
-    assert "\n" not in message, "one paragraph"
-    return message
+    return config_kit.write(tmp_path, text, name)
 
 
 def test_example_file_loads_with_every_server() -> None:
