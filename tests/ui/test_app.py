@@ -37,6 +37,7 @@ from mcp_tui.session.events import (
     ToolInfo,
     TrafficRecorded,
 )
+from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
 from mcp_tui.ui.render import notice_entry
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
@@ -230,23 +231,32 @@ async def test_errors_and_rich_results_in_transcript() -> None:
         assert "[image: image/png, 4.9 KiB]" in transcript_text(app)
 
 
+async def start_slow_call(
+    app: McpTuiApp, pilot: Any, factory: Any, release: asyncio.Event, progress_steps: int = 0
+) -> tuple[int | None, RunningCall]:
+    """Call ``echo`` on a fake connection that sends ``progress_steps`` progress notifications
+    at once and answers when ``release`` is set; returns the call id and its running row."""
+    await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+    connection = factory.latest("demo")
+
+    async def slow(name: str, arguments: Mapping[str, Any], *, call_id: int) -> CallOutcome:
+        for step in range(1, progress_steps + 1):
+            connection.sink(ProgressReceived("demo", call_id, step, progress_steps, f"step {step}"))
+        await release.wait()
+        return CallOutcome(items=(ContentItem("text", text="done"),))
+
+    connection.call_tool = slow
+    call_id = session_of(app).call_tool("demo", "echo", {"text": "x"})
+    await wait_for(pilot, lambda: bool(app.query(RunningCall)))
+    return call_id, app.query_one(RunningCall)
+
+
 async def test_progress_bar_on_running_call() -> None:
     release = asyncio.Event()
     app, factory = make_app()
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        connection = factory.latest("demo")
-
-        async def slow(name: str, arguments: Mapping[str, Any], *, call_id: int) -> CallOutcome:
-            for step in range(1, 301):  # a flood of progress: the bar moves once per flush
-                connection.sink(ProgressReceived("demo", call_id, step, 300, f"step {step}"))
-            await release.wait()
-            return CallOutcome(items=(ContentItem("text", text="done"),))
-
-        connection.call_tool = slow  # type: ignore[method-assign, unused-ignore]
-        call_id = session_of(app).call_tool("demo", "echo", {"text": "x"})
-        await wait_for(pilot, lambda: bool(app.query(RunningCall)))
-        row = app.query_one(RunningCall)
+        # A flood of progress: the bar moves once per flush.
+        call_id, row = await start_slow_call(app, pilot, factory, release, progress_steps=300)
         await wait_for(pilot, lambda: bool(row.query(ProgressBar)))
         await wait_for(pilot, lambda: row.query_one(ProgressBar).progress == 300)
         assert row.call_id == call_id and row.query_one(ProgressBar).total == 300
@@ -261,17 +271,8 @@ async def test_a_call_without_progress_counts_seconds_and_has_no_bar() -> None:
     release = asyncio.Event()
     app, factory = make_app()
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        call_id, row = await start_slow_call(app, pilot, factory, release)
         connection = factory.latest("demo")
-
-        async def slow(name: str, arguments: Mapping[str, Any], *, call_id: int) -> CallOutcome:
-            await release.wait()
-            return CallOutcome(items=(ContentItem("text", text="done"),))
-
-        connection.call_tool = slow  # type: ignore[method-assign, unused-ignore]
-        call_id = session_of(app).call_tool("demo", "echo", {"text": "x"})
-        await wait_for(pilot, lambda: bool(app.query(RunningCall)))
-        row = app.query_one(RunningCall)
         await wait_for(pilot, lambda: bool(row.query(".running-message")))
         message = row.query_one(".running-message")
         await wait_for(pilot, lambda: "running 1 s" in str(message.render()))
