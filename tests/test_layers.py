@@ -23,8 +23,19 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
 }
 #: Session modules that are plain data with no ``mcp`` import, which the config layer builds.
 PURE_DATA = ("mcp_tui.session.servers", "mcp_tui.session.oauth_settings")
-PURE_MODULES = ("config", "config_models", "config_json", "config_text", "errors", "untrusted",
-                "options", "paths", "answers")
+PURE_MODULES = (
+    "config",
+    "config_models",
+    "config_json",
+    "config_text",
+    "errors",
+    "untrusted",
+    "options",
+    "paths",
+    "answers",
+    "collector",
+    "startup",
+)
 
 
 def _layer(path: Path) -> str | None:
@@ -92,7 +103,11 @@ def test_pure_and_session_modules_never_load_textual() -> None:
         "print(sorted(n for n in sys.modules if n == 'textual' or n.startswith('textual.')))\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
-        cwd=PACKAGE.parent, timeout=120,
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=PACKAGE.parent,
+        timeout=120,
     )
     assert out.stdout.strip() == "[]"
