@@ -134,7 +134,8 @@ def group_frame(runs: int, rows: list[Row]) -> None:
             complete,
             [f["frame"] for f in floor],
             kind="info",
-            note="the transcript's title painted (the panels are part of the first frame)",
+            note="the transcript's title painted (the panels come after the first frame, "
+            "at the first pause in the keys)",
         )
     )
     modules = measure.first_frame_modules()

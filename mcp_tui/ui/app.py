@@ -139,8 +139,8 @@ class McpTuiApp(AppConnections, AppWaits):
     def _flush_events(self) -> None:
         """Move everything buffered to the widgets: one pass per timer tick, not per event."""
         session = self._session
-        if session is None or not session.is_mounted:
-            return
+        if session is None or not session.panels_ready:
+            return  # the events wait in the buffer
         if not self._buffer.pending:
             session.flush_entries()
             return

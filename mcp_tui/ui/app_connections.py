@@ -127,14 +127,17 @@ class AppConnections(App[None]):
 
     async def _start_connections(self) -> None:
         if self._factory is None:  # real connections: start stdio servers before ``import mcp``
-            # Spawning costs ~45 ms of the event loop (anyio's backend loads) and the import
-            # half a second of CPU in a thread (which halves the UI's speed while it runs): both
-            # wait for a pause in the user's keys. Each server then spends a good second
-            # starting up on its own, which the import overlaps.
+            # The session screen's panels (~30 ms), spawning (~45 ms of the event loop: anyio's
+            # backend loads) and the import (half a second of CPU in a thread, which halves the
+            # UI's speed while it runs) all wait for a pause in the user's keys. Each server
+            # then spends a good second starting up on its own, which the import overlaps.
             started = asyncio.get_running_loop().time()
             await self._until_quiet(started + FIRST_PAUSE, started + QUIET_LIMIT)
+            await self._mount_session_panels()
             await self._head_start_servers()
             await self._until_quiet(0.0, started + QUIET_LIMIT)
+        else:
+            await self._mount_session_panels()
         try:
             factory = await self._load_factory()
         except Exception as error:  # a broken install: say so on every server
@@ -148,6 +151,17 @@ class AppConnections(App[None]):
         self._open_traffic_log()
         for entry in self.entries.values():
             self._connect(entry, factory, handler, self._head_starts.pop(entry.name, None))
+
+    async def _mount_session_panels(self) -> None:
+        """The session screen's panels, painted before anything else blocks the event loop;
+        always before a connection starts, so no event comes before its panel."""
+        session = self._session
+        if session is None:
+            return
+        await session.mount_panels()
+        painted = asyncio.Event()
+        self.call_after_refresh(painted.set)
+        await painted.wait()
 
     async def _until_quiet(self, earliest: float, latest: float) -> None:
         """Sleep until :data:`QUIET_NEEDED` has passed since the last key, paste or click (and

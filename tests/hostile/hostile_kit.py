@@ -30,6 +30,7 @@ from app_testkit import (  # type: ignore[import-not-found]  # noqa: E402
     SENTINEL,
     guard_markup,
     session_of,
+    transcript_text,
     wait_for,
 )
 
@@ -123,12 +124,6 @@ class HostileServer:
 
     def alive(self) -> list[int]:
         return processes_with(self.marker)
-
-
-def transcript_text(app: McpTuiApp, *, full: bool = False) -> str:
-    """The transcript as the user reads it (summaries) or as the detail view shows it (full)."""
-    entries = session_of(app).transcript.entries
-    return "\n".join(e.full if full else e.summary.plain for e in entries)
 
 
 async def ready(pilot: Pilot[None], app: McpTuiApp, server: str = "evil") -> None:

@@ -69,6 +69,13 @@ ALLOWED: dict[tuple[str, str, str], str] = {
      'f"fields {first}–{last} of {len(self.form.fields)} " '
      'f"(page {self._page + 1} of {self._page_count})"'):
         "numbers only",
+    ("mcp_tui/ui/widgets/title_bar.py", "Content", 'f" {self.icon}"'):
+        "the icon is mcp-tui's own constant (SessionScreen passes it)",
+    ("mcp_tui/ui/widgets/title_bar.py", "assemble", "icon"):
+        "the icon Content above, plus a theme style",
+    ("mcp_tui/ui/widgets/title_bar.py", "assemble", "middle"):
+        "App.format_title of the app's title and sub-title: mcp-tui's name and server counts "
+        "(the sub-title's own entry in app.py)",
     ("mcp_tui/ui/widgets/traffic.py", "Text", 'f"{arrow} {precise_clock(event.at)} "'):
         "an arrow constant and a local clock",
     ("mcp_tui/ui/widgets/transcript.py", "Static", "entry.summary"):

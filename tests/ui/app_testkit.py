@@ -38,6 +38,7 @@ __all__ = [
     "open_node",
     "session_of",
     "spec",
+    "transcript_text",
     "tree_node",
     "wait_for",
 ]
@@ -86,6 +87,16 @@ def session_of(app: McpTuiApp) -> SessionScreen:
     session = app.session
     assert session is not None
     return session
+
+
+def transcript_text(app: McpTuiApp, *, full: bool = False) -> str:
+    """The transcript as the user reads it (summaries) or as the detail view shows it (full);
+    empty until the session screen's panels are mounted (after the first frame)."""
+    session = session_of(app)
+    if not session.panels_ready:
+        return ""
+    entries = session.transcript.entries
+    return "\n".join(e.full if full else e.summary.plain for e in entries)
 
 
 async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], steps: int = 150) -> None:

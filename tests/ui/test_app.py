@@ -13,7 +13,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest
-from app_testkit import Script, make_app, open_node, session_of, tree_node, wait_for
+from app_testkit import (
+    Script,
+    make_app,
+    open_node,
+    session_of,
+    transcript_text,
+    tree_node,
+    wait_for,
+)
 from textual.widgets import ProgressBar, TextArea
 
 from mcp_tui.options import AppOptions, ToolCallRequest
@@ -57,10 +65,6 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-def transcript_text(app: Any) -> str:
-    return "\n".join(entry.summary.plain for entry in session_of(app).transcript.entries)
-
-
 # --- start-up --------------------------------------------------------------------------------
 
 
@@ -93,9 +97,10 @@ def test_app_start_path_does_not_import_mcp() -> None:
 
 
 def test_first_frame_imports_only_what_it_paints() -> None:
-    """The first frame needs the session screen, not the SDK, the schema engine, the URL checks,
-    the confirmation screen or OAuth: they load when first needed. And the collector pause of
-    ``mcp_tui.startup`` never applies outside the command line."""
+    """The first frame needs the catalog, title and keys of the session screen, not the SDK, the
+    schema engine, the URL checks, the confirmation screen or OAuth: they load when first needed.
+    The panels (and their modules: RichLog pulls in rich.pretty) come right after it. And the
+    collector pause of ``mcp_tui.startup`` never applies outside the command line."""
     later = (
         "mcp",
         "mcp_tui.schema",
@@ -139,6 +144,7 @@ def test_first_frame_imports_only_what_it_paints() -> None:
             print(gc.isenabled())
             print(sorted(name for name in {later!r} if name in seen[0]))
             print("mcp_tui.ui.widgets.log_panel" in seen[0])
+            print(app.session.panels_ready)
         asyncio.run(main())
         """
     )
@@ -146,7 +152,39 @@ def test_first_frame_imports_only_what_it_paints() -> None:
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[:3] == ["True", "[]", "True"]
+    assert done.stdout.split("\n")[:4] == ["True", "[]", "False", "True"]
+
+
+async def test_panels_come_after_the_first_frame_and_events_wait_for_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first frame is the catalog, title and keys; the app mounts the panels next (here held
+    back, as a fast typist would see them). Events buffered meanwhile are shown once they exist,
+    and a key that needs a panel mounts them itself."""
+    held = asyncio.Event()
+    mount = McpTuiApp._mount_session_panels
+
+    async def later(self: McpTuiApp) -> None:
+        await held.wait()
+        await mount(self)
+
+    monkeypatch.setattr(McpTuiApp, "_mount_session_panels", later)
+    app, _ = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        session = session_of(app)
+        await pilot.pause(0.1)
+        assert not session.panels_ready and not session.query("#transcript, #logs, #info")
+        assert "connecting" in str(tree_node(app, "demo", "").label)
+        app._buffer.add(Notice("demo", "a notice before the panels"))
+        await pilot.pause(0.1)
+        assert app._buffer.pending  # waiting, not dropped
+        await pilot.press("l")  # the log panel's key: it mounts the panels first
+        await wait_for(pilot, lambda: session.panels_ready)
+        assert not session.logs.display  # and then does what it says
+        await wait_for(pilot, lambda: "a notice before the panels" in transcript_text(app))
+        held.set()
+        await pilot.pause(0.1)
+        assert len(session.query("#transcript")) == 1  # the app's own call mounted nothing twice
 
 
 async def test_servers_show_state_and_one_failure_does_not_break_others() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest
-from app_testkit import Script, make_app, session_of, wait_for
+from app_testkit import Script, make_app, session_of, transcript_text, wait_for
 from textual.app import App
 
 from mcp_tui.session.elicitation import Action, ElicitationOutcome, ElicitationRequest
@@ -71,10 +71,6 @@ def needs_url(*requests: ElicitationRequest) -> CallOutcome:
     return CallOutcome(
         error="-32042 URL elicitation required", error_code=-32042, url_elicitations=requests
     )
-
-
-def transcript_text(app: McpTuiApp) -> str:
-    return "\n".join(entry.summary.plain for entry in session_of(app).transcript.entries)
 
 
 def panel_text(app: McpTuiApp) -> str:

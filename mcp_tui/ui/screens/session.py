@@ -14,6 +14,7 @@ The screen is a view: the app owns the connections and hands it batched events
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -22,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Header, Tree
+from textual.widgets import Tree
 
 from mcp_tui.session.events import ConnectionState, ElicitationRefused, ResourceInfo
 from mcp_tui.ui.event_buffer import Batch
@@ -32,6 +33,7 @@ from mcp_tui.ui.screens.session_verbs import SessionVerbs
 from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef
 from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.ui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from mcp_tui.ui.widgets.info_panel import InfoPanel
@@ -59,42 +61,65 @@ class SessionScreen(SessionVerbs):
     def __init__(self) -> None:
         super().__init__(id="session")
         self._asking_key_for: bool | None = False
+        self._panels_lock = asyncio.Lock()
 
     # --- layout ------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        # The panels' modules are imported here, not at module level: RichLog pulls in
-        # rich.pretty and attrs, which nothing else on the way to the first frame needs.
-        # (Mounting the panels one frame after the first was measured too: the first paint came
-        # 33 ms sooner but the complete screen 115 ms later, so they are part of the first frame.)
-        from mcp_tui.ui.widgets.info_panel import InfoPanel
-        from mcp_tui.ui.widgets.log_panel import LogPanel
-        from mcp_tui.ui.widgets.running_calls import RunningCalls
-        from mcp_tui.ui.widgets.traffic import TrafficView
-        from mcp_tui.ui.widgets.transcript import Transcript
-        from mcp_tui.ui.widgets.url_waits import UrlWaitsPanel
-
-        yield Header(show_clock=False, icon="⇄")
+        # The first frame is the catalog (every server "connecting"), the title and the keys.
+        # The panels on the right and the log come in :meth:`mount_panels`, which the app
+        # calls once the user's first keys are answered: they stay empty until a server has
+        # answered its handshake (a second or more), and composing, styling and painting them
+        # (their modules too: RichLog pulls in rich.pretty) doubled the first frame's own work.
+        yield TitleBar("⇄")
         with Horizontal(id="body"):
             yield CatalogTree(id="catalog")
-            with Vertical(id="main"):
-                yield InfoPanel(id="info")
-                yield RunningCalls(id="running")
-                yield UrlWaitsPanel(self.mcp_app.url_waits, id="url-waits")
-                yield Transcript(id="transcript")
-                yield TrafficView(id="traffic")
-        yield LogPanel(id="logs")
+            yield Vertical(id="main")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         catalog = self.catalog
         catalog.border_title = "Servers"
-        self.transcript.border_title = "Transcript"
-        self.traffic.display = False
         for entry in self.mcp_app.entries.values():
             catalog.update_server(entry)
         catalog.focus()
+
+    @property
+    def panels_ready(self) -> bool:
+        """The panels are mounted: batches, entries and the panel keys can reach them."""
+        return self._panels_ready
+
+    async def mount_panels(self) -> None:
+        """Mount the info, running-calls, URL-waits, transcript, traffic and log panels (once;
+        a second caller waits for the first). The app calls it after the first frame, before
+        any connection starts; a key that needs a panel calls it first."""
+        async with self._panels_lock:
+            if self._panels_ready:
+                return
+            from mcp_tui.ui.widgets.info_panel import InfoPanel
+            from mcp_tui.ui.widgets.log_panel import LogPanel
+            from mcp_tui.ui.widgets.running_calls import RunningCalls
+            from mcp_tui.ui.widgets.traffic import TrafficView
+            from mcp_tui.ui.widgets.transcript import Transcript
+            from mcp_tui.ui.widgets.url_waits import UrlWaitsPanel
+
+            transcript = Transcript(id="transcript")
+            transcript.border_title = "Transcript"
+            traffic = TrafficView(id="traffic")
+            traffic.display = False
+            await self.query_one("#main", Vertical).mount_all(
+                [
+                    InfoPanel(id="info"),
+                    RunningCalls(id="running"),
+                    UrlWaitsPanel(self.mcp_app.url_waits, id="url-waits"),
+                    transcript,
+                    traffic,
+                ]
+            )
+            await self.mount(LogPanel(id="logs"), before=self.query_one(KeyFooter))
+            self._panels_ready = True
         self._show_info()
+        self.flush_entries()
 
     def on_resize(self) -> None:
         self.set_class(self.size.height < 32 or self.size.width < 100, "-compact")
@@ -137,6 +162,8 @@ class SessionScreen(SessionVerbs):
         return self.mcp_app.entries.get(server)
 
     def _show_info(self) -> None:
+        if not self._panels_ready:
+            return  # ``mount_panels`` shows it
         ref = self.catalog.current
         entry = self._entry(ref.server) if ref is not None else None
         if ref is None and self.mcp_app.entries:
@@ -166,8 +193,9 @@ class SessionScreen(SessionVerbs):
 
     def url_waits_changed(self) -> None:
         """The URL waits changed: redraw their rows and show or hide ``d`` and ``g``."""
-        if self.is_mounted:
+        if self._panels_ready:
             cast("UrlWaitsPanel", self.query_one("#url-waits")).redraw(force=True)
+        if self.is_mounted:
             self.refresh_bindings()
 
     @on(Tree.NodeSelected, "#catalog")
@@ -203,7 +231,8 @@ class SessionScreen(SessionVerbs):
             return ref.server
         return next(iter(self.mcp_app.entries), None)
 
-    def action_details(self) -> None:
+    async def action_details(self) -> None:
+        await self.mount_panels()
         ref = self.catalog.current
         if self.focused is self.transcript and self.transcript.highlighted_child is not None:
             self.transcript.action_select_cursor()
@@ -217,14 +246,16 @@ class SessionScreen(SessionVerbs):
 
         self.app.push_screen(DetailScreen(title, text))
 
-    def action_toggle_traffic(self) -> None:
+    async def action_toggle_traffic(self) -> None:
+        await self.mount_panels()
         showing = not self.traffic.display
         self.traffic.display = showing
         self.transcript.display = not showing
         if showing:
             self.traffic.render_backlog()
 
-    def action_toggle_logs(self) -> None:
+    async def action_toggle_logs(self) -> None:
+        await self.mount_panels()
         self.logs.display = not self.logs.display
 
     def action_reconnect(self) -> None:
@@ -273,7 +304,8 @@ class SessionScreen(SessionVerbs):
         if server is not None:
             self.mcp_app.refresh_catalog(server)
 
-    def action_focus_next_area(self) -> None:
+    async def action_focus_next_area(self) -> None:
+        await self.mount_panels()
         view: Widget = self.transcript if self.transcript.display else self.traffic
         order: list[Widget] = [self.catalog, view]
         if self.logs.display:

@@ -55,6 +55,8 @@ class SessionVerbs(Screen[None]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._pending_entries: list[Entry] = []
+        #: The panels below exist (``SessionScreen.mount_panels``, after the first frame).
+        self._panels_ready = False
 
     @property
     def mcp_app(self) -> McpTuiApp:
@@ -64,7 +66,7 @@ class SessionVerbs(Screen[None]):
         assert isinstance(app, McpTuiApp)
         return app
 
-    # Queried by id: the widget classes are imported by ``SessionScreen.compose``.
+    # Queried by id: the widget classes are imported by ``SessionScreen.mount_panels``.
 
     @property
     def transcript(self) -> Transcript:
@@ -89,7 +91,7 @@ class SessionVerbs(Screen[None]):
         self._pending_entries.extend(entries)
 
     def flush_entries(self) -> None:
-        if self._pending_entries and self.is_mounted:
+        if self._pending_entries and self._panels_ready:
             entries, self._pending_entries = self._pending_entries, []
             self.transcript.add_entries(entries)
 

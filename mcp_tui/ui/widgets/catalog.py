@@ -83,7 +83,7 @@ class CatalogTree(Tree[NodeRef]):
     """Servers and what they offer; Enter on an item posts ``Tree.NodeSelected``."""
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("servers", id=id)
+        super().__init__(Text("servers"), id=id)  # a str label would be parsed as markup
         self.show_root = False
         self.guide_depth = 2
         self._server_nodes: dict[str, TreeNode[NodeRef]] = {}
