@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from mcp_tui.cli_args import (
     EXIT_CONNECTION,
@@ -118,8 +119,7 @@ def _dispatch(args: list[str], environ: Mapping[str, str]) -> int:
 # ---- the TUI ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TuiPlan:
+class TuiPlan(Struct, frozen=True):
     """What the command line asks the TUI to do."""
 
     servers: list[ServerSpec]

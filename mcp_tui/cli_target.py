@@ -151,6 +151,6 @@ def with_mode(specs: Sequence[ServerSpec], mode: str | None) -> list[ServerSpec]
     """``--mode`` overrides every server's mode (the command line beats the config)."""
     if mode is None:
         return list(specs)
-    from dataclasses import replace
+    from msgspec.structs import replace
 
-    return [replace(s, mode=mode) for s in specs]  # type: ignore[arg-type]
+    return [replace(s, mode=mode) for s in specs]

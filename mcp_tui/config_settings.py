@@ -1,22 +1,22 @@
 """The app-level settings of a config file (:class:`AppSettings`), apart from the config loader.
 
-A plain dataclass in a module that imports neither pydantic nor the loader, so the command line can
+A plain record in a module that imports neither pydantic nor the loader, so the command line can
 build the defaults (no config file) without importing pydantic on the way to the first frame
 (about 100 ms; see benchmarks/). ``mcp_tui.config`` re-exports it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from mcp_tui.options import AppOptions
 from mcp_tui.session.servers import ElicitationPolicy, ProtocolMode
 
 
-@dataclass(frozen=True)
-class AppSettings:
+class AppSettings(Struct, frozen=True):
     """The app-level part of a config file, ready to merge with the command line."""
 
     review_before_send: bool = False

@@ -6,7 +6,7 @@ and a non-zero exit code; nothing here should ever surface as a traceback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 
 class McpTuiError(Exception):
@@ -25,8 +25,7 @@ class ConnectionFailed(McpTuiError):
     """A server could not be started or reached."""
 
 
-@dataclass(frozen=True)
-class SchemaProblem:
+class SchemaProblem(Struct, frozen=True):
     """One reason a requested schema is outside the subset we render, with its property path."""
 
     path: str

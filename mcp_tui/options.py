@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from msgspec import Struct, field
 
-@dataclass(frozen=True)
-class ToolCallRequest:
+
+class ToolCallRequest(Struct, frozen=True):
     """``--call TOOL [--args JSON]``: call this tool as soon as its server is ready."""
 
     tool: str
@@ -16,8 +16,7 @@ class ToolCallRequest:
     server: str | None = None  # None: the first server that offers the tool
 
 
-@dataclass(frozen=True)
-class AppOptions:
+class AppOptions(Struct, frozen=True):
     #: ``--call``: a tool to call as soon as its server is ready.
     call: ToolCallRequest | None = None
     #: ``--log``: every JSON-RPC message in and out, as JSON Lines, flushed per message.

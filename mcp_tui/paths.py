@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
+
+from msgspec import Struct
 
 APP_NAME = "mcp-tui"
 #: Environment variable naming the config file (weaker than ``--config``).
@@ -57,8 +58,7 @@ class ConfigSource(Enum):
     DEFAULT = "default location"
 
 
-@dataclass(frozen=True)
-class ConfigLocation:
+class ConfigLocation(Struct, frozen=True):
     """The config file to read and why that one."""
 
     path: Path

@@ -11,8 +11,9 @@ JSON-RPC -32602 and reports the problems as an event, so the user sees them in t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
+
+from msgspec import Struct, field
 
 if TYPE_CHECKING:  # the schema engine is not needed to import this seam (the UI's first frame)
     from mcp_tui.schema.fields import ContentValue, FormSpec
@@ -20,8 +21,7 @@ if TYPE_CHECKING:  # the schema engine is not needed to import this seam (the UI
 Action = Literal["accept", "decline", "cancel"]
 
 
-@dataclass(frozen=True)
-class ElicitationRequest:
+class ElicitationRequest(Struct, frozen=True):
     """One question from a server, ready to be shown.
 
     ``server`` is *our* name for the connection (from the command line or config), never text the
@@ -48,8 +48,7 @@ class ElicitationRequest:
     call_id: int | None = None
 
 
-@dataclass(frozen=True)
-class ElicitationOutcome:
+class ElicitationOutcome(Struct, frozen=True):
     """What the user chose. ``content`` only with ``accept`` in form mode."""
 
     action: Action
@@ -76,8 +75,7 @@ class ElicitationHandler(Protocol):
     async def elicit(self, request: ElicitationRequest) -> ElicitationOutcome: ...
 
 
-@dataclass
-class CancelAll:
+class CancelAll(Struct):
     """The handler used until something better is set: cancels every request, with a note."""
 
     note: str = "no one is available to answer elicitation requests"

@@ -15,8 +15,9 @@ browser and so also works in headless ``mcp-tui call``.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Literal
+
+from msgspec import Struct
 
 #: How the token endpoint authenticates us. ``none`` is a public client (PKCE only).
 TokenEndpointAuthMethod = Literal["none", "client_secret_basic", "client_secret_post"]
@@ -32,8 +33,7 @@ Grant = Literal["authorization_code", "client_credentials"]
 DEFAULT_REGISTRATION_AUTH_METHOD: TokenEndpointAuthMethod = "client_secret_post"
 
 
-@dataclass(frozen=True)
-class OAuthSettings:
+class OAuthSettings(Struct, frozen=True):
     """One server's OAuth configuration; every field is optional."""
 
     #: ``False``: never answer a 401 with OAuth (for servers reached with a static header).

@@ -15,12 +15,12 @@ Importing this module imports ``mcp`` (like ``connection.py``, it is loaded in a
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 import anyio
 from mcp import Client
+from msgspec.structs import replace
 
 from mcp_tui.session import convert
 from mcp_tui.session.catalog import Catalog
@@ -195,7 +195,7 @@ class ConnectionRequests:
         if status is None or not sdk_http_error(outcome.error_code, outcome.error):
             return outcome
         explained = explain_status(self.spec, status.status, status.reason)
-        return dataclasses.replace(outcome, error=f"{outcome.error} — {explained}")
+        return replace(outcome, error=f"{outcome.error} — {explained}")
 
     def _interrupted(self) -> CallOutcome:
         return CallOutcome(

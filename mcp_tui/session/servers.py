@@ -6,8 +6,9 @@ Built by ``mcp_tui.config`` (config files) and ``mcp_tui.cli`` (command line); c
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Literal
+
+from msgspec import Struct, field
 
 from mcp_tui.session.oauth_settings import OAuthSettings
 
@@ -21,8 +22,7 @@ ElicitationPolicy = Literal["ask", "decline", "cancel"]
 Transport = Literal["streamable-http", "sse"]
 
 
-@dataclass(frozen=True)
-class StdioTarget:
+class StdioTarget(Struct, frozen=True):
     """A server started as a child process speaking MCP on stdin/stdout."""
 
     command: str
@@ -34,8 +34,7 @@ class StdioTarget:
         return " ".join((self.command, *self.args))
 
 
-@dataclass(frozen=True)
-class HttpTarget:
+class HttpTarget(Struct, frozen=True):
     """A server reached over Streamable HTTP (default) or the legacy HTTP+SSE transport."""
 
     url: str
@@ -49,8 +48,7 @@ class HttpTarget:
         return self.url if self.transport == "streamable-http" else f"{self.url} (sse)"
 
 
-@dataclass(frozen=True)
-class ServerSpec:
+class ServerSpec(Struct, frozen=True):
     """One server to connect to. ``name`` is ours (command line or config), never the server's."""
 
     name: str

@@ -8,10 +8,10 @@ plus the app-wide verbs. Tool and server names are untrusted: hits are displayed
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
@@ -23,8 +23,7 @@ if TYPE_CHECKING:
     from mcp_tui.ui.screens.session import SessionScreen
 
 
-@dataclass(frozen=True)
-class Verb:
+class Verb(Struct, frozen=True):
     """One palette entry: ``verb`` is ours, ``subject`` may be a server's string."""
 
     verb: str

@@ -12,7 +12,8 @@ Pure Python (no Textual), so it is tested directly.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from mcp_tui.session.events import (
     CatalogChanged,
@@ -32,8 +33,7 @@ LogLine = LogReceived | StderrReceived
 NoteEvent = ElicitationRefused | ElicitationCompleted | Notice
 
 
-@dataclass
-class Batch:
+class Batch(Struct):
     """Everything that arrived since the last drain, ready to be shown at once."""
 
     #: Every state change in arrival order (few: they matter individually, e.g. "failed: why").

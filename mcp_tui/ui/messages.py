@@ -1,19 +1,17 @@
 """Textual messages shared between the app shell and the elicitation screens.
 
-Small documented dataclasses; posted to the app (``app.post_message``), handled by the session
+Small documented classes; posted to the app (``app.post_message``), handled by the session
 screen, which records them in the transcript.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
-
 if TYPE_CHECKING:
+    from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
     from mcp_tui.ui.render import Entry
 
 
@@ -29,15 +27,15 @@ class EntryDetailRequested(Message):
         self.entry = entry
 
 
-@dataclass
 class ElicitationShown(Message):
     """A form or URL consent screen was opened for ``request`` (``waiting`` more are queued)."""
 
-    request: ElicitationRequest
-    waiting: int = 0
+    def __init__(self, request: ElicitationRequest, waiting: int = 0) -> None:
+        super().__init__()
+        self.request = request
+        self.waiting = waiting
 
 
-@dataclass
 class ElicitationFinished(Message):
     """A request was answered: ``outcome.action`` with the exact ``outcome.content`` sent.
 
@@ -45,6 +43,13 @@ class ElicitationFinished(Message):
     (server cancelled, connection died), as ``name -> raw text``, so nothing typed is lost.
     """
 
-    request: ElicitationRequest
-    outcome: ElicitationOutcome
-    abandoned_input: dict[str, str] | None = None
+    def __init__(
+        self,
+        request: ElicitationRequest,
+        outcome: ElicitationOutcome,
+        abandoned_input: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.request = request
+        self.outcome = outcome
+        self.abandoned_input = abandoned_input

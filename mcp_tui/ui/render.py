@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from msgspec import Struct
 from textual.content import Content
 
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
@@ -39,8 +39,7 @@ INVALID_32042 = (
 )
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(Struct, frozen=True):
     """One transcript entry. ``full`` is raw (untrusted) text: display it only made visible."""
 
     kind: str  # call | result | error | elicitation | refused | notice | state | prompt | resource

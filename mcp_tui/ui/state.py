@@ -8,9 +8,10 @@ half a second before the first frame could paint); it talks to connections throu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+
+from msgspec import Struct, field
 
 from mcp_tui.session.events import (
     CallOutcome,
@@ -83,8 +84,7 @@ class ConnectionFactory(Protocol):
     ) -> Connection: ...
 
 
-@dataclass
-class ServerEntry:
+class ServerEntry(Struct):
     """One configured server as the UI shows it; updated from batched session events.
 
     ``generation`` grows with every reconnect so events from a replaced connection are dropped.

@@ -29,9 +29,10 @@ import itertools
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
+
+from msgspec import Struct
 
 from mcp_tui.session.elicitation import ElicitationRequest
 
@@ -50,8 +51,7 @@ WaitState = Literal["waiting", "completed", "done", "gave_up", "timed_out", "cal
 FINISHED: frozenset[WaitState] = frozenset({"completed", "done"})
 
 
-@dataclass
-class UrlWait:
+class UrlWait(Struct, dict=True):  # dict: for the cached host
     """One accepted URL-mode request and what became of it."""
 
     key: int

@@ -14,7 +14,6 @@ test presses the page's button itself with plain HTTP, as the user would in a br
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import re
 import sys
@@ -26,6 +25,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
+from msgspec.structs import replace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -91,7 +91,7 @@ def transcript(app: McpTuiApp) -> str:
 async def demo_app(mode: ProtocolMode) -> AsyncIterator[tuple[McpTuiApp, Pilot[None]]]:
     marker = uuid.uuid4().hex
     spec = python_server("demo", ("-m", "mcp_tui.demo"), marker)
-    app = McpTuiApp([dataclasses.replace(spec, mode=mode)], AppOptions())
+    app = McpTuiApp([replace(spec, mode=mode)], AppOptions())
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY, 1000)
         await wait_for(pilot, lambda: bool(app.entries["demo"].tools), 300)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.ui.render import url_loop_entry
@@ -26,8 +27,7 @@ if TYPE_CHECKING:
 MAX_URL_ROUNDS = 3
 
 
-@dataclass(frozen=True)
-class UrlRound:
+class UrlRound(Struct, frozen=True):
     """A -32042 round whose pages were finished: the URLs asked for, and the rounds so far."""
 
     urls: tuple[str, ...]

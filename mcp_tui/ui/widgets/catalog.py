@@ -7,9 +7,9 @@ only when its state or catalog changed, keeping which groups were open and where
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from msgspec import Struct
 from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode, UnknownNodeID
@@ -35,8 +35,7 @@ STATE_MARK = {
 }
 
 
-@dataclass(frozen=True)
-class NodeRef:
+class NodeRef(Struct, frozen=True):
     """What a tree node stands for; ``item`` is set for tools, prompts and resources."""
 
     kind: NodeKind
