@@ -104,29 +104,32 @@ def alternate(runs: int, *makers: Callable[[], Any]) -> list[list[Any]]:
     return results
 
 
+#: The frame rows take ~1 s a pair, and this machine's speed swings by 1.5x within a minute:
+#: they get this many times the other groups' runs.
+FRAME_RUNS_FACTOR = 3
+
+
+def paired(app: list[float], floor: list[float]) -> str:
+    """The median of each alternating pair's own ratio (the two ran back to back, so a swing in
+    the machine's speed between pairs cancels out), as a note beside the ratio of medians."""
+    ratios = sorted(a / f for a, f in zip(app, floor, strict=True))
+    median = statistics.median(ratios)
+    return f"pair by pair: median {median:.2f}x ({ratios[0]:.2f}–{ratios[-1]:.2f}x)"
+
+
 def group_frame(runs: int, rows: list[Row]) -> None:
     tui = mcp_tui_argv("--", *server_argv())
     floor, app = alternate(
-        runs,
+        runs * FRAME_RUNS_FACTOR,
         lambda: measure.first_frame(FLOOR_TEXTUAL, b"bench floor ready"),
         lambda: measure.first_frame(tui, b"connecting"),
     )
-    rows.append(
-        Row(
-            "First frame (servers connecting)",
-            [a["frame"] for a in app],
-            [f["frame"] for f in floor],
-            target=1.2,
-        )
-    )
-    rows.append(
-        Row(
-            "First frame answering a key (Ctrl+P palette)",
-            [a["keys"] for a in app],
-            [f["keys"] for f in floor],
-            target=1.2,
-        )
-    )
+    for goal, key in (
+        ("First frame (servers connecting)", "frame"),
+        ("First frame answering a key (Ctrl+P palette)", "keys"),
+    ):
+        values, floors = [a[key] for a in app], [f[key] for f in floor]
+        rows.append(Row(goal, values, floors, target=1.2, note=paired(values, floors)))
     complete = [measure.until_marker(tui, PANELS_MARKER, settle=True) for _ in range(runs)]
     rows.append(
         Row(

@@ -57,6 +57,9 @@ QUIET_NEEDED = 0.12
 #: ... but at least this long after the first frame before spawning (a key typed then is likely
 #: already in flight), and never longer than :data:`QUIET_LIMIT` in all.
 FIRST_PAUSE = 0.05
+#: The session screen's panels (~30 ms of mounting) wait less: long enough for a key sent as the
+#: first frame appeared to have arrived (and then for the quiet after it).
+PANELS_PAUSE = 0.02
 QUIET_LIMIT = 0.6
 
 NO_FORMS_NOTE = "forms are not available in this build: elicitation requests are cancelled"
@@ -132,8 +135,9 @@ class AppConnections(App[None]):
             # UI's speed while it runs) all wait for a pause in the user's keys. Each server
             # then spends a good second starting up on its own, which the import overlaps.
             started = asyncio.get_running_loop().time()
-            await self._until_quiet(started + FIRST_PAUSE, started + QUIET_LIMIT)
+            await self._until_quiet(started + PANELS_PAUSE, started + QUIET_LIMIT)
             await self._mount_session_panels()
+            await self._until_quiet(started + FIRST_PAUSE, started + QUIET_LIMIT)
             await self._head_start_servers()
             await self._until_quiet(0.0, started + QUIET_LIMIT)
         else:
