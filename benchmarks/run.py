@@ -229,8 +229,9 @@ def group_keys(runs: int, keys: int, rows: list[Row]) -> None:
 
 
 def group_headless(runs: int, count: int, rows: list[Row]) -> None:
+    # ~1.5 s a pair, and a tenth of a millisecond apart: twice the runs, and the pairs' ratios.
     floor, app = alternate(
-        runs, lambda: measure.sdk_round_trip(count), lambda: measure.headless_round_trip(count)
+        runs * 2, lambda: measure.sdk_round_trip(count), lambda: measure.headless_round_trip(count)
     )
     rows.append(
         Row(
@@ -238,6 +239,7 @@ def group_headless(runs: int, count: int, rows: list[Row]) -> None:
             app,
             floor,
             target=1.2,
+            note=paired(app, floor),
         )
     )
 
