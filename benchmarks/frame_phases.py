@@ -13,7 +13,6 @@ import json
 import statistics
 import sys
 import tempfile
-import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -81,10 +80,8 @@ def one(which: str) -> dict[str, float]:
         out = Path(scratch) / "phases.json"
         env = dict(bench_env(), BENCH_DIR=str(HERE))
         p = PtyProcess([PYTHON, "-c", CHILD, str(out), which], env=env, cwd=str(ROOT))
-        deadline = time.perf_counter() + 60
         try:
-            while p.proc.poll() is None and time.perf_counter() < deadline:
-                p._read(0.02)
+            p.drain_until_exit(60)
         finally:
             p.close()
         phases: dict[str, float] = json.loads(out.read_text())

@@ -10,7 +10,6 @@ of issue 9; nothing in ``tests`` runs it.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -53,10 +52,8 @@ def main() -> int:
     which = "floor" if "--floor" in sys.argv else "app"
     env = dict(bench_env(), BENCH_DIR=str(HERE))
     p = PtyProcess([PYTHON, "-c", CHILD, str(out), which], env=env, cwd=str(ROOT))
-    deadline = time.perf_counter() + 60
     try:
-        while p.proc.poll() is None and time.perf_counter() < deadline:
-            p._read(0.05)
+        p.drain_until_exit(60)
     finally:
         p.close()
     print(out.read_text() if out.exists() else "no profile written")
