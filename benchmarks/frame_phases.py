@@ -19,8 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from measure import PYTHON, ROOT, bench_env  # noqa: E402
-from ptyrun import PtyProcess  # noqa: E402
+from measure import PYTHON, bench_env, in_pty  # noqa: E402
 
 CHILD = r"""
 import json, os, sys, time
@@ -78,12 +77,8 @@ else:
 def one(which: str) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "phases.json"
-        env = dict(bench_env(), BENCH_DIR=str(HERE))
-        p = PtyProcess([PYTHON, "-c", CHILD, str(out), which], env=env, cwd=str(ROOT))
-        try:
-            p.drain_until_exit(60)
-        finally:
-            p.close()
+        env = bench_env({"BENCH_DIR": str(HERE)})
+        in_pty([PYTHON, "-c", CHILD, str(out), which], env=env, timeout=60)
         phases: dict[str, float] = json.loads(out.read_text())
         return phases
 

@@ -112,15 +112,23 @@ def until_exit(
         p.close()
 
 
-def in_pty_json(argv: list[str], timeout: float = 600) -> dict[str, Any]:
-    """Run a harness in the pty (its output drained); return the JSON it wrote to ``--out``."""
-    out = _SCRATCH / f"result-{time.monotonic_ns()}.json"
-    p = PtyProcess([*argv, "--out", str(out)], env=bench_env(), cwd=str(ROOT))
+def in_pty(
+    argv: list[str], *, env: dict[str, str] | None = None, timeout: float = 600
+) -> PtyProcess:
+    """Run ``argv`` in the pty until it exits (its output drained, only the tail kept)."""
+    p = PtyProcess(argv, env=env or bench_env(), cwd=str(ROOT))
     p.keep = False
     try:
         p.drain_until_exit(timeout)
     finally:
         p.close()
+    return p
+
+
+def in_pty_json(argv: list[str], timeout: float = 600) -> dict[str, Any]:
+    """Run a harness in the pty (its output drained); return the JSON it wrote to ``--out``."""
+    out = _SCRATCH / f"result-{time.monotonic_ns()}.json"
+    p = in_pty([*argv, "--out", str(out)], timeout=timeout)
     if not out.exists():
         raise RuntimeError(f"{argv[1]} wrote no result: {p.tail[-800:]!r}")
     result: dict[str, Any] = json.loads(out.read_text())

@@ -45,17 +45,13 @@ else:
 
 
 def main() -> int:
-    from measure import PYTHON, ROOT, bench_env  # type: ignore[import-not-found]
-    from ptyrun import PtyProcess  # type: ignore[import-not-found]
+    from measure import PYTHON, bench_env, in_pty  # type: ignore[import-not-found]
 
     out = Path(sys.argv[1]).resolve()
     which = "floor" if "--floor" in sys.argv else "app"
-    env = dict(bench_env(), BENCH_DIR=str(HERE))
-    p = PtyProcess([PYTHON, "-c", CHILD, str(out), which], env=env, cwd=str(ROOT))
-    try:
-        p.drain_until_exit(60)
-    finally:
-        p.close()
+    in_pty(
+        [PYTHON, "-c", CHILD, str(out), which], env=bench_env({"BENCH_DIR": str(HERE)}), timeout=60
+    )
     print(out.read_text() if out.exists() else "no profile written")
     return 0
 
