@@ -79,14 +79,14 @@ class TitleBar(Widget, can_focus=False):
     def on_resize(self) -> None:
         self.refresh()
 
-    def on_mouse_move(self, event: events.MouseMove) -> None:
-        over_icon = event.x < ICON_WIDTH and self.app.ENABLE_COMMAND_PALETTE
-        self.icon_hover = over_icon
+    def watch_icon_hover(self, over_icon: bool) -> None:
         self.tooltip = PALETTE_TOOLTIP if over_icon else None
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self.icon_hover = event.x < ICON_WIDTH and self.app.ENABLE_COMMAND_PALETTE
 
     def on_leave(self) -> None:
         self.icon_hover = False
-        self.tooltip = None
 
     async def on_click(self, event: events.Click) -> None:
         event.stop()
