@@ -16,7 +16,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from app_testkit import RAW_CONTROLS, guard_markup, open_node, session_of, wait_for
+from app_testkit import (
+    RAW_CONTROLS,
+    guard_markup,
+    open_node,
+    session_of,
+    transcript_text,
+    wait_for,
+)
 from textual.widgets import Input
 
 from mcp_tui.options import AppOptions
@@ -50,10 +57,6 @@ def python_server(name: str, args: tuple[str, ...], marker: str) -> ServerSpec:
 needs_proc = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 
 
-def transcript(app: McpTuiApp) -> str:
-    return "\n".join(entry.full for entry in session_of(app).transcript.entries)
-
-
 @needs_proc
 async def test_demo_server_tool_call_through_form_with_a_failed_neighbour(tmp_path: Path) -> None:
     marker = uuid.uuid4().hex
@@ -75,10 +78,12 @@ async def test_demo_server_tool_call_through_form_with_a_failed_neighbour(tmp_pa
         first = app.screen.query(Input).first()
         first.value = "0.3"  # duration in seconds
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: "Finished 6 steps in 0.3 s." in transcript(app), 500)
+        await wait_for(
+            pilot, lambda: "Finished 6 steps in 0.3 s." in transcript_text(app, full=True), 500
+        )
         logs = session_of(app).logs
         await wait_for(pilot, lambda: "Task finished" in "".join(x.text for x in logs.lines), 200)
-        assert '"duration": 0.3' in transcript(app)
+        assert '"duration": 0.3' in transcript_text(app, full=True)
         assert processes_with(marker), "the demo server should be running"
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: not app.is_running, 500)
@@ -100,7 +105,7 @@ async def test_hostile_server_text_stays_literal(markup_calls: list[str]) -> Non
         await wait_for(
             pilot,
             lambda: (
-                "hi" in transcript(app)
+                "hi" in transcript_text(app, full=True)
                 and "◀" in session_of(app).transcript.entries[-1].summary.plain
             ),
             500,

@@ -29,7 +29,7 @@ from msgspec.structs import replace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from app_testkit import session_of, wait_for
+from app_testkit import session_of, transcript_text, wait_for
 from test_app_real import needs_proc, processes_with, python_server
 from textual.pilot import Pilot
 
@@ -83,10 +83,6 @@ def press_page(url: str) -> str:
         return str(r.read().decode())
 
 
-def transcript(app: McpTuiApp) -> str:
-    return "\n".join(entry.full for entry in session_of(app).transcript.entries)
-
-
 @asynccontextmanager
 async def demo_app(mode: ProtocolMode) -> AsyncIterator[tuple[McpTuiApp, Pilot[None]]]:
     marker = uuid.uuid4().hex
@@ -119,11 +115,11 @@ async def test_connect_account_2025_waits_until_the_server_completes(opened: Pat
         wait = app.url_waits.waiting[0]
         assert wait.elicitation_id and wait.request.tool == "connect_account"
         assert "Connected" in await asyncio.to_thread(press_page, url)
-        await wait_for(pilot, lambda: CONNECTED in transcript(app), 500)
+        await wait_for(pilot, lambda: CONNECTED in transcript_text(app, full=True), 500)
         # The notification comes through the batched events, the result through the call.
         await wait_for(pilot, lambda: not app.url_waits.waiting, 200)
         assert wait.state == "completed"
-        assert f"completed elicitation {wait.elicitation_id}" in transcript(app)
+        assert f"completed elicitation {wait.elicitation_id}" in transcript_text(app, full=True)
 
 
 async def test_list_files_2025_32042_retry_after_the_page_is_pressed(opened: Path) -> None:
@@ -131,13 +127,13 @@ async def test_list_files_2025_32042_retry_after_the_page_is_pressed(opened: Pat
         session_of(app).call_tool("demo", "list_files", {"folder": "/"})
         url = await consent(app, pilot)
         await wait_for(pilot, lambda: bool(app.url_waits.waiting), 300)
-        assert "-32042" in transcript(app)
+        assert "-32042" in transcript_text(app, full=True)
         await pilot.pause(0.2)
         assert not isinstance(app.screen, ConfirmScreen)  # not before the page is finished
         await asyncio.to_thread(press_page, url)
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 500)
         await pilot.press("y")
-        await wait_for(pilot, lambda: LISTING in transcript(app), 500)
+        await wait_for(pilot, lambda: LISTING in transcript_text(app, full=True), 500)
         assert browser_calls(opened) == [[url]]
 
 
@@ -149,9 +145,9 @@ async def test_list_files_2025_same_url_after_retry_stops(opened: Path) -> None:
         await pilot.press("d")  # "done", without pressing the page
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 300)
         await pilot.press("y")
-        await wait_for(pilot, lambda: "not retried" in transcript(app), 500)
-        assert "asked for the same page again" in transcript(app)
-        assert url in transcript(app)
+        await wait_for(pilot, lambda: "not retried" in transcript_text(app, full=True), 500)
+        assert "asked for the same page again" in transcript_text(app, full=True)
+        assert url in transcript_text(app, full=True)
         await pilot.pause(0.3)
         assert not isinstance(app.screen, (ConfirmScreen, UrlConsentScreen))
         assert browser_calls(opened) == [[url]]  # opened once, not again
@@ -172,7 +168,7 @@ async def test_2026_the_url_comes_in_input_required_and_the_call_waits(
         assert [e for e in session_of(app).transcript.entries if e.kind == "error"] == []
         await asyncio.to_thread(press_page, url)
         expected = LISTING if tool == "list_files" else CONNECTED
-        await wait_for(pilot, lambda: expected in transcript(app), 500)
+        await wait_for(pilot, lambda: expected in transcript_text(app, full=True), 500)
         await wait_for(pilot, lambda: not app.url_waits.waiting, 100)
         assert wait.state == "call_ended"
         assert browser_calls(opened) == [[url]]
