@@ -51,6 +51,10 @@ class Catalog:
         self._tasks: anyio.abc.TaskGroup | None = None
         self._running: set[Kind] = set()
         self._dirty: set[Kind] = set()
+        #: 2026-07-28: the resource URIs the listen stream subscribes to, and its scope (cancelled
+        #: to re-open the stream when they change).
+        self._resource_subscriptions: tuple[str, ...] = ()
+        self._listen_scope: anyio.CancelScope | None = None
 
     def attach(self, client: Client, tasks: anyio.abc.TaskGroup) -> None:
         """Use ``client``; background refreshes run in ``tasks`` (the connection's lifetime)."""
@@ -115,11 +119,18 @@ class Catalog:
         finally:
             self._running.discard(kind)
 
-    async def listen(self) -> None:
-        """2026-07-28: hold a ``subscriptions/listen`` stream open for the list changes offered.
+    def set_subscriptions(self, uris: tuple[str, ...]) -> None:
+        """2026-07-28: subscribe to exactly ``uris`` (the listen stream is opened again)."""
+        self._resource_subscriptions = uris
+        if self._listen_scope is not None:
+            self._listen_scope.cancel()
 
-        The events themselves reach ``changed`` through the message handler; this only keeps the
-        subscription alive and drains it.
+    async def listen(self) -> None:
+        """2026-07-28: hold a ``subscriptions/listen`` stream open for the list changes offered
+        and the resources subscribed to, opening it again whenever the subscriptions change.
+
+        The events themselves reach ``changed`` (and resource updates the connection) through
+        the message handler; this only keeps the subscription alive and drains it.
         """
         client = self._client
         if client is None or client.protocol_version not in MODERN_PROTOCOL_VERSIONS:
@@ -128,18 +139,22 @@ class Catalog:
         tools = bool(caps.tools and caps.tools.list_changed)
         prompts = bool(caps.prompts and caps.prompts.list_changed)
         resources = bool(caps.resources and caps.resources.list_changed)
-        if not (tools or prompts or resources):
-            return
-        try:
-            async with client.listen(
-                tools_list_changed=tools,
-                prompts_list_changed=prompts,
-                resources_list_changed=resources,
-            ) as subscription:
-                async for _event in subscription:
-                    pass
-        except Exception as exc:  # the server may not support listen; that is fine
-            log.debug("listen on %s ended: %s", self.server, exc)
+        while True:
+            uris = self._resource_subscriptions
+            with anyio.CancelScope() as self._listen_scope:
+                if tools or prompts or resources or uris:
+                    try:
+                        async with client.listen(
+                            tools_list_changed=tools,
+                            prompts_list_changed=prompts,
+                            resources_list_changed=resources,
+                            resource_subscriptions=uris,
+                        ) as subscription:
+                            async for _event in subscription:
+                                pass
+                    except Exception as exc:  # the server may not support listen; that is fine
+                        log.debug("listen on %s ended: %s", self.server, exc)
+                await anyio.sleep_forever()  # until the subscriptions change
 
     # ---- listing ----------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import mcp_types as types
@@ -39,15 +39,17 @@ from mcp_tui.session.events import (
     EventSink,
     LogReceived,
     Notice,
+    ResourceUpdated,
     ServerInfo,
     ServerStateChanged,
 )
+from mcp_tui.session.features import ConnectionFeatures
 from mcp_tui.session.head_start import HeadStart
 from mcp_tui.session.http_status import HttpStatusLog
 from mcp_tui.session.oauth import AuthorizationHandler
 from mcp_tui.session.oauth_provider import build_auth
 from mcp_tui.session.recording import ConnectionTap
-from mcp_tui.session.requests import ConnectionRequests
+from mcp_tui.session.roots import initial_roots
 from mcp_tui.session.scopes import guarded
 from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
 from mcp_tui.session.servers import ServerSpec, StdioTarget
@@ -65,7 +67,7 @@ silence_deprecation_warnings()
 CLOSE_GRACE = 8.0
 
 
-class ServerConnection(ConnectionRequests):
+class ServerConnection(ConnectionFeatures):
     """A connection to one server; see the module docstring."""
 
     def __init__(
@@ -128,6 +130,10 @@ class ServerConnection(ConnectionRequests):
         self._close_requested = False
         self._server_ended = False
         self._call_scopes: set[anyio.CancelScope] = set()
+        self._call_by_id: dict[int, anyio.CancelScope] = {}
+        self._user_cancelled: set[int] = set()
+        self._roots = initial_roots(spec.roots)
+        self._subscriptions: set[str] = set()
         self._run_scope: anyio.CancelScope | None = None
         self._events: dict[str, anyio.Event] = {}
 
@@ -240,9 +246,10 @@ class ServerConnection(ConnectionRequests):
                     mode=self.spec.mode,
                     client_info=types.Implementation(name=self._client_name, version=__version__),
                     elicitation_callback=self._bridge,
+                    list_roots_callback=self.list_roots,
                     logging_callback=self._on_log,
                     message_handler=self._on_message,
-                    log_level=self._log_level,
+                    log_level=cast(types.LoggingLevel, self._log_level),
                     input_required_max_rounds=INPUT_REQUIRED_MAX_ROUNDS,
                     # A tool for testing servers shows what the server says now, never a cache.
                     cache=None,
@@ -313,7 +320,7 @@ class ServerConnection(ConnectionRequests):
     async def _ask_for_logs(self, client: Client) -> None:
         """2025 eras: ask for every log level (2026 asks per request via ``log_level``)."""
         try:
-            await client.set_logging_level(self._log_level)
+            await client.set_logging_level(cast(types.LoggingLevel, self._log_level))
         except Exception as exc:
             log.debug("logging/setLevel refused by %s: %s", self.name, exc)
 
@@ -332,6 +339,8 @@ class ServerConnection(ConnectionRequests):
             self._catalog.changed("prompts")
         elif isinstance(message, types.ResourceListChangedNotification):
             self._catalog.changed("resources")
+        elif isinstance(message, types.ResourceUpdatedNotification):
+            self._sink(ResourceUpdated(self.name, message.params.uri))
         elif isinstance(message, types.ElicitCompleteNotification):
             self._sink(ElicitationCompleted(self.name, message.params.elicitation_id))
 

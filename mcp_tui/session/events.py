@@ -104,6 +104,21 @@ class CallOutcome(Struct, frozen=True):
     url_elicitations: tuple[Any, ...] = ()
     #: ``get_prompt``: the prompt's description from the result, if any (untrusted).
     description: str | None = None
+    #: The user cancelled the call (``notifications/cancelled`` went out when a request was in
+    #: flight); ``error`` says what was done.
+    cancelled: bool = False
+
+
+#: The syslog levels of ``logging/setLevel``, most verbose first.
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+class RoundTrip(Struct, frozen=True):
+    """A ping: how long the server took to answer ``method``, or why it did not."""
+
+    method: str
+    seconds: float | None = None
+    error: str | None = None
 
 
 # ---- events -------------------------------------------------------------------------------------
@@ -227,6 +242,13 @@ class ElicitationPauseChanged(Struct, frozen=True):
     by_limit: bool = False
 
 
+class ResourceUpdated(Struct, frozen=True):
+    """``notifications/resources/updated`` for a resource this client subscribed to."""
+
+    server: str
+    uri: str
+
+
 class Notice(Struct, frozen=True):
     """Something the user should know that fits in one line (auto-cancelled requests, ...)."""
 
@@ -245,6 +267,7 @@ SessionEvent = (
     | ElicitationRefused
     | ElicitationCompleted
     | ElicitationPauseChanged
+    | ResourceUpdated
     | Notice
 )
 

@@ -9,6 +9,8 @@
 - tells the connection when the server closed the stream;
 - reports an accepted elicitation answer that could not be delivered (the connection died) as an
   error ``Notice`` holding the answer's JSON, so the user can copy what they typed;
+- reports a result that arrives for a request mcp-tui cancelled (``notifications/cancelled``
+  went out): the SDK drops it silently, and the user should know the server finished anyway;
 - reports an ``elicitation/create`` the SDK refused before mcp-tui's callback saw it
   (``sdk_refusals.py``) as an :class:`ElicitationRefused` event. The check runs when the SDK's
   error answer (-32602 or -32601) to a remembered request goes out, not on every request: it
@@ -23,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
+from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
 from mcp_tui.session.events import ElicitationRefused, EventSink, Notice, TrafficRecorded
 from mcp_tui.session.sdk_refusals import ELICITATION_CREATE, sdk_refusal
@@ -65,6 +67,8 @@ class ConnectionTap:
         self.write_failure: str | None = None
         self.stream_problems = 0
         self._questions: OrderedDict[str | int, Any] = OrderedDict()
+        #: Ids of our requests we sent ``notifications/cancelled`` for (bounded).
+        self._cancelled: OrderedDict[str | int, None] = OrderedDict()
 
     def incoming(self, item: SessionMessage | Exception) -> SessionMessage | Exception:
         if isinstance(item, Exception):
@@ -74,13 +78,33 @@ class ConnectionTap:
         message = item.message
         if isinstance(message, JSONRPCRequest) and message.method == ELICITATION_CREATE:
             self._remember(message)
+        elif (
+            self._cancelled
+            and isinstance(message, (JSONRPCResponse, JSONRPCError))
+            and message.id is not None
+            and message.id in self._cancelled
+        ):
+            self._cancelled.pop(message.id, None)
+            what = "an error" if isinstance(message, JSONRPCError) else "a result"
+            self._sink(
+                Notice(
+                    self.server,
+                    f"{what} for cancelled request {message.id!r} arrived late and was dropped",
+                )
+            )
         return self.fixup.incoming(item)
 
     def outgoing(self, message: SessionMessage) -> None:
         self.fixup.outgoing(message)
         self._record("out", message)
         answer = message.message
-        if isinstance(answer, JSONRPCError) and answer.error.code in SDK_REFUSAL_CODES:
+        if isinstance(answer, JSONRPCNotification) and answer.method == "notifications/cancelled":
+            request_id = (answer.params or {}).get("requestId")
+            if isinstance(request_id, (str, int)):
+                self._cancelled[request_id] = None
+                while len(self._cancelled) > MAX_REMEMBERED_REQUESTS:
+                    self._cancelled.popitem(last=False)
+        elif isinstance(answer, JSONRPCError) and answer.error.code in SDK_REFUSAL_CODES:
             request_id = answer.id
             if request_id is not None and request_id in self._questions:
                 self._check_elicitation(self._questions[request_id])

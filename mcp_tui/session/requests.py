@@ -16,10 +16,12 @@ Importing this module imports ``mcp`` (like ``connection.py``, it is loaded in a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from mcp import Client
+from mcp_types import LOG_LEVEL_META_KEY, RequestParamsMeta
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from msgspec.structs import replace
 
 from mcp_tui.session import convert
@@ -65,6 +67,12 @@ class ConnectionRequests:
     _http_status: HttpStatusLog
     #: One scope per request in flight, cancelled when the connection ends.
     _call_scopes: set[anyio.CancelScope]
+    #: The scopes of tool calls by the UI's call id, and the calls the user cancelled
+    #: (``features.ConnectionFeatures.cancel_call``).
+    _call_by_id: dict[int, anyio.CancelScope]
+    _user_cancelled: set[int]
+    #: The log level asked for; on 2026-07-28 it is sent in each request's ``_meta``.
+    _log_level: str
     _events: dict[str, anyio.Event]
 
     # ---- public state -----------------------------------------------------------------------
@@ -125,13 +133,16 @@ class ConnectionRequests:
         async def progress(progress: float, total: float | None, message: str | None) -> None:
             self._sink(ProgressReceived(self.name, call_id or 0, progress, total, message))
 
-        with self._calls.track(name, call_id) as ref, self._call_scope():
+        with self._calls.track(name, call_id) as ref, self._call_scope() as scope:
+            if call_id is not None:
+                self._call_by_id[call_id] = scope.scope
             try:
                 return convert.tool_outcome(
                     await client.call_tool(
                         name,
                         dict(arguments) if arguments is not None else None,
                         progress_callback=progress,
+                        meta=self._request_meta(),
                     )
                 )
             except Exception as exc:
@@ -157,6 +168,12 @@ class ConnectionRequests:
                     error_data=outcome.error_data,
                     url_elicitations=requests,
                 )
+            finally:
+                if call_id is not None:
+                    self._call_by_id.pop(call_id, None)
+        if call_id is not None and call_id in self._user_cancelled:
+            self._user_cancelled.discard(call_id)
+            return self._cancelled()
         return self._interrupted()  # the connection ended: our scope was cancelled
 
     async def get_prompt(
@@ -169,7 +186,9 @@ class ConnectionRequests:
         with self._call_scope():
             try:
                 args = dict(arguments) if arguments is not None else None
-                return convert.prompt_outcome(await client.get_prompt(name, args))
+                return convert.prompt_outcome(
+                    await client.get_prompt(name, args, meta=self._request_meta())
+                )
             except Exception as exc:
                 return self._error_outcome(exc)
         return self._interrupted()
@@ -180,7 +199,9 @@ class ConnectionRequests:
             return self._not_ready()
         with self._call_scope():
             try:
-                return convert.resource_outcome(await client.read_resource(uri))
+                return convert.resource_outcome(
+                    await client.read_resource(uri, meta=self._request_meta())
+                )
             except Exception as exc:
                 return self._error_outcome(exc)
         return self._interrupted()
@@ -196,6 +217,25 @@ class ConnectionRequests:
             return outcome
         explained = explain_status(self.spec, status.status, status.reason)
         return replace(outcome, error=f"{outcome.error} — {explained}")
+
+    def _request_meta(self) -> RequestParamsMeta | None:
+        """2026-07-28: the log level opt-in of each request (``None``: the SDK's default)."""
+        version = self.info.protocol_version if self.info else None
+        if version not in MODERN_PROTOCOL_VERSIONS:
+            return None
+        return cast(RequestParamsMeta, {LOG_LEVEL_META_KEY: self._log_level})
+
+    def _cancelled(self) -> CallOutcome:
+        version = self.info.protocol_version if self.info else None
+        if version in MODERN_PROTOCOL_VERSIONS:
+            how = (
+                "a request in flight was abandoned (stdio: notifications/cancelled; HTTP: its "
+                "POST closed); between input_required rounds nothing is in flight and the server "
+                "keeps no state for the call, so there was nothing to tell it"
+            )
+        else:
+            how = "notifications/cancelled was sent; a result that still arrives is dropped"
+        return CallOutcome(error=f"cancelled by you: {how}", cancelled=True)
 
     def _interrupted(self) -> CallOutcome:
         return CallOutcome(

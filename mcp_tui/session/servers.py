@@ -55,3 +55,5 @@ class ServerSpec(Struct, frozen=True):
     target: StdioTarget | HttpTarget
     mode: ProtocolMode = "auto"
     elicitation: ElicitationPolicy = "ask"
+    #: The directories offered as roots (absolute paths); ``None``: the working directory.
+    roots: tuple[str, ...] | None = None

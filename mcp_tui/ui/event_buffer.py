@@ -23,6 +23,7 @@ from mcp_tui.session.events import (
     LogReceived,
     Notice,
     ProgressReceived,
+    ResourceUpdated,
     ServerStateChanged,
     SessionEvent,
     StderrReceived,
@@ -30,7 +31,7 @@ from mcp_tui.session.events import (
 )
 
 LogLine = LogReceived | StderrReceived
-NoteEvent = ElicitationRefused | ElicitationCompleted | Notice
+NoteEvent = ElicitationRefused | ElicitationCompleted | ResourceUpdated | Notice
 
 
 class Batch(Struct):

@@ -21,6 +21,7 @@ from mcp_tui.session.events import (
     ElicitationCompleted,
     ElicitationRefused,
     Notice,
+    ResourceUpdated,
     ServerInfo,
     ServerStateChanged,
 )
@@ -236,10 +237,13 @@ def refused_entry(event: ElicitationRefused) -> Entry:
     return Entry("refused", _join(parts), f"{heading}\n{event.message}\n{problems}", heading)
 
 
-def notice_entry(event: Notice | ElicitationCompleted) -> Entry:
+def notice_entry(event: Notice | ElicitationCompleted | ResourceUpdated) -> Entry:
     if isinstance(event, ElicitationCompleted):
         text = f"{event.server}: the server says URL request {event.elicitation_id} is complete"
         style = "$success"
+    elif isinstance(event, ResourceUpdated):
+        text = f"{event.server}: resource updated: {event.uri} (read it again to see the change)"
+        style = "$accent"
     else:
         text = f"{event.server}: {event.text}"
         style = {"information": "", "warning": "$warning", "error": "$error"}[event.severity]

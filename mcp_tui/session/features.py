@@ -1,0 +1,224 @@
+"""The client features besides calls: roots, cancelling a call, ping, log level, subscriptions.
+
+:class:`ConnectionFeatures` sits between :class:`~mcp_tui.session.requests.ConnectionRequests`
+(calls, prompts, reads) and ``ServerConnection`` (the connection's own task). Each feature
+differs by protocol era, and this is the one place that knows how:
+
+============================  =================================  ================================
+feature                       2025-06-18 / 2025-11-25            2026-07-28
+============================  =================================  ================================
+roots changed                 ``notifications/roots/list_changed``  no such notification: the new
+                                                                 list answers the server's next
+                                                                 ``roots/list`` input request
+cancel a call                 ``notifications/cancelled`` (the   stdio: ``notifications/cancelled``;
+                              SDK sends it when the call's task  HTTP: the request's POST is
+                              is cancelled)                      closed; between ``input_required``
+                                                                 rounds nothing is in flight
+ping                          ``ping``                           removed: ``server/discover`` is
+                                                                 timed instead
+log level                     ``logging/setLevel``               per request ``_meta`` (``io.
+                                                                 modelcontextprotocol/logLevel``)
+subscriptions                 ``resources/subscribe`` and        ``subscriptions/listen`` with
+                              ``unsubscribe``                    ``resourceSubscriptions``
+============================  =================================  ================================
+
+None of these methods raises: a failure comes back as a sentence (or a ``RoundTrip.error``).
+Importing this module imports ``mcp``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from typing import cast
+
+import anyio
+import mcp_types as types
+from mcp.client.session import ClientRequestContext
+from mcp_types.version import LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
+
+from mcp_tui.session import convert
+from mcp_tui.session.events import LOG_LEVELS, Notice, RoundTrip
+from mcp_tui.session.requests import ConnectionRequests
+from mcp_tui.session.roots import Root
+
+log = logging.getLogger(__name__)
+
+
+class ConnectionFeatures(ConnectionRequests):
+    """Roots, cancel, ping, log level and subscriptions of one connection."""
+
+    #: The roots offered now (``roots.initial_roots`` at first; the roots dialog changes them).
+    _roots: tuple[Root, ...]
+    #: The URIs subscribed to on this connection.
+    _subscriptions: set[str]
+
+    # ---- era --------------------------------------------------------------------------------
+
+    @property
+    def _modern(self) -> bool:
+        version = self.info.protocol_version if self.info else None
+        return version in MODERN_PROTOCOL_VERSIONS
+
+    # ---- roots ------------------------------------------------------------------------------
+
+    @property
+    def roots(self) -> tuple[Root, ...]:
+        return self._roots
+
+    async def list_roots(
+        self, context: ClientRequestContext
+    ) -> types.ListRootsResult | types.ErrorData:
+        """The SDK's ``list_roots_callback``: ``roots/list`` (2025) or a ``roots/list`` input
+        request (2026-07-28) is answered with the current roots."""
+        roots = self._roots
+        shown = ", ".join(root.path for root in roots) or "none"
+        self._sink(Notice(self.name, f"the server asked for its roots; sent {len(roots)}: {shown}"))
+        return types.ListRootsResult(
+            roots=[
+                types.Root.model_validate({"uri": root.uri, "name": root.name}) for root in roots
+            ]
+        )
+
+    async def set_roots(self, roots: Sequence[Root]) -> None:
+        """Offer ``roots`` from now on and tell the server, the way its era allows."""
+        unique: list[Root] = []
+        for root in roots:
+            if all(r.uri != root.uri for r in unique):
+                unique.append(root)
+        self._roots = tuple(unique)
+        shown = ", ".join(root.path for root in unique) or "none"
+        client = self._client
+        if client is None:
+            self._sink(Notice(self.name, f"roots are now: {shown}"))
+            return
+        if self._modern:
+            self._sink(
+                Notice(
+                    self.name,
+                    f"roots are now: {shown}. 2026-07-28 has no roots/list_changed notification: "
+                    "the server gets the new list when it next asks for roots",
+                )
+            )
+            return
+        try:
+            await client.send_roots_list_changed()
+        except Exception as exc:
+            text = f"roots are now: {shown}, but notifications/roots/list_changed failed: "
+            self._sink(Notice(self.name, text + convert.describe_exception(exc), "warning"))
+            return
+        self._sink(
+            Notice(self.name, f"roots are now: {shown}; sent notifications/roots/list_changed")
+        )
+
+    # ---- cancelling a call ------------------------------------------------------------------
+
+    def cancel_call(self, call_id: int) -> bool:
+        """Cancel the tool call ``call_id`` (the UI's number); ``False`` if it is not running.
+
+        Cancelling the task that awaits ``call_tool`` is the SDK's way: on the way out its
+        dispatcher sends ``notifications/cancelled`` for the request in flight (stdio and the
+        2025-era HTTP transports) or closes the request's POST (2026-07-28 over HTTP). An open
+        form for the call is cancelled with it. The call then ends with a ``cancelled`` outcome.
+        """
+        scope = self._call_by_id.get(call_id)
+        if scope is None:
+            return False
+        self._user_cancelled.add(call_id)
+        scope.cancel()
+        return True
+
+    # ---- ping -------------------------------------------------------------------------------
+
+    async def ping(self) -> RoundTrip:
+        """Time one round trip: ``ping`` on the 2025 eras; ``server/discover`` on 2026-07-28,
+        which removed ``ping`` (a probe that changes nothing on either side)."""
+        client = self._client
+        if client is None:
+            return RoundTrip("ping", error=self._not_ready().error)
+        method = "server/discover" if self._modern else "ping"
+        started = time.perf_counter()
+        try:
+            with anyio.fail_after(30):
+                if self._modern:
+                    await client.session.send_discover(
+                        self.info.protocol_version
+                        if self.info and self.info.protocol_version
+                        else LATEST_MODERN_VERSION
+                    )
+                else:
+                    await client.send_ping()
+        except TimeoutError:
+            return RoundTrip(method, error="no answer within 30 s")
+        except Exception as exc:
+            return RoundTrip(method, error=convert.describe_exception(exc))
+        return RoundTrip(method, seconds=time.perf_counter() - started)
+
+    # ---- log level --------------------------------------------------------------------------
+
+    @property
+    def log_level(self) -> str:
+        return self._log_level
+
+    async def set_log_level(self, level: str) -> str | None:
+        """Ask for server logs at ``level`` and above; ``None`` on success, else why not.
+
+        2025 eras: ``logging/setLevel``. 2026-07-28: the level rides each request's ``_meta``
+        (``requests.py`` adds it), so it applies from the next request on.
+        """
+        if level not in LOG_LEVELS:
+            return f"{level!r} is not a log level (one of {', '.join(LOG_LEVELS)})"
+        client = self._client
+        if client is None:
+            return self._not_ready().error
+        if not self._modern:
+            try:
+                await client.set_logging_level(cast(types.LoggingLevel, level))
+            except Exception as exc:
+                return f"logging/setLevel failed: {convert.describe_exception(exc)}"
+        self._log_level = level
+        how = "sent with each request (2026-07-28)" if self._modern else "logging/setLevel"
+        self._sink(Notice(self.name, f"log level is now {level} ({how})"))
+        return None
+
+    # ---- resource subscriptions -------------------------------------------------------------
+
+    @property
+    def can_subscribe(self) -> bool:
+        """The server says ``resources.subscribe``."""
+        resources = self.info.capabilities.get("resources") if self.info else None
+        return isinstance(resources, dict) and bool(resources.get("subscribe"))
+
+    @property
+    def subscriptions(self) -> frozenset[str]:
+        return frozenset(self._subscriptions)
+
+    async def subscribe(self, uri: str, on: bool = True) -> str | None:
+        """Subscribe to (``on``) or unsubscribe from ``uri``; ``None`` on success, else why not."""
+        client = self._client
+        if client is None:
+            return self._not_ready().error
+        if not self.can_subscribe:
+            return "the server does not offer resource subscriptions (resources.subscribe)"
+        verb = "subscribe" if on else "unsubscribe"
+        if self._modern:
+            wanted = self._subscriptions | {uri} if on else self._subscriptions - {uri}
+            self._subscriptions = set(wanted)
+            self._catalog.set_subscriptions(tuple(sorted(wanted)))
+        else:
+            try:
+                if on:
+                    await client.subscribe_resource(uri)
+                else:
+                    await client.unsubscribe_resource(uri)
+            except Exception as exc:
+                return f"resources/{verb} failed: {convert.describe_exception(exc)}"
+            if on:
+                self._subscriptions.add(uri)
+            else:
+                self._subscriptions.discard(uri)
+        how = "subscriptions/listen" if self._modern else f"resources/{verb}"
+        text = f"subscribed to {uri} ({how})" if on else f"unsubscribed from {uri} ({how})"
+        self._sink(Notice(self.name, text))
+        return None

@@ -1,0 +1,186 @@
+"""Roots, cancelling a call, ping and the log level, on both eras, against a real stdio server
+(``tests/fixtures/features_server.py``, which records what it saw in a file)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import anyio
+import pytest
+from session_testkit import FIXTURES, Recorder, connected, stdio_spec
+
+from mcp_tui.session.events import LogReceived, Notice, TrafficRecorded
+from mcp_tui.session.roots import Root, RootError, file_uri, initial_roots, make_root
+from mcp_tui.session.servers import ServerSpec
+
+FEATURES_SERVER = FIXTURES / "features_server.py"
+ERAS = [("legacy", "2025-11-25"), ("auto", "2026-07-28")]
+
+
+def spec(record: Path, mode: str, roots: tuple[str, ...] | None = None) -> ServerSpec:
+    base = stdio_spec(FEATURES_SERVER, str(record), mode=mode)  # type: ignore[arg-type]
+    return ServerSpec(base.name, base.target, mode=base.mode, roots=roots)
+
+
+def seen(record: Path) -> list[dict[str, object]]:
+    if not record.exists():
+        return []
+    return [json.loads(line) for line in record.read_text().splitlines()]
+
+
+async def until(condition: object, timeout: float = 20) -> None:
+    with anyio.fail_after(timeout):
+        while not condition():  # type: ignore[operator]
+            await anyio.sleep(0.02)
+
+
+# ---- roots -----------------------------------------------------------------------------------
+
+
+def test_file_uris_are_percent_encoded(tmp_path: Path) -> None:
+    odd = tmp_path / "a b#c%d?é"
+    odd.mkdir()
+    root = make_root(odd)
+    assert root.uri == "file://" + str(tmp_path).replace(" ", "%20") + "/a%20b%23c%25d%3F%C3%A9"
+    assert root.name == "a b#c%d?é"
+    assert file_uri("/") == "file:///"
+
+
+def test_roots_are_existing_directories(tmp_path: Path) -> None:
+    with pytest.raises(RootError, match="not an existing directory"):
+        make_root(tmp_path / "missing")
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(RootError, match="not a directory"):
+        make_root(tmp_path / "f")
+    with pytest.raises(RootError, match="empty"):
+        make_root(" ")
+    (tmp_path / "sub").mkdir()
+    assert make_root("sub", base=str(tmp_path)).path == str(tmp_path / "sub")
+
+
+def test_initial_roots_default_to_the_working_directory(tmp_path: Path) -> None:
+    assert initial_roots(None) == (make_root(os.getcwd()),)
+    assert initial_roots(()) == ()
+    assert initial_roots((str(tmp_path), str(tmp_path), str(tmp_path / "gone"))) == (
+        make_root(tmp_path),
+    )
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("mode", "version"), ERAS)
+async def test_roots_are_offered_and_changed(tmp_path: Path, mode: str, version: str) -> None:
+    record = tmp_path / "record.jsonl"
+    first, second = tmp_path / "one", tmp_path / "two words"
+    first.mkdir()
+    second.mkdir()
+    rec = Recorder()
+    async with connected(spec(record, mode, (str(first),)), recorder=rec) as conn:
+        assert conn.info.protocol_version == version
+        outcome = await conn.call_tool("my_roots", {}, call_id=1)
+        assert outcome.items[0].text == first.as_uri()
+        await conn.set_roots([make_root(first), make_root(second), make_root(first)])
+        assert [r.path for r in conn.roots] == [str(first), str(second)]
+        outcome = await conn.call_tool("my_roots", {}, call_id=2)
+        assert outcome.items[0].text == f"{first.as_uri()}\n{file_uri(second)}"
+        assert "%20" in file_uri(second)
+        sent = [e.method for e in rec.of(TrafficRecorded) if e.direction == "out"]
+        notes = [n.text for n in rec.of(Notice)]
+        if version == "2025-11-25":
+            assert "notifications/roots/list_changed" in sent
+            assert any("sent notifications/roots/list_changed" in t for t in notes)
+        else:  # 2026-07-28 has no such notification
+            assert "notifications/roots/list_changed" not in sent
+            assert any("no roots/list_changed notification" in t for t in notes)
+        assert any("asked for its roots; sent 2" in t for t in notes)
+    assert [e["uris"] for e in seen(record) if e["event"] == "roots"][-1] == [
+        first.as_uri(),
+        file_uri(second),
+    ]
+
+
+@pytest.mark.anyio
+async def test_roots_capability_is_advertised_with_list_changed(tmp_path: Path) -> None:
+    rec = Recorder()
+    async with connected(spec(tmp_path / "r", "legacy"), recorder=rec):
+        init = next(e for e in rec.of(TrafficRecorded) if e.method == "initialize")
+        assert init.message["params"]["capabilities"]["roots"] == {"listChanged": True}
+
+
+# ---- cancel ------------------------------------------------------------------------------------
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("mode", "version"), ERAS)
+async def test_cancel_a_running_call(tmp_path: Path, mode: str, version: str) -> None:
+    record = tmp_path / "record.jsonl"
+    rec = Recorder()
+    async with connected(spec(record, mode), recorder=rec) as conn:
+        result: list[object] = []
+
+        async def call() -> None:
+            result.append(await conn.call_tool("slow", {"seconds": 60}, call_id=7))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call)
+            await until(lambda: any(e["event"] == "slow started" for e in seen(record)))
+            assert not conn.cancel_call(99)
+            assert conn.cancel_call(7)
+        (outcome,) = result
+        assert outcome.cancelled and outcome.error.startswith("cancelled by you")
+        await until(lambda: any(e["event"] == "slow cancelled" for e in seen(record)))
+        cancels = [
+            e.message for e in rec.of(TrafficRecorded) if e.method == "notifications/cancelled"
+        ]
+        assert cancels and cancels[0]["params"]["requestId"] is not None
+        assert not conn.cancel_call(7)  # it is over
+        quick = await conn.call_tool("quick", {}, call_id=8)
+        assert quick.items[0].text == "quick answer"
+
+
+# ---- ping and log level ----------------------------------------------------------------------
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("mode", "method"), [("legacy", "ping"), ("auto", "server/discover")])
+async def test_ping_times_a_round_trip(tmp_path: Path, mode: str, method: str) -> None:
+    rec = Recorder()
+    async with connected(spec(tmp_path / "r", mode), recorder=rec) as conn:
+        trip = await conn.ping()
+        assert trip.method == method and trip.error is None
+        assert trip.seconds is not None and 0 < trip.seconds < 30
+        assert method in [e.method for e in rec.of(TrafficRecorded) if e.direction == "out"]
+
+
+@pytest.mark.anyio
+async def test_log_level_2026_rides_each_request(tmp_path: Path) -> None:
+    rec = Recorder()
+    async with connected(spec(tmp_path / "r", "auto"), recorder=rec) as conn:
+        assert conn.log_level == "debug"
+        await conn.call_tool("log_each_level", {}, call_id=1)
+        await rec.wait_for(LogReceived, lambda e: e.level == "debug")
+        assert "not a log level" in (await conn.set_log_level("loud") or "")
+        assert await conn.set_log_level("warning") is None
+        assert conn.log_level == "warning"
+        before = len(rec.of(LogReceived))
+        await conn.call_tool("log_each_level", {}, call_id=2)
+        await until(lambda: len(rec.of(LogReceived)) >= before + 2)
+        assert [e.level for e in rec.of(LogReceived)[before:]] == ["warning", "error"]
+        sent = [e.message for e in rec.of(TrafficRecorded) if e.direction == "out"]
+        call = [m for m in sent if m.get("method") == "tools/call"][-1]
+        assert call["params"]["_meta"]["io.modelcontextprotocol/logLevel"] == "warning"
+
+
+@pytest.mark.anyio
+async def test_log_level_refused_by_a_2025_server_says_why(tmp_path: Path) -> None:
+    """MCPServer has no logging/setLevel (server-everything, which has, is in tests/interop)."""
+    async with connected(spec(tmp_path / "r", "legacy")) as conn:
+        why = await conn.set_log_level("error")
+        assert why == "logging/setLevel failed: -32601 (method not found): Method not found"
+        assert conn.log_level == "debug"
+
+
+def test_root_is_a_plain_struct() -> None:
+    root = Root("/x", "file:///x", "x")
+    assert root == Root("/x", "file:///x", "x")
