@@ -61,6 +61,9 @@ class FieldSpec:
     title: str  # the schema's ``title``, or the property name when there is none
     description: str | None = None
     required: bool = False
+    #: JSON ``null`` is also valid (``Optional[T]``, ``type: [T, "null"]``): the field renders as
+    #: ``T``; null is sent only when the user asks for it (see ``validate``).
+    nullable: bool = False
     #: The schema's default, already checked against the field's own rules, in wire type.
     #: ``has_default`` tells "no default" apart from a default that is falsy.
     default: ContentValue | None = None

@@ -11,10 +11,15 @@ multi selects (``type: "array"`` with ``items.enum`` or ``items.anyOf``, ``minIt
 ``maxItems``). Property order is the form's order. Defaults are checked against their own field
 and dropped with a note when they break it.
 
+Before that, :mod:`mcp_tui.schema.normalize` rewrites what SDKs generate for the same flat fields:
+local ``$ref`` s (``#/$defs/X``, ``#/definitions/X``) and non-contradicting ``allOf`` are written
+out, and "T or null" (``anyOf``/``oneOf`` with ``{"type": "null"}``, ``type: [T, "null"]``) becomes
+a field of type T marked ``nullable``. The form's ``schema`` stays the one received.
+
 Everything else is refused with one :class:`~mcp_tui.errors.SchemaError` that lists *every*
 problem with its property path (``age: minimum (10) is greater than maximum (5)``): nested
-objects, arrays of objects or free text, ``$ref``/``$defs``, ``allOf``/``not``/``if`` and other
-applicators, type lists, a non-object root, ``required`` naming an unknown property,
+objects, arrays of objects or free text, references that are remote, recursive or too large,
+``not``/``if`` and other applicators, a choice between several types, a non-object root, ``required`` naming an unknown property,
 ``minimum > maximum``, ``minLength > maxLength``, ``enumNames`` of another length, empty or
 duplicate options, NaN/Infinity, titles or values that are not strings, and sizes that would
 freeze a terminal. Unknown keywords and formats, dropped defaults and refused patterns are
@@ -50,6 +55,7 @@ from mcp_tui.schema.limits import (
     MAX_TITLE_LENGTH,
     MAX_TOTAL_OPTIONS,
 )
+from mcp_tui.schema.normalize import inline_refs
 from mcp_tui.schema.parse_fields import FieldParser, name_of
 from mcp_tui.schema.rules import json_type, shown
 from mcp_tui.untrusted import one_line
@@ -130,6 +136,13 @@ def _parse(schema: object, problems: list[SchemaProblem]) -> FormSpec | None:
             SchemaProblem("", f"the schema must be a JSON object, got {json_type(schema)}")
         )
         return None
+    original = schema
+    inlined, unreadable = inline_refs(schema)
+    if unreadable:
+        problems.extend(unreadable)
+        return None
+    assert isinstance(inlined, dict)
+    schema = inlined
     notes: list[str] = []
     if schema.get("type") != "object":
         got = shown(schema["type"]) if "type" in schema else "nothing"
@@ -159,7 +172,7 @@ def _parse(schema: object, problems: list[SchemaProblem]) -> FormSpec | None:
         title=title,
         description=description,
         notes=tuple(notes),
-        schema=schema,
+        schema=original,
     )
 
 

@@ -25,6 +25,7 @@ from mcp_tui.schema.limits import (
     MAX_STRING_BOUND,
     MAX_TITLE_LENGTH,
 )
+from mcp_tui.schema.normalize import split_nullable
 from mcp_tui.schema.parse_options import OptionParser
 from mcp_tui.schema.rules import check_typed, integer_bounds, json_type, shown
 from mcp_tui.untrusted import one_line
@@ -64,6 +65,11 @@ class FieldParser(OptionParser):
         if not isinstance(prop, dict):
             self.problem(f"must be a schema object, got {json_type(prop)}")
             return None
+        split = split_nullable(prop, self.path)
+        if split.problems:
+            self.problems.extend(split.problems)
+            return None
+        prop = dict(split.schema)
         references = sorted(kw.REFERENCES & prop.keys())
         for key in references:
             self.problem(f"`{key}` is not supported: every property must be written out in full")
@@ -79,6 +85,7 @@ class FieldParser(OptionParser):
             title=title or self.name,
             description=description,
             required=required,
+            nullable=split.nullable,
         )
         if kind is FieldKind.TEXT:
             spec = self._text_rules(prop, spec)
@@ -109,7 +116,9 @@ class FieldParser(OptionParser):
         t = prop["type"]
         if isinstance(t, list):
             shown_types = ", ".join(one_line(x, limit=20) for x in t[:5])
-            self.problem(f"a list of types ([{shown_types}]) is not supported: give one type")
+            self.problem(
+                f"a choice between types ([{shown_types}]) cannot be one field: give one type"
+            )
             return None
         if t == "string":
             choice = "enum" in prop or "oneOf" in prop or "anyOf" in prop
