@@ -16,14 +16,14 @@ local ``$ref`` s (``#/$defs/X``, ``#/definitions/X``) and non-contradicting ``al
 out, and "T or null" (``anyOf``/``oneOf`` with ``{"type": "null"}``, ``type: [T, "null"]``) becomes
 a field of type T marked ``nullable``. The form's ``schema`` stays the one received.
 
-Everything else is refused with one :class:`~mcp_tui.errors.SchemaError` that lists *every*
-problem with its property path (``age: minimum (10) is greater than maximum (5)``): nested
-objects, arrays of objects or free text, references that are remote, recursive or too large,
-``not``/``if`` and other applicators, a choice between several types, a non-object root, ``required`` naming an unknown property,
-``minimum > maximum``, ``minLength > maxLength``, ``enumNames`` of another length, empty or
-duplicate options, NaN/Infinity, titles or values that are not strings, and sizes that would
-freeze a terminal. Unknown keywords and formats, dropped defaults and refused patterns are
-*notes* on the field or form, never fatal.
+Everything else is refused with one :class:`~mcp_tui.errors.SchemaError` that lists *every* problem
+with its property path (``age: minimum (10) is greater than maximum (5)``): nested objects, arrays
+of objects or free text, references that are remote, recursive or too large, ``not``/``if`` and
+other applicators, a choice between several types, a non-object root, ``required`` naming an
+unknown property, ``minimum > maximum``, ``minLength > maxLength``, ``enumNames`` of another
+length, empty or duplicate options, NaN/Infinity, titles or values that are not strings, and sizes
+that would freeze a terminal. Unknown keywords and formats, dropped defaults and refused patterns
+are *notes* on the field or form, never fatal.
 
 Size limits (all exported here; see :mod:`mcp_tui.schema.limits` for the reasons):
 at most ``MAX_FIELDS`` = 500 fields, ``MAX_OPTIONS`` = 10,000 options per field and
