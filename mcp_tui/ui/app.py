@@ -21,12 +21,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from textual import events
-from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.command import Provider
 from textual.screen import Screen
 
 from mcp_tui.options import AppOptions
@@ -58,8 +58,13 @@ class McpTuiApp(AppConnections, AppWaits):
 
     CSS_PATH = "app.tcss"
     TITLE = "mcp-tui"
-    COMMANDS = App.COMMANDS | {McpCommands}
+    #: One provider for every verb (Textual's system commands folded in: ``ui/commands.py``).
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {McpCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
+        # ``?`` is not priority: typed in a text field it is a question mark. F1 types nothing,
+        # so it is priority and works on every screen, forms included.
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("f1", "help", "Help", priority=True, show=False, id="app.help_f1"),
         Binding("ctrl+q", "request_quit", "Quit", priority=True, id="app.quit"),
     ]
 
@@ -219,6 +224,15 @@ class McpTuiApp(AppConnections, AppWaits):
             where = request.server or "any server"
             text = f"--call: {where} does not offer a tool named {request.tool!r}"
             self._buffer.add(Notice(request.server or "mcp-tui", text, "error"))
+
+    def action_help(self) -> None:
+        """``?``, F1 or the palette's Help: every key by context (built from the bindings)."""
+        from mcp_tui.ui.screens.help import HelpScreen  # lazy: it imports every screen
+
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)  # F1 again closes it
+        else:
+            self.push_screen(HelpScreen())
 
     # --- quitting ----------------------------------------------------------------------------
 

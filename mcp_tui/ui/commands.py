@@ -1,13 +1,25 @@
-"""The command palette's verbs: call a tool, get a prompt, read a resource, switch server, ...
+"""The command palette's verbs, registered in one place and shown grouped.
 
-One command per catalog item ("Call tool  demo › echo"), so fuzzy search finds a tool by name,
-plus the app-wide verbs. Tool and server names are untrusted: hits are displayed as literal
-``Content`` and highlighted here (Textual's ``Matcher.highlight`` parses its argument as markup).
+Every verb comes from a *verb source* registered here with :func:`verb_source` (app-wide verbs)
+or :func:`server_verbs` (verbs per server, called once for each server): a new verb is one
+decorated function in this module, and it appears in the palette (before any typing, in its
+group) and in the help screen's list of verbs without touching anything else. Groups are shown in
+the order of :data:`GROUPS`; a group not listed there comes after them.
+
+One verb per catalog item ("Call tool  demo › echo  Echo a message"), so fuzzy search finds a tool
+by name; the item's title follows its name, so every entry says which item it acts on. Tool and
+server names are untrusted: hits are displayed as literal ``Content`` and highlighted here
+(Textual's ``Matcher.highlight`` parses its argument as markup). Help lines are parsed as markup
+by Textual, so they hold only mcp-tui's own words, never a server's.
+
+Textual's own system commands (theme, maximize, screenshot) are folded into the "App" group,
+without its second "Quit" and its "Keys" panel (the help screen replaces it), so the palette is
+one provider with one order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -21,21 +33,36 @@ from mcp_tui.ui.text import literal_line
 if TYPE_CHECKING:
     from mcp_tui.ui.app import McpTuiApp
     from mcp_tui.ui.screens.session import SessionScreen
+    from mcp_tui.ui.state import ServerEntry
+
+#: The palette's groups, in the order they are shown (a verb's ``group`` names one).
+GROUPS: tuple[str, ...] = ("Help", "Call", "Server", "Waiting", "View", "App")
+#: Width of the group column in the palette (the longest group name and a space).
+_GROUP_WIDTH = max(len(group) for group in GROUPS) + 1
 
 
 class Verb(Struct, frozen=True):
-    """One palette entry: ``verb`` is ours, ``subject`` may be a server's string."""
+    """One palette entry: ``verb`` and ``help`` are ours, ``subject`` may be a server's string.
 
+    ``action`` names the screen or app action the verb runs, when a key runs it too: the palette
+    and the help screen then show that key, looked up in the bindings (never written twice).
+    ``note`` (a server's title for the item, untrusted) is shown dimmed after the subject.
+    ``help`` is parsed as markup by Textual: only mcp-tui's own words.
+    """
+
+    group: str
     verb: str
     subject: str
     help: str
     run: Callable[[], object]
+    action: str = ""
+    note: str = ""
 
     @property
     def text(self) -> str:
         return f"{self.verb}  {self.subject}" if self.subject else self.verb
 
-    def display(self, offsets: tuple[int, ...] = ()) -> Content:
+    def display(self, offsets: tuple[int, ...] = (), key: str = "") -> Content:
         content = Content.assemble(
             (self.verb, "bold"), "  " if self.subject else "", literal_line(self.subject)
         )
@@ -45,62 +72,168 @@ class Verb(Struct, frozen=True):
         for offset in offsets:
             if offset < len(self.verb) or same:
                 content = content.stylize("bold $accent underline", offset, offset + 1)
-        return content
+        group = Content.styled(self.group.ljust(_GROUP_WIDTH), "$text-muted")
+        shown = Content.assemble(group, content)
+        if self.note and self.note != self.subject.rpartition(" › ")[2]:
+            shown = Content.assemble(shown, "  ", literal_line(self.note, limit=60, style="dim"))
+        if key:
+            shown = Content.assemble(shown, Content.styled(f"  {key}", "$text-muted"))
+        return shown
 
 
-def verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
-    """Every verb available now, catalog items of ready servers included."""
+VerbSource = Callable[["McpTuiApp", "SessionScreen"], Iterable[Verb]]
+ServerVerbSource = Callable[["McpTuiApp", "SessionScreen", "ServerEntry"], Iterable[Verb]]
+
+_SOURCES: list[VerbSource] = []
+_SERVER_SOURCES: list[ServerVerbSource] = []
+
+
+def verb_source(source: VerbSource) -> VerbSource:
+    """Register app-wide verbs (called each time the palette or the help screen opens)."""
+    _SOURCES.append(source)
+    return source
+
+
+def server_verbs(source: ServerVerbSource) -> ServerVerbSource:
+    """Register verbs made once per server (in the order the servers are configured)."""
+    _SERVER_SOURCES.append(source)
+    return source
+
+
+def verbs(app: McpTuiApp, session: SessionScreen) -> list[Verb]:
+    """Every verb available now, grouped in :data:`GROUPS` order, catalog items included."""
+    found: list[Verb] = []
+    for source in _SOURCES:
+        found.extend(source(app, session))
     for entry in app.entries.values():
-        name = entry.name
-        ready = entry.state is ConnectionState.READY
-        if ready:
-            for tool in entry.tools:
-                yield Verb(
-                    "Call tool",
-                    f"{name} › {tool.name}",
-                    "Fill in the tool's arguments and call it",
-                    partial(session.open_tool, name, tool.name),
-                )
-            for prompt in entry.prompts:
-                yield Verb(
-                    "Get prompt",
-                    f"{name} › {prompt.name}",
-                    "Fill in the prompt's arguments and show its messages",
-                    partial(session.open_prompt, name, prompt.name),
-                )
-            for resource in entry.resources:
-                if resource.template:
-                    yield Verb(
-                        "Read template",
-                        f"{name} › {resource.uri}",
-                        "Fill in the template's variables and read the resource",
-                        partial(session.open_template, name, resource),
-                    )
-                else:
-                    yield Verb(
-                        "Read resource",
-                        f"{name} › {resource.uri}",
-                        "Read the resource and show its contents",
-                        partial(session.read_resource, name, resource.uri, resource.name),
-                    )
+        for server_source in _SERVER_SOURCES:
+            found.extend(server_source(app, session, entry))
+
+    def rank(verb: Verb) -> int:
+        return GROUPS.index(verb.group) if verb.group in GROUPS else len(GROUPS)
+
+    return sorted(found, key=rank)  # stable: each group keeps its sources' order
+
+
+def key_for(app: McpTuiApp, session: SessionScreen, action: str) -> str:
+    """How the key bound to ``action`` is written ("t", "^p"), or "" when no key runs it."""
+    if not action:
+        return ""
+    for node in (session, app):
+        for bindings in node._bindings.key_to_bindings.values():
+            for binding in bindings:
+                if binding.action == action:
+                    return app.get_key_display(binding)
+    return ""
+
+
+# --- the verbs ------------------------------------------------------------------------------
+
+
+@verb_source
+def _help_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
+    yield Verb(
+        "Help",
+        "Help",
+        "keys and commands",
+        "Every key of every screen, and every verb of this palette",
+        app.action_help,
+        action="help",
+    )
+
+
+@server_verbs
+def _catalog_verbs(app: McpTuiApp, session: SessionScreen, entry: ServerEntry) -> Iterator[Verb]:
+    """Call a tool, get a prompt, read a resource or template: one verb per catalog item."""
+    if entry.state is not ConnectionState.READY:
+        return
+    name = entry.name
+    for tool in entry.tools:
         yield Verb(
-            "Switch server",
-            name,
-            "Move the catalog cursor to this server",
-            partial(session.switch_server, name),
+            "Call",
+            "Call tool",
+            f"{name} › {tool.name}",
+            "Fill in this tool's arguments and call it",
+            partial(session.open_tool, name, tool.name),
+            note=tool.title or "",
         )
-        yield Verb("Reconnect", name, "Close and reconnect", partial(app.reconnect, name))
+    for prompt in entry.prompts:
         yield Verb(
-            "Ask again" if entry.paused else "Stop asking",
-            name,
-            "Show this server's elicitation requests"
-            if entry.paused
-            else "Cancel this server's elicitation requests without showing them",
-            partial(app.set_elicitation_paused, name, not entry.paused),
+            "Call",
+            "Get prompt",
+            f"{name} › {prompt.name}",
+            "Fill in this prompt's arguments and show its messages",
+            partial(session.open_prompt, name, prompt.name),
+            note=prompt.title or "",
         )
+    for resource in entry.resources:
+        if resource.template:
+            yield Verb(
+                "Call",
+                "Read template",
+                f"{name} › {resource.uri}",
+                "Fill in this template's variables and read the resource",
+                partial(session.open_template, name, resource),
+                note=resource.name or "",
+            )
+        else:
+            yield Verb(
+                "Call",
+                "Read resource",
+                f"{name} › {resource.uri}",
+                "Read this resource and show its contents",
+                partial(session.read_resource, name, resource.uri, resource.name),
+                note=resource.name or "",
+            )
+
+
+@server_verbs
+def _connection_verbs(app: McpTuiApp, session: SessionScreen, entry: ServerEntry) -> Iterator[Verb]:
+    """Per server: move to it, reconnect, refresh its lists, stop or resume asking."""
+    name = entry.name
+    yield Verb(
+        "Server",
+        "Switch server",
+        name,
+        "Move the catalog cursor to this server",
+        partial(session.switch_server, name),
+    )
+    yield Verb(
+        "Server",
+        "Reconnect",
+        name,
+        "Close the connection to this server and connect again",
+        partial(app.reconnect, name),
+        action="reconnect",
+    )
+    if entry.state is ConnectionState.READY:
+        yield Verb(
+            "Server",
+            "Refresh lists",
+            name,
+            "List this server's tools, prompts and resources again",
+            partial(app.refresh_catalog, name),
+            action="refresh_catalog",
+        )
+    yield Verb(
+        "Server",
+        "Ask again" if entry.paused else "Stop asking",
+        name,
+        "Show this server's elicitation requests again"
+        if entry.paused
+        else "Cancel this server's elicitation requests without showing them",
+        partial(app.set_elicitation_paused, name, not entry.paused),
+        action="ask_again" if entry.paused else "stop_asking",
+    )
+
+
+@verb_source
+def _url_wait_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
+    """Per accepted URL request still waiting: done, or give up."""
     for wait in app.url_waits.waiting:
         subject = f"{wait.subject} › {wait.host}"
         yield Verb(
+            "Waiting",
             "Page done",
             subject,
             "The page is finished: stop waiting for the server to say so (a -32042 call may "
@@ -108,25 +241,65 @@ def verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
             partial(app.end_url_wait, wait.key, "done"),
         )
         yield Verb(
+            "Waiting",
             "Give up waiting",
             subject,
             "Stop waiting for this page (a -32042 call is then not retried)",
             partial(app.end_url_wait, wait.key, "gave_up"),
         )
+
+
+@verb_source
+def _view_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
     yield Verb(
+        "View",
         "Toggle traffic",
         "",
         "Show or hide every JSON-RPC message",
         session.action_toggle_traffic,
+        action="toggle_traffic",
     )
-    yield Verb("Toggle log", "", "Show or hide the log panel", session.action_toggle_logs)
-    yield Verb("Quit", "", "Close every connection and quit", app.action_request_quit)
+    yield Verb(
+        "View",
+        "Toggle log",
+        "",
+        "Show or hide the log panel",
+        session.action_toggle_logs,
+        action="toggle_logs",
+    )
+    yield Verb(
+        "View",
+        "Next area",
+        "",
+        "Move the focus to the next area (catalog, transcript, log)",
+        session.action_focus_next_area,
+        action="focus_next_area",
+    )
+
+
+#: Textual's system commands left out: its Quit (ours asks first) and its key panel (our help).
+_SYSTEM_LEFT_OUT = frozenset({"Quit", "Keys"})
+
+
+@verb_source
+def _app_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
+    for title, help_text, callback, discover in app.get_system_commands(app.screen):
+        if discover and title not in _SYSTEM_LEFT_OUT:
+            yield Verb("App", title, "", help_text, callback)
+    yield Verb(
+        "App",
+        "Quit",
+        "",
+        "Close every connection and quit (asks first if a form is open)",
+        app.action_request_quit,
+        action="request_quit",
+    )
 
 
 class McpCommands(Provider):
-    """Palette provider for the app's verbs."""
+    """The palette's only provider: every verb, grouped, all shown before typing."""
 
-    def _verbs(self) -> list[Verb]:
+    def _verbs(self) -> list[tuple[Verb, str]]:
         from mcp_tui.ui.app import McpTuiApp
         from mcp_tui.ui.screens.session import SessionScreen
 
@@ -136,18 +309,17 @@ class McpCommands(Provider):
         session = app.session
         if not isinstance(session, SessionScreen):
             return []
-        return list(verbs(app, session))
+        return [(verb, key_for(app, session, verb.action)) for verb in verbs(app, session)]
 
     async def discover(self) -> Hits:
-        for verb in self._verbs():
-            shown = ("Call tool", "Page done", "Give up waiting")
-            if not verb.subject or verb.verb in shown:
-                yield DiscoveryHit(verb.display(), verb.run, text=verb.text, help=verb.help)
+        for verb, key in self._verbs():
+            yield DiscoveryHit(verb.display(key=key), verb.run, text=verb.text, help=verb.help)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for verb in self._verbs():
+        for verb, key in self._verbs():
             text = verb.text
             score, offsets = matcher.fuzzy_search.match(matcher.query, text)
             if score > 0:
-                yield Hit(score, verb.display(tuple(offsets)), verb.run, text=text, help=verb.help)
+                display = verb.display(tuple(offsets), key=key)
+                yield Hit(score, display, verb.run, text=text, help=verb.help)

@@ -82,6 +82,25 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "Entry.summary is a Content from render.py, whose Content(...) calls are checked here",
     ("mcp_tui/ui/commands.py", "assemble", "self.verb"):
         "palette verbs are mcp-tui's own words (Call tool, Get prompt, ...)",
+    ("mcp_tui/ui/commands.py", "styled", "self.group.ljust(_GROUP_WIDTH)"):
+        "palette groups are mcp-tui's own words (commands.GROUPS)",
+    ("mcp_tui/ui/commands.py", "assemble", "group"): "the styled group just above",
+    ("mcp_tui/ui/commands.py", "assemble", "content"):
+        "the verb and literal_line(subject) built just above",
+    ("mcp_tui/ui/commands.py", "assemble", "shown"):
+        "group, verb and subject built above (each checked here)",
+    ("mcp_tui/ui/commands.py", "styled", 'f" {key}"'):
+        "a key's display from Textual (get_key_display) of mcp-tui's own BINDINGS",
+    ("mcp_tui/ui/commands.py", "assemble", 'Content.styled(f" {key}", "$text-muted")'):
+        "the key display just above",
+    ("mcp_tui/ui/screens/help.py", "Content", "first"):
+        "help rows: key names and context titles from mcp-tui's own BINDINGS and CONTEXTS, "
+        "palette group names",
+    ("mcp_tui/ui/screens/help.py", "Content", "second"):
+        "help rows: binding descriptions of mcp-tui's own BINDINGS, palette verb names "
+        "(mcp-tui's words, never a subject)",
+    ("mcp_tui/ui/screens/help.py", "Static", "Content(first)"): "see Content(first)",
+    ("mcp_tui/ui/screens/help.py", "Static", "Content(second)"): "see Content(second)",
     ("mcp_tui/ui/render.py", "assemble", "mark"): "a constant mark chosen by the action",
     ("mcp_tui/ui/screens/request_header.py", "styled", 'f" ({self._waiting} more waiting)"'):
         "an int count of queued requests",

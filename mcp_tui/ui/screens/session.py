@@ -44,19 +44,29 @@ class SessionScreen(SessionVerbs):
     """Servers, their catalogs, the transcript, logs and traffic."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("i", "details", "Details", id="session.details"),
-        Binding("t", "toggle_traffic", "Traffic", id="session.toggle_traffic"),
-        Binding("l", "toggle_logs", "Log", id="session.toggle_logs"),
+        Binding("i", "details", "Details", id="session.details",
+                tooltip="The full details of the item under the cursor (or transcript entry)"),
+        Binding("t", "toggle_traffic", "Traffic", id="session.toggle_traffic",
+                tooltip="Show or hide the traffic view: every JSON-RPC message"),
+        Binding("l", "toggle_logs", "Log", id="session.toggle_logs",
+                tooltip="Show or hide the log panel (server logs and stderr)"),
         # In the palette and the server's info line; the footer is kept for what 80 columns fit.
-        Binding("R", "reconnect", "Reconnect", show=False, id="session.reconnect"),
+        Binding("R", "reconnect", "Reconnect", show=False, id="session.reconnect",
+                tooltip="Reconnect the server under the cursor"),
         # One key, two labels: the footer says what x will do for the server under the cursor.
-        Binding("x", "stop_asking", "Stop asking", id="session.toggle_asking"),
-        Binding("x", "ask_again", "Ask again", id="session.ask_again"),
-        Binding("d", "url_done", "Done", id="session.url_done"),
-        Binding("g", "url_give_up", "Give up", id="session.url_give_up"),
-        Binding("r", "refresh_catalog", "Refresh lists", show=False, id="session.refresh"),
-        Binding("f", "focus_next_area", "Next area", show=False, id="session.next_area"),
-    ]
+        Binding("x", "stop_asking", "Stop asking", id="session.toggle_asking",
+                tooltip="Stop asking: cancel this server's elicitation requests unseen"),
+        Binding("x", "ask_again", "Ask again", id="session.ask_again",
+                tooltip="Ask again: show this server's elicitation requests"),
+        Binding("d", "url_done", "Done", id="session.url_done",
+                tooltip="A URL request you accepted: the page is done"),
+        Binding("g", "url_give_up", "Give up", id="session.url_give_up",
+                tooltip="A URL request you accepted: give up waiting"),
+        Binding("r", "refresh_catalog", "Refresh lists", show=False, id="session.refresh",
+                tooltip="List the server's tools, prompts and resources again"),
+        Binding("f", "focus_next_area", "Next area", show=False, id="session.next_area",
+                tooltip="Move to the next area: catalog, transcript or traffic, log"),
+    ]  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__(id="session")

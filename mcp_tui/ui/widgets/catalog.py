@@ -7,10 +7,11 @@ only when its state or catalog changed, keeping which groups were open and where
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from msgspec import Struct
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode, UnknownNodeID
 
@@ -78,15 +79,82 @@ def server_label(entry: ServerEntry) -> Text:
     return label
 
 
+#: What Enter does on each kind of node, as the footer and the help screen say it.
+_ENTER_ACTIONS: dict[str, NodeKind | None] = {
+    "enter_call": "tool",
+    "enter_get": "prompt",
+    "enter_read": "resource",
+    "enter_fill": "template",
+    "enter_toggle": None,
+}
+
+
 class CatalogTree(Tree[NodeRef]):
-    """Servers and what they offer; Enter on an item posts ``Tree.NodeSelected``."""
+    """Servers and what they offer; Enter on an item posts ``Tree.NodeSelected``.
+
+    Enter is one key with one label per kind of node ("Call" on a tool, "Get" on a prompt, ...):
+    :meth:`check_action` shows the one for the node under the cursor, so the footer always says
+    what Enter will do.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "enter_call", "Call", id="catalog.call",
+                tooltip="On a tool: fill in its arguments and call it"),
+        Binding("enter", "enter_get", "Get prompt", id="catalog.get",
+                tooltip="On a prompt: fill in its arguments and show its messages"),
+        Binding("enter", "enter_read", "Read", id="catalog.read",
+                tooltip="On a resource: read it"),
+        Binding("enter", "enter_fill", "Fill in & read", id="catalog.fill",
+                tooltip="On a template: fill in its variables and read the resource"),
+        Binding("enter", "enter_toggle", "Open/close", id="catalog.toggle",
+                tooltip="On a server or a group: open or close it"),
+        Binding("space", "toggle_node", "Open/close a group", show=False, id="catalog.space"),
+    ]  # fmt: skip
 
     def __init__(self, *, id: str | None = None) -> None:
+        #: The kind of node Enter's label was last shown for (set before Tree's watchers run).
+        self._enter_kind: NodeKind | None = None
         super().__init__(Text("servers"), id=id)  # a str label would be parsed as markup
         self.show_root = False
         self.guide_depth = 2
         self._server_nodes: dict[str, TreeNode[NodeRef]] = {}
         self._shown: dict[str, tuple[object, ...]] = {}
+
+    def _kind_under_cursor(self) -> NodeKind | None:
+        ref = self.current
+        if ref is None or ref.kind not in ("tool", "prompt", "resource", "template"):
+            return None
+        return ref.kind
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in _ENTER_ACTIONS:
+            return _ENTER_ACTIONS[action] == self._kind_under_cursor()
+        return True
+
+    def watch_cursor_line(self, previous_line: int, line: int) -> None:
+        super().watch_cursor_line(previous_line, line)
+        kind = self._kind_under_cursor()
+        if kind != self._enter_kind:
+            self._enter_kind = kind
+            self.refresh_bindings()  # the footer says what Enter does here
+
+    def _enter(self) -> None:
+        self.action_select_cursor()
+
+    def action_enter_call(self) -> None:
+        self._enter()
+
+    def action_enter_get(self) -> None:
+        self._enter()
+
+    def action_enter_read(self) -> None:
+        self._enter()
+
+    def action_enter_fill(self) -> None:
+        self._enter()
+
+    def action_enter_toggle(self) -> None:
+        self._enter()
 
     def update_server(self, entry: ServerEntry) -> None:
         """Add or refresh one server's subtree, if anything it shows changed."""

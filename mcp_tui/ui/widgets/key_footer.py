@@ -12,6 +12,11 @@ of the 95 ms from Ctrl+P to the palette painted.
 palette key on the right after a thin bar) but is a single widget that only redraws, and only
 when the keys it would show changed. A click on a key presses it (a disabled key rings the bell);
 hovering one shows its tooltip. Binding groups are shown key by key (mcp-tui defines none).
+
+The way to the help screen (the ``help`` action's key) and to the palette are always on the right,
+whatever the width: the keys on the left are shown in binding order (the focused widget's first,
+so Enter's "Call" leads) and, when they do not all fit, the last ones are left out whole (never
+cut mid-word) with a "…" saying so; the help screen lists them all.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ from textual.widget import Widget
 
 if TYPE_CHECKING:
     from textual.screen import Screen
+
+#: The action whose key is always shown on the right, beside the palette's (the help screen).
+HELP_ACTION = "help"
 
 
 class _Item(NamedTuple):
@@ -106,12 +114,13 @@ class KeyFooter(Widget, can_focus=False):
             for key, (_node, binding, enabled, tooltip) in self.screen.active_bindings.items()
         )
 
-    def _items(self) -> tuple[list[_Item], _Item | None]:
-        """The shown keys (one per action, in binding order) and the palette key, if any."""
+    def _items(self) -> tuple[list[_Item], _Item | None, _Item | None]:
+        """The shown keys (one per action, in binding order), the help key and the palette key."""
         app = self.app
         items: list[_Item] = []
         actions: set[str] = set()
         palette: _Item | None = None
+        help_item: _Item | None = None
         for key, (_node, binding, enabled, tooltip) in self.screen.active_bindings.items():
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
                 tip = tooltip or binding.tooltip or binding.description
@@ -122,8 +131,12 @@ class KeyFooter(Widget, can_focus=False):
                 continue
             actions.add(binding.action)
             shown = app.get_key_display(binding)
-            items.append(_Item(key, shown, binding.description, enabled, tooltip or ""))
-        return items, palette
+            item = _Item(key, shown, binding.description, enabled, tooltip or "")
+            if binding.action == HELP_ACTION:
+                help_item = item
+            else:
+                items.append(item)
+        return items, help_item, palette
 
     def _key_text(self, shown: str, description: str, *, compact: bool) -> Text:
         key_style = self.get_component_rich_style("key-footer--key")
@@ -134,34 +147,57 @@ class KeyFooter(Widget, can_focus=False):
             key_part, description_part = f" {shown} ", f"{description} " if description else ""
         return Text.assemble((key_part, key_style), (description_part, description_style))
 
+    def _part(self, item: _Item, *, compact: bool) -> Text:
+        part = self._key_text(item.shown, item.description, compact=compact)
+        if not item.enabled:
+            part.stylize(Style(dim=True))
+        return part
+
     def render(self) -> Text:
         self._shown = self._what_it_shows()
-        items, palette = self._items()
+        items, help_item, palette = self._items()
+        # The right-hand block (help, then the palette after a thin bar, one cell from the right,
+        # as Textual draws the palette key), always compact; built first so the left fits beside.
+        right: list[tuple[_Item | None, Text]] = []
+        if help_item is not None:
+            right.append((help_item, self._part(help_item, compact=True)))
+            right.append((None, Text(" ")))
+        if palette is not None:
+            right.append((None, Text("▏", self.get_component_rich_style("key-footer--bar"))))
+            shown = self._key_text(palette.shown, palette.description, compact=True)
+            right.append((palette, shown))
+        right_width = sum(part.cell_len for _, part in right) + (1 if right else 0)
+        width = self.size.width or 80
         line = Text(no_wrap=True, overflow="crop", end="")
         keys: list[_Key] = []
-        for item in items:
-            part = self._key_text(item.shown, item.description, compact=self.compact)
-            if not item.enabled:
-                part.stylize(Style(dim=True))
+        parts = [(item, self._part(item, compact=self.compact)) for item in items]
+        gap = 1 if self.compact else 0
+        room = width - right_width - 1  # one cell between the two blocks
+        used = sum(part.cell_len + gap for _, part in parts)
+        more = Text("…", self.get_component_rich_style("key-footer--description"))
+        while parts and used > room:
+            # Leave the last key out, whole, and say so with an ellipsis.
+            _, dropped = parts.pop()
+            used -= dropped.cell_len + gap
+            room = width - right_width - 1 - more.cell_len
+        for item, part in parts:
             start = line.cell_len
             line.append_text(part)
             tip = item.tooltip or item.description
             keys.append(_Key(item.key, start, line.cell_len, item.enabled, tip))
-            if self.compact:
+            if gap:
                 line.append(" ")
-        if palette is not None:
-            # As Textual draws it: always compact, after a thin bar, one cell from the right.
-            bar = Text("▏", self.get_component_rich_style("key-footer--bar"))
-            part = self._key_text(palette.shown, palette.description, compact=True)
-            width = 1 + part.cell_len + 1
-            room = self.size.width - line.cell_len - width
-            if room >= 0:
-                line.append(" " * room)
-                line.append_text(bar)
+        if len(parts) < len(items):
+            line.append_text(more)
+        if right:
+            line.append(" " * max(1, width - line.cell_len - right_width))
+            for right_item, part in right:
                 start = line.cell_len
                 line.append_text(part)
-                keys.append(_Key(palette.key, start, line.cell_len, True, palette.tooltip))
-                line.append(" ")
+                if right_item is not None:
+                    tip = right_item.tooltip or right_item.description
+                    keys.append(_Key(right_item.key, start, line.cell_len, True, tip))
+            line.append(" ")
         self._keys = keys
         return line
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from typing import ClassVar
 
+from textual.binding import Binding, BindingType
 from textual.widgets import ListItem, ListView, Static
 
 from mcp_tui.ui.messages import EntryDetailRequested
@@ -29,6 +31,10 @@ class Transcript(ListView):
 
     #: The user asked to see an entry in full (Enter on it).
     DetailRequested = EntryDetailRequested
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Full text", id="transcript.full_text"),
+    ]
 
     def __init__(self, *, limit: int = 500, id: str | None = None) -> None:
         super().__init__(id=id)
