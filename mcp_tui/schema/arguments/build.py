@@ -1,0 +1,525 @@
+"""A tool's ``inputSchema`` -> a tree of :mod:`.nodes`, or :class:`~.nodes.Refused` with a reason.
+
+Generous in what it accepts, as real servers need: nullable types (``anyOf [T, null]``,
+``type: [T, "null"]``) become optional or nullable nodes, other type lists and ``anyOf`` /
+``oneOf`` become variants, ``enum`` of any scalar type a select, local ``$ref`` s into ``$defs``
+/ ``definitions`` (or any JSON Pointer into the same document) are followed, a reference back to a
+schema being built becomes a :class:`~.nodes.Recursive` node expanded on demand. A part the form
+cannot break down (``not``, ``if``, an ``allOf`` that is not a plain merge of objects, a remote
+``$ref``) becomes a :class:`~.nodes.JsonValue`: typed as JSON, checked on send, with the reason
+shown. Only a root that is not an object is refused. Nothing is ever fetched.
+
+Scalars go through the flat engine's :class:`~mcp_tui.schema.parse_fields.FieldParser`, so their
+rules, defaults and messages are exactly the flat form's.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from mcp_tui.errors import SchemaProblem
+from mcp_tui.schema import keywords as kw
+from mcp_tui.schema.fields import FieldKind, FieldSpec, Option
+from mcp_tui.schema.limits import MAX_FIELDS, MAX_NAME_LENGTH, MAX_OPTIONS
+from mcp_tui.schema.parse_fields import FieldParser
+from mcp_tui.schema.rules import json_type
+from mcp_tui.untrusted import one_line
+
+from .nodes import (
+    ArrayNode,
+    Const,
+    JsonValue,
+    Leaf,
+    Node,
+    ObjectNode,
+    Recursive,
+    Refused,
+    Variant,
+)
+
+#: Nesting built at once; deeper parts become JSON text (no real tool nests this deep).
+MAX_DEPTH = 24
+#: Nodes built for one schema (expansions of recursive parts count afresh).
+MAX_NODES = 5000
+#: Times a recursive part can be expanded inside itself.
+MAX_EXPANSIONS = 12
+
+_SCALARS = ("string", "number", "integer", "boolean")
+_STRUCTURAL_NOTED = (
+    *("not", "if", "dependentSchemas", "dependencies", "patternProperties"),
+    *("unevaluatedProperties", "propertyNames", "contains", "unevaluatedItems"),
+)
+
+
+def build_arguments(schema: object) -> ObjectNode | Refused:
+    """The root of a tool's arguments; never raises (a defect is reported as a refusal)."""
+    try:
+        return _build_root(schema)
+    except RecursionError:
+        return Refused("the schema nests too deeply to be shown as a form")
+    except Exception as error:  # a builder defect must not take the screen down
+        return Refused(f"the schema could not be read as a form ({type(error).__name__})")
+
+
+def _build_root(schema: object) -> ObjectNode | Refused:
+    if schema is True or schema == {}:
+        schema = {"type": "object"}
+    if not isinstance(schema, dict):
+        return Refused(f"the schema must be a JSON object, got {json_type(schema)}")
+    builder = Builder(schema)
+    node = builder.node(schema, Site("", True))
+    if isinstance(node, ObjectNode):
+        return node
+    if isinstance(node, JsonValue) and node.why:
+        return Refused(node.why)
+    return Refused("the arguments are not an object with named properties")
+
+
+class Builder:
+    """Builds nodes for one document; ``root`` is where local ``$ref`` s point into."""
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.count = 0
+
+    # ------------------------------------------------------------ entry
+
+    def node(self, schema: object, at: Site) -> Node:
+        """The node for ``schema`` at ``at`` (``at.stack``: the ``$ref`` s being built)."""
+        self.count += 1
+        if self.count > MAX_NODES:
+            return self._json({}, "the schema is too big for a form", at)
+        if at.depth > MAX_DEPTH:
+            return self._json({}, "nested too deeply for a form", at)
+        if schema is True or schema == {}:
+            return self._json({}, "any JSON value", at)
+        if schema is False:
+            return self._json({}, "the schema accepts no value", at)
+        if not isinstance(schema, dict):
+            return self._json({}, f"the schema is {json_type(schema)}, not an object", at)
+        if "$ref" in schema:
+            return self._reference(schema, at)
+        return self._plain(schema, at)
+
+    def _plain(self, schema: dict[str, Any], at: Site) -> Node:
+        # Nullable forms first: ``type: [T, "null"]`` and ``anyOf/oneOf [..., {type: null}]``.
+        types = schema.get("type")
+        if isinstance(types, list):
+            rest = [t for t in types if t != "null"]
+            at = at.but(nullable=at.nullable or len(rest) < len(types))
+            if not rest:
+                return self._const(None, schema, at)
+            if len(rest) == 1:
+                return self._plain({**schema, "type": rest[0]}, at)
+            return self._variant(schema, [{**schema, "type": t} for t in rest], at)
+        for key in ("anyOf", "oneOf"):
+            options = schema.get(key)
+            if not isinstance(options, list) or not options:
+                continue
+            rest = [o for o in options if not _is_null(o)]
+            at = at.but(nullable=at.nullable or len(rest) < len(options))
+            base = {k: v for k, v in schema.items() if k != key}
+            if not rest:
+                return self._const(None, schema, at)
+            if len(rest) == 1:
+                return self.node(_merge(base, rest[0]), at)
+            if _all_consts(rest):
+                return self._choice_leaf({**base, key: rest}, at)
+            return self._variant(schema, [_merge(base, o) for o in rest], at)
+        if "allOf" in schema:
+            merged_all = _merge_all_of(schema)
+            if merged_all is None:
+                return self._json(schema, "`allOf` of different kinds", at)
+            return self.node(merged_all, at)
+        if types == "null":
+            return self._const(None, schema, at)
+        if "const" in schema:
+            return self._const(schema["const"], schema, at)
+        if "enum" in schema:
+            return self._choice_leaf(schema, at)
+        kind = types if isinstance(types, str) else _inferred_type(schema)
+        if kind == "object":
+            return self._object(schema, at)
+        if kind == "array":
+            return self._array(schema, at)
+        if kind in _SCALARS:
+            return self._leaf(schema, kind, at)
+        if kind is None:
+            return self._json(schema, "any JSON value", at)
+        return self._json(schema, f"unknown type {one_line(kind, limit=30)}", at)
+
+    # ------------------------------------------------------------ references
+
+    def _reference(self, schema: dict[str, Any], at: Site) -> Node:
+        ref = schema["$ref"]
+        target = self.resolve(ref)
+        siblings = {k: v for k, v in schema.items() if k != "$ref"}
+        if target is None:
+            why = f"refers to {one_line(ref, limit=80)}, which is not in this schema"
+            return self._json(siblings, why, at)
+        merged = _merge(siblings, target) if isinstance(target, dict) else target
+        inside = at.but(stack=(*at.stack, ref), depth=at.depth + 1)
+        if ref in at.stack:
+            if at.stack.count(ref) >= MAX_EXPANSIONS:
+                return self._json({}, "nested too deeply for a form", at)
+
+            def expand() -> Node:
+                return Builder(self.root).node(merged, inside.but(depth=0))
+
+            node = Recursive(
+                name=at.name,
+                required=at.required,
+                nullable=at.nullable,
+                target=one_line(ref, limit=80),
+                expand=expand,
+            )
+            return self._finish(node, merged if isinstance(merged, dict) else {})
+        return self.node(merged, inside)
+
+    def resolve(self, ref: object) -> object | None:
+        """A local reference (``#``, ``#/$defs/X``, any JSON Pointer) in this document."""
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            return None
+        pointer = ref[1:]
+        if pointer and not pointer.startswith("/"):
+            return _anchor(self.root, pointer)
+        node: object = self.root
+        for part in pointer.split("/")[1:] if pointer else []:
+            part = part.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            else:
+                return None
+        return node
+
+    # ------------------------------------------------------------ kinds
+
+    def _object(self, schema: dict[str, Any], at: Site) -> Node:
+        properties = schema.get("properties", {})
+        if not isinstance(properties, dict):
+            return self._json(schema, "`properties` is not an object", at)
+        if len(properties) > MAX_FIELDS:
+            why = f"{len(properties):,} properties; a form shows at most {MAX_FIELDS:,}"
+            return self._json(schema, why, at)
+        wanted = schema.get("required", [])
+        names = {n for n in wanted if isinstance(n, str)} if isinstance(wanted, list) else set()
+        notes: list[str] = []
+        children: list[Node] = []
+        for key, prop in properties.items():
+            if len(key) > MAX_NAME_LENGTH:
+                notes.append(f"a name longer than {MAX_NAME_LENGTH:,} characters is left out")
+                continue
+            children.append(self.node(prop, at.child(key, key in names)))
+        for key in sorted(names - properties.keys())[:5]:
+            children.append(self._json({}, "required but not described", at.child(key, True)))
+        extra_schema = schema.get("additionalProperties")
+        extra: Node | None = None
+        if isinstance(extra_schema, dict) and extra_schema:
+            extra = self.node(extra_schema, at.child("", True))
+        elif (
+            extra_schema in (None, True, {})
+            and not properties
+            and "patternProperties" not in schema
+        ):
+            extra = self._json({}, "any JSON value", at.child("", True))
+        for key in _STRUCTURAL_NOTED:
+            if key in schema:
+                notes.append(f"`{key}` is checked when the arguments are sent")
+        node = ObjectNode(
+            name=at.name,
+            required=at.required,
+            nullable=at.nullable,
+            properties=tuple(children),
+            extra=extra,
+            min_properties=_count(schema.get("minProperties")),
+            max_properties=_count(schema.get("maxProperties")),
+            notes=tuple(notes),
+        )
+        return self._finish(node, schema)
+
+    def _array(self, schema: dict[str, Any], at: Site) -> Node:
+        items = schema.get("items", True)
+        if "prefixItems" in schema or isinstance(items, list):
+            return self._json(schema, "a list with positional items", at)
+        if isinstance(items, dict) and _string_choices(items):
+            return self._leaf(schema, "array", at)
+        node = ArrayNode(
+            name=at.name,
+            required=at.required,
+            nullable=at.nullable,
+            items=self.node(items, at.child("", True)),
+            min_items=_count(schema.get("minItems")),
+            max_items=_count(schema.get("maxItems")),
+            unique=schema.get("uniqueItems") is True,
+        )
+        return self._finish(node, schema)
+
+    def _variant(self, schema: dict[str, Any], choices: list[Any], at: Site) -> Node:
+        if len(choices) > MAX_OPTIONS:
+            return self._json(schema, "too many variants", at)
+        inside = at.child(at.name, True)
+        nodes = [self.node(c, inside) for c in choices]
+        labels = tuple(_label(n, c, i) for i, (n, c) in enumerate(zip(nodes, choices, strict=True)))
+        node = Variant(
+            name=at.name,
+            required=at.required,
+            nullable=at.nullable,
+            choices=tuple(nodes),
+            labels=labels,
+        )
+        return self._finish(node, {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")})
+
+    def _leaf(self, schema: dict[str, Any], kind: str, at: Site) -> Node:
+        prop = {k: v for k, v in schema.items() if k not in _LEAF_DROPPED}
+        prop["type"] = kind
+        if at.nullable and prop.get("default", 0) is None:
+            del prop["default"]
+        problems: list[SchemaProblem] = []
+        parser = FieldParser(at.name, one_line(at.name, limit=60), problems)
+        spec = parser.parse(prop, at.required and not at.nullable)
+        if spec is None:
+            return self._json(schema, problems[0].message if problems else "not understood", at)
+        notes = [n for n in spec.notes if "not shown in the form" not in n]
+        for key in _STRUCTURAL_NOTED:
+            if key in schema:
+                notes.append(f"`{key}` is checked when the arguments are sent")
+        node = Leaf(
+            name=at.name,
+            required=at.required,
+            nullable=at.nullable,
+            field=replace(spec, notes=tuple(notes)),
+            example=_example(schema),
+        )
+        return self._finish(node, schema)
+
+    def _choice_leaf(self, schema: dict[str, Any], at: Site) -> Node:
+        """``enum`` of any values, or ``anyOf``/``oneOf`` of ``const`` s (with titles)."""
+        values, labels = _choices(schema)
+        if values is None:
+            return self._json(schema, "the choices are not a list", at)
+        if None in values:
+            at = at.but(nullable=True)
+            keep = [i for i, v in enumerate(values) if v is not None]
+            values, labels = [values[i] for i in keep], [labels[i] for i in keep]
+        if not values:
+            return self._const(None, schema, at)
+        if len(values) == 1 and not at.nullable:
+            return self._const(values[0], schema, at)
+        if len(values) > MAX_OPTIONS:
+            return self._json(schema, "too many choices for a form", at)
+        options = tuple(Option(str(i), one_line(text, limit=200)) for i, text in enumerate(labels))
+        title = schema.get("title")
+        description = schema.get("description")
+        spec = FieldSpec(
+            name=at.name,
+            kind=FieldKind.SELECT,
+            title=title if isinstance(title, str) else at.name,
+            description=description if isinstance(description, str) else None,
+            required=at.required and not at.nullable,
+            options=options,
+        )
+        node = Leaf(
+            name=at.name,
+            required=at.required,
+            nullable=at.nullable,
+            field=spec,
+            choices=tuple(values),
+        )
+        return self._finish(node, schema)
+
+    def _const(self, value: Any, schema: dict[str, Any], at: Site) -> Node:
+        node = Const(name=at.name, required=at.required, nullable=at.nullable, value=value)
+        return self._finish(node, schema)
+
+    def _json(self, schema: dict[str, Any], why: str, at: Site) -> Node:
+        node = JsonValue(name=at.name, required=at.required, nullable=at.nullable, why=why)
+        return self._finish(node, schema)
+
+    def _finish(self, node: Node, schema: dict[str, Any]) -> Node:
+        """Title, description and default from ``schema`` onto ``node``."""
+        title = schema.get("title")
+        description = schema.get("description")
+        changes: dict[str, Any] = {}
+        if isinstance(title, str) and not node.title:
+            changes["title"] = one_line(title, limit=200)
+        if isinstance(description, str) and node.description is None:
+            changes["description"] = description[:20_000]
+        if "default" in schema and not node.has_default:
+            changes["default"] = schema["default"]
+            changes["has_default"] = True
+        return replace(node, **changes) if changes else node
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """Where a node is built: its name, whether required or nullable, the ``$ref`` s being
+    built around it (to notice recursion) and its depth."""
+
+    name: str
+    required: bool
+    stack: tuple[str, ...] = ()
+    depth: int = 0
+    nullable: bool = False
+
+    def child(self, name: str, required: bool) -> Site:
+        return Site(name, required, self.stack, self.depth + 1)
+
+    def but(self, **changes: Any) -> Site:
+        return replace(self, **changes)
+
+
+_LEAF_DROPPED = frozenset(kw.STRUCTURAL | kw.REFERENCES | {"examples", "nullable", "const"})
+
+
+def _is_null(schema: object) -> bool:
+    return isinstance(schema, dict) and (schema.get("type") == "null" or schema == {"const": None})
+
+
+def _all_consts(options: list[Any]) -> bool:
+    return all(isinstance(o, dict) and "const" in o and "properties" not in o for o in options)
+
+
+def _string_choices(items: dict[str, Any]) -> bool:
+    """``items`` the flat engine renders as a multi-select: string ``enum`` / titled consts."""
+    if items.get("type", "string") != "string" or kw.REFERENCES & items.keys():
+        return False
+    if isinstance(items.get("enum"), list):
+        return all(isinstance(v, str) for v in items["enum"])
+    for key in ("anyOf", "oneOf"):
+        options = items.get(key)
+        if isinstance(options, list) and options:
+            return all(isinstance(o, dict) and isinstance(o.get("const"), str) for o in options)
+    return False
+
+
+def _choices(schema: dict[str, Any]) -> tuple[list[Any] | None, list[str]]:
+    if "enum" in schema:
+        values = schema["enum"]
+        if not isinstance(values, list):
+            return None, []
+        names = schema.get("enumNames")
+        if isinstance(names, list) and len(names) == len(values):
+            return list(values), [str(n) for n in names]
+        return list(values), [_shown(v) for v in values]
+    for key in ("anyOf", "oneOf"):
+        options = schema.get(key)
+        if isinstance(options, list):
+            values = [o["const"] for o in options]
+            labels = [
+                o["title"] if isinstance(o.get("title"), str) else _shown(o["const"])
+                for o in options
+            ]
+            return values, labels
+    return None, []
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _example(schema: dict[str, Any]) -> str | None:
+    examples = schema.get("examples")
+    if isinstance(examples, list) and examples:
+        return one_line(_shown(examples[0]), limit=80)
+    return None
+
+
+def _merge(base: dict[str, Any], part: object) -> Any:
+    """``part`` with ``base``'s annotations (title, description, default) kept on top."""
+    if not isinstance(part, dict):
+        return base if base else part
+    merged = dict(part)
+    for key, value in base.items():
+        if key in ("title", "description", "default", "examples") or key not in merged:
+            merged[key] = value
+    return merged
+
+
+def _merge_all_of(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """A plain ``allOf`` of objects (properties + required, no conflicts) as one schema."""
+    parts = schema.get("allOf")
+    if not isinstance(parts, list) or not all(isinstance(p, dict) for p in parts):
+        return None
+    merged = {k: v for k, v in schema.items() if k != "allOf"}
+    if len(parts) == 1:
+        return dict(_merge(merged, parts[0]))
+    properties: dict[str, Any] = dict(merged.get("properties") or {})
+    required: list[Any] = list(merged.get("required") or [])
+    allowed = {"type", "properties", "required", "title", "description", "additionalProperties"}
+    for part in parts:
+        if not set(part) <= allowed or part.get("type", "object") != "object":
+            return None
+        for key, value in (part.get("properties") or {}).items():
+            if key in properties and properties[key] != value:
+                return None
+            properties[key] = value
+        required.extend(part.get("required") or [])
+    merged.update(type="object", properties=properties, required=required)
+    return merged
+
+
+def _inferred_type(schema: dict[str, Any]) -> str | None:
+    if {"properties", "additionalProperties", "required"} & schema.keys():
+        return "object"
+    if {"items", "minItems", "maxItems", "prefixItems"} & schema.keys():
+        return "array"
+    if kw.BY_TYPE["string"] & schema.keys():
+        return "string"
+    if kw.BY_TYPE["number"] & schema.keys():
+        return "number"
+    return None
+
+
+def _count(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    if isinstance(value, float) and value.is_integer() and value >= 0:
+        return int(value)
+    return None
+
+
+def _anchor(root: dict[str, Any], anchor: str) -> object | None:
+    """A ``$anchor`` (``#name``) anywhere in the document, searched breadth-first."""
+    queue: list[object] = [root]
+    seen = 0
+    while queue and seen < 10_000:
+        node = queue.pop(0)
+        seen += 1
+        if isinstance(node, dict):
+            if node.get("$anchor") == anchor:
+                return node
+            queue.extend(node.values())
+        elif isinstance(node, list):
+            queue.extend(node)
+    return None
+
+
+def _label(node: Node, schema: object, index: int) -> str:
+    """A short name for a variant choice: its title, its tag, its type."""
+    if node.title:
+        return node.title
+    if isinstance(node, ObjectNode):
+        for child in node.properties:
+            if isinstance(child, Const) and isinstance(child.value, str):
+                return child.value
+        names = ", ".join(c.name for c in node.properties[:3])
+        return f"object ({names})" if names else "object"
+    if isinstance(node, Const):
+        return _shown(node.value)
+    if isinstance(node, ArrayNode):
+        return "list"
+    if isinstance(node, Leaf):
+        kind = node.field.kind
+        return {FieldKind.TEXT: "text", FieldKind.SELECT: "choice"}.get(kind, kind.value)
+    if isinstance(schema, dict) and isinstance(schema.get("type"), str):
+        return one_line(schema["type"], limit=30)
+    return f"option {index + 1}"
