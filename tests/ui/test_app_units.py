@@ -101,7 +101,7 @@ def test_json_arguments_valid_and_invalid() -> None:
     assert ok.ok and ok.arguments == {"point": {"x": 1.5}, "code": "ABC"}
     bad = check_arguments('{"point": {}, "code": "abc"}', SCHEMA)
     assert not bad.ok
-    assert any("'x' is a required property" in e for e in bad.errors)
+    assert "point/x: Required" in bad.errors
     assert any("does not match" in e for e in bad.errors)
 
 
@@ -140,11 +140,23 @@ def test_json_arguments_invalid_schema_is_reported() -> None:
     assert check.schema_problem is not None and "invalid" in check.schema_problem
 
 
-def test_starter_text_uses_defaults_and_types() -> None:
-    text = starter_text(
-        {"properties": {"a": {"type": "integer"}, "b": {"default": "x"}, "c": {"type": "array"}}}
-    )
-    assert parse_arguments(text)[0] == {"a": 0, "b": "x", "c": []}
+def test_starter_text_is_valid_required_fields_only_with_defaults() -> None:
+    # Optional fields are left out (the old skeleton sent 0 and null and broke the schema);
+    # required ones take their default, else the first value their rules allow.
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "integer", "minimum": 5},
+            "b": {"default": "x"},
+            "c": {"type": "array"},
+            "d": {"type": "string", "default": "kept"},
+            "e": {"type": "integer", "minimum": 3},
+        },
+        "required": ["a", "c", "d"],
+    }
+    text = starter_text(schema)
+    assert parse_arguments(text)[0] == {"a": 5, "c": [], "d": "kept"}
+    assert check_arguments(text, schema).ok
 
 
 # --- URI templates ---------------------------------------------------------------------------

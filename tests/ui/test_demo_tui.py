@@ -12,7 +12,7 @@ said it received (its result). The URL flows and the -32042 retry are in
 - ``delete_project`` (boolean, default false), ``open_project`` (titled single-select),
   ``set_preferences`` (every field kind, untouched), ``quick_survey`` (two forms: one round on
   2026-07-28, with the queue count shown), ``confirm_action`` (empty schema);
-- ``long_task`` (progress bar and logs), ``search_issues`` in its JSON editor, a resource read and
+- ``long_task`` (progress bar and logs), ``search_issues`` as a nested form, a resource read and
   a prompt get, from the catalog.
 """
 
@@ -45,7 +45,7 @@ from demo_tui_kit import (
     wait_until,
     wire_text,
 )
-from textual.widgets import ProgressBar, TextArea
+from textual.widgets import ProgressBar
 
 from mcp_tui.demo.booking import booking_reference, describe_day
 from mcp_tui.demo.forms import PREFERENCES_SCHEMA
@@ -379,14 +379,11 @@ async def test_long_task_shows_progress_and_logs(tmp_path: Path, era: str) -> No
 @ERA
 async def test_search_issues_resource_and_prompt_from_the_catalog(tmp_path: Path, era: str) -> None:
     async with demo_app(tmp_path, era) as run:
-        # search_issues: an optional array and an optional date make it a JSON editor.
+        # search_issues: an optional list and nullable fields, shown as a form (not JSON).
         await open_node(run.pilot, run.app, "demo", "search_issues")
         screen = await arguments_screen(run)
-        assert screen.use_editor
-        editor = screen.query_one(TextArea)
-        assert run.app.focused is editor
-        assert editor.text.splitlines()[1] == '  "query": "",'
-        await run.pilot.press("down", "end", "left", "left")  # between the quotes
+        assert not screen.use_editor
+        await expect_focus(run, "query")
         await type_text(run, "forms")
         await run.pilot.press("ctrl+s")
         await gone(run, screen)

@@ -31,7 +31,7 @@ SERVICE = {
     "required": ["service"],
 }
 
-#: Not a form: an array of objects needs the JSON editor.
+#: Nested: shown as the tree form; the tests here open it in the JSON editor (``initial``).
 NESTED = {
     "type": "object",
     "properties": {
@@ -120,7 +120,7 @@ async def test_cancel_and_a_double_send_in_a_burst_answer_once(
 @DELIVERIES
 @pytest.mark.anyio
 async def test_json_editor_keys_in_one_burst_are_all_sent(deliver: Delivery) -> None:
-    app = Host(NESTED)
+    app = Host(NESTED, initial={})
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, ArgumentsScreen)

@@ -127,7 +127,12 @@ class Builder:
                 return self.node(_merge(base, rest[0]), at)
             if _all_consts(rest):
                 return self._choice_leaf({**base, key: rest}, at)
-            return self._variant(schema, [_merge(base, o) for o in rest], at)
+            node = self._variant(schema, [_merge(base, o) for o in rest], at)
+            return (
+                replace(node, exclusive=True)
+                if isinstance(node, Variant) and key == "oneOf"
+                else node
+            )
         if "allOf" in schema:
             merged_all = _merge_all_of(schema)
             if merged_all is None:

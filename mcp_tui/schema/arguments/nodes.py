@@ -95,6 +95,8 @@ class Variant(Base):
     choices: tuple[Node, ...] = ()
     #: A short label per choice, for the picker.
     labels: tuple[str, ...] = ()
+    #: ``oneOf``: the value must fit exactly one choice.
+    exclusive: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

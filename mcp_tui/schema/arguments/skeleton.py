@@ -16,6 +16,7 @@ from mcp_tui.schema.fields import FieldKind, FieldSpec, TextFormat
 from mcp_tui.schema.rules import check_typed, integer_bounds
 
 from .nodes import ArrayNode, Const, JsonValue, Leaf, Node, ObjectNode, Recursive, Variant
+from .state import fits
 
 #: Recursive parts expanded while looking for a value.
 MAX_SKELETON_DEPTH = 8
@@ -30,14 +31,14 @@ _FORMAT_EXAMPLES = {
 
 def skeleton(node: Node, depth: int = 0) -> tuple[Any, tuple[str, ...]]:
     """``(value, reasons)``: ``reasons`` is empty when ``value`` should satisfy ``node``."""
+    if isinstance(node, Leaf):  # its default was checked against its rules (or dropped)
+        return (None, ()) if node.nullable and not node.field.has_default else _leaf(node)
     if node.has_default:
         return node.default, ()
     if node.nullable and not isinstance(node, ObjectNode | ArrayNode):
         return None, ()
     if isinstance(node, Const):
         return node.value, ()
-    if isinstance(node, Leaf):
-        return _leaf(node)
     if isinstance(node, ObjectNode):
         out: dict[str, Any] = {}
         reasons: list[str] = []
@@ -61,6 +62,8 @@ def skeleton(node: Node, depth: int = 0) -> tuple[Any, tuple[str, ...]]:
         first: tuple[Any, tuple[str, ...]] | None = None
         for choice in node.choices:
             value, why = skeleton(choice, depth)
+            if not why and node.exclusive and sum(fits(c, value) for c in node.choices) > 1:
+                why = (f"{node.label or 'a value'}: fits more than one `oneOf` choice",)
             if not why:
                 return value, ()
             first = first or (value, why)

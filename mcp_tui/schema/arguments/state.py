@@ -86,10 +86,10 @@ def state_for(node: Node, value: Any = MISSING) -> State:
     A value that does not fit (the wrong type, from hand-typed JSON) is kept as text where a
     field can hold text, so nothing the user typed is lost silently.
     """
+    if isinstance(node, Leaf):  # its default was checked against its rules (or dropped)
+        return LeafState(_leaf_raw(node, value))
     if value is MISSING and node.has_default:
         value = node.default
-    if isinstance(node, Leaf):
-        return LeafState(_leaf_raw(node, value))
     if isinstance(node, Const):
         return ConstState(present=node.required or value is not MISSING)
     if isinstance(node, ObjectNode):

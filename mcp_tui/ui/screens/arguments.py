@@ -1,10 +1,12 @@
 """Fill in the arguments of a tool call, a prompt or a resource template, then send with Ctrl+S.
 
-A flat ``inputSchema`` becomes a real form (the schema engine's ``FormSpec`` in a ``SchemaForm``);
-anything richer (nested objects, arrays of objects, ``$ref``...) gets a JSON editor that checks
-the JSON against the schema before it may be sent (:mod:`mcp_tui.ui.json_args`). F2 switches
-between the two when both are possible (F2). The screen returns the arguments, or ``None`` when
-cancelled. Names, descriptions and the schema are the server's: shown only as literal text.
+A flat ``inputSchema`` becomes the elicitation forms' ``SchemaForm``; anything richer (nested
+objects, lists, variants, maps, ``$ref`` s) the tree form of ``widgets.arguments_form``. Only a
+schema neither can show (its root is not an object) opens the JSON editor first, with the reason;
+F2 switches between form and JSON both ways, keeping the values. Either way the arguments are
+checked against the tool's own schema before they are sent (:mod:`mcp_tui.ui.json_args`). The
+screen returns the arguments, or ``None`` when cancelled. Names, descriptions and the schema are
+the server's: shown only as literal text.
 
 Keys typed in a burst (a fast typist, a macro, ``tmux send-keys``) take effect in order, on the
 field focused once the keys before them have, and Ctrl+S sends only after all of them
@@ -24,8 +26,11 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
+from mcp_tui.schema.arguments.build import build_arguments
+from mcp_tui.schema.arguments.nodes import ObjectNode
+from mcp_tui.schema.arguments.state import ObjectState, state_for
 from mcp_tui.schema.fields import FormSpec
-from mcp_tui.ui.json_args import check_arguments, starter_text
+from mcp_tui.ui.json_args import check_arguments, parse_arguments, starter_text
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
@@ -82,7 +87,20 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         self._verb = verb
         self._initial = initial
         self.form_spec, self.editor_reason = classify(schema)
-        self.use_editor = self.form_spec is None or initial is not None
+        #: The tree form's model when the flat form cannot show the schema.
+        self.tree_model: ObjectNode | None = None
+        self._tree_state: ObjectState | None = None
+        #: The flat form's values as they came back from the JSON editor (F2).
+        self._flat_raws: dict[str, Any] | None = None
+        if self.form_spec is None:
+            built = build_arguments(schema)
+            if isinstance(built, ObjectNode):
+                self.tree_model, self.editor_reason = built, None
+            else:
+                self.editor_reason = f"The form cannot show this schema: {built.reason}."
+        self.use_editor = (
+            self.form_spec is None and self.tree_model is None
+        ) or initial is not None
         #: Set after a Ctrl+S on a schema we cannot check: the next Ctrl+S sends unchecked.
         self._unchecked_ok = False
         #: Dismissed already: a second Ctrl+S (or a click) in the same burst does nothing.
@@ -126,6 +144,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
     async def _show_body(self) -> None:
         body = self.query_one("#arguments-body", Vertical)
         await body.remove_children()
+        self.query_one(".arguments-dialog").set_class(self.use_editor, "-editor")
         self.query_one(".arguments-dialog").set_class(self.short, "-short")
         self._set_errors([])
         if not self.use_editor and self.form_spec is not None:
@@ -135,12 +154,22 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
                 return
             from mcp_tui.ui.widgets.schema_form import SchemaForm
 
-            form = SchemaForm(self.form_spec, id="arguments-form")
+            form = SchemaForm(self.form_spec, id="arguments-form", raws=self._flat_raws)
             await body.mount(VerticalScroll(form, id="arguments-scroll"))
             if not form.focus_first():
                 self._focus_send()
             if self.short:
                 self.call_after_refresh(self._fit)
+            return
+        if not self.use_editor and self.tree_model is not None:
+            from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
+
+            tree_form = ArgumentsForm(
+                self.tree_model, self.schema, state=self._tree_state, id="arguments-form"
+            )
+            await body.mount(VerticalScroll(tree_form, id="arguments-scroll"))
+            if not tree_form.focus_first():
+                self._focus_send()
             return
         note = "Arguments as a JSON object, checked against the schema before sending."
         if self.editor_reason:
@@ -193,6 +222,15 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
                 return dict(result.content)
             self._set_errors(["Please fix the fields marked in red."])
             return None
+        if not self.use_editor and self.tree_model is not None:
+            from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
+
+            tree_form = self.query_one(ArgumentsForm)
+            arguments = tree_form.submit()
+            if arguments is not None:
+                return arguments
+            self._set_errors(["Please fix the fields marked in red.", *tree_form.form_errors])
+            return None
         text = self.query_one("#arguments-json", TextArea).text
         check = check_arguments(text, self.schema)
         if check.ok:
@@ -226,6 +264,10 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             from mcp_tui.ui.widgets.schema_form import SchemaForm
 
             await self.query_one(SchemaForm).focus_first_error()
+        elif not self.use_editor and self.tree_model is not None:
+            from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
+
+            await self.query_one(ArgumentsForm).focus_first_error()
 
     def action_cancel(self) -> None:
         if not self._sent:
@@ -235,6 +277,8 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Only the JSON editor can hold a schema without a form: hide the key then.
         if action == "toggle_editor":
+            if self.tree_model is not None:
+                return True
             return self.form_spec is not None and not self.form_spec.is_confirmation
         return True
 
@@ -243,16 +287,63 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         after_keys(self, self.toggle_editor_now)
 
     async def toggle_editor_now(self) -> None:
-        """Switch, carrying what the form holds over to the editor as JSON."""
-        if self._sent or self.form_spec is None:
+        """Switch, carrying the values over: the form's as JSON to the editor, the editor's JSON
+        back into the form (it must parse as an object first)."""
+        if self._sent or (self.form_spec is None and self.tree_model is None):
             return
-        if not self.use_editor and not self.form_spec.is_confirmation:
-            from mcp_tui.ui.widgets.schema_form import SchemaForm
-
-            result = self.query_one(SchemaForm).submit()
-            self._initial = dict(result.content) if result.content is not None else None
+        if not self.use_editor:
+            self._initial = self._form_values()
+        else:
+            text = self.query_one("#arguments-json", TextArea).text
+            value, error = parse_arguments(text)
+            if value is None:
+                self._set_errors([f"The form needs valid JSON: {error}"])
+                return
+            self._initial = None
+            self._from_json(value)
         self.use_editor = not self.use_editor
         await self._show_body()
+
+    def _form_values(self) -> dict[str, Any] | None:
+        if self.tree_model is not None:
+            from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
+
+            return self.query_one(ArgumentsForm).partial()
+        if self.form_spec is not None and not self.form_spec.is_confirmation:
+            from mcp_tui.ui.widgets.schema_form import SchemaForm
+
+            form = self.query_one(SchemaForm)
+            result = form.submit()
+            if result.content is not None:
+                return dict(result.content)
+            from mcp_tui.schema.arguments.answer import partial
+
+            flat = build_arguments(self.schema)
+            if isinstance(flat, ObjectNode):
+                state = state_for(flat)
+                assert isinstance(state, ObjectState)
+                for name, raw in form.raw_values().items():
+                    leaf = state.children.get(name)
+                    if leaf is not None and hasattr(leaf, "raw"):
+                        leaf.raw = raw
+                return partial(flat, state)
+        return None
+
+    def _from_json(self, value: dict[str, Any]) -> None:
+        """The editor's JSON as the form's starting values."""
+        if self.tree_model is not None:
+            state = state_for(self.tree_model, value)
+            assert isinstance(state, ObjectState)
+            state.present = True
+            self._tree_state = state
+        elif self.form_spec is not None:
+            flat = build_arguments(self.schema)
+            if isinstance(flat, ObjectNode):
+                state = state_for(flat, value)
+                assert isinstance(state, ObjectState)
+                self._flat_raws = {
+                    name: getattr(leaf, "raw", None) for name, leaf in state.children.items()
+                }
 
     async def on_button_pressed(self, event: OrderedButton.Pressed) -> None:
         """A click (keys go through ``on_press`` at once)."""

@@ -19,6 +19,7 @@ live while an error is shown, so it disappears once fixed), and for the whole fo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from textual import on
@@ -86,11 +87,12 @@ class SchemaForm(Vertical):
         page_size: int | None = None,
         id: str | None = None,
         classes: str | None = None,
+        raws: Mapping[str, RawValue] | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
         self.form = form
         self.page_size = max(1, page_size or self.PAGE_SIZE)
-        self._raws: dict[str, RawValue] = dict(initial_values(form))
+        self._raws: dict[str, RawValue] = {**initial_values(form), **(raws or {})}
         self._errors: dict[str, str] = {}
         self._touched: set[str] = set()
         self._page = 0
