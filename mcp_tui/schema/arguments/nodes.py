@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from mcp_tui.schema.fields import FieldSpec
+from mcp_tui.schema.fields import FieldKind, FieldSpec, Option
 
 #: A path into the arguments: property names and item indices (a JSON Pointer's parts).
 Path: TypeAlias = tuple[str | int, ...]
@@ -97,6 +97,17 @@ class Variant(Base):
     labels: tuple[str, ...] = ()
     #: ``oneOf``: the value must fit exactly one choice.
     exclusive: bool = False
+
+    def picker(self) -> FieldSpec:
+        """The select field that picks a choice (option values are the choices' indices)."""
+        return FieldSpec(
+            name=self.name,
+            kind=FieldKind.SELECT,
+            title=self.label or "variant",
+            description=self.description,
+            required=self.required and not self.nullable,
+            options=tuple(Option(str(i), label) for i, label in enumerate(self.labels)),
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

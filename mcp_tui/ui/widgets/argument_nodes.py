@@ -46,7 +46,7 @@ from mcp_tui.schema.arguments.state import (
     VariantState,
     state_for,
 )
-from mcp_tui.schema.fields import FieldKind, FieldSpec, Option
+from mcp_tui.schema.fields import FieldKind, FieldSpec
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.form_controls import TextControl
 from mcp_tui.ui.widgets.form_fields import DESCRIPTION_LIMIT, FieldRow
@@ -60,7 +60,7 @@ class ActButton(OrderedButton):
     """A small button that acts the same on a key and on a click."""
 
     def __init__(self, label: str, action: Callable[[], Awaitable[None] | None], **kw: Any) -> None:
-        super().__init__(Content(label), on_press=action, compact=True, **kw)
+        super().__init__(literal_line(label, limit=60), on_press=action, compact=True, **kw)
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -343,7 +343,7 @@ class ArrayBox(NodeBox):
                 rule = f"  at least {lo} item{'s' if lo > 1 else ''}"
             elif hi:
                 rule = f"  at most {hi} item{'s' if hi > 1 else ''}"
-        return Content.assemble(_title(node, "list"), (rule, "$text-muted"))
+        return _title(node, "list") + literal_line(rule, limit=60, style="$text-muted")
 
     @property
     def items(self) -> list[State]:
@@ -414,23 +414,12 @@ class VariantBox(NodeBox):
         if isinstance(event.row, PickerRow) and event.row.box is self:
             event.stop()
 
-    def _picker(self) -> FieldSpec:
-        assert isinstance(self.node, Variant)
-        options = tuple(Option(str(i), label) for i, label in enumerate(self.node.labels))
-        return FieldSpec(
-            name=self.node.name,
-            kind=FieldKind.SELECT,
-            title=self.node.label or "variant",
-            description=self.node.description,
-            required=self.node.required and not self.node.nullable,
-            options=options,
-        )
-
     def compose(self) -> ComposeResult:
         state = self.state
         chosen = state.chosen if isinstance(state, VariantState) else None
         raw = None if chosen is None else str(chosen)
-        yield PickerRow(self, self._picker(), raw)
+        assert isinstance(self.node, Variant)
+        yield PickerRow(self, self.node.picker(), raw)
         yield Vertical(*self._body(), classes="variant-body")
 
     def _body(self) -> list[Widget]:
