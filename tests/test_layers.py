@@ -20,6 +20,8 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "schema": ("textual", "mcp", "mcp_types", "mcp_tui.session", "mcp_tui.ui", "mcp_tui.cli"),
     "session": ("textual", "mcp_tui.ui", "mcp_tui.cli"),
     "ui": ("mcp", "mcp_types", "mcp_tui.cli"),
+    # The chat (the optional extra): the conversation and its provider, below the UI, no SDK.
+    "chat": ("textual", "mcp", "mcp_types", "mcp_tui.ui", "mcp_tui.cli"),
 }
 #: Session modules that are plain data with no ``mcp`` import, which the config layer builds.
 PURE_DATA = ("mcp_tui.session.servers", "mcp_tui.session.oauth_settings")
@@ -95,7 +97,7 @@ def test_pure_and_session_modules_never_load_textual() -> None:
     modules = sorted(
         ".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts)
         for p in PACKAGE.rglob("*.py")
-        if _layer(p) in ("schema", "session") and p.stem != "__main__"
+        if _layer(p) in ("schema", "session", "chat") and p.stem != "__main__"
     )
     code = (
         "import importlib, sys\n"
