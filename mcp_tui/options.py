@@ -7,6 +7,8 @@ from typing import Any
 
 from msgspec import Struct, field
 
+from mcp_tui.chat.settings import ChatSettings
+
 
 class ToolCallRequest(Struct, frozen=True):
     """``--call TOOL [--args JSON]``: call this tool as soon as its server is ready."""
@@ -32,3 +34,6 @@ class AppOptions(Struct, frozen=True):
     #: ``rate_limit_seconds`` from one server stops its requests until turned back on.
     rate_limit_count: int = 10
     rate_limit_seconds: float = 10.0
+    #: The chat's model (``[chat]`` in the config, ``mcp-tui chat`` options); ``None``: from the
+    #: environment when the chat opens.
+    chat: ChatSettings | None = None

@@ -132,9 +132,30 @@ class McpTuiApp(AppConnections, AppWaits):
         self.set_interval(WAIT_TICK, self._expire_waits, name="url-wait-deadlines")
         # After the first frame: the connection module imports ``mcp``.
         self.call_after_refresh(self._begin)
+        if self.options.chat is not None and self.options.chat.open_at_start:
+            self.call_after_refresh(self.open_chat)
 
     def _begin(self) -> None:
         self.run_worker(self._start_connections(), name="start", exit_on_error=False)
+
+    def open_chat(self) -> None:
+        """Show the chat screen (``m``, the palette, ``mcp-tui chat``); one conversation per run,
+        kept while the session screen is shown (the screen is installed, not destroyed on pop)."""
+        import os
+
+        from mcp_tui.chat import INSTALL_HINT, available
+
+        if not available():
+            self.notify(f"Chatting with a model needs the chat extra: {INSTALL_HINT}", markup=False)
+            return
+        if not self.is_screen_installed("chat"):
+            from mcp_tui.chat.settings import ChatSettings, resolve
+            from mcp_tui.ui.screens.chat import ChatScreen
+
+            settings = resolve(self.options.chat or ChatSettings(), os.environ)
+            self.install_screen(ChatScreen(settings, os.environ), name="chat")
+        if self.screen is not self.get_screen("chat"):
+            self.push_screen("chat")
 
     def next_call_id(self) -> int:
         return next(self._call_ids)

@@ -277,6 +277,18 @@ def _view_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
     )
 
 
+@verb_source
+def _chat_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
+    yield Verb(
+        "View",
+        "Chat with a model",
+        "",
+        "A conversation in which a model calls the servers' tools (the chat extra)",
+        session.action_chat,
+        action="chat",
+    )
+
+
 #: Textual's system commands left out: its Quit (ours asks first) and its key panel (our help).
 _SYSTEM_LEFT_OUT = frozenset({"Quit", "Keys"})
 

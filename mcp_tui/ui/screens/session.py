@@ -66,6 +66,8 @@ class SessionScreen(SessionVerbs):
                 tooltip="List the server's tools, prompts and resources again"),
         Binding("f", "focus_next_area", "Next area", show=False, id="session.next_area",
                 tooltip="Move to the next area: catalog, transcript or traffic, log"),
+        Binding("m", "chat", "Chat", show=False, id="session.chat",
+                tooltip="Chat with a model that calls the servers' tools"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -308,6 +310,9 @@ class SessionScreen(SessionVerbs):
         waiting = self.mcp_app.url_waits.waiting
         if waiting:
             self.mcp_app.end_url_wait(waiting[0].key, "gave_up")
+
+    def action_chat(self) -> None:
+        self.mcp_app.open_chat()
 
     def action_refresh_catalog(self) -> None:
         server = self._current_server()

@@ -1,0 +1,385 @@
+"""The chat screen: a conversation with a model that calls the servers' tools.
+
+Pushed over the session screen (``m`` or the palette's "Chat with a model", or ``mcp-tui chat``).
+The conversation itself is :mod:`mcp_tui.chat` (no Textual); this screen feeds it the user's text,
+shows its events as blocks (:mod:`mcp_tui.ui.widgets.chat_blocks`), asks the user to approve each
+tool call, and runs approved calls through the session screen, so they appear in its transcript and
+running calls too, and a tool's elicitation forms, URL consents and sampling requests open over
+this screen exactly as they do for a call made by hand.
+
+Escape stops a reply being generated (the turn's worker is cancelled; the conversation keeps the
+text received and answers any tool call that did not run); with nothing running, Escape goes back
+to the session screen. The provider library is imported on first use, in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Input, Static
+from textual.worker import Worker
+
+from mcp_tui.chat.settings import ChatSettings
+from mcp_tui.session.events import CallOutcome, ConnectionState
+from mcp_tui.ui.widgets.chat_blocks import Approval, ModelBlock, ToolBlock, UserBlock
+from mcp_tui.ui.widgets.key_footer import KeyFooter
+
+if TYPE_CHECKING:
+    from mcp_tui.chat.conversation import ChatEvent, Conversation, ToolCallProposed
+    from mcp_tui.chat.store import ConversationFile
+    from mcp_tui.chat.tools import ChatTool, ToolCatalog
+    from mcp_tui.ui.app import McpTuiApp
+
+
+class ChatScreen(Screen[None]):
+    """See the module docstring."""
+
+    DEFAULT_CSS = """
+    ChatScreen { layout: vertical; }
+    #chat-status { height: 1; padding: 0 1; background: $panel; color: $text; }
+    #chat-log { height: 1fr; padding: 0 1; }
+    #chat-input { dock: bottom; margin-bottom: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "stop_or_close", "Stop / back", id="chat.escape"),
+        Binding("ctrl+n", "new_chat", "New chat", id="chat.new"),
+        Binding("ctrl+o", "resume", "Resume", id="chat.resume"),
+        Binding("f4", "export", "Export", id="chat.export"),
+        Binding("f3", "settings", "Model & tools", id="chat.settings"),
+        Binding("y", "answer('once')", "Run", id="chat.run"),
+        Binding("a", "answer('always')", "Always", id="chat.always"),
+        Binding("n", "answer('deny')", "Don't run", id="chat.deny"),
+        Binding("enter", "toggle_block", "Show all", show=False, id="chat.toggle"),
+    ]
+
+    def __init__(
+        self,
+        settings: ChatSettings,
+        environ: Mapping[str, str],
+        *,
+        store_dir: Path | None = None,
+    ) -> None:
+        super().__init__(id="chat")
+        self.settings = settings
+        self._environ = dict(environ)
+        self._store_dir = store_dir
+        self.conversation: Conversation | None = None
+        self._file: ConversationFile | None = None
+        #: Tools the user switched off in the settings (by ``server › tool`` label).
+        self.disabled_tools: set[str] = set()
+        self._turn: Worker[Any] | None = None
+        self._model_block: ModelBlock | None = None
+        self._tool_blocks: dict[str, ToolBlock] = {}
+        self._asking: tuple[ToolBlock, asyncio.Future[Approval]] | None = None
+        self._model: Any = None
+
+    # --- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="chat-status")
+        yield VerticalScroll(id="chat-log")
+        yield Input(placeholder="Message the model (Enter sends)", id="chat-input")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self._show_status()
+        self.query_one("#chat-input", Input).focus()
+
+    @property
+    def mcp_app(self) -> McpTuiApp:
+        from mcp_tui.ui.app import McpTuiApp
+
+        assert isinstance(self.app, McpTuiApp)
+        return self.app
+
+    @property
+    def generating(self) -> bool:
+        return self._turn is not None and self._turn.is_running
+
+    def _show_status(self, note: str = "") -> None:
+        tools = len(self.tool_catalog())
+        parts = [f"Chat · {self.settings.describe()}", f"{tools} tool{'s' * (tools != 1)}"]
+        if self.generating:
+            parts.append("generating… (Escape stops)")
+        if note:
+            parts.append(note)
+        self.query_one("#chat-status", Static).update(Content(" · ".join(parts)))
+
+    def _log(self) -> VerticalScroll:
+        return self.query_one("#chat-log", VerticalScroll)
+
+    def _add(self, widget: Any) -> None:
+        log = self._log()
+        log.mount(widget)
+        log.scroll_end(animate=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "answer":
+            return self._asking is not None
+        if action in ("new_chat", "resume", "settings"):
+            return not self.generating
+        return True
+
+    # --- the tools the model sees ------------------------------------------------------------
+
+    def tool_catalog(self) -> ToolCatalog:
+        """The enabled tools of every ready server."""
+        from mcp_tui.chat.tools import ToolCatalog
+
+        tools = [
+            (entry.name, tool)
+            for entry in self.mcp_app.entries.values()
+            if entry.state is ConnectionState.READY
+            for tool in entry.tools
+            if f"{entry.name} › {tool.name}" not in self.disabled_tools
+        ]
+        return ToolCatalog(tools)
+
+    # --- sending -----------------------------------------------------------------------------
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if not text:
+            return
+        if self.generating:
+            self.notify("The model is still answering: Escape stops it.", severity="warning")
+            return
+        event.input.value = ""
+        self._add(UserBlock(text))
+        self._turn = self.run_worker(self._run_turn(text), group="chat", exit_on_error=False)
+        self._show_status()
+
+    async def _ensure_model(self) -> Any:
+        """The provider's model, built on first use (the library is imported in a thread)."""
+        if self._model is None:
+            from mcp_tui.chat.providers import build_model
+
+            self._model = await asyncio.to_thread(build_model, self.settings, self._environ)
+        return self._model
+
+    def _ensure_conversation(self) -> Conversation:
+        from mcp_tui.chat.conversation import Conversation
+
+        if self.conversation is None:
+            self.conversation = Conversation(
+                system_prompt=self.settings.system_prompt, on_message=self._save
+            )
+        return self.conversation
+
+    def _save(self, message: Any) -> None:
+        from mcp_tui.chat.store import ConversationFile, conversations_dir
+
+        try:
+            if self._file is None:
+                directory = self._store_dir or conversations_dir()
+                self._file = ConversationFile(
+                    directory,
+                    model=self.settings.describe(),
+                    system_prompt=self.settings.system_prompt,
+                )
+            self._file.append(message)
+        except OSError as exc:
+            self.notify(f"The conversation could not be saved: {exc}", severity="warning")
+
+    async def _run_turn(self, text: str) -> None:
+        from mcp_tui.chat.providers import ChatSetupError
+
+        conversation = self._ensure_conversation()
+        try:
+            model = await self._ensure_model()
+        except ChatSetupError as exc:
+            block = ModelBlock()
+            self._add(block)
+            block.finish(str(exc))
+            self._turn = None
+            self._show_status()
+            return
+        try:
+            await conversation.run_turn(
+                text,
+                model=model,
+                tools=self.tool_catalog(),
+                approve=self._approve,
+                call=self._call,
+                emit=self._on_event,
+            )
+        finally:
+            self._cancel_asking()
+            self.call_later(self._show_status)
+
+    # --- events from the conversation --------------------------------------------------------
+
+    def _on_event(self, event: ChatEvent) -> None:
+        from mcp_tui.chat import conversation as c
+
+        if isinstance(event, c.ResponseStarted):
+            self._model_block = ModelBlock()
+            self._add(self._model_block)
+        elif isinstance(event, c.TextDelta) and self._model_block is not None:
+            self._model_block.add(event.text)
+            self._log().scroll_end(animate=False)
+        elif isinstance(event, c.ToolCallProposed):
+            self._close_model_block()
+            label = event.tool.label if event.tool is not None else f"? › {event.name}"
+            note = f"(unreadable arguments) {event.bad_arguments}" if event.bad_arguments else None
+            block = ToolBlock(event.call_id, label, event.arguments, note)
+            self._tool_blocks[event.call_id] = block
+            self._add(block)
+        elif isinstance(event, c.ToolCallFinished):
+            found = self._tool_blocks.get(event.call_id)
+            if found is not None:
+                found.finish(event.status, event.result)
+        elif isinstance(event, c.TurnEnded):
+            notes = {"stopped": "stopped", "step_limit": event.error, "error": event.error}
+            self._close_model_block(notes.get(event.status))
+
+    def _close_model_block(self, note: str | None = None) -> None:
+        block = self._model_block
+        if block is not None:
+            block.finish(note)
+            self._model_block = None
+        elif note:
+            shown = ModelBlock()
+            self._add(shown)
+            shown.finish(note)
+
+    async def _approve(self, call: ToolCallProposed) -> Approval:
+        block = self._tool_blocks[call.call_id]
+        future: asyncio.Future[Approval] = asyncio.get_running_loop().create_future()
+        self._asking = (block, future)
+        await block.ask()
+        self.refresh_bindings()
+        try:
+            return await future
+        finally:
+            self._asking = None
+            self.refresh_bindings()
+            self.query_one("#chat-input", Input).focus()
+
+    def on_tool_block_answered(self, event: ToolBlock.Answered) -> None:
+        asking = self._asking
+        if asking is not None and asking[0] is event.block and not asking[1].done():
+            asking[1].set_result(event.approval)
+
+    def action_answer(self, approval: Approval) -> None:
+        if self._asking is not None:
+            self._asking[0].answer(approval)
+
+    def _cancel_asking(self) -> None:
+        if self._asking is not None and not self._asking[1].done():
+            self._asking[1].cancel()
+
+    async def _call(self, tool: ChatTool, arguments: dict[str, Any]) -> CallOutcome:
+        """Run the call through the session screen (its transcript, its running calls)."""
+        session = self.mcp_app.session
+        if session is None:
+            return CallOutcome(error="The session screen is not ready.")
+        return await session.call_tool_awaited(tool.server, tool.tool.name, arguments)
+
+    # --- keys --------------------------------------------------------------------------------
+
+    def action_stop_or_close(self) -> None:
+        """Escape: stop the reply being generated; with nothing running, back to the session."""
+        if self.generating and self._turn is not None:
+            self._turn.cancel()
+            self._show_status("stopped")
+            return
+        self.dismiss(None)
+
+    def action_toggle_block(self) -> None:
+        focused = self.focused
+        block = focused if isinstance(focused, ToolBlock) else None
+        if block is None and focused is not None:
+            block = next((a for a in focused.ancestors if isinstance(a, ToolBlock)), None)
+        if block is not None:
+            block.toggle()
+
+    def action_new_chat(self) -> None:
+        self.conversation = None
+        self._file = None
+        self._tool_blocks.clear()
+        self._log().remove_children()
+        self._show_status("new conversation")
+
+    def action_export(self) -> None:
+        from mcp_tui.chat.store import to_markdown
+
+        if self.conversation is None or not self.conversation.history:
+            self.notify("Nothing to export yet.", severity="warning")
+            return
+        target = (self._file.path if self._file else Path("conversation.jsonl")).with_suffix(".md")
+        try:
+            target.write_text(to_markdown(None, self.conversation.history), encoding="utf-8")
+        except OSError as exc:
+            self.notify(f"Export failed: {exc}", severity="error")
+            return
+        self.notify(f"Exported to {target}", markup=False)
+
+    def action_resume(self) -> None:
+        from mcp_tui.ui.screens.chat_extras import ResumeScreen
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.resume(path)
+
+        self.app.push_screen(ResumeScreen(self._store_dir), callback=chosen)
+
+    def resume(self, path: Path) -> None:
+        """Load a saved conversation and show it; new messages are appended to the same file."""
+        from mcp_tui.chat.conversation import Conversation
+        from mcp_tui.chat.store import ConversationError, ConversationFile, load
+        from mcp_tui.ui.screens.chat_extras import replay
+
+        try:
+            saved, messages = load(path)
+        except ConversationError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.action_new_chat()
+        self.conversation = Conversation(
+            system_prompt=saved.system_prompt or self.settings.system_prompt,
+            history=messages,
+            on_message=self._save,
+        )
+        self._file = ConversationFile(
+            path.parent, model=saved.model, system_prompt=saved.system_prompt, id=saved.id
+        )
+        for widget in replay(messages):
+            self._add(widget)
+        self._show_status(f"resumed {saved.id}")
+
+    def action_settings(self) -> None:
+        from mcp_tui.ui.screens.chat_extras import ChatSettingsScreen
+
+        labels = [
+            f"{entry.name} › {tool.name}"
+            for entry in self.mcp_app.entries.values()
+            if entry.state is ConnectionState.READY
+            for tool in entry.tools
+        ]
+
+        def chosen(result: tuple[ChatSettings, set[str]] | None) -> None:
+            if result is None:
+                return
+            settings, disabled = result
+            if settings != self.settings:
+                self._model = None  # rebuilt with the new provider or model at the next turn
+                if self.conversation is not None:
+                    self.conversation.system_prompt = settings.system_prompt
+            self.settings = settings
+            self.disabled_tools = disabled
+            self._show_status()
+
+        self.app.push_screen(
+            ChatSettingsScreen(self.settings, labels, self.disabled_tools), callback=chosen
+        )

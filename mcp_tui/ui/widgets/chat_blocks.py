@@ -1,0 +1,166 @@
+"""The blocks of a chat: the user's messages, the model's streamed replies, and tool calls.
+
+A tool call block shows ``server › tool`` (from mcp-tui's own catalogue record of the server) and
+the arguments the model chose, then asks whether to run it (Run / Always for this tool / Don't)
+unless the tool was allowed for the session; its result (or why it did not run) follows, folded
+to a few lines with the whole text a key press away (Enter toggles the block).
+
+Model text and tool results are shown as literal text (``ui/text.literal``): a model can repeat
+anything a server said, so neither is ever parsed as markup or passed to the terminal raw.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Button, Static
+
+from mcp_tui.ui.render import clip
+from mcp_tui.ui.text import literal, literal_line
+
+Approval = Literal["once", "always", "deny"]
+
+
+class UserBlock(Static):
+    """What the user wrote."""
+
+    DEFAULT_CSS = """
+    UserBlock { margin: 1 0 0 0; padding: 0 1; background: $boost; border-left: thick $accent; }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__(literal(text), classes="chat-user")
+
+
+class ModelBlock(Static):
+    """One model reply, growing as its text streams in."""
+
+    DEFAULT_CSS = """
+    ModelBlock { margin: 1 0 0 0; padding: 0 1; }
+    ModelBlock.-waiting { color: $text-muted; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(Content("…"), classes="chat-model -waiting")
+        self.text = ""
+
+    def add(self, delta: str) -> None:
+        self.text += delta
+        self.remove_class("-waiting")
+        self.update(literal(self.text, limit=None))
+
+    def finish(self, note: str | None = None) -> None:
+        """The reply ended; ``note`` (e.g. "stopped") is shown after it, muted."""
+        self.remove_class("-waiting")
+        body = literal(self.text, limit=None) if self.text else Content("")
+        if note:
+            body = Content.assemble(body, ("\n" if self.text else "") + f"[{note}]")
+            body = body.stylize("$text-muted", len(body.plain) - len(note) - 2)
+        if not body.plain:
+            self.display = False
+        self.update(body)
+
+
+class ToolBlock(Vertical):
+    """A tool call the model made: what, with which arguments, the approval, the result."""
+
+    can_focus = True
+
+    DEFAULT_CSS = """
+    ToolBlock { height: auto; margin: 1 0 0 0; padding: 0 1; border: round $panel-lighten-2; }
+    ToolBlock.-asking { border: round $warning; }
+    ToolBlock:focus { border: round $accent; }
+    ToolBlock.-error, ToolBlock.-denied { border: round $error 60%; }
+    ToolBlock .tool-args, ToolBlock .tool-result { height: auto; color: $text-muted; }
+    ToolBlock .tool-result { color: $text; }
+    ToolBlock .tool-approval { height: auto; margin-top: 1; }
+    ToolBlock .tool-approval Button { margin-right: 1; min-width: 10; }
+    """
+
+    class Answered(Message):
+        """The user chose whether the call runs."""
+
+        def __init__(self, block: ToolBlock, approval: Approval) -> None:
+            super().__init__()
+            self.block = block
+            self.approval = approval
+
+    def __init__(
+        self, call_id: str, label: str, arguments: dict[str, Any], note: str | None
+    ) -> None:
+        super().__init__(classes="chat-tool")
+        self.call_id = call_id
+        self.label = label
+        self.arguments = arguments
+        self._note = note
+        self.result: str | None = None
+        self.expanded = False
+        self.border_title = "tool call"
+
+    def compose(self) -> ComposeResult:
+        yield Static(literal_line(self.label, style="bold"), classes="tool-title")
+        shown = json.dumps(self.arguments, indent=2, ensure_ascii=False) if self.arguments else "{}"
+        args = clip(shown)[0]
+        yield Static(literal(self._note or args), classes="tool-args")
+
+    async def ask(self) -> None:
+        """Show the approval buttons and focus Run (so y/a/n are not typed into the input)."""
+        row = Horizontal(
+            Button("Run (y)", id="tool-run", variant="primary", compact=True),
+            Button("Always for this tool (a)", id="tool-always", compact=True),
+            Button("Don't run (n)", id="tool-deny", variant="error", compact=True),
+            classes="tool-approval",
+        )
+        await self.mount(row)
+        row.query_one("#tool-run", Button).focus()
+        self.add_class("-asking")
+        self.scroll_visible(animate=False)
+
+    def answer(self, approval: Approval) -> None:
+        """Record the choice (by key or button) and remove the buttons."""
+        if not self.has_class("-asking"):
+            return
+        self.remove_class("-asking")
+        for row in self.query(".tool-approval"):
+            row.remove()
+        self.post_message(self.Answered(self, approval))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        choice: dict[str | None, Approval] = {
+            "tool-run": "once",
+            "tool-always": "always",
+            "tool-deny": "deny",
+        }
+        if event.button.id in choice:
+            self.answer(choice[event.button.id])
+
+    def finish(self, status: str, text: str) -> None:
+        """The call ended: show its result (folded) and mark errors and refusals."""
+        self.result = text
+        self.border_title = {"done": "tool call", "error": "tool call: error"}.get(status, status)
+        self.add_class(f"-{status}")
+        self._show_result()
+
+    def toggle(self) -> None:
+        """Fold or unfold a long result."""
+        self.expanded = not self.expanded
+        self._show_result()
+
+    def _show_result(self) -> None:
+        if self.result is None:
+            return
+        text, cut = (self.result, False) if self.expanded else clip(self.result)
+        body = literal(text, limit=None if self.expanded else 4000)
+        if cut:
+            body = Content.assemble(body, ("\n… (Enter on this block: show all)", "$text-muted"))
+        existing = list(self.query(".tool-result"))
+        if existing:
+            existing[0].update(body)  # type: ignore[attr-defined]
+        else:
+            self.mount(Static(body, classes="tool-result"))

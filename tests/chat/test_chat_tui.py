@@ -1,0 +1,186 @@
+"""The chat through the real app on the bundled demo server, with a model that is a real HTTP
+server on 127.0.0.1 speaking the OpenAI-compatible API (``fake_openai``), scripted here.
+
+The model calls the demo's ``delete_project``, the user approves the call, the tool's elicitation
+form opens over the chat and is filled through Pilot, and the model's next request carries the
+tool's result. Also: a denied call never reaches the server, Escape stops a reply mid-stream (and
+a second Escape goes back to the session screen), and a saved conversation is resumed.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAI, Reply, ToolCall, fake_openai
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
+
+from demo_tui_kit import DemoRun, demo_spec, next_form, row, traffic, wait_until
+
+from mcp_tui.chat.settings import ChatSettings
+from mcp_tui.options import AppOptions
+from mcp_tui.session.events import ConnectionState
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.chat import ChatScreen
+from mcp_tui.ui.screens.confirm import ConfirmScreen
+from mcp_tui.ui.widgets.chat_blocks import ModelBlock, ToolBlock, UserBlock
+
+pytestmark = pytest.mark.anyio
+
+DELETE = ToolCall("demo__delete_project", {"name": "payments-api"}, id="call_del")
+
+
+@asynccontextmanager
+async def chat_app(
+    tmp_path: Path, script: list[Reply], monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[DemoRun, FakeOpenAI, ChatScreen]]:
+    """The app on the demo (2025-11-25), its chat opened with ``m`` and talking to the fake."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    with fake_openai(script) as fake:
+        settings = ChatSettings(provider="openai-compatible", base_url=fake.url, model="fake-1")
+        log = tmp_path / "traffic.jsonl"
+        options = AppOptions(traffic_log=log, stderr_log=tmp_path / "stderr.log", chat=settings)
+        app = McpTuiApp([demo_spec("legacy", "chat-test")], options)
+        async with app.run_test(size=(100, 32)) as pilot:
+            entry = app.entries["demo"]
+            await wait_until(pilot, lambda: entry.state is ConnectionState.READY, "demo ready")
+            await wait_until(pilot, lambda: entry.tools, "the demo's tools")
+            await wait_until(pilot, lambda: app.session and app.session.panels_ready, "panels")
+            await pilot.press("m")
+            screen = await wait_until(
+                pilot, lambda: app.screen if isinstance(app.screen, ChatScreen) else None, "chat"
+            )
+            run = DemoRun(app, pilot, log, "2025-11-25", "chat-test")
+            yield run, fake, screen
+            await pilot.press("ctrl+q")
+            await wait_until(
+                pilot, lambda: isinstance(app.screen, ConfirmScreen) or not app.is_running, "quit"
+            )
+            if app.is_running:
+                await pilot.press("y")
+
+
+async def say(run: DemoRun, text: str) -> None:
+    await run.pilot.press(*["space" if c == " " else c for c in text], "enter")
+
+
+def model_text(screen: ChatScreen) -> str:
+    return "\n".join(b.text for b in screen.query(ModelBlock))
+
+
+async def test_the_model_calls_a_tool_that_elicits_and_sees_its_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = [Reply(text="Deleting it.", tool_calls=[DELETE]), Reply(text="It is deleted now.")]
+    async with chat_app(tmp_path, script, monkeypatch) as (run, fake, chat):
+        await say(run, "please delete payments-api")
+        block = await wait_until(
+            run.pilot,
+            lambda: next((b for b in chat.query(ToolBlock) if b.has_class("-asking")), None),
+            "the approval question",
+        )
+        assert block.label == "demo › delete_project"
+        assert [type(b) for b in chat.query("#chat-log > *")][:2] == [UserBlock, ModelBlock]
+        await run.pilot.press("y")
+        form = await next_form(run, "Delete the project payments-api")
+        await run.pilot.press("space")
+        assert row(form, "confirm").get_raw() is True
+        await run.pilot.press("ctrl+s")
+        await wait_until(run.pilot, lambda: "It is deleted now." in model_text(chat), "reply")
+        assert run.app.screen is chat  # the form closed back onto the chat
+        # The model's second request carries the tool's result, and the server got the answer.
+        tool_message = fake.requests[1]["messages"][-1]
+        assert tool_message["role"] == "tool" and tool_message["tool_call_id"] == "call_del"
+        assert "Deleted payments-api." in tool_message["content"]
+        answers = [
+            m for m in traffic(run.log) if m.get("message", {}).get("result", {}).get("action")
+        ]
+        assert answers and answers[-1]["message"]["result"] == {
+            "action": "accept",
+            "content": {"confirm": True},
+        }
+        assert block.result is not None and "Deleted payments-api." in block.result
+        # The call is in the session's transcript too.
+        assert run.app.session is not None
+        assert "Deleted payments-api." in run.transcript()
+        # The conversation was saved as it went.
+        saved = list((tmp_path / "data").rglob("*.jsonl"))
+        assert len(saved) == 1 and "please delete payments-api" in saved[0].read_text()
+
+
+async def test_a_denied_call_never_reaches_the_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = [Reply(tool_calls=[DELETE]), Reply(text="Understood, not deleting.")]
+    async with chat_app(tmp_path, script, monkeypatch) as (run, fake, chat):
+        await say(run, "delete it")
+        await wait_until(
+            run.pilot, lambda: any(b.has_class("-asking") for b in chat.query(ToolBlock)), "ask"
+        )
+        await run.pilot.press("n")
+        await wait_until(run.pilot, lambda: "not deleting" in model_text(chat), "the reply")
+        assert "declined" in fake.requests[1]["messages"][-1]["content"]
+        calls = [m for m in traffic(run.log) if m.get("message", {}).get("method") == "tools/call"]
+        assert calls == []
+
+
+async def test_escape_stops_generation_then_goes_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hold = threading.Event()
+    script = [Reply(text="A very long answer that never ends", hold=hold), Reply(text="Next.")]
+    async with chat_app(tmp_path, script, monkeypatch) as (run, fake, chat):
+        await say(run, "talk")
+        await wait_until(run.pilot, lambda: "A" in model_text(chat), "the first words")
+        assert chat.generating
+        await run.pilot.press("escape")
+        await wait_until(run.pilot, lambda: not chat.generating, "generation stopped")
+        hold.set()
+        assert run.app.screen is chat
+        await wait_until(
+            run.pilot,
+            lambda: "[stopped]" in str(list(chat.query(ModelBlock))[-1].render()),
+            "the stop shown",
+        )
+        # The conversation goes on after a stop.
+        await say(run, "go on")
+        await wait_until(run.pilot, lambda: "Next." in model_text(chat), "the next reply")
+        await run.pilot.press("escape")
+        await wait_until(
+            run.pilot, lambda: run.app.screen is run.app.session, "back to the session"
+        )
+        # ``m`` again: the same conversation.
+        await run.pilot.press("m")
+        await wait_until(run.pilot, lambda: run.app.screen is chat, "the chat again")
+        assert "Next." in model_text(chat)
+
+
+async def test_a_saved_conversation_is_resumed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = [Reply(text="First answer."), Reply(text="Second answer.")]
+    async with chat_app(tmp_path, script, monkeypatch) as (run, fake, chat):
+        await say(run, "hello")
+        await wait_until(run.pilot, lambda: "First answer." in model_text(chat), "reply")
+        await run.pilot.press("ctrl+n")
+        await wait_until(run.pilot, lambda: not list(chat.query(UserBlock)), "a new chat")
+        await run.pilot.press("ctrl+o")
+        await wait_until(run.pilot, lambda: type(run.app.screen).__name__ == "ResumeScreen", "list")
+        await run.pilot.press("enter")
+        await wait_until(run.pilot, lambda: "First answer." in model_text(chat), "resumed")
+        await say(run, "and then")
+        await wait_until(run.pilot, lambda: "Second answer." in model_text(chat), "reply 2")
+        sent = fake.requests[1]["messages"]
+        assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
+        assert sent[2]["content"] == "First answer."
+        files = list((tmp_path / "data").rglob("*.jsonl"))
+        assert len(files) == 1  # resumed conversations go on in their own file
+        await run.pilot.press("f4")
+        await wait_until(run.pilot, lambda: files[0].with_suffix(".md").exists(), "export")
+        assert "Second answer." in files[0].with_suffix(".md").read_text()
