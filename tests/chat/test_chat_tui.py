@@ -14,7 +14,6 @@ import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAI, Reply, ToolCall, fake_openai
