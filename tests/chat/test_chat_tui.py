@@ -134,7 +134,7 @@ async def test_escape_stops_generation_then_goes_back(
 ) -> None:
     hold = threading.Event()
     script = [Reply(text="A very long answer that never ends", hold=hold), Reply(text="Next.")]
-    async with chat_app(tmp_path, script, monkeypatch) as (run, fake, chat):
+    async with chat_app(tmp_path, script, monkeypatch) as (run, _fake, chat):
         await say(run, "talk")
         await wait_until(run.pilot, lambda: "A" in model_text(chat), "the first words")
         assert chat.generating
