@@ -120,6 +120,20 @@ def elicitation_answers(log: Path) -> list[dict[str, Any]]:
     return [m for m in _messages(log, "out") if "method" not in m and m.get("id") in asked]
 
 
+def answers_sent(log: Path) -> list[dict[str, Any]]:
+    """Every elicitation answer we sent, in order, on either era: the result of our response to
+    an ``elicitation/create`` (2025) or an ``inputResponses`` entry of a retried request
+    (2026-07-28: the server returned ``InputRequiredResult``)."""
+    asked = {m["id"] for m in _messages(log, "in") if m.get("method") == "elicitation/create"}
+    answers: list[dict[str, Any]] = []
+    for m in _messages(log, "out"):
+        if "method" not in m and m.get("id") in asked:
+            answers.append(m.get("result") or {})
+        elif m.get("method") is not None:
+            answers.extend(((m.get("params") or {}).get("inputResponses") or {}).values())
+    return answers
+
+
 def result_text(response: dict[str, Any]) -> str:
     items = (response.get("result") or {}).get("content") or []
     return "\n".join(str(i.get("text", "")) for i in items if i.get("type") == "text")
