@@ -12,16 +12,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
-#: A JSON value as it goes on the wire in ``ElicitResult.content``.
-ContentValue: TypeAlias = str | int | float | bool | list[str]
+#: A JSON value as it goes on the wire in ``ElicitResult.content`` (``None`` is JSON ``null``,
+#: sent only for a nullable field the user set to null; a list of numbers comes from a LIST field).
+ContentValue: TypeAlias = str | int | float | bool | list[str] | list[int | float] | None
+
+
+class _Null(Enum):
+    NULL = "null"
+
+    def __repr__(self) -> str:
+        return "NULL"
+
+
+#: The raw value of a nullable field the user explicitly set to null.
+NULL: Final = _Null.NULL
+Null = Literal[_Null.NULL]
 
 #: What a widget hands back for one field, before validation:
 #: text fields (string, number, integer) -> ``str``; boolean -> ``bool``, or ``None`` for an
-#: optional boolean the user never set; single select -> the chosen option's ``value`` or ``None``;
-#: multi select -> the chosen options' ``value``s in any order.
-RawValue: TypeAlias = str | bool | list[str] | None
+#: optional boolean the user never set; single select -> the chosen option's ``value`` (its key
+#: text, also for number choices) or ``None``; multi select -> the chosen options' ``value``s in
+#: any order; list -> the text of each item row, in order; a nullable field set to null ->
+#: :data:`NULL`; a fixed (const) field -> anything (its value is always sent).
+RawValue: TypeAlias = str | bool | list[str] | Null | None
 
 
 class FieldKind(Enum):
@@ -31,8 +46,10 @@ class FieldKind(Enum):
     NUMBER = "number"  # JSON number: keeps its decimals
     INTEGER = "integer"  # JSON integer: sent as 30, never 30.0
     BOOLEAN = "boolean"
-    SELECT = "select"  # one of several options (enum, oneOf, enum + enumNames)
+    SELECT = "select"  # one of several options (enum, oneOf, enum + enumNames), also numbers
     MULTI_SELECT = "multi_select"  # array of options (items.enum or items.anyOf)
+    LIST = "list"  # array of free items (strings, numbers or integers): a list editor
+    CONST = "const"  # a fixed value (``const``): shown, not editable, always sent
 
 
 class TextFormat(Enum):
@@ -46,10 +63,20 @@ class TextFormat(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One choice: ``value`` (the const) is sent, ``label`` (the title) is shown."""
+    """One choice: ``value`` (the const) is sent, ``label`` (the title) is shown.
+
+    For a number choice (``{"type": "integer", "enum": [1, 2]}``) ``value`` is the number's text
+    (the key widgets and answers use) and ``number`` the JSON value that is sent.
+    """
 
     value: str
     label: str
+    number: int | float | None = None
+
+    @property
+    def sent(self) -> str | int | float:
+        """What goes into ``content`` when this option is chosen."""
+        return self.value if self.number is None else self.number
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +113,16 @@ class FieldSpec:
     multiple_of: int | float | None = None
     # SELECT / MULTI_SELECT
     options: tuple[Option, ...] = ()
+    #: The JSON type of a SELECT's values: "string", or "integer"/"number" for number choices.
+    choice_type: str = "string"
+    # MULTI_SELECT / LIST
     min_items: int | None = None
     max_items: int | None = None
+    # LIST: the rules of one item (a TEXT, NUMBER or INTEGER field named like the list)
+    item: FieldSpec | None = None
+    unique_items: bool = False
+    # CONST: the value always sent
+    const: str | int | float | bool | None = None
     #: Notes for the user and the server's author: a dropped default, an ignored keyword, a refused
     #: pattern. Never fatal.
     notes: tuple[str, ...] = ()

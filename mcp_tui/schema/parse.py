@@ -42,7 +42,7 @@ from typing import Any
 
 from mcp_tui.errors import SchemaError, SchemaProblem
 from mcp_tui.schema import keywords as kw
-from mcp_tui.schema.fields import FieldSpec, FormSpec
+from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.schema.limits import (
     MAX_DEFAULT_LENGTH,
     MAX_DESCRIPTION_LENGTH,
@@ -80,16 +80,40 @@ _ROOT_HANDLED = frozenset({"type", "properties", "required", "$schema", "additio
 
 
 def parse_requested_schema(schema: object) -> FormSpec:
-    """Build the form for ``schema`` or raise :class:`SchemaError` listing every problem."""
+    """Build the form for ``schema`` or raise :class:`SchemaError` listing every problem.
+
+    An elicitation answer may hold only lists of *strings* (the spec's ``ElicitResult.content``
+    is ``string | number | boolean | string[]``, and the SDK refuses anything else, in the
+    result model and again in its wire check), so a list of numbers is refused here, with that
+    reason; a tool's arguments (:func:`classify_input_schema`) can hold one.
+    """
+    return _parse_checked(schema, elicitation=True)
+
+
+def _parse_checked(schema: object, *, elicitation: bool) -> FormSpec:
     problems: list[SchemaProblem] = []
     try:
         form = _parse(schema, problems)
+        if form is not None and elicitation:
+            _answer_types(form, problems)
     except Exception as exc:  # a parser defect must reach the user as a refusal, not a crash
         problems.append(SchemaProblem("", f"the schema could not be read ({type(exc).__name__})"))
         form = None
     if problems or form is None:
         raise SchemaError(_capped(problems or [SchemaProblem("", "the schema is not usable")]))
     return form
+
+
+def _answer_types(form: FormSpec, problems: list[SchemaProblem]) -> None:
+    for f in form.fields:
+        if f.kind is FieldKind.LIST and f.item is not None and f.item.kind is not FieldKind.TEXT:
+            problems.append(
+                SchemaProblem(
+                    one_line(f.name, limit=60),
+                    "a list of numbers cannot be answered: an elicitation answer holds only "
+                    "lists of strings",
+                )
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +139,7 @@ def classify_input_schema(schema: object) -> FormSpec | NeedsJsonEditor:
         if extra is not None and extra is not False:
             return NeedsJsonEditor("the tool accepts free-form arguments", (), schema)
     try:
-        return parse_requested_schema(schema)
+        return _parse_checked(schema, elicitation=False)
     except SchemaError as exc:
         first = exc.problems[0]
         more = len(exc.problems) - 1

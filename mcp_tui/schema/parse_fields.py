@@ -37,7 +37,11 @@ _KIND_TYPE = {
     FieldKind.INTEGER: "number",
     FieldKind.BOOLEAN: "boolean",
     FieldKind.MULTI_SELECT: "array",
+    FieldKind.LIST: "array",
+    FieldKind.CONST: "const",
 }
+_CHOICE_KEYS = ("enum", "oneOf", "anyOf")
+_ITEM_KINDS = {"string": FieldKind.TEXT, "number": FieldKind.NUMBER, "integer": FieldKind.INTEGER}
 _HANDLED: dict[FieldKind, frozenset[str]] = {
     FieldKind.TEXT: frozenset({"type", "default", "minLength", "maxLength", "pattern", "format"}),
     FieldKind.SELECT: frozenset(
@@ -49,6 +53,8 @@ _HANDLED: dict[FieldKind, frozenset[str]] = {
     FieldKind.MULTI_SELECT: frozenset(
         {"type", "default", "items", "minItems", "maxItems", "uniqueItems"}
     ),
+    FieldKind.LIST: frozenset({"type", "default", "items", "minItems", "maxItems", "uniqueItems"}),
+    FieldKind.CONST: frozenset({"type", "default", "const"}),
 }
 
 
@@ -92,9 +98,13 @@ class FieldParser(OptionParser):
         elif kind in (FieldKind.NUMBER, FieldKind.INTEGER):
             spec = self._number_rules(prop, spec)
         elif kind is FieldKind.SELECT:
-            spec = replace(spec, options=self._single_options(prop))
+            spec = replace(spec, options=self._single_options(prop), choice_type=self.choice_type)
         elif kind is FieldKind.MULTI_SELECT:
             spec = self._multi_rules(prop, spec)
+        elif kind is FieldKind.LIST:
+            spec = self._list_rules(prop, spec)
+        elif kind is FieldKind.CONST:
+            spec = self._const_rules(prop, spec)
         if self.failed:
             return None
         spec = self._default(prop, spec)
@@ -103,9 +113,13 @@ class FieldParser(OptionParser):
     # ------------------------------------------------------------ kind
 
     def _kind(self, prop: dict[str, Any]) -> FieldKind | None:
+        if "const" in prop and not any(k in prop for k in _CHOICE_KEYS):
+            return FieldKind.CONST
         if "type" not in prop:
-            if "enum" in prop or "oneOf" in prop:
-                self.note('no "type": treated as a string choice')
+            if "enum" in prop or "oneOf" in prop or _const_list(prop.get("anyOf")):
+                self.choice_type = _inferred_choice_type(prop)
+                if self.choice_type == "string":
+                    self.note('no "type": treated as a string choice')
                 return FieldKind.SELECT
             structural = [k for k in prop if k in kw.STRUCTURAL]
             for key in structural:
@@ -123,13 +137,22 @@ class FieldParser(OptionParser):
         if t == "string":
             choice = "enum" in prop or "oneOf" in prop or "anyOf" in prop
             return FieldKind.SELECT if choice else FieldKind.TEXT
-        if t == "number":
-            return FieldKind.NUMBER
-        if t == "integer":
-            return FieldKind.INTEGER
+        if t in ("number", "integer"):
+            if any(k in prop for k in _CHOICE_KEYS):
+                self.choice_type = t
+                return FieldKind.SELECT
+            return FieldKind.NUMBER if t == "number" else FieldKind.INTEGER
         if t == "boolean":
             return FieldKind.BOOLEAN
         if t == "array":
+            items = prop.get("items")
+            if (
+                isinstance(items, dict)
+                and not any(k in items for k in _CHOICE_KEYS)
+                and items.get("type") in _ITEM_KINDS
+                and not kw.REFERENCES & items.keys()
+            ):
+                return FieldKind.LIST
             return FieldKind.MULTI_SELECT
         if t == "object":
             self.problem("nested objects are not supported: a form holds only flat fields")
@@ -307,14 +330,19 @@ class FieldParser(OptionParser):
             if t == "object":
                 self.problem("arrays of objects are not supported", ".items")
             else:
-                self.problem(
-                    f"only lists of string choices are supported, not {shown(t)}", ".items"
-                )
+                if any(k in items for k in _CHOICE_KEYS):
+                    self.problem(f"choices in a list must be strings, not {shown(t)}", ".items")
+                else:
+                    self.problem(
+                        f"lists of {shown(t)} are not supported: only text, numbers or choices",
+                        ".items",
+                    )
             return ()
         present = [k for k in ("enum", "anyOf", "oneOf") if k in items]
         if not present:
             self.problem(
-                "a list of free text is not supported: `items` needs `enum` or `anyOf`", ".items"
+                '`items` needs a "type" (string, number or integer) or choices (`enum`, `anyOf`)',
+                ".items",
             )
             return ()
         if len(present) > 1:
@@ -330,10 +358,51 @@ class FieldParser(OptionParser):
             return self._enum_options(items["enum"], items.get("enumNames"), ".items")
         return self._const_options(items[present[0]], f".items.{present[0]}")
 
+    def _list_rules(self, prop: dict[str, Any], spec: FieldSpec) -> FieldSpec:
+        """A list of free strings or numbers: each item has the rules of one plain field."""
+        items = prop["items"]
+        item_parser = FieldParser(self.name, f"{self.path}.items", self.problems)
+        item = item_parser.parse({k: v for k, v in items.items() if k != "default"}, True)
+        for note in item_parser.notes:
+            self.note(f"items: {note}")
+        if item is None:
+            return spec
+        if item.kind not in (FieldKind.TEXT, FieldKind.NUMBER, FieldKind.INTEGER):
+            self.problem("only lists of free text or numbers are supported", ".items")
+            return spec
+        if item.nullable:
+            self.problem("items that may be null are not supported", ".items")
+            return spec
+        lo, hi = self._count(prop, "minItems"), self._count(prop, "maxItems")
+        if lo is not None and hi is not None and lo > hi:
+            self.problem(f"minItems ({lo:,}) is greater than maxItems ({hi:,})")
+        unique = prop.get("uniqueItems") is True
+        return replace(spec, item=item, min_items=lo, max_items=hi, unique_items=unique)
+
+    def _const_rules(self, prop: dict[str, Any], spec: FieldSpec) -> FieldSpec:
+        """A fixed value: a string, number or boolean that matches the declared ``type``."""
+        value = prop["const"]
+        if value is None or isinstance(value, list | dict):
+            self.problem(
+                f"a fixed value must be text, a number or true/false, not {json_type(value)}"
+            )
+            return spec
+        if isinstance(value, float) and not math.isfinite(value):
+            self.problem(f"a fixed value must be finite, got {shown(value)}")
+            return spec
+        if isinstance(value, str) and len(value) > MAX_DEFAULT_LENGTH:
+            self.problem(f"a fixed value is longer than {MAX_DEFAULT_LENGTH:,} characters")
+            return spec
+        t = prop.get("type")
+        if t is not None and not _has_type(value, t):
+            self.problem(f"`const` {shown(value)} is not of type {shown(t)}")
+            return spec
+        return replace(spec, const=value)
+
     # ------------------------------------------------------------ default
 
     def _default(self, prop: dict[str, Any], spec: FieldSpec) -> FieldSpec:
-        if "default" not in prop:
+        if "default" not in prop or spec.kind is FieldKind.CONST:
             return spec
         value = prop["default"]
         if isinstance(value, str) and len(value) > MAX_DEFAULT_LENGTH:
@@ -352,3 +421,47 @@ class FieldParser(OptionParser):
                 self.note(f"default {shown(value)} dropped: too large to edit as text")
                 return spec
         return replace(spec, default=checked, has_default=True)
+
+
+def _const_list(members: object) -> bool:
+    """``anyOf`` made only of ``{"const": ...}`` choices (read like ``oneOf``)."""
+    return (
+        isinstance(members, list)
+        and bool(members)
+        and all(isinstance(m, dict) and "const" in m for m in members)
+    )
+
+
+def _inferred_choice_type(prop: dict[str, Any]) -> str:
+    """ "integer" or "number" when every choice of an untyped select is a number, else "string"."""
+    values: list[object] = []
+    if isinstance(prop.get("enum"), list):
+        values = list(prop["enum"])
+    else:
+        for key in ("oneOf", "anyOf"):
+            members = prop.get(key)
+            if isinstance(members, list):
+                values = [m.get("const") for m in members if isinstance(m, dict)]
+                break
+    numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+    if not values or len(numbers) != len(values):
+        return "string"
+    return "integer" if all(isinstance(v, int) for v in numbers) else "number"
+
+
+def _has_type(value: object, t: object) -> bool:
+    types = t if isinstance(t, list) else [t]
+    for name in types:
+        if name == "string" and isinstance(value, str):
+            return True
+        if name == "boolean" and isinstance(value, bool):
+            return True
+        if isinstance(value, bool):
+            continue
+        if name == "number" and isinstance(value, int | float):
+            return True
+        if name == "integer" and (
+            isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+        ):
+            return True
+    return False

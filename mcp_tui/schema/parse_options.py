@@ -7,8 +7,11 @@ problem/note bookkeeping shared by every check of one property, and turns a list
 
 from __future__ import annotations
 
+import math
+
 from mcp_tui.errors import SchemaProblem
 from mcp_tui.schema.fields import Option
+from mcp_tui.schema.formats import format_number, is_huge
 from mcp_tui.schema.limits import MAX_OPTION_LENGTH, MAX_OPTIONS, MAX_TITLE_LENGTH
 from mcp_tui.schema.rules import json_type, plural, shown
 
@@ -24,6 +27,8 @@ class OptionParser:
         self.problems = problems
         self.notes: list[str] = []
         self._start = len(problems)
+        #: The JSON type of the choices being read: "string", "integer" or "number".
+        self.choice_type = "string"
 
     def problem(self, message: str, sub: str = "") -> None:
         self.problems.append(SchemaProblem(f"{self.path}{sub}", message))
@@ -44,7 +49,7 @@ class OptionParser:
         if not self._option_list(values, f"{sub}.enum"):
             return ()
         assert isinstance(values, list)
-        labels: list[object] = list(values)
+        labels: list[object] = [self._key(v) for v in values]
         if names is not None:
             if not isinstance(names, list):
                 self.problem(f"must be a list, got {json_type(names)}", f"{sub}.enumNames")
@@ -72,7 +77,7 @@ class OptionParser:
                 self.problem('each choice must be {"const": ..., "title": ...}', where)
                 continue
             value = entry["const"]
-            label = entry.get("title", value)
+            label = entry.get("title", self._key(value))
             self._value(value, f"{where}.const")
             if "title" in entry:
                 self._label(label, f"{where}.title")
@@ -92,10 +97,34 @@ class OptionParser:
         return True
 
     def _value(self, value: object, where: str) -> None:
-        if not isinstance(value, str):
+        if self.choice_type != "string":
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                self.problem(f"a choice's value must be a number, got {json_type(value)}", where)
+            elif isinstance(value, float) and not math.isfinite(value):
+                self.problem(f"a choice's value must be finite, got {shown(value)}", where)
+            elif is_huge(value):
+                self.problem("a choice's value has more than 300 digits", where)
+            elif self.choice_type == "integer" and not (
+                isinstance(value, int) or value.is_integer()
+            ):
+                self.problem(f"a choice's value must be a whole number, got {shown(value)}", where)
+        elif not isinstance(value, str):
             self.problem(f"a choice's value must be a string, got {json_type(value)}", where)
         elif len(value) > MAX_OPTION_LENGTH:
             self.problem(f"a choice's value is longer than {MAX_OPTION_LENGTH:,} characters", where)
+
+    def _key(self, value: object) -> object:
+        """The text a number choice is known by (``1`` for ``1`` and ``1.0`` in an integer
+        select); strings and anything unusable are returned as they are."""
+        if self.choice_type == "string" or isinstance(value, bool):
+            return value
+        if isinstance(value, float) and math.isfinite(value) and not is_huge(value):
+            if self.choice_type == "integer" and value.is_integer():
+                return str(int(value))
+            return format_number(value)
+        if isinstance(value, int) and not is_huge(value):
+            return str(value)
+        return value
 
     def _label(self, label: object, where: str) -> None:
         if not isinstance(label, str):
@@ -110,11 +139,18 @@ class OptionParser:
         duplicates: list[str] = []
         options: list[Option] = []
         for value, label in pairs:
-            assert isinstance(value, str) and isinstance(label, str)
-            if value in seen:
-                duplicates.append(value)
-            seen.add(value)
-            options.append(Option(value=value, label=label))
+            assert isinstance(label, str)
+            key = self._key(value)
+            assert isinstance(key, str)
+            if key in seen:
+                duplicates.append(key)
+            seen.add(key)
+            if isinstance(value, str):
+                options.append(Option(value=value, label=label))
+            else:
+                assert isinstance(value, int | float)
+                number = int(value) if self.choice_type == "integer" else value
+                options.append(Option(value=key, label=label, number=number))
         if duplicates:
             listed = ", ".join(shown(d) for d in duplicates[:5])
             more = f" and {len(duplicates) - 5:,} more" if len(duplicates) > 5 else ""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 from mcp_tui.schema.fields import ContentValue, FieldKind, FieldSpec
 from mcp_tui.schema.formats import (
@@ -170,6 +171,52 @@ def check_choice(field: FieldSpec, value: str) -> str | None:
     return None if value in option_values(field) else NOT_A_CHOICE
 
 
+def choice_value(field: FieldSpec, key: str) -> str | int | float:
+    """The JSON value of the option known as ``key`` (a number for a number select)."""
+    if field.choice_type == "string":
+        return key
+    for option in field.options:
+        if option.value == key:
+            return option.sent
+    return key
+
+
+def choice_key(field: FieldSpec, value: int | float) -> str | None:
+    """The key of the number option equal to ``value`` (``1`` and ``1.0`` are equal in JSON)."""
+    for option in field.options:
+        if option.number is not None and option.number == value:
+            return option.value
+    return None
+
+
+def check_list(field: FieldSpec, values: list[Any]) -> str | None:
+    """``minItems``/``maxItems``/``uniqueItems`` of a list of free items, in words."""
+    lo, hi = field.min_items, field.max_items
+    if (lo is not None and len(values) < lo) or (hi is not None and len(values) > hi):
+        return item_rule(field)
+    if field.unique_items:
+        seen: set[tuple[type, Any]] = set()
+        for v in values:
+            key = (str, v) if isinstance(v, str) else (float, float(v))
+            if key in seen:
+                return "Each item at most once"
+            seen.add(key)
+    return None
+
+
+def item_rule(field: FieldSpec) -> str:
+    lo, hi = field.min_items, field.max_items
+    if lo is not None and hi is not None:
+        if lo == hi:
+            return f"Exactly {plural(lo, 'item')}"
+        return f"Between {lo:,} and {plural(hi, 'item')}"
+    if lo is not None:
+        return f"At least {plural(lo, 'item')}"
+    if hi is not None:
+        return f"At most {plural(hi, 'item')}"
+    return "A list of items"
+
+
 def check_choices(field: FieldSpec, values: list[str]) -> str | None:
     known = option_values(field)
     if any(v not in known for v in values):
@@ -211,6 +258,24 @@ def check_typed(field: FieldSpec, value: object) -> tuple[ContentValue | None, s
     integer and a peer cannot tell ``30.0`` from ``30`` after JSON parsing in most languages.
     """
     kind = field.kind
+    if kind is FieldKind.CONST:
+        same = type(value) is type(field.const) or (
+            isinstance(value, int | float)
+            and isinstance(field.const, int | float)
+            and not isinstance(value, bool)
+            and not isinstance(field.const, bool)
+        )
+        if same and value == field.const:
+            return field.const, None
+        return None, f"Must be exactly {shown(field.const)}"
+    if kind is FieldKind.SELECT and field.choice_type != "string":
+        number = _as_number(value, integer=field.choice_type == "integer")
+        key = None if number is None else choice_key(field, number)
+        if key is None:
+            return None, NOT_A_CHOICE
+        return choice_value(field, key), None
+    if kind is FieldKind.LIST:
+        return _check_typed_list(field, value)
     if kind in (FieldKind.TEXT, FieldKind.SELECT):
         if not isinstance(value, str):
             return None, f"Expected a string, got {shown(value)}"
@@ -233,6 +298,20 @@ def check_typed(field: FieldSpec, value: object) -> tuple[ContentValue | None, s
         return None, f"Expected a list of strings, got {shown(value)}"
     problem = check_choices(field, value)
     return (None, problem) if problem else (list(value), None)
+
+
+def _check_typed_list(field: FieldSpec, value: object) -> tuple[ContentValue | None, str | None]:
+    item = field.item
+    if not isinstance(value, list) or item is None:
+        return None, f"Expected a list, got {shown(value)}"
+    out: list[Any] = []
+    for i, v in enumerate(value, 1):
+        checked, problem = check_typed(item, v)
+        if problem is not None or checked is None:
+            return None, f"Item {i}: {problem or 'unexpected value'}"
+        out.append(checked)
+    problem = check_list(field, out)
+    return (None, problem) if problem else (out, None)
 
 
 def _as_number(value: object, *, integer: bool) -> int | float | None:

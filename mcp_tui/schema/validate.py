@@ -45,6 +45,7 @@ from typing import Any, Final, Literal
 
 from mcp_tui.schema import compiled
 from mcp_tui.schema.fields import (
+    NULL,
     ContentValue,
     FieldKind,
     FieldSpec,
@@ -60,9 +61,12 @@ from mcp_tui.schema.rules import (
     REQUIRED,
     check_choice,
     check_choices,
+    check_list,
     check_number,
     check_text,
     check_typed,
+    choice_key,
+    choice_value,
     length_rule,
     number_rule,
     order_choices,
@@ -77,6 +81,7 @@ __all__ = [
     "complete_with_defaults",
     "initial_value",
     "initial_values",
+    "left_empty",
     "validate_field",
     "validate_form",
 ]
@@ -115,8 +120,16 @@ def initial_value(field: FieldSpec) -> RawValue:
             return default
         return False if field.required else None
     if kind is FieldKind.SELECT:
+        if isinstance(default, int | float) and not isinstance(default, bool):
+            return choice_key(field, default)
         return default if isinstance(default, str) else None
-    return list(default) if isinstance(default, list) else []
+    if kind is FieldKind.CONST:
+        return None
+    if kind is FieldKind.LIST:
+        if not isinstance(default, list):
+            return []
+        return [v if isinstance(v, str) else number_to_text(v) for v in default]
+    return [v for v in default if isinstance(v, str)] if isinstance(default, list) else []
 
 
 def initial_values(form: FormSpec) -> dict[str, RawValue]:
@@ -135,12 +148,30 @@ def validate_field(field: FieldSpec, raw: RawValue) -> tuple[ContentValue | Omit
         return OMIT, UNEXPECTED_INPUT
 
 
-def _empty(field: FieldSpec) -> tuple[ContentValue | Omit, str | None]:
+def left_empty(field: FieldSpec) -> tuple[ContentValue | Omit, str | None]:
+    """What a field left empty sends: the one rule for the TUI, headless answers and replays.
+
+    An empty field is omitted (or "Required"), except a text field whose default is ``""``: the
+    server declared the empty string a valid answer, so an empty input sends ``""`` whether it
+    was left untouched or cleared (the two look the same on screen). ``--elicit
+    accept-defaults`` and an answers file that leaves the field out send that same ``""``.
+    """
+    if field.kind is FieldKind.TEXT and field.has_default and field.default == "":
+        return "", None
     return (OMIT, REQUIRED) if field.required else (OMIT, None)
+
+
+_empty = left_empty
 
 
 def _validate_field(field: FieldSpec, raw: RawValue) -> tuple[ContentValue | Omit, str | None]:
     kind = field.kind
+    if kind is FieldKind.CONST:
+        return field.const, None
+    if raw is NULL:
+        return (None, None) if field.nullable else (OMIT, UNEXPECTED_INPUT)
+    if kind is FieldKind.LIST:
+        return _validate_list(field, raw)
     if kind is FieldKind.TEXT:
         if raw is None or raw == "" or (field.format is not None and _blank(raw)):
             return _empty(field)
@@ -168,7 +199,7 @@ def _validate_field(field: FieldSpec, raw: RawValue) -> tuple[ContentValue | Omi
         if not isinstance(raw, str):
             return OMIT, UNEXPECTED_INPUT
         problem = check_choice(field, raw)
-        return (OMIT, problem) if problem else (raw, None)
+        return (OMIT, problem) if problem else (choice_value(field, raw), None)
     if raw is None:
         raw = []
     if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
@@ -182,6 +213,28 @@ def _validate_field(field: FieldSpec, raw: RawValue) -> tuple[ContentValue | Omi
 
 def _blank(raw: object) -> bool:
     return isinstance(raw, str) and not raw.strip()
+
+
+def _validate_list(field: FieldSpec, raw: RawValue) -> tuple[ContentValue | Omit, str | None]:
+    """Each row of a list editor read as one item; empty rows are skipped, never sent."""
+    if raw is None:
+        raw = []
+    if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
+        return OMIT, UNEXPECTED_INPUT
+    item = field.item
+    if item is None:
+        return OMIT, UNEXPECTED_INPUT
+    rows = [r for r in raw if (r.strip() if item.kind is not FieldKind.TEXT else r)]
+    if not rows and not field.required and (not field.has_default or field.min_items):
+        return OMIT, None
+    values: list[Any] = []
+    for i, row in enumerate(rows, 1):
+        value, problem = validate_field(item, row)
+        if problem is not None or value is OMIT:
+            return OMIT, f"Item {i}: {problem or REQUIRED}"
+        values.append(value)
+    problem = check_list(field, values)
+    return (OMIT, problem) if problem else (values, None)
 
 
 # ---------------------------------------------------------------- whole form
@@ -211,11 +264,21 @@ def complete_with_defaults(form: FormSpec, content: Mapping[str, object]) -> For
         return FormResult(None, {key: f"The answer must be a JSON object, not {shown(content)}"})
     for f in form.fields:
         given = content.get(f.name)
+        if f.kind is FieldKind.CONST and given is None:
+            out[f.name] = f.const
+            continue
+        if given is None and f.nullable and f.name in content:
+            out[f.name] = None  # an explicit null for a field that allows it: asked for
+            continue
         if given is None:
             if f.has_default and f.default is not None:
-                out[f.name] = list(f.default) if isinstance(f.default, list) else f.default
-            elif f.required:
-                errors[f.name] = REQUIRED
+                out[f.name] = f.default.copy() if isinstance(f.default, list) else f.default
+            else:
+                value, problem = left_empty(f)
+                if problem is not None:
+                    errors[f.name] = problem
+                elif value is not OMIT:
+                    out[f.name] = value
             continue
         try:
             value, problem = check_typed(f, given)
@@ -225,8 +288,10 @@ def complete_with_defaults(form: FormSpec, content: Mapping[str, object]) -> For
             if problem == NOT_A_CHOICE:
                 problem = f"{NOT_A_CHOICE} ({_choices_hint(f)})"
             errors[f.name] = problem or UNEXPECTED_INPUT
+        elif isinstance(value, list) and f.kind is FieldKind.MULTI_SELECT:
+            out[f.name] = order_choices(f, value)  # type: ignore[arg-type]
         else:
-            out[f.name] = order_choices(f, value) if isinstance(value, list) else value
+            out[f.name] = value
     names = {f.name for f in form.fields}
     for name in content:
         if name not in names:
@@ -235,7 +300,7 @@ def complete_with_defaults(form: FormSpec, content: Mapping[str, object]) -> For
 
 
 def _choices_hint(field: FieldSpec) -> str:
-    values = ", ".join(shown(o.value) for o in field.options[:5])
+    values = ", ".join(shown(o.sent) for o in field.options[:5])
     more = f" and {len(field.options) - 5:,} more" if len(field.options) > 5 else ""
     return f"one of {values}{more}"
 

@@ -43,6 +43,10 @@ def test_pydantic_nested_schema_needs_the_editor(load_schema: Loader) -> None:
         ({"type": "object", "additionalProperties": {"type": "string"}}, NeedsJsonEditor),
         (
             {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}}}},
+            FormSpec,  # a list editor
+        ),
+        (
+            {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object"}}}},
             NeedsJsonEditor,
         ),
         ({"type": "object", "properties": {"a": {"type": "object"}}}, NeedsJsonEditor),

@@ -128,14 +128,15 @@ def test_jsonschema_failures_become_field_messages(schema: dict[str, Any], messa
 
 
 def test_jsonschema_messages_are_translated_for_the_field() -> None:
-    form = parse_requested_schema(
-        {
+    form = FormSpec(
+        fields=(FieldSpec("a", FieldKind.TEXT, "a"), FieldSpec("n", FieldKind.INTEGER, "n")),
+        schema={
             "type": "object",
             "properties": {
                 "a": {"type": "string", "const": "yes"},
                 "n": {"type": "integer", "minimum": 1},
             },
-        }
+        },
     )
     assert validate_form(form, {"a": "no", "n": "3"}).errors == {"a": 'Must be exactly "yes"'}
 

@@ -27,9 +27,9 @@ NOTES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
         ("`minLength` does not apply to a number field; ignored",),
     ),
     (
-        "const",
-        {"type": "string", "const": "x"},
-        ("`const` is not shown in the form; it is checked on submit",),
+        "contentMediaType",
+        {"type": "string", "contentMediaType": "text/plain"},
+        ("`contentMediaType` is not shown in the form; it is checked on submit",),
     ),
     (
         "backreference",

@@ -10,7 +10,16 @@ from typing import Any
 
 import pytest
 
-from mcp_tui.schema import FieldKind, FieldSpec, Option, parse_requested_schema, validate_form
+from mcp_tui.errors import SchemaError
+from mcp_tui.schema import (
+    FieldKind,
+    FieldSpec,
+    FormSpec,
+    Option,
+    classify_input_schema,
+    parse_requested_schema,
+    validate_form,
+)
 
 COLOR_DEFS = {"$defs": {"Color": {"enum": ["red", "green"], "title": "Color", "type": "string"}}}
 
@@ -102,3 +111,180 @@ def test_a_referenced_answer_is_checked_against_the_original_schema() -> None:
     assert form.schema is schema
     assert validate_form(form, {"c": "green", "n": "3"}).content == {"c": "green", "n": 3}
     assert validate_form(form, {"c": "green"}).content == {"c": "green"}  # null never sent
+
+
+NEW_KINDS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    (
+        "FastMCP IntEnum",
+        {"type": "integer", "enum": [1, 2, 3], "title": "Priority", "default": 2},
+        {
+            "kind": FieldKind.SELECT,
+            "choice_type": "integer",
+            "options": (Option("1", "1", 1), Option("2", "2", 2), Option("3", "3", 3)),
+            "default": 2,
+        },
+    ),
+    (
+        "untyped number enum",
+        {"enum": [0.5, 1]},
+        {"kind": FieldKind.SELECT, "choice_type": "number"},
+    ),
+    (
+        "titled integer choices",
+        {
+            "type": "integer",
+            "oneOf": [{"const": 1, "title": "Low"}, {"const": 2.0, "title": "High"}],
+        },
+        {"options": (Option("1", "Low", 1), Option("2", "High", 2))},
+    ),
+    (
+        "const (zod literal)",
+        {"type": "string", "const": "v1", "title": "Version"},
+        {"kind": FieldKind.CONST, "const": "v1", "title": "Version"},
+    ),
+    ("untyped const number", {"const": 3}, {"kind": FieldKind.CONST, "const": 3}),
+    (
+        "list[str]",
+        {"type": "array", "items": {"type": "string", "minLength": 2}, "minItems": 1},
+        {
+            "kind": FieldKind.LIST,
+            "min_items": 1,
+            "item": FieldSpec("f", FieldKind.TEXT, "f", required=True, min_length=2),
+        },
+    ),
+    (
+        "list of strings, unique, with a default",
+        {
+            "type": "array",
+            "items": {"type": "string", "maxLength": 9},
+            "maxItems": 3,
+            "uniqueItems": True,
+            "default": ["a", "b"],
+        },
+        {"kind": FieldKind.LIST, "max_items": 3, "unique_items": True, "default": ["a", "b"]},
+    ),
+    (
+        "nullable list (pydantic Optional[list[str]])",
+        {
+            "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}],
+            "default": None,
+        },
+        {"kind": FieldKind.LIST, "nullable": True, "has_default": False},
+    ),
+]
+
+
+@pytest.mark.parametrize(("label", "prop", "expected"), NEW_KINDS, ids=[s[0] for s in NEW_KINDS])
+def test_new_kind(label: str, prop: dict[str, Any], expected: dict[str, Any]) -> None:
+    field = one(prop)
+    for attribute, value in expected.items():
+        assert getattr(field, attribute) == value, attribute
+    assert field.notes == ()
+
+
+def content(prop: dict[str, Any], raw: Any, *, required: bool = False) -> Any:
+    """What the form sends for ``raw`` (``...``: untouched), or its errors.
+
+    Read as a tool's arguments (the same engine) so lists of numbers, which an elicitation
+    answer cannot hold, are covered too.
+    """
+    form = classify_input_schema(
+        {"type": "object", "properties": {"f": prop}, **({"required": ["f"]} if required else {})}
+    )
+    assert isinstance(form, FormSpec)
+    result = validate_form(form, {} if raw is ... else {"f": raw})
+    return result.content if result.ok else result.errors
+
+
+def test_an_integer_choice_is_sent_as_a_json_integer() -> None:
+    sent = content({"type": "integer", "enum": [1, 2, 3]}, "2")
+    assert sent == {"f": 2} and type(sent["f"]) is int
+    sent = content({"type": "integer", "enum": [1.0, 2.0]}, "1")
+    assert type(sent["f"]) is int  # 1, never 1.0
+    sent = content({"type": "number", "enum": [0.5, 1.5]}, "1.5")
+    assert sent == {"f": 1.5}
+    assert content({"type": "integer", "enum": [1, 2]}, "7") == {"f": "Not one of the choices"}
+    assert content({"type": "integer", "enum": [1, 2], "default": 2}, ...) == {"f": 2}
+
+
+def test_a_const_is_always_sent() -> None:
+    assert content({"const": "v1"}, ...) == {"f": "v1"}
+    assert content({"type": "boolean", "const": True}, "anything") == {"f": True}
+
+
+def test_a_list_sends_typed_items_and_skips_empty_rows() -> None:
+    assert content({"type": "array", "items": {"type": "string"}}, ["a", "", "b c"]) == {
+        "f": ["a", "b c"]
+    }
+    sent = content({"type": "array", "items": {"type": "integer"}}, ["1", " ", "30"])
+    assert sent == {"f": [1, 30]} and all(type(v) is int for v in sent["f"])
+    assert content({"type": "array", "items": {"type": "number"}}, ["2.5"]) == {"f": [2.5]}
+    assert content({"type": "array", "items": {"type": "string"}}, []) == {}
+    assert content({"type": "array", "items": {"type": "integer"}}, ["x"]) == {
+        "f": "Item 1: A whole number"
+    }
+    assert content(
+        {"type": "array", "items": {"type": "string"}, "minItems": 2}, ["a"], required=True
+    ) == {"f": "At least 2 items"}
+    assert content(
+        {"type": "array", "items": {"type": "string"}, "uniqueItems": True}, ["a", "a"]
+    ) == {"f": "Each item at most once"}
+    assert content({"type": "array", "items": {"type": "string"}, "default": ["x"]}, ...) == {
+        "f": ["x"]
+    }
+
+
+def test_null_is_sent_only_when_asked_for() -> None:
+    from mcp_tui.schema import complete_with_defaults
+    from mcp_tui.schema.fields import NULL
+
+    prop = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    assert content(prop, "") == {}
+    assert content(prop, NULL) == {"f": None}
+    assert content(prop, NULL, required=True) == {"f": None}
+    assert content(prop, "", required=True) == {"f": "Required"}
+    assert content({"type": "string"}, NULL) == {"f": "Unexpected input for this field"}
+    form = parse_requested_schema({"type": "object", "properties": {"f": prop}})
+    assert complete_with_defaults(form, {"f": None}).content == {"f": None}
+    assert complete_with_defaults(form, {}).content == {}
+    plain = parse_requested_schema({"type": "object", "properties": {"f": {"type": "string"}}})
+    assert complete_with_defaults(plain, {"f": None}).content == {}  # null means "not given"
+
+
+def test_headless_answers_for_the_new_kinds() -> None:
+    from mcp_tui.schema import complete_with_defaults
+
+    form = classify_input_schema(
+        {
+            "type": "object",
+            "properties": {
+                "p": {"type": "integer", "enum": [1, 2, 3]},
+                "c": {"const": "v1"},
+                "t": {"type": "array", "items": {"type": "integer"}},
+            },
+        }
+    )
+    assert isinstance(form, FormSpec)
+    got = complete_with_defaults(form, {"p": 3.0, "t": [1, 2.0]})
+    assert got.content == {"p": 3, "c": "v1", "t": [1, 2]}
+    assert type(got.content["p"]) is int and type(got.content["t"][1]) is int
+    assert complete_with_defaults(form, {"p": "3"}).errors == {
+        "p": "Not one of the choices (one of 1, 2, 3)"
+    }
+    assert complete_with_defaults(form, {"c": "v2"}).errors == {"c": 'Must be exactly "v1"'}
+    assert complete_with_defaults(form, {"t": ["1"]}).errors == {
+        "t": 'Item 1: Expected a whole number, got "1"'
+    }
+
+
+def test_an_elicitation_cannot_ask_for_a_list_of_numbers() -> None:
+    """``ElicitResult.content`` holds only lists of strings (spec and SDK): refused, with why."""
+    schema = {
+        "type": "object",
+        "properties": {"t": {"type": "array", "items": {"type": "integer"}}},
+    }
+    with pytest.raises(SchemaError) as caught:
+        parse_requested_schema(schema)
+    assert [str(p) for p in caught.value.problems] == [
+        "t: a list of numbers cannot be answered: an elicitation answer holds only lists of strings"
+    ]

@@ -106,3 +106,22 @@ def test_deprecation_warnings_are_silenced_and_nothing_else() -> None:
         warnings.warn("deprecated feature", MCPDeprecationWarning, stacklevel=1)
         warnings.warn("something else", UserWarning, stacklevel=1)
     assert [str(w.message) for w in caught] == ["something else"]
+
+
+def test_sdk_still_refuses_a_list_of_numbers_in_elicitation_content() -> None:
+    """Why ``parse_requested_schema`` refuses ``items: {"type": "integer"}`` instead of working
+    around it: the result model and the wire check both allow only lists of strings (as the spec's
+    ``ElicitResult`` does), and null, which a nullable field may send, is allowed."""
+    from mcp_types.methods import validate_client_result
+
+    with pytest.raises(ValidationError):
+        types.ElicitResult(action="accept", content={"t": [1, 2]})
+    with pytest.raises(ValidationError):
+        validate_client_result(
+            "elicitation/create", "2025-11-25", {"action": "accept", "content": {"t": [1, 2]}}
+        )
+    ok = types.ElicitResult(action="accept", content={"t": ["1"], "n": None})
+    assert ok.model_dump(mode="json", exclude_none=True) == {
+        "action": "accept",
+        "content": {"t": ["1"], "n": None},
+    }

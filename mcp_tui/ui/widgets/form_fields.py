@@ -38,7 +38,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select, SelectionList, Static
 from textual.widgets._input import _RESTRICT_TYPES, InputType
 
-from mcp_tui.schema.fields import FieldKind, FieldSpec, Option, RawValue
+from mcp_tui.schema.fields import NULL, FieldKind, FieldSpec, Option, RawValue
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.choice_filter import FILTER_SHOWN, ChoiceFilter
 from mcp_tui.ui.widgets.form_controls import (
@@ -198,6 +198,8 @@ def raw_to_text(raw: RawValue) -> str:
     """A raw value as the user would read it back (for the transcript of abandoned input)."""
     if raw is None:
         return ""
+    if raw is NULL:
+        return "null"
     if isinstance(raw, bool):
         return "true" if raw else "false"
     if isinstance(raw, list):
