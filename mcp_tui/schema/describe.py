@@ -60,6 +60,13 @@ def constraint_text(field: FieldSpec) -> str:
             parts.append(f"multiple of {format_number(field.multiple_of)}")
     elif kind is FieldKind.MULTI_SELECT:
         parts.append(_span(field.min_items, field.max_items, "", lead="pick "))
+    elif kind is FieldKind.LIST:
+        parts.append(_span(field.min_items, field.max_items, "item") or "list")
+        if field.item is not None:
+            rule = constraint_text(field.item)
+            parts.append(f"each {rule}" if rule else "")
+        if field.unique_items:
+            parts.append("no repeats")
     return ", ".join(p for p in parts if p)
 
 

@@ -184,3 +184,55 @@ def test_hostile_text(snap_compare: SnapCompare) -> None:
         message=HOSTILE,
     )
     assert snap_compare(app, terminal_size=SMALL)
+
+
+def _sdk_field(name: str, prop: dict[str, Any], *, required: bool = False) -> FieldSpec:
+    from mcp_tui.schema import parse_requested_schema
+
+    schema: dict[str, Any] = {"type": "object", "properties": {name: prop}}
+    if required:
+        schema["required"] = [name]
+    return parse_requested_schema(schema).fields[0]
+
+
+#: The kinds SDK-generated schemas bring (list editor, number select, fixed value, nullable).
+SDK_KINDS: dict[str, FieldSpec] = {
+    "list": _sdk_field(
+        "tags",
+        {
+            "type": "array",
+            "title": "Tags",
+            "items": {"type": "string", "maxLength": 20},
+            "minItems": 1,
+            "maxItems": 5,
+            "default": ["red", "green"],
+        },
+    ),
+    "int_select": _sdk_field(
+        "priority",
+        {"type": "integer", "enum": [1, 2, 3], "title": "Priority", "default": 2},
+        required=True,
+    ),
+    "const": _sdk_field("version", {"type": "string", "const": "v1", "title": "API version"}),
+    "nullable": _sdk_field(
+        "nickname",
+        {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None, "title": "Nickname"},
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(SDK_KINDS))
+def test_sdk_field_kind(snap_compare: SnapCompare, kind: str) -> None:
+    assert snap_compare(host(SDK_KINDS[kind]), terminal_size=SMALL)
+
+
+async def _edit_list(pilot: Pilot[None]) -> None:
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.press("down", "enter", *"blue", "alt+up")
+    await pilot.pause()
+
+
+def test_sdk_kinds_list_edited(snap_compare: SnapCompare) -> None:
+    app = host(*SDK_KINDS.values(), message="Label the issue")
+    assert snap_compare(app, terminal_size=SMALL, run_before=_edit_list)

@@ -49,6 +49,7 @@ from mcp_tui.ui.widgets.form_controls import (
     TriStateControl,
     focus_next_field,
 )
+from mcp_tui.ui.widgets.list_control import ConstControl, ListControl
 from mcp_tui.untrusted import one_line
 
 __all__ = [
@@ -58,9 +59,11 @@ __all__ = [
     "FILTER_THRESHOLD",
     "BoolControl",
     "ChoiceFilter",
+    "ConstControl",
     "ControlWidget",
     "FieldLabel",
     "FieldRow",
+    "ListControl",
     "MultiControl",
     "SelectControl",
     "TextControl",
@@ -112,7 +115,14 @@ def looks_secret(field: FieldSpec) -> bool:
 
 
 ControlWidget = (
-    TextControl | BoolControl | TriStateControl | SelectControl | MultiControl | ChoiceFilter
+    TextControl
+    | BoolControl
+    | TriStateControl
+    | SelectControl
+    | MultiControl
+    | ChoiceFilter
+    | ListControl
+    | ConstControl
 )
 
 
@@ -178,6 +188,17 @@ def _multi_select(field: FieldSpec, raw: RawValue, control_id: str) -> ControlWi
     return MultiControl(field.options, chosen, id=control_id)
 
 
+def _list(field: FieldSpec, raw: RawValue, control_id: str) -> ControlWidget:
+    rows = raw if isinstance(raw, list) else []
+    item = field.item
+    hint = "" if item is None else item.placeholder
+    return ListControl(rows, placeholder=one_line(hint, limit=80), id=control_id)
+
+
+def _const(field: FieldSpec, raw: RawValue, control_id: str) -> ControlWidget:
+    return ConstControl(field.const, id=control_id)
+
+
 #: FieldKind -> a builder ``(field, initial raw value, generated id) -> control``.
 CONTROL_BUILDERS: dict[FieldKind, Callable[[FieldSpec, RawValue, str], ControlWidget]] = {
     FieldKind.TEXT: _text,
@@ -186,6 +207,8 @@ CONTROL_BUILDERS: dict[FieldKind, Callable[[FieldSpec, RawValue, str], ControlWi
     FieldKind.BOOLEAN: _boolean,
     FieldKind.SELECT: _select,
     FieldKind.MULTI_SELECT: _multi_select,
+    FieldKind.LIST: _list,
+    FieldKind.CONST: _const,
 }
 
 
@@ -337,9 +360,11 @@ class FieldRow(Vertical):
     def focus_control(self) -> None:
         """Focus the control now (not after the App's queue, as ``Widget.focus`` does), so a key
         that arrives next already goes to it."""
-        target: Widget = (
-            self.control.filter_input if isinstance(self.control, ChoiceFilter) else self.control
-        )
+        target: Widget = self.control
+        if isinstance(self.control, ChoiceFilter):
+            target = self.control.filter_input
+        elif isinstance(self.control, ListControl):
+            target = self.control.first_input or self.control
         self.screen.set_focus(target, scroll_visible=False)
         self.call_after_refresh(self._reveal)
 
@@ -359,6 +384,7 @@ class FieldRow(Vertical):
     @on(SelectionList.SelectedChanged)
     @on(TriStateControl.Changed)
     @on(ChoiceFilter.Changed)
+    @on(ListControl.Changed)
     def _edited(self, event: Message) -> None:
         event.stop()
         self.post_message(self.Edited(self))
