@@ -104,13 +104,43 @@ class TextControl(OrderedKeys, Input):
         await focus_next_field(self)
 
 
-class BoolControl(OrderedKeys, Checkbox, inherit_bindings=False):
-    """A checkbox for a boolean that always has a value (it has a default)."""
+#: How a boolean's state is drawn: a box that is ticked or empty, then the words.
+BOX_ON = "☑"
+BOX_OFF = "☐"
+#: A boolean without a default, not answered (it is left out of the content).
+BOX_UNSET = "◌"
 
+
+class BoolControl(OrderedKeys, Checkbox, inherit_bindings=False):
+    """A checkbox for a boolean that always has a value (it has a default).
+
+    Textual's checkbox draws the same "X" for both states in two shades (a dark X on navy when
+    false, hardly different when true); here the box itself says it (☑ / ☐), then the words, in
+    the theme's foreground colour on every state, so it reads at WCAG AA contrast in any theme.
+    """
+
+    DEFAULT_CSS = """
+    BoolControl > .toggle--button, BoolControl.-on > .toggle--button {
+        color: $foreground;
+        background: initial;
+        text-style: bold;
+    }
+    BoolControl:focus > .toggle--label {
+        color: $foreground;
+        background: initial;
+        text-style: bold underline;
+    }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_button", "Toggle", show=False),
         Binding("enter", "next_field", "Next field", show=False),
     ]
+
+    @property
+    def _button(self) -> Content:
+        return Content.styled(
+            BOX_ON if self.value else BOX_OFF, self.get_visual_style("toggle--button")
+        )
 
     def __init__(self, value: bool, *, id: str) -> None:
         super().__init__(self._label_for(value), value, id=id)
@@ -164,8 +194,8 @@ class TriStateControl(OrderedKeys, Widget, can_focus=True):
 
     def render(self) -> Content:
         if self.state is None:
-            return Content("[ ] not set (left out)  space: yes / no")
-        return Content("[✓] yes (true)") if self.state else Content("[✗] no (false)")
+            return Content(f"{BOX_UNSET} not set (left out) · space: yes / no")
+        return Content(f"{BOX_ON} yes (true)") if self.state else Content(f"{BOX_OFF} no (false)")
 
     def watch_state(self) -> None:
         self.post_message(self.Changed(self))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 
@@ -23,19 +23,22 @@ from mcp_tui.startup import attrs_unseen
 
 with attrs_unseen():  # rich.pretty would load attrs only for what we never print
     from textual.widgets import RichLog
+from mcp_tui.ui.contrast import readable
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.text import literal_text, literal_text_line
 
-LEVEL_STYLE = {
-    "debug": "bright_black",
-    "info": "cyan",
-    "notice": "cyan",
-    "warning": "yellow",
-    "error": "red",
-    "critical": "bold red",
-    "alert": "bold red",
-    "emergency": "bold red",
+#: Log levels -> the theme colour they are drawn in (``readable`` keeps it only at AA contrast).
+LEVEL_COLOR = {
+    "debug": "",
+    "info": "text-primary",
+    "notice": "text-primary",
+    "warning": "text-warning",
+    "error": "text-error",
+    "critical": "text-error",
+    "alert": "text-error",
+    "emergency": "text-error",
 }
+
 
 #: Lines per flush written at most, whatever the panel's height; older lines are counted.
 BATCH_LINES = 400
@@ -61,19 +64,25 @@ def log_data_text(data: object) -> str:
         return repr(data)
 
 
-def log_line(event: LogReceived | StderrReceived) -> Text:
-    """One log entry as literal Rich text (time, server, level, logger, data)."""
+def log_line(event: LogReceived | StderrReceived, levels: Mapping[str, str] | None = None) -> Text:
+    """One log entry as literal Rich text (time, server, level, logger, data).
+
+    Everything is in the theme's foreground (Rich's ``style=`` argument of ``Text`` would be the
+    base style of the whole line: a grey time stamp made the whole line grey); only the level
+    word has a colour, ``levels`` (level -> style) as the panel chose it for the theme.
+    """
     if isinstance(event, StderrReceived):
-        line = Text("stderr   ", style="bright_black", end="")
+        line = Text.assemble(("stderr", "italic"), "   ", end="")
         line.append_text(literal_text_line(event.server, limit=30, style="bold"))
         line.append(" ")
         line.append_text(literal_text_line(event.line, limit=2000))
         return line
     level = event.level.lower() if isinstance(event.level, str) else "info"
-    line = Text(clock(event.at) + " ", style="bright_black", end="")
+    line = Text(clock(event.at) + " ", end="")
     line.append_text(literal_text_line(event.server, limit=30, style="bold"))
     line.append(" ")
-    line.append_text(literal_text_line(level.upper(), limit=9, style=LEVEL_STYLE.get(level, "")))
+    style = (levels or {}).get(level, "bold")
+    line.append_text(literal_text_line(level.upper(), limit=9, style=style))
     if event.logger:
         line.append(" ")
         line.append_text(literal_text_line(event.logger, limit=40, style="italic"))
@@ -92,6 +101,21 @@ class LogPanel(RichLog):
         self.lines_written = 0
         #: Lines counted in "not shown" summaries so far (tests and the flood benchmark read it).
         self.lines_not_shown = 0
+        self._level_styles: tuple[str, dict[str, str]] | None = None
+
+    def level_styles(self) -> dict[str, str]:
+        """Level -> Rich style in the current theme, each colour kept only at AA contrast."""
+        theme = self.app.theme
+        cached = self._level_styles
+        if cached is not None and cached[0] == theme:
+            return cached[1]
+        variables = self.app.get_css_variables()
+        styles = {
+            level: "bold " + readable(variables, name) if name else "bold"
+            for level, name in LEVEL_COLOR.items()
+        }
+        self._level_styles = (theme, styles)
+        return styles
 
     def batch_lines(self) -> int:
         """Lines one flush may draw: about two screens of this panel (what can be read)."""
@@ -108,8 +132,9 @@ class LogPanel(RichLog):
             return
         lines: list[Text] = []
         budget = BATCH_CHARS
+        levels = self.level_styles()
         for event in reversed(events[-self.batch_lines() :]):  # the newest lines matter most
-            line = log_line(event)
+            line = log_line(event, levels)
             budget -= len(line)
             if budget < 0 and lines:
                 break
@@ -121,7 +146,7 @@ class LogPanel(RichLog):
             text.append(
                 f"… {not_shown:,} log line{'' if not_shown == 1 else 's'} dropped from view "
                 "(not shown: too many at once; the --log file and the stderr log keep them all)",
-                style="yellow",
+                style="italic",
             )
         for line in reversed(lines):
             if text:
