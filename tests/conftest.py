@@ -1,0 +1,94 @@
+"""The suite-wide hard stop behind pytest-timeout's per-test limit.
+
+pytest-timeout's ``signal`` method (configured in pyproject) fails a test that runs past its limit
+by name and lets the run go on; it works for Python code, for an event loop waiting on I/O and for
+Python's ``re`` (which checks signals while matching). It cannot end a test whose main thread is
+stuck in C code that never returns to Python, nor one whose teardown then waits on something that
+cannot be cancelled (an event loop closing waits for every task, shielded ones included). Its
+``thread`` method cannot either: its timer is a Python thread, which never gets the GIL while C
+code holds it (a catastrophic Python-``re`` match held a run for minutes).
+
+So each test also arms :func:`faulthandler.dump_traceback_later` for :data:`HARD_STOP_AFTER`
+seconds past its limit: a C-level watchdog that needs no GIL, prints every thread's stack to the
+real stderr, and ends the process. Just before, a Python thread names the test (when it can get
+the GIL; when it cannot, the stuck test's own frames are in the stack printed).
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import sys
+import threading
+import time
+from typing import Any
+
+import pytest
+
+#: Seconds past a test's own limit before the whole run is stopped.
+HARD_STOP_AFTER = 30
+
+
+class HardStop:
+    """One watchdog for the session: arm it per test, disarm it when the test's protocol ends."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._changed = threading.Condition()
+        self._armed: tuple[str, float, float] | None = None  # test, its limit, deadline
+        self._thread = threading.Thread(target=self._watch, name="hard-stop", daemon=True)
+        self._thread.start()
+
+    def arm(self, test: str, limit: float) -> None:
+        after = limit + HARD_STOP_AFTER
+        faulthandler.dump_traceback_later(after, exit=True, file=self._fd)
+        with self._changed:
+            self._armed = (test, limit, time.monotonic() + after - 1)
+            self._changed.notify()
+
+    def disarm(self) -> None:
+        faulthandler.cancel_dump_traceback_later()
+        with self._changed:
+            self._armed = None
+            self._changed.notify()
+
+    def _watch(self) -> None:
+        with self._changed:
+            while True:
+                armed = self._armed
+                left = None if armed is None else armed[2] - time.monotonic()
+                if armed is not None and left is not None and left <= 0:
+                    test, limit, _ = armed
+                    message = (
+                        f"\n\nHARD STOP: {test} is still running {limit + HARD_STOP_AFTER - 1:g}"
+                        f" s after it started (its limit is {limit:g} s); every thread's stack"
+                        " follows and the run ends.\n"
+                    )
+                    os.write(self._fd, message.encode())
+                    self._armed = None
+                    continue
+                self._changed.wait(left)
+
+
+_hard_stop: HardStop | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Start the watchdog on a copy of the real stderr: while a test runs, fd 2 is pytest's
+    capture file, which a process ended by faulthandler would never show."""
+    global _hard_stop
+    if _hard_stop is None and sys.__stderr__ is not None:
+        _hard_stop = HardStop(os.dup(sys.__stderr__.fileno()))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> None:
+    """Arm the hard stop beside pytest-timeout's own timer (returning None lets it arm too)."""
+    if settings.timeout and _hard_stop is not None:
+        _hard_stop.arm(item.nodeid, float(settings.timeout))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_timeout_cancel_timer(item: pytest.Item) -> None:
+    if _hard_stop is not None:
+        _hard_stop.disarm()
