@@ -40,17 +40,40 @@ def _span(lo: int | None, hi: int | None, unit: str, *, lead: str = "") -> str:
     return ""
 
 
-def constraint_text(field: FieldSpec) -> str:
-    """The field's rules in words ("3–20 characters", "1 to 100", "pick 1–3"), or ""."""
+#: Patterns longer than this stay out of the visible hint (zod's generated email and date-time
+#: regexes are 100-400 characters): they are in the full rules (:func:`constraint_text` with
+#: ``full=True``, the hint's tooltip) and are still enforced.
+SHORT_PATTERN = 40
+#: Bounds at least this large (2^53 − 1, JavaScript's MAX_SAFE_INTEGER, which zod writes for
+#: every ``z.number().int()``) say nothing to a person: left out of the visible hint.
+ABSURD_BOUND = 2**53 - 1
+
+
+def _absurd(value: int | float | None) -> bool:
+    return value is not None and abs(value) >= ABSURD_BOUND
+
+
+def constraint_text(field: FieldSpec, *, full: bool = False) -> str:
+    """The field's rules in words ("3–20 characters", "1 to 100", "pick 1–3"), or "".
+
+    Without ``full``, the short form for the hint under a field: a long ``pattern`` (or any
+    pattern beside a ``format``, which already says it) and full-range bounds are left out.
+    """
     kind = field.kind
     parts: list[str] = []
     if kind is FieldKind.TEXT:
         parts.append(_span(field.min_length, field.max_length, "character"))
-        if field.pattern is not None:
-            parts.append(f"matching {one_line(field.pattern, limit=60)}")
+        pattern = field.pattern
+        shown = full or (
+            pattern is not None and field.format is None and len(pattern) <= SHORT_PATTERN
+        )
+        if pattern is not None and shown:
+            parts.append(f"matching {one_line(pattern, limit=None if full else 60)}")
     elif kind in (FieldKind.NUMBER, FieldKind.INTEGER):
         if kind is FieldKind.INTEGER:
             parts.append("whole number")
+        if not full:
+            field = _sensible_bounds(field)
         lower, upper = range_words(field)
         if lower.startswith("at least ") and upper.startswith("at most "):
             parts.append(f"{lower[9:]} to {upper[8:]}")
@@ -63,11 +86,24 @@ def constraint_text(field: FieldSpec) -> str:
     elif kind is FieldKind.LIST:
         parts.append(_span(field.min_items, field.max_items, "item") or "list")
         if field.item is not None:
-            rule = constraint_text(field.item)
+            rule = constraint_text(field.item, full=full)
             parts.append(f"each {rule}" if rule else "")
         if field.unique_items:
             parts.append("no repeats")
     return ", ".join(p for p in parts if p)
+
+
+def _sensible_bounds(field: FieldSpec) -> FieldSpec:
+    """``field`` without the bounds that only say "any number a computer can hold"."""
+    from dataclasses import replace
+
+    return replace(
+        field,
+        minimum=None if _absurd(field.minimum) else field.minimum,
+        maximum=None if _absurd(field.maximum) else field.maximum,
+        exclusive_minimum=None if _absurd(field.exclusive_minimum) else field.exclusive_minimum,
+        exclusive_maximum=None if _absurd(field.exclusive_maximum) else field.exclusive_maximum,
+    )
 
 
 def placeholder(field: FieldSpec) -> str:

@@ -135,6 +135,13 @@ class FieldSpec:
         return constraint_text(self)
 
     @property
+    def constraint_text_full(self) -> str:
+        """Every rule in words, with what the short hint leaves out (long patterns, huge bounds)."""
+        from mcp_tui.schema.describe import constraint_text
+
+        return constraint_text(self, full=True)
+
+    @property
     def placeholder(self) -> str:
         """An example of valid input for a text-like field ("name@example.com", "YYYY-MM-DD")."""
         from mcp_tui.schema.describe import placeholder

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import UTC
 from typing import Any
 
-from mcp_tui.schema.fields import ContentValue, FieldKind, FieldSpec
+from mcp_tui.schema.fields import ContentValue, FieldKind, FieldSpec, TextFormat
 from mcp_tui.schema.formats import (
     check_format,
     format_number,
@@ -141,8 +142,33 @@ def check_text(field: FieldSpec, text: str) -> tuple[str | None, str | None]:
         value = formatted
     problem = length_rule(field, len(value))
     if problem is None and field.pattern is not None and not _safe_match(field.pattern, value):
+        utc = as_utc(value) if field.format is TextFormat.DATE_TIME else None
+        if utc is not None and _safe_match(field.pattern, utc):
+            return utc, None  # zod's date-time pattern accepts only "Z": the same instant in UTC
         problem = pattern_rule(field.pattern)
     return (None, problem) if problem else (value, None)
+
+
+def as_utc(value: str) -> str | None:
+    """A checked RFC 3339 date-time with an offset, as the same instant in UTC with ``Z``.
+
+    Fractional seconds are kept as written; ``None`` for anything else.
+    """
+    from datetime import datetime
+
+    head, dot, rest = value.partition(".")
+    frac = ""
+    if dot:
+        digits = len(rest) - len(rest.lstrip("0123456789"))
+        frac, rest = "." + rest[:digits], rest[digits:]
+        head = head + rest
+    try:
+        moment = datetime.fromisoformat(head.replace("z", "Z").replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return None
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S") + frac + "Z"
 
 
 def _safe_match(pattern: str, text: str) -> bool:

@@ -288,3 +288,58 @@ def test_an_elicitation_cannot_ask_for_a_list_of_numbers() -> None:
     assert [str(p) for p in caught.value.problems] == [
         "t: a list of numbers cannot be answered: an elicitation answer holds only lists of strings"
     ]
+
+
+ZOD_EMAIL = (
+    "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+"
+    "[A-Za-z]{2,}$"
+)
+ZOD_DATE_TIME = (
+    "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29"
+    "|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)"
+    "|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?"
+    "(?:Z))$"
+)
+
+
+def test_zod_patterns_and_full_range_bounds_stay_out_of_the_visible_hint() -> None:
+    # zod's email regex uses lookaheads, which RE2 cannot run: a note, and format email applies.
+    email = one({"type": "string", "format": "email", "pattern": ZOD_EMAIL})
+    assert email.pattern is None and email.constraint_text == ""
+    when = one({"type": "string", "format": "date-time", "pattern": ZOD_DATE_TIME})
+    assert when.pattern == ZOD_DATE_TIME  # still enforced
+    assert when.constraint_text == ""
+    assert ZOD_DATE_TIME in when.constraint_text_full
+    count = one({"type": "integer", "minimum": -9007199254740991, "maximum": 9007199254740991})
+    assert count.constraint_text == "whole number"
+    assert "9007199254740991" in count.constraint_text_full
+    small = one({"type": "integer", "minimum": 1, "maximum": 9007199254740991})
+    assert small.constraint_text == "whole number, at least 1"
+    short = one({"type": "string", "pattern": "^[a-z]+$"})
+    assert short.constraint_text == "matching ^[a-z]+$"
+    assert content({"type": "integer", "maximum": 9007199254740991}, "9007199254740992") == {
+        "f": "A whole number of at most 9007199254740991"
+    }
+
+
+def test_a_date_time_goes_out_in_utc_when_the_pattern_wants_z() -> None:
+    prop = {"type": "string", "format": "date-time", "pattern": ZOD_DATE_TIME}
+    assert content(prop, "2026-01-31T09:00:00+01:00") == {"f": "2026-01-31T08:00:00Z"}
+    assert content(prop, "2026-01-31T09:00:00.5Z") == {"f": "2026-01-31T09:00:00.5Z"}
+    plain = {"type": "string", "format": "date-time"}
+    assert content(plain, "2026-01-31T09:00:00+01:00") == {"f": "2026-01-31T09:00:00+01:00"}
+
+
+def test_an_empty_string_default_is_sent_in_the_tui_and_headless_alike() -> None:
+    """One rule (``validate.left_empty``): a text field whose default is "" sends ""."""
+    from mcp_tui.schema import complete_with_defaults
+
+    schema = {
+        "type": "object",
+        "properties": {"note": {"type": "string", "default": ""}, "other": {"type": "string"}},
+    }
+    form = parse_requested_schema(schema)
+    assert validate_form(form, {}).content == {"note": ""}  # untouched
+    assert validate_form(form, {"note": ""}).content == {"note": ""}  # cleared
+    assert complete_with_defaults(form, {}).content == {"note": ""}  # accept-defaults, replay
+    assert complete_with_defaults(form, {"note": None}).content == {"note": ""}

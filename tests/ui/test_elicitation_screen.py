@@ -458,7 +458,16 @@ async def test_secret_looking_fields_carry_a_warning() -> None:
         ("cardNumber", "", None, True),
         ("x", "CVV", None, True),
         ("ssn", "", None, True),
-        ("x", "y", "Your client secret from the dashboard", True),
+        ("x", "Client secret", "From the dashboard", True),
+        ("x", "y", "Your client secret from the dashboard", False),  # descriptions not judged
+        (
+            "integer",
+            "Integer",
+            "Your favorite integer (do not give us your phone number, pin, or other "
+            "sensitive info)",
+            False,
+        ),
+        ("pin", "PIN", None, True),
         ("name", "Name", "Your full name", False),
         ("tokenizer", "Tokenizer", "Which tokenizer to use", False),
         ("passage", "Passage", None, False),

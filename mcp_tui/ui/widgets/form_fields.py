@@ -105,12 +105,15 @@ def _words(text: str) -> str:
 
 
 def looks_secret(field: FieldSpec) -> bool:
-    """True when the field's name, title or description suggests a secret.
+    """True when the field's name (key) or title suggests a secret.
 
     The spec forbids servers to ask for passwords, API keys, tokens or payment details in form
     mode; the form warns instead of refusing, because a false positive must not block the user.
+    The description is not judged: it is where servers write warnings *against* giving secrets
+    ("do not give us your phone number, pin, ..."), and what a field asks for is named by its
+    key and title.
     """
-    haystack = " ".join(_words(t) for t in (field.name, field.title, field.description or ""))
+    haystack = " ".join(_words(t) for t in (field.name, field.title))
     return _SECRET_WORDS.search(haystack) is not None
 
 
@@ -333,7 +336,12 @@ class FieldRow(Vertical):
             if self.field.description
             else None
         )
-        yield FieldLabel(self.label_content(), description)
+        label = FieldLabel(self.label_content(), description)
+        full = self.field.constraint_text_full
+        if full != self.field.constraint_text:
+            # What the short hint leaves out (a long pattern, full-range bounds), on hover.
+            label.tooltip = literal_line(f"Rules: {full}", limit=2000)
+        yield label
         yield self.control
         if self._error is not None:
             yield self._error
