@@ -109,6 +109,10 @@ def test_first_frame_imports_only_what_it_paints() -> None:
         "mcp_tui.session.url_check",
         "mcp_tui.ui.screens.confirm",
         "mcp_tui.session.oauth",
+        # The chat extra (pydantic-ai, about a second) loads only when the chat opens.
+        "pydantic_ai",
+        "mcp_tui.chat.conversation",
+        "mcp_tui.ui.screens.chat",
     )
     script = textwrap.dedent(
         f"""
