@@ -13,8 +13,10 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from msgspec import Struct
 
+from mcp_tui.chat.settings import ChatSettings
 from mcp_tui.cli_args import (
     EXIT_CONNECTION,
     EXIT_INTERRUPTED,
@@ -99,7 +101,19 @@ def _dispatch(args: list[str], environ: Mapping[str, str]) -> int:
             from mcp_tui.cli_auth import run_auth
 
             return run_auth(rest, environ)
+        if sub == "chat":
+            return run_chat(rest, command, environ)
         return run_headless(sub, rest, command, environ)
+    return run_main(before, command, environ)
+
+
+def run_main(
+    before: list[str],
+    command: list[str] | None,
+    environ: Mapping[str, str],
+    chat: ChatSettings | None = None,
+) -> int:
+    """The TUI on the servers the command line names (``chat``: with the chat open at start)."""
     ns, extra = build_main_parser().parse_known_args(before)
     if ns.url is not None and ns.url not in SUBCOMMANDS:
         check_url_argument(ns.url, extra)  # explains how to give a command (after `--`)
@@ -113,7 +127,38 @@ def _dispatch(args: list[str], environ: Mapping[str, str]) -> int:
         )
     plan = plan_tui(ns, command, environ)
     _print_notes(plan.notes)
-    return run_tui(plan.servers, plan.options)
+    options = plan.options if chat is None else msgspec.structs.replace(plan.options, chat=chat)
+    return run_tui(plan.servers, options)
+
+
+def run_chat(args: list[str], command: list[str] | None, environ: Mapping[str, str]) -> int:
+    """``mcp-tui chat``: the chat's options, then the TUI (or the demo) with the chat open."""
+    from mcp_tui.cli_chat import parse_chat_command
+
+    if "-h" in args or "--help" in args:
+        from mcp_tui.cli_chat import build_chat_parser
+
+        build_chat_parser().print_help()
+        return 0
+    config_path = _option_value(args, "--config")
+    _, config = load_located_config(config_path, environ)
+    configured = config.settings.chat if config is not None else None
+    chat, rest = parse_chat_command(args, configured, environ)
+    if chat.demo:
+        if command is not None:
+            raise UsageError("`mcp-tui chat --demo` runs the bundled server; it takes no `--`.")
+        return run_demo(rest, environ, chat=chat.settings)
+    return run_main(rest, command, environ, chat=chat.settings)
+
+
+def _option_value(args: Sequence[str], option: str) -> str | None:
+    """The value of ``--option VALUE`` or ``--option=VALUE`` in ``args``, if given."""
+    for i, arg in enumerate(args):
+        if arg == option and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(option + "="):
+            return arg.split("=", 1)[1]
+    return None
 
 
 # ---- the TUI ------------------------------------------------------------------------------------
@@ -237,7 +282,9 @@ def run_tui(servers: list[ServerSpec], options: AppOptions) -> int:
 # ---- demo ---------------------------------------------------------------------------------------
 
 
-def run_demo(args: Sequence[str], environ: Mapping[str, str]) -> int:
+def run_demo(
+    args: Sequence[str], environ: Mapping[str, str], chat: ChatSettings | None = None
+) -> int:
     ns = build_demo_parser().parse_args(list(args))
     if ns.args is not None and ns.call is None:
         raise UsageError("--args goes with --call TOOL: mcp-tui demo --call TOOL --args JSON")
@@ -249,6 +296,8 @@ def run_demo(args: Sequence[str], environ: Mapping[str, str]) -> int:
         traffic_log=ns.log,
         save_answers=ns.save_answers,
         stderr_log=ns.stderr_log,
+        chat=chat,
+        start_notes=_chat_hint(chat or settings.chat, environ),
     )
     mode = ns.mode or settings.mode
     from mcp_tui.cli_demo import demo_http_server, demo_stdio_spec
@@ -257,6 +306,22 @@ def run_demo(args: Sequence[str], environ: Mapping[str, str]) -> int:
         with demo_http_server() as url:
             return run_tui([ServerSpec("demo", HttpTarget(url), mode=mode)], options)
     return run_tui([demo_stdio_spec(mode)], options)
+
+
+def _chat_hint(chat: ChatSettings | None, environ: Mapping[str, str]) -> tuple[str, ...]:
+    """The demo's note that a model is there to chat with (extra installed, provider known)."""
+    from mcp_tui.chat import available
+    from mcp_tui.chat.settings import resolve
+
+    if chat is not None and chat.open_at_start:
+        return ()  # the chat opens by itself
+    settings = resolve(chat or ChatSettings(), environ)
+    if settings.provider is None or not available():
+        return ()
+    return (
+        f"Try the demo through a model: press m to chat with {settings.describe()} — it calls "
+        "the demo's tools, and their forms open in the conversation.",
+    )
 
 
 # ---- headless: call and list --------------------------------------------------------------------

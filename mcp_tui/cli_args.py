@@ -24,7 +24,7 @@ EXIT_CONNECTION = 3
 EXIT_ELICITATION = 4
 EXIT_INTERRUPTED = 130
 
-SUBCOMMANDS = ("demo", "call", "list", "auth")
+SUBCOMMANDS = ("demo", "call", "list", "auth", "chat")
 MODES = ("auto", "legacy", "2026-07-28")
 ELICIT_POLICIES = ("accept-defaults", "decline", "cancel")
 
@@ -46,7 +46,8 @@ mcp-tui [options] -- COMMAND [ARGS...]
        mcp-tui demo [--http] [options]
        mcp-tui call TOOL [--args JSON] [--answers FILE] [--elicit POLICY] [--json] TARGET
        mcp-tui list [--json] TARGET
-       mcp-tui auth list | forget NAME|URL"""
+       mcp-tui auth list | forget NAME|URL
+       mcp-tui chat [--provider P] [--model M] [--base-url URL] [--demo] [options]"""
 
 MAIN_DESCRIPTION = """\
 A terminal client for the Model Context Protocol that shows a server's elicitation requests as
@@ -64,6 +65,7 @@ subcommands (give them first):
   call    call one tool without a UI, answering elicitations from a file or a policy
   list    print a server's tools, prompts and resources
   auth    list or forget stored OAuth sign-ins (signing in happens in the TUI)
+  chat    the TUI with a chat: a model calls the tools, you approve (the chat extra)
   Run `mcp-tui call --help` for their options."""
 
 MAIN_EPILOG = f"""\

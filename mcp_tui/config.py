@@ -35,6 +35,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from mcp_tui.config_json import ConfigFormat, ForeignConfigError, translate_json
 from mcp_tui.config_models import (
     AppConfig,
+    ChatConfig,
     HttpServerConfig,
     RateLimitConfig,
     ServerCommon,
@@ -205,12 +206,13 @@ def _load_toml(file: Path, text: str, env: Mapping[str, str]) -> LoadedConfig:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"Config file {file} is not valid TOML: {exc}.") from None
     locator = _Locator(file, toml_key_lines(text))
-    unknown = [k for k in data if k not in ("app", "servers")]
+    unknown = [k for k in data if k not in ("app", "servers", "chat")]
     if unknown:
         raise locator.error(
-            (unknown[0],), "unknown table or key (the file has [app] and [servers.NAME])"
+            (unknown[0],), "unknown table or key (the file has [app], [chat] and [servers.NAME])"
         )
     app = _validate(AppConfig, data.get("app", {}), ("app",), locator)
+    chat = _validate(ChatConfig, data["chat"], ("chat",), locator) if "chat" in data else None
     servers_raw = data.get("servers", {})
     if not isinstance(servers_raw, dict):
         raise locator.error(("servers",), "must be a table of servers: [servers.NAME]")
@@ -226,11 +228,12 @@ def _load_toml(file: Path, text: str, env: Mapping[str, str]) -> LoadedConfig:
             )
         model: type[ServerCommon] = StdioServerConfig if has_command else HttpServerConfig
         servers.add(name, key, _validate(model, entry, key, locator))
-    return servers.result("toml", _settings(app, file), ())
+    return servers.result("toml", _settings(app, file, chat), ())
 
 
-def _settings(app: AppConfig, file: Path) -> AppSettings:
+def _settings(app: AppConfig, file: Path, chat: ChatConfig | None = None) -> AppSettings:
     return AppSettings(
+        chat=chat.settings() if chat is not None else None,
         review_before_send=app.review_before_send,
         traffic_log=_resolve_path(app.traffic_log, file) if app.traffic_log else None,
         stderr_log=_resolve_path(app.stderr_log, file) if app.stderr_log else None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcp_tui.chat.settings import ChatSettings, ProviderKind
 from mcp_tui.session.oauth_settings import Grant, OAuthSettings, TokenEndpointAuthMethod
 from mcp_tui.session.servers import ElicitationPolicy, ProtocolMode, Transport
 
@@ -63,6 +64,31 @@ class AppConfig(ConfigModel):
     rate_limit: RateLimitConfig = Field(
         default_factory=RateLimitConfig, description="The anti-spam limit for elicitation."
     )
+
+
+class ChatConfig(ConfigModel):
+    """The ``[chat]`` table: the model of ``mcp-tui chat`` (the chat extra). Keys are never
+    written here: only the name of the environment variable that holds one."""
+
+    provider: ProviderKind | None = Field(
+        default=None,
+        description="Unset: from base_url (openai-compatible) or the first key in the environment.",
+    )
+    model: str | None = Field(default=None, description="Unset: the provider's default model.")
+    base_url: str | None = Field(
+        default=None,
+        description="An OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1 (Ollama).",
+    )
+    api_key_env: str | None = Field(
+        default=None,
+        description="The environment variable holding the key (default: ANTHROPIC_API_KEY or "
+        "OPENAI_API_KEY by provider).",
+    )
+    system_prompt: str | None = Field(default=None, description="Unset: mcp-tui's own prompt.")
+
+    def settings(self) -> ChatSettings:
+        values = {k: v for k, v in self.model_dump().items() if v is not None}
+        return ChatSettings(**values)
 
 
 class OAuthConfig(ConfigModel):

@@ -12,6 +12,7 @@ from typing import Any
 
 from msgspec import Struct
 
+from mcp_tui.chat.settings import ChatSettings
 from mcp_tui.options import AppOptions
 from mcp_tui.session.servers import ElicitationPolicy, ProtocolMode
 
@@ -27,6 +28,8 @@ class AppSettings(Struct, frozen=True):
     #: ``[app] mode`` / ``elicitation``: also the defaults for servers given on the command line.
     mode: ProtocolMode = "auto"
     elicitation: ElicitationPolicy = "ask"
+    #: ``[chat]``: the chat's model (``None``: chosen from the environment when the chat opens).
+    chat: ChatSettings | None = None
 
     def to_options(self, **overrides: Any) -> AppOptions:
         """An :class:`AppOptions` from these settings; keyword arguments win (the command line)."""
@@ -36,6 +39,7 @@ class AppSettings(Struct, frozen=True):
             "stderr_log": self.stderr_log,
             "rate_limit_count": self.rate_limit_count,
             "rate_limit_seconds": self.rate_limit_seconds,
+            "chat": self.chat,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return AppOptions(**values)

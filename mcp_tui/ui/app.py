@@ -134,6 +134,8 @@ class McpTuiApp(AppConnections, AppWaits):
         self.call_after_refresh(self._begin)
         if self.options.chat is not None and self.options.chat.open_at_start:
             self.call_after_refresh(self.open_chat)
+        for note in self.options.start_notes:
+            self.notify(note, timeout=12, markup=False)
 
     def _begin(self) -> None:
         self.run_worker(self._start_connections(), name="start", exit_on_error=False)

@@ -43,14 +43,17 @@ def test_example_file_loads_with_every_server() -> None:
     settings = config.settings
     assert (settings.rate_limit_count, settings.rate_limit_seconds) == (10, 10.0)
     assert settings.review_before_send is False
+    assert settings.chat is not None and settings.chat.provider is None
+    assert settings.chat.system_prompt.startswith("You are a helpful assistant. Use the")
 
 
 def test_example_documents_every_key() -> None:
     """Every field of every model appears in the example, so the example stays complete."""
     from mcp_tui.config import AppConfig, HttpServerConfig, RateLimitConfig, StdioServerConfig
+    from mcp_tui.config_models import ChatConfig
 
     text = EXAMPLE.read_text(encoding="utf-8")
-    for model in (AppConfig, RateLimitConfig, StdioServerConfig, HttpServerConfig):
+    for model in (AppConfig, RateLimitConfig, StdioServerConfig, HttpServerConfig, ChatConfig):
         for name, info in model.model_fields.items():
             documented = re.search(rf"^(# )?{name} =|^\[[a-z.-]+\.{name}\]$", text, re.MULTILINE)
             assert documented, f"{model.__name__}.{name} is not in config.example.toml"
@@ -286,3 +289,29 @@ def test_select_unknown_server_lists_the_known_ones(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"no server named 'b' \(the servers in this file: a\)"):
         config.select(["b"])
     assert [s.name for s in config.select(["a", "a"])] == ["a"]
+
+
+def test_the_chat_table(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """
+        [chat]
+        provider = "openai-compatible"
+        model = "llama3.2"
+        base_url = "http://127.0.0.1:11434/v1"
+        """,
+    )
+    chat = load_config(path, {}).settings.chat
+    assert chat is not None
+    assert (chat.provider, chat.model, chat.base_url) == (
+        "openai-compatible",
+        "llama3.2",
+        "http://127.0.0.1:11434/v1",
+    )
+    assert load_config(path, {}).settings.to_options().chat == chat
+    bad = write(tmp_path, '[chat]\nprovider = "gemini"\n', "bad.toml")
+    with pytest.raises(ConfigError, match=r"line 2: chat\.provider"):
+        load_config(bad, {})
+    key = write(tmp_path, '[chat]\napi_key = "sk-123"\n', "key.toml")
+    with pytest.raises(ConfigError, match=r"chat\.api_key"):
+        load_config(key, {})

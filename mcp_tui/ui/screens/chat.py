@@ -24,6 +24,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
+from textual.widget import AwaitMount
 from textual.widgets import Input, Static
 from textual.worker import Worker
 
@@ -79,6 +80,7 @@ class ChatScreen(Screen[None]):
         self._turn: Worker[Any] | None = None
         self._model_block: ModelBlock | None = None
         self._tool_blocks: dict[str, ToolBlock] = {}
+        self._tool_mounts: dict[str, AwaitMount] = {}
         self._asking: tuple[ToolBlock, asyncio.Future[Approval]] | None = None
         self._model: Any = None
 
@@ -92,6 +94,8 @@ class ChatScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._show_status()
+        # The tools count follows servers connecting and lists changing.
+        self.set_interval(1.0, self._show_status, name="chat-status")
         self.query_one("#chat-input", Input).focus()
 
     @property
@@ -107,20 +111,24 @@ class ChatScreen(Screen[None]):
 
     def _show_status(self, note: str = "") -> None:
         tools = len(self.tool_catalog())
-        parts = [f"Chat · {self.settings.describe()}", f"{tools} tool{'s' * (tools != 1)}"]
+        model = self.settings.model_name or "no model"
+        where = f" ({self.settings.provider})" if self.settings.provider else ""
+        parts = [f"Chat · {model}{where}", f"{tools} tool{'s' * (tools != 1)}"]
         if self.generating:
-            parts.append("generating… (Escape stops)")
+            parts.append("answering… Esc stops")
         if note:
             parts.append(note)
         self.query_one("#chat-status", Static).update(Content(" · ".join(parts)))
+        self.refresh_bindings()  # New / Resume / Model & tools are back once a turn ends
 
     def _log(self) -> VerticalScroll:
         return self.query_one("#chat-log", VerticalScroll)
 
-    def _add(self, widget: Any) -> None:
+    def _add(self, widget: Any) -> AwaitMount:
         log = self._log()
-        log.mount(widget)
+        mounted = log.mount(widget)
         log.scroll_end(animate=False)
+        return mounted
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "answer":
@@ -195,12 +203,13 @@ class ChatScreen(Screen[None]):
         from mcp_tui.chat.providers import ChatSetupError
 
         conversation = self._ensure_conversation()
+        # Shown at once: the first turn imports the provider library (a second or more).
+        self._model_block = ModelBlock()
+        self._add(self._model_block)
         try:
             model = await self._ensure_model()
         except ChatSetupError as exc:
-            block = ModelBlock()
-            self._add(block)
-            block.finish(str(exc))
+            self._close_model_block(str(exc))
             self._turn = None
             self._show_status()
             return
@@ -223,8 +232,9 @@ class ChatScreen(Screen[None]):
         from mcp_tui.chat import conversation as c
 
         if isinstance(event, c.ResponseStarted):
-            self._model_block = ModelBlock()
-            self._add(self._model_block)
+            if self._model_block is None or self._model_block.text:
+                self._model_block = ModelBlock()
+                self._add(self._model_block)
         elif isinstance(event, c.TextDelta) and self._model_block is not None:
             self._model_block.add(event.text)
             self._log().scroll_end(animate=False)
@@ -234,7 +244,7 @@ class ChatScreen(Screen[None]):
             note = f"(unreadable arguments) {event.bad_arguments}" if event.bad_arguments else None
             block = ToolBlock(event.call_id, label, event.arguments, note)
             self._tool_blocks[event.call_id] = block
-            self._add(block)
+            self._tool_mounts[event.call_id] = self._add(block)
         elif isinstance(event, c.ToolCallFinished):
             found = self._tool_blocks.get(event.call_id)
             if found is not None:
@@ -257,7 +267,10 @@ class ChatScreen(Screen[None]):
         block = self._tool_blocks[call.call_id]
         future: asyncio.Future[Approval] = asyncio.get_running_loop().create_future()
         self._asking = (block, future)
-        await block.ask()
+        mounting = self._tool_mounts.pop(call.call_id, None)
+        if mounting is not None:
+            await mounting  # its buttons exist before they are shown
+        block.ask()
         self.refresh_bindings()
         try:
             return await future
@@ -308,6 +321,7 @@ class ChatScreen(Screen[None]):
         self.conversation = None
         self._file = None
         self._tool_blocks.clear()
+        self._tool_mounts.clear()
         self._log().remove_children()
         self._show_status("new conversation")
 

@@ -99,6 +99,7 @@ class ToolBlock(Vertical):
         self.arguments = arguments
         self._note = note
         self.result: str | None = None
+        self.result_status = ""
         self.expanded = False
         self.border_title = "tool call"
 
@@ -107,16 +108,16 @@ class ToolBlock(Vertical):
         shown = json.dumps(self.arguments, indent=2, ensure_ascii=False) if self.arguments else "{}"
         args = clip(shown)[0]
         yield Static(literal(self._note or args), classes="tool-args")
+        with Horizontal(classes="tool-approval") as row:
+            row.display = False
+            yield Button("Run (y)", id="tool-run", variant="primary", compact=True)
+            yield Button("Always for this tool (a)", id="tool-always", compact=True)
+            yield Button("Don't run (n)", id="tool-deny", variant="error", compact=True)
 
-    async def ask(self) -> None:
+    def ask(self) -> None:
         """Show the approval buttons and focus Run (so y/a/n are not typed into the input)."""
-        row = Horizontal(
-            Button("Run (y)", id="tool-run", variant="primary", compact=True),
-            Button("Always for this tool (a)", id="tool-always", compact=True),
-            Button("Don't run (n)", id="tool-deny", variant="error", compact=True),
-            classes="tool-approval",
-        )
-        await self.mount(row)
+        row = self.query_one(".tool-approval")
+        row.display = True
         row.query_one("#tool-run", Button).focus()
         self.add_class("-asking")
         self.scroll_visible(animate=False)
@@ -126,8 +127,7 @@ class ToolBlock(Vertical):
         if not self.has_class("-asking"):
             return
         self.remove_class("-asking")
-        for row in self.query(".tool-approval"):
-            row.remove()
+        self.query_one(".tool-approval").display = False
         self.post_message(self.Answered(self, approval))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -143,6 +143,7 @@ class ToolBlock(Vertical):
     def finish(self, status: str, text: str) -> None:
         """The call ended: show its result (folded) and mark errors and refusals."""
         self.result = text
+        self.result_status = status
         self.border_title = {"done": "tool call", "error": "tool call: error"}.get(status, status)
         self.add_class(f"-{status}")
         self._show_result()
@@ -156,7 +157,10 @@ class ToolBlock(Vertical):
         if self.result is None:
             return
         text, cut = (self.result, False) if self.expanded else clip(self.result)
-        body = literal(text, limit=None if self.expanded else 4000)
+        body = Content.assemble(
+            ("result: " if self.result_status == "done" else "", "$text-muted"),
+            literal(text, limit=None if self.expanded else 4000),
+        )
         if cut:
             body = Content.assemble(body, ("\n… (Enter on this block: show all)", "$text-muted"))
         existing = list(self.query(".tool-result"))
