@@ -48,7 +48,7 @@ class Profile(BaseModel):
 
 class Preferences(BaseModel):
     nickname: Optional[str] = None
-    tags: list[str] = Field(default_factory=lambda: ["mcp"])
+    tags: list[str] = ["mcp"]  # pydantic copies it; a default_factory would not be in the schema
     newsletter: bool = True
 
 
