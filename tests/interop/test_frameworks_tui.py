@@ -15,10 +15,13 @@ from typing import Any
 
 import pytest
 from framework_servers import ALL, FASTMCP4, FULL_ANSWER, MCP1, MCP2, Framework, server_report
+from textual import events
 from textual.pilot import Pilot
+from textual.widgets import Input
 from textual.widgets._select import SelectOverlay
 from tui_driver import (
     answers_sent,
+    field_row,
     focus_field,
     quit_app,
     replace_text,
@@ -91,14 +94,21 @@ async def tick(pilot: Pilot[Any], name: str, values: list[object]) -> None:
 
 
 async def fill_list(pilot: Pilot[Any], name: str, items: list[str]) -> None:
-    """Type each item of a free list into the list editor (one entry per item)."""
-    row = await focus_field(pilot, name)
-    control = row.control
-    add = getattr(control, "add_item", None)
-    assert add is not None, f"{name!r}: no list editor for a free list ({type(control).__name__})"
-    for item in items:
-        add(item)
+    """Type a free list into the list editor as a user does: an item, Enter (a new item), the
+    next item... (each item pasted: one event, like typing it)."""
+    screen = pilot.app.screen
+    row = await wait_for(pilot, lambda: field_row(screen, name), f"field {name!r}")
+    row.focus_control()
     await pilot.pause()
+    for index, item in enumerate(items):
+        if index:
+            before = pilot.app.focused
+            await pilot.press("enter")
+            await wait_for(pilot, lambda b=before: pilot.app.focused is not b, "a new list item")
+        editor = pilot.app.focused
+        assert isinstance(editor, Input) and editor.value == "", f"{name!r}: no empty item"
+        editor.post_message(events.Paste(item))
+        await pilot.pause()
     assert row.get_raw() == items, f"{name!r} holds {row.get_raw()!r}"
 
 
