@@ -70,14 +70,15 @@ async def choose(pilot: Pilot[Any], name: str, value: object) -> None:
     row = await focus_field(pilot, name)
     control = row.control
     assert isinstance(control, SelectControl), f"{name!r} is not a drop-down"
-    target = [o.value for o in row.field.options].index(value) + 1  # row 0: "no choice"
+    options = row.field.options
+    index = [o.value if o.number is None else o.number for o in options].index(value)
     await pilot.press("enter")
     overlay = control.query_one(SelectOverlay)
     await wait_for(pilot, lambda: control.expanded and pilot.app.focused is overlay, "drop-down")
-    await _move(pilot, overlay.highlighted, target)
+    await _move(pilot, overlay.highlighted, index + 1)  # row 0: "no choice"
     await pilot.press("enter")
     await wait_for(pilot, lambda: not control.expanded, "the drop-down to close")
-    assert row.get_raw() == value, f"{name!r} holds {row.get_raw()!r}, not {value!r}"
+    assert row.get_raw() == options[index].value, f"{name!r} holds {row.get_raw()!r}"
 
 
 async def tick(pilot: Pilot[Any], name: str, values: list[object]) -> None:
