@@ -23,6 +23,7 @@ from mcp_tui.errors import SchemaProblem
 from mcp_tui.schema import keywords as kw
 from mcp_tui.schema.fields import FieldKind, FieldSpec, Option
 from mcp_tui.schema.limits import MAX_FIELDS, MAX_NAME_LENGTH, MAX_OPTIONS
+from mcp_tui.schema.normalize import Unreadable, merge, split_nullable
 from mcp_tui.schema.parse_fields import FieldParser
 from mcp_tui.schema.rules import json_type
 from mcp_tui.untrusted import one_line
@@ -104,11 +105,16 @@ class Builder:
         return self._plain(schema, at)
 
     def _plain(self, schema: dict[str, Any], at: Site) -> Node:
-        # Nullable forms first: ``type: [T, "null"]`` and ``anyOf/oneOf [..., {type: null}]``.
+        # "T or null" in every shape SDKs generate, read as the flat engine reads it.
+        split = split_nullable(schema, one_line(at.name, limit=60))
+        if split.problems:
+            return self._json(schema, split.problems[0].message, at)
+        if split.nullable:
+            at = at.but(nullable=True)
+            schema = dict(split.schema)
         types = schema.get("type")
         if isinstance(types, list):
             rest = [t for t in types if t != "null"]
-            at = at.but(nullable=at.nullable or len(rest) < len(types))
             if not rest:
                 return self._const(None, schema, at)
             if len(rest) == 1:
@@ -118,26 +124,19 @@ class Builder:
             options = schema.get(key)
             if not isinstance(options, list) or not options:
                 continue
-            rest = [o for o in options if not _is_null(o)]
-            at = at.but(nullable=at.nullable or len(rest) < len(options))
             base = {k: v for k, v in schema.items() if k != key}
-            if not rest:
-                return self._const(None, schema, at)
-            if len(rest) == 1:
-                return self.node(_merge(base, rest[0]), at)
-            if _all_consts(rest):
-                return self._choice_leaf({**base, key: rest}, at)
-            node = self._variant(schema, [_merge(base, o) for o in rest], at)
-            return (
-                replace(node, exclusive=True)
-                if isinstance(node, Variant) and key == "oneOf"
-                else node
-            )
+            if _all_consts(options):
+                return self._choice_leaf(schema, at)
+            node = self._variant(schema, [_onto(base, o) for o in options], at)
+            if isinstance(node, Variant) and key == "oneOf":
+                node = replace(node, exclusive=True)
+            return node
         if "allOf" in schema:
-            merged_all = _merge_all_of(schema)
-            if merged_all is None:
-                return self._json(schema, "`allOf` of different kinds", at)
-            return self.node(merged_all, at)
+            try:
+                merged = _merge_all_of(schema)
+            except Unreadable as error:
+                return self._json(schema, f"`allOf` {error}", at)
+            return self.node(merged, at)
         if types == "null":
             return self._const(None, schema, at)
         if "const" in schema:
@@ -164,7 +163,7 @@ class Builder:
         if target is None:
             why = f"refers to {one_line(ref, limit=80)}, which is not in this schema"
             return self._json(siblings, why, at)
-        merged = _merge(siblings, target) if isinstance(target, dict) else target
+        merged = _onto(siblings, target)
         inside = at.but(stack=(*at.stack, ref), depth=at.depth + 1)
         if ref in at.stack:
             if at.stack.count(ref) >= MAX_EXPANSIONS:
@@ -380,10 +379,6 @@ class Site:
 _LEAF_DROPPED = frozenset(kw.STRUCTURAL | kw.REFERENCES | {"examples", "nullable", "const"})
 
 
-def _is_null(schema: object) -> bool:
-    return isinstance(schema, dict) and (schema.get("type") == "null" or schema == {"const": None})
-
-
 def _all_consts(options: list[Any]) -> bool:
     return all(isinstance(o, dict) and "const" in o and "properties" not in o for o in options)
 
@@ -438,38 +433,26 @@ def _example(schema: dict[str, Any]) -> str | None:
     return None
 
 
-def _merge(base: dict[str, Any], part: object) -> Any:
-    """``part`` with ``base``'s annotations (title, description, default) kept on top."""
+def _onto(base: dict[str, Any], part: object) -> Any:
+    """``part`` under ``base``'s keywords (a ``$ref``'s or a variant's siblings); when the two
+    contradict each other, ``part`` as it is (the server's schema still checks the answer)."""
     if not isinstance(part, dict):
-        return base if base else part
-    merged = dict(part)
-    for key, value in base.items():
-        if key in ("title", "description", "default", "examples") or key not in merged:
-            merged[key] = value
-    return merged
+        return part
+    try:
+        return merge(base, part)
+    except Unreadable:
+        return part
 
 
-def _merge_all_of(schema: dict[str, Any]) -> dict[str, Any] | None:
-    """A plain ``allOf`` of objects (properties + required, no conflicts) as one schema."""
-    parts = schema.get("allOf")
-    if not isinstance(parts, list) or not all(isinstance(p, dict) for p in parts):
-        return None
-    merged = {k: v for k, v in schema.items() if k != "allOf"}
-    if len(parts) == 1:
-        return dict(_merge(merged, parts[0]))
-    properties: dict[str, Any] = dict(merged.get("properties") or {})
-    required: list[Any] = list(merged.get("required") or [])
-    allowed = {"type", "properties", "required", "title", "description", "additionalProperties"}
-    for part in parts:
-        if not set(part) <= allowed or part.get("type", "object") != "object":
-            return None
-        for key, value in (part.get("properties") or {}).items():
-            if key in properties and properties[key] != value:
-                return None
-            properties[key] = value
-        required.extend(part.get("required") or [])
-    merged.update(type="object", properties=properties, required=required)
-    return merged
+def _merge_all_of(schema: dict[str, Any]) -> dict[str, Any]:
+    """``allOf`` members merged into one schema; :class:`Unreadable` when they contradict."""
+    members = schema.get("allOf")
+    if not isinstance(members, list):
+        raise Unreadable("", "must be a list of schemas")
+    out = {k: v for k, v in schema.items() if k != "allOf"}
+    for member in members:
+        out = merge(out, member)
+    return out
 
 
 def _inferred_type(schema: dict[str, Any]) -> str | None:
