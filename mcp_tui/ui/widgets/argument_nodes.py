@@ -161,6 +161,13 @@ class LeafBox(NodeBox):
             )
             yield LeafRow(self.form, spec, state.text, self.path, example=None)
 
+    def changed(self, row: FieldRow) -> bool:
+        """Whether the row holds something else than the state."""
+        raw = row.get_raw()
+        if isinstance(self.state, LeafState):
+            return bool(self.state.raw != raw)
+        return isinstance(self.state, JsonState) and self.state.text != raw
+
     def store(self, row: FieldRow) -> None:
         raw = row.get_raw()
         if isinstance(self.state, LeafState):

@@ -141,6 +141,11 @@ class ArgumentsForm(Vertical):
                 return path[:end], widgets[0]
         return None
 
+    def widget_at(self, path: Path) -> Widget | None:
+        """The widget shown for ``path`` (a field row, a list, a section), if it is mounted."""
+        widgets = self._targets.get(path)
+        return widgets[0] if widgets else None
+
     @property
     def errors(self) -> dict[Path, str]:
         return dict(self._errors)
@@ -206,9 +211,19 @@ class ArgumentsForm(Vertical):
 
     # --- the answer --------------------------------------------------------------------------
 
+    def sync(self) -> None:
+        """Read every mounted field into the state: not every control reports each change
+        (a checkbox toggled by a key acts at once, without a message)."""
+        for row in self.query(LeafRow):
+            box = row.parent
+            if isinstance(box, LeafBox) and box.changed(row):
+                box.store(row)
+                self.touch(row.path)
+
     def submit(self) -> dict[str, object] | None:
         """The arguments when valid (by the form, then by the server's own schema); else None
         with every error shown where it belongs."""
+        self.sync()
         value, errors = answer(self.root, self.state)
         if value is not None:
             verdict = validate_arguments(value, self.schema)
@@ -220,6 +235,7 @@ class ArgumentsForm(Vertical):
 
     def partial(self) -> dict[str, object]:
         """Everything filled in, valid or not, as JSON (for the JSON editor)."""
+        self.sync()
         return partial(self.root, self.state)
 
     @property

@@ -1,0 +1,144 @@
+"""Driving a tool's arguments form in the real app, and reading what the server was sent.
+
+A tool is opened from the catalog (Enter on it, as a user does); its fields are addressed by
+path, ``("entities", 0, "name")``, in the tree form and by name in the flat one. Each step is
+what a user does: focus a field and paste text (one terminal event, handled like typing), press
+keys, press a list's "add item" button. What was sent is read from the traffic log (``--log``):
+the exact ``tools/call`` params that went over the wire.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from textual import events
+from textual.pilot import Pilot
+from textual.widgets import Button
+from tui_driver import WAIT, tool_results, traffic, wait_for
+
+from mcp_tui.session.events import ConnectionState
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.arguments import ArgumentsScreen
+from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.widgets.argument_nodes import ArrayBox, PickerRow, VariantBox
+from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
+from mcp_tui.ui.widgets.form_fields import FieldRow
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
+
+from app_testkit import open_node
+
+Key = str | int
+#: One step: ("type", path, text), ("keys", path, key, ...), ("add", path), and for a variant
+#: ("pick", path, key, ...): keys on its picker.
+Step = tuple[Any, ...]
+
+
+async def ready(pilot: Pilot[Any], app: McpTuiApp, server: str) -> None:
+    await wait_for(pilot, lambda: app.entries[server].state is ConnectionState.READY, server)
+    await wait_for(pilot, lambda: bool(app.entries[server].tools), f"{server}'s tools")
+
+
+async def open_tool(pilot: Pilot[Any], app: McpTuiApp, server: str, tool: str) -> ArgumentsScreen:
+    await open_node(pilot, app, server, tool)
+    screen: ArgumentsScreen = await wait_for(
+        pilot, lambda: isinstance(app.screen, ArgumentsScreen) and app.screen, f"{tool}'s form"
+    )
+    body = "#arguments-form, #arguments-json, .arguments-note"
+    await wait_for(pilot, lambda: screen.query(body), "its body")
+    return screen
+
+
+def _row(screen: ArgumentsScreen, path: Sequence[Key]) -> Any:
+    forms = screen.query(ArgumentsForm)
+    if forms:
+        form = forms.first()
+        return form.widget_at(tuple(path)) if form.rows_pending == 0 else None
+    for row in screen.query(FieldRow):
+        if row.field.name == path[0] and row.control.is_mounted:
+            return row
+    return None
+
+
+def _field(screen: ArgumentsScreen, path: Sequence[Key], *, picker: bool) -> FieldRow | None:
+    """The row at ``path``; for a variant, its picker (``picker``) or the chosen variant's row."""
+    row = _row(screen, path)
+    if isinstance(row, VariantBox):
+        if picker:
+            return row.query_children(PickerRow).first()
+        rows = [r for r in row.query(FieldRow) if not isinstance(r, PickerRow)]
+        return rows[0] if rows else None
+    return row if isinstance(row, FieldRow) else None
+
+
+async def _focus(
+    pilot: Pilot[Any], screen: ArgumentsScreen, path: Sequence[Key], *, picker: bool = False
+) -> FieldRow:
+    row = await wait_for(
+        pilot, lambda: _field(screen, path, picker=picker), f"the field at {list(path)}"
+    )
+    assert isinstance(row, FieldRow), f"{list(path)} is a {type(row).__name__}"
+    row.focus_control()
+    await pilot.pause()
+    assert pilot.app.focused is row.control, f"focus did not reach {list(path)}"
+    return row
+
+
+async def run_steps(pilot: Pilot[Any], screen: ArgumentsScreen, steps: Sequence[Step]) -> None:
+    for step in steps:
+        kind, path = step[0], tuple(step[1])
+        if kind == "add":
+            box = await wait_for(pilot, lambda p=path: _row(screen, p), f"the list at {list(path)}")
+            assert isinstance(box, ArrayBox), f"{list(path)} is a {type(box).__name__}"
+            button = box.query_one(".array-add", Button)
+            screen.set_focus(button)
+            await pilot.press("enter")
+        elif kind == "type":
+            row = await _focus(pilot, screen, path)
+            current = str(getattr(row.control, "value", ""))
+            await pilot.press("end", *(["backspace"] * len(current)))
+            row.control.post_message(events.Paste(step[2]))
+            await pilot.pause()
+            value = getattr(row.control, "value", None)
+            assert value == step[2], f"{list(path)} holds {value!r}"
+        elif kind in ("keys", "pick"):
+            await _focus(pilot, screen, path, picker=kind == "pick")
+            await pilot.press(*step[2:])
+        else:  # pragma: no cover - a typo in a test table
+            raise AssertionError(f"unknown step {kind!r}")
+
+
+def tool_calls(log: Path, tool: str) -> list[dict[str, Any]]:
+    """The params of every ``tools/call`` of ``tool`` mcp-tui sent, in order."""
+    out = [e["message"] for e in traffic(log) if e.get("dir") == "out" and "message" in e]
+    return [
+        m["params"]
+        for m in out
+        if m.get("method") == "tools/call" and (m.get("params") or {}).get("name") == tool
+    ]
+
+
+async def send(
+    pilot: Pilot[Any], app: McpTuiApp, log: Path, tool: str, *, answer_elicitation: bool = False
+) -> dict[str, Any]:
+    """Ctrl+S, then the arguments that went over the wire; an elicitation the tool asks on the
+    way is cancelled (Escape) unless ``answer_elicitation``. Waits for the tool's response."""
+    before = len(tool_calls(log, tool))
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: len(tool_calls(log, tool)) > before, f"{tool} sent")
+    done = before + 1
+
+    def settled() -> bool:
+        if isinstance(app.screen, ElicitationScreen) and not answer_elicitation:
+            app.screen.action_cancel()
+            return False
+        return len(tool_results(log, tool)) >= done
+
+    await wait_for(pilot, settled, f"{tool}'s response")
+    return tool_calls(log, tool)[-1].get("arguments") or {}
+
+
+__all__ = ["WAIT", "open_tool", "ready", "run_steps", "send", "tool_calls"]

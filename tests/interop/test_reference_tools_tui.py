@@ -1,0 +1,200 @@
+"""Every tool of the reference servers filled in and sent through the real TUI (issue 18).
+
+server-memory, server-sequential-thinking and server-filesystem (pinned in ``package.json``) run
+over stdio. Each tool is opened from the catalog as a user does, must open as a form (not the JSON
+editor), is filled through its widgets (items added with the list's button, fields typed into),
+and sent with Ctrl+S. The test asserts the exact ``arguments`` that went over the wire (the
+traffic log, ``--log``), and what the server did with them: the knowledge graph it kept (its
+memory file, and ``read_graph``), the files it wrote or edited in a temporary directory.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from arguments_driver import open_tool, ready, run_steps, send
+from interop_peers import LOOPBACK_PRELOAD, NODE, NODE_MODULES
+from tui_driver import quit_app, result_text, tool_results
+
+from mcp_tui.options import AppOptions
+from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.ui.app import McpTuiApp
+
+pytestmark = [pytest.mark.interop, pytest.mark.anyio]
+
+PACKAGES = NODE_MODULES / "@modelcontextprotocol"
+
+
+def node_server(name: str, package: str, *args: str, **kw: Any) -> ServerSpec:
+    script = PACKAGES / package / "dist" / "index.js"
+    target = StdioTarget(str(NODE), ("-r", str(LOOPBACK_PRELOAD), str(script), *args), **kw)
+    return ServerSpec(name=name, target=target, mode="legacy")
+
+
+def build_app(tmp_path: Path, spec: ServerSpec) -> McpTuiApp:
+    options = AppOptions(traffic_log=tmp_path / "traffic.jsonl", stderr_log=tmp_path / "err.log")
+    return McpTuiApp([spec], options)
+
+
+async def call(
+    pilot: Any, app: McpTuiApp, log: Path, server: str, tool: str, steps: list[Any]
+) -> dict[str, Any]:
+    screen = await open_tool(pilot, app, server, tool)
+    assert not screen.use_editor, f"{tool} opened the JSON editor: {screen.editor_reason}"
+    await run_steps(pilot, screen, steps)
+    return await send(pilot, app, log, tool)
+
+
+FIRST = "wrote the first program"
+ADA = ("entities", 0)
+BABBAGE = ("entities", 1)
+
+#: (tool, steps, the exact arguments the server must receive)
+MEMORY: list[tuple[str, list[Any], dict[str, Any]]] = [
+    (
+        "create_entities",
+        [
+            ("add", ("entities",)),
+            ("type", (*ADA, "name"), "Ada"),
+            ("type", (*ADA, "entityType"), "person"),
+            ("add", (*ADA, "observations")),
+            ("type", (*ADA, "observations", 0), FIRST),
+            ("add", ("entities",)),
+            ("type", (*BABBAGE, "name"), "Babbage"),
+            ("type", (*BABBAGE, "entityType"), "person"),
+        ],
+        {
+            "entities": [
+                {
+                    "name": "Ada",
+                    "entityType": "person",
+                    "observations": ["wrote the first program"],
+                },
+                {"name": "Babbage", "entityType": "person", "observations": []},
+            ]
+        },
+    ),
+    (
+        "create_relations",
+        [
+            ("add", ("relations",)),
+            ("type", ("relations", 0, "from"), "Ada"),
+            ("type", ("relations", 0, "to"), "Babbage"),
+            ("type", ("relations", 0, "relationType"), "worked with"),
+        ],
+        {"relations": [{"from": "Ada", "to": "Babbage", "relationType": "worked with"}]},
+    ),
+    (
+        "add_observations",
+        [
+            ("add", ("observations",)),
+            ("type", ("observations", 0, "entityName"), "Babbage"),
+            ("add", ("observations", 0, "contents")),
+            ("type", ("observations", 0, "contents", 0), "designed the engine"),
+        ],
+        {"observations": [{"entityName": "Babbage", "contents": ["designed the engine"]}]},
+    ),
+    ("search_nodes", [("type", ("query",), "Ada")], {"query": "Ada"}),
+    (
+        "open_nodes",
+        [("add", ("names",)), ("type", ("names", 0), "Babbage")],
+        {"names": ["Babbage"]},
+    ),
+    ("read_graph", [], {}),
+    (
+        "delete_observations",
+        [
+            ("add", ("deletions",)),
+            ("type", ("deletions", 0, "entityName"), "Babbage"),
+            ("add", ("deletions", 0, "observations")),
+            ("type", ("deletions", 0, "observations", 0), "designed the engine"),
+        ],
+        {"deletions": [{"entityName": "Babbage", "observations": ["designed the engine"]}]},
+    ),
+    (
+        "delete_relations",
+        [
+            ("add", ("relations",)),
+            ("type", ("relations", 0, "from"), "Ada"),
+            ("type", ("relations", 0, "to"), "Babbage"),
+            ("type", ("relations", 0, "relationType"), "worked with"),
+        ],
+        {"relations": [{"from": "Ada", "to": "Babbage", "relationType": "worked with"}]},
+    ),
+    (
+        "delete_entities",
+        [("add", ("entityNames",)), ("type", ("entityNames", 0), "Babbage")],
+        {"entityNames": ["Babbage"]},
+    ),
+]
+
+
+async def test_every_memory_tool_through_its_form(peers: None, tmp_path: Path) -> None:
+    memory = tmp_path / "memory.jsonl"
+    spec = node_server("memory", "server-memory", env={"MEMORY_FILE_PATH": str(memory)})
+    app = build_app(tmp_path, spec)
+    log = tmp_path / "traffic.jsonl"
+    graphs: list[str] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app, "memory")
+        assert {t.name for t in app.entries["memory"].tools} == {t for t, _, _ in MEMORY}
+        for tool, steps, expected in MEMORY:
+            sent = await call(pilot, app, log, "memory", tool, steps)
+            assert sent == expected, tool
+            if tool == "read_graph":
+                graphs.append(result_text(tool_results(log, tool)[-1]))
+        await quit_app(pilot)
+
+    # What the server did with them: read_graph saw both people, the relation, the observations.
+    [graph] = graphs
+    for text in ("Ada", "Babbage", "worked with", "designed the engine", "wrote the first program"):
+        assert text in graph
+    # ... and after the deletions only Ada is left, with her own observation.
+    kept = [json.loads(line) for line in memory.read_text().splitlines() if line.strip()]
+    assert kept == [
+        {
+            "type": "entity",
+            "name": "Ada",
+            "entityType": "person",
+            "observations": ["wrote the first program"],
+        }
+    ]
+
+
+async def test_sequential_thinking_with_its_boolean_or_string_variants(
+    peers: None, tmp_path: Path
+) -> None:
+    app = build_app(tmp_path, node_server("thinking", "server-sequential-thinking"))
+    log = tmp_path / "traffic.jsonl"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app, "thinking")
+        assert [t.name for t in app.entries["thinking"].tools] == ["sequentialthinking"]
+        steps = [
+            ("type", ("thought",), "First, list the steps."),
+            ("keys", ("nextThoughtNeeded",), "space"),  # the boolean variant, shown first: true
+            ("type", ("thoughtNumber",), "1"),
+            ("type", ("totalThoughts",), "3"),
+            # isRevision: boolean or string, optional: pick "text", then type it.
+            ("pick", ("isRevision",), "enter", "down", "down", "enter"),
+            ("type", ("isRevision",), "false"),
+            ("type", ("branchId",), "main"),
+        ]
+        sent = await call(pilot, app, log, "thinking", "sequentialthinking", steps)
+        answer = tool_results(log, "sequentialthinking")[-1]
+        await quit_app(pilot)
+    assert sent == {
+        "thought": "First, list the steps.",
+        "nextThoughtNeeded": True,
+        "thoughtNumber": 1,
+        "totalThoughts": 3,
+        "isRevision": "false",
+        "branchId": "main",
+    }
+    assert type(sent["thoughtNumber"]) is int
+    assert "error" not in answer and not answer["result"].get("isError"), answer
+    reply = json.loads(result_text(answer))
+    assert (reply["thoughtNumber"], reply["totalThoughts"]) == (1, 3)
+    assert reply["nextThoughtNeeded"] is True
