@@ -198,3 +198,89 @@ async def test_sequential_thinking_with_its_boolean_or_string_variants(
     reply = json.loads(result_text(answer))
     assert (reply["thoughtNumber"], reply["totalThoughts"]) == (1, 3)
     assert reply["nextThoughtNeeded"] is True
+
+
+def filesystem_steps(root: Path) -> list[tuple[str, list[Any], dict[str, Any]]]:
+    """Every server-filesystem tool, in an order that leaves ``notes/b.txt`` edited and moved."""
+    notes = str(root / "notes")
+    a, b = f"{notes}/a.txt", f"{notes}/b.txt"
+    return [
+        ("list_allowed_directories", [], {}),
+        ("create_directory", [("type", ("path",), notes)], {"path": notes}),
+        (
+            "write_file",
+            [("type", ("path",), a), ("type", ("content",), "hello world")],
+            {"path": a, "content": "hello world"},
+        ),
+        (
+            "edit_file",
+            [
+                ("type", ("path",), a),
+                ("add", ("edits",)),
+                ("type", ("edits", 0, "oldText"), "world"),
+                ("type", ("edits", 0, "newText"), "there"),
+            ],
+            {"path": a, "edits": [{"oldText": "world", "newText": "there"}], "dryRun": False},
+        ),
+        (
+            "read_text_file",
+            [("type", ("path",), a), ("type", ("head",), "1")],
+            {"path": a, "head": 1},
+        ),
+        ("read_file", [("type", ("path",), a)], {"path": a}),
+        ("read_media_file", [("type", ("path",), a)], {"path": a}),
+        (
+            "read_multiple_files",
+            [("type", ("paths", 0), a), ("add", ("paths",)), ("type", ("paths", 1), b)],
+            {"paths": [a, b]},
+        ),
+        ("list_directory", [("type", ("path",), notes)], {"path": notes}),
+        (
+            "list_directory_with_sizes",
+            [("type", ("path",), notes)],
+            {"path": notes, "sortBy": "name"},
+        ),
+        (
+            "directory_tree",
+            [
+                ("type", ("path",), str(root)),
+                ("add", ("excludePatterns",)),
+                ("type", ("excludePatterns", 0), "*.log"),
+            ],
+            {"path": str(root), "excludePatterns": ["*.log"]},
+        ),
+        (
+            "search_files",
+            [("type", ("path",), str(root)), ("type", ("pattern",), "**/*.txt")],
+            {"path": str(root), "pattern": "**/*.txt", "excludePatterns": []},
+        ),
+        ("get_file_info", [("type", ("path",), a)], {"path": a}),
+        (
+            "move_file",
+            [("type", ("source",), a), ("type", ("destination",), b)],
+            {"source": a, "destination": b},
+        ),
+    ]
+
+
+async def test_every_filesystem_tool_through_its_form(peers: None, tmp_path: Path) -> None:
+    root = (tmp_path / "files").resolve()
+    root.mkdir()
+    spec = node_server("files", "server-filesystem", str(root))
+    spec = ServerSpec(name=spec.name, target=spec.target, mode=spec.mode, roots=(str(root),))
+    app = build_app(tmp_path, spec)
+    log = tmp_path / "traffic.jsonl"
+    table = filesystem_steps(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app, "files")
+        assert {t.name for t in app.entries["files"].tools} == {t for t, _, _ in table}
+        for tool, steps, expected in table:
+            sent = await call(pilot, app, log, "files", tool, steps)
+            assert sent == expected, tool
+        found = result_text(tool_results(log, "search_files")[-1])
+        await quit_app(pilot)
+
+    # The server did what the arguments said: written, edited, then moved.
+    assert str(root / "notes" / "a.txt") in found
+    assert not (root / "notes" / "a.txt").exists()
+    assert (root / "notes" / "b.txt").read_text() == "hello there"
