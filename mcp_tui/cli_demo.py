@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from mcp_tui.errors import ConnectionFailed
-from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.session.servers import DEFAULT_MODE, ServerSpec, StdioTarget
 
 
-def demo_stdio_spec(mode: Any = "auto") -> ServerSpec:
+def demo_stdio_spec(mode: Any = DEFAULT_MODE) -> ServerSpec:
     """The bundled demo server as a stdio child of this same Python."""
     from mcp_tui.demo.server import demo_stdio_command, demo_stdio_env
 

@@ -10,8 +10,20 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcp_tui.chat.settings import ChatSettings, ProviderKind
+from mcp_tui.config_settings import AppSettings
 from mcp_tui.session.oauth_settings import Grant, OAuthSettings, TokenEndpointAuthMethod
-from mcp_tui.session.servers import ElicitationPolicy, ProtocolMode, Transport
+from mcp_tui.session.servers import (
+    DEFAULT_RATE_LIMIT,
+    DEFAULT_TRANSPORT,
+    ElicitationPolicy,
+    ProtocolMode,
+    Transport,
+)
+
+# The defaults are written once, in the plain records these tables become (see ``DEFAULT_MODE``
+# in ``session/servers.py`` for why there); an empty table gives exactly what no file gives.
+_APP = AppSettings()
+_OAUTH = OAuthSettings()
 
 
 class ConfigModel(BaseModel):
@@ -34,18 +46,23 @@ class RateLimitConfig(ConfigModel):
     """Automatic anti-spam limit for elicitation requests from one server."""
 
     count: int = Field(
-        default=10,
+        default=DEFAULT_RATE_LIMIT.count,
         ge=1,
         description="How many requests within `seconds` are allowed before the stop.",
     )
-    seconds: float = Field(default=10.0, gt=0, description="The length of the window, in seconds.")
+    seconds: float = Field(
+        default=DEFAULT_RATE_LIMIT.seconds,
+        gt=0,
+        description="The length of the window, in seconds.",
+    )
 
 
 class AppConfig(ConfigModel):
     """The ``[app]`` table: settings for the whole run."""
 
     review_before_send: bool = Field(
-        default=False, description="Show a summary of the content before an accepted form is sent."
+        default=_APP.review_before_send,
+        description="Show a summary of the content before an accepted form is sent.",
     )
     traffic_log: str | None = Field(
         default=None, description="Write every JSON-RPC message as JSON Lines here (like `--log`)."
@@ -55,10 +72,11 @@ class AppConfig(ConfigModel):
         description="Where server stderr is written; unset chooses the platform log directory.",
     )
     mode: ProtocolMode = Field(
-        default="auto", description="Default protocol mode for servers that do not set their own."
+        default=_APP.mode,
+        description="Default protocol mode for servers that do not set their own.",
     )
     elicitation: ElicitationPolicy = Field(
-        default="ask",
+        default=_APP.elicitation,
         description="Default elicitation policy for servers that do not set their own.",
     )
     rate_limit: RateLimitConfig = Field(
@@ -96,10 +114,11 @@ class OAuthConfig(ConfigModel):
     support discovery and dynamic client registration (see ``session/oauth_settings.py``)."""
 
     enabled: bool = Field(
-        default=True, description="false: never sign in with OAuth (e.g. a static header is used)."
+        default=_OAUTH.enabled,
+        description="false: never sign in with OAuth (e.g. a static header is used).",
     )
     grant: Grant = Field(
-        default="authorization_code",
+        default=_OAUTH.grant,
         description="authorization_code (sign in with a browser, in the TUI) or "
         "client_credentials (pre-registered secret, no browser; works headless).",
     )
@@ -169,7 +188,7 @@ class HttpServerConfig(ServerCommon):
 
     url: str = Field(description="The endpoint, e.g. http://127.0.0.1:8000/mcp.")
     transport: Transport = Field(
-        default="streamable-http",
+        default=DEFAULT_TRANSPORT,
         description="streamable-http, or sse for the legacy HTTP+SSE transport.",
     )
     headers: dict[str, str] = Field(

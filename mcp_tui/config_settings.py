@@ -14,20 +14,28 @@ from msgspec import Struct
 
 from mcp_tui.chat.settings import ChatSettings
 from mcp_tui.options import AppOptions
-from mcp_tui.session.servers import ElicitationPolicy, ProtocolMode
+from mcp_tui.session.servers import (
+    DEFAULT_ELICITATION,
+    DEFAULT_MODE,
+    ElicitationPolicy,
+    ProtocolMode,
+)
+
+#: What a run gets with no config file: the app-level defaults are AppOptions' own.
+_RUN = AppOptions()
 
 
 class AppSettings(Struct, frozen=True):
     """The app-level part of a config file, ready to merge with the command line."""
 
-    review_before_send: bool = False
-    traffic_log: Path | None = None
-    stderr_log: Path | None = None
-    rate_limit_count: int = 10
-    rate_limit_seconds: float = 10.0
+    review_before_send: bool = _RUN.review_before_send
+    traffic_log: Path | None = _RUN.traffic_log
+    stderr_log: Path | None = _RUN.stderr_log
+    rate_limit_count: int = _RUN.rate_limit_count
+    rate_limit_seconds: float = _RUN.rate_limit_seconds
     #: ``[app] mode`` / ``elicitation``: also the defaults for servers given on the command line.
-    mode: ProtocolMode = "auto"
-    elicitation: ElicitationPolicy = "ask"
+    mode: ProtocolMode = DEFAULT_MODE
+    elicitation: ElicitationPolicy = DEFAULT_ELICITATION
     #: ``[chat]``: the chat's model (``None``: chosen from the environment when the chat opens).
     chat: ChatSettings | None = None
 

@@ -8,6 +8,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from mcp_tui.chat.settings import ChatSettings
+from mcp_tui.session.servers import DEFAULT_RATE_LIMIT
 
 
 class ToolCallRequest(Struct, frozen=True):
@@ -32,8 +33,8 @@ class AppOptions(Struct, frozen=True):
     review_before_send: bool = False
     #: Automatic anti-spam limit: more than ``rate_limit_count`` requests within
     #: ``rate_limit_seconds`` from one server stops its requests until turned back on.
-    rate_limit_count: int = 10
-    rate_limit_seconds: float = 10.0
+    rate_limit_count: int = DEFAULT_RATE_LIMIT.count
+    rate_limit_seconds: float = DEFAULT_RATE_LIMIT.seconds
     #: The chat's model (``[chat]`` in the config, ``mcp-tui chat`` options); ``None``: from the
     #: environment when the chat opens.
     chat: ChatSettings | None = None

@@ -52,7 +52,7 @@ from mcp_tui.session.recording import ConnectionTap
 from mcp_tui.session.roots import initial_roots
 from mcp_tui.session.scopes import guarded
 from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
-from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.session.servers import DEFAULT_RATE_LIMIT, ServerSpec, StdioTarget
 from mcp_tui.session.stderr import StderrCapture
 from mcp_tui.session.stdio_transport import DEFAULT_MAX_MESSAGE_BYTES
 from mcp_tui.session.tap import tapped
@@ -79,7 +79,7 @@ class ServerConnection(ConnectionFeatures):
         traffic_log: TrafficLog | None = None,
         stderr_log: Path | None = None,
         client_name: str = "mcp-tui",
-        rate_limit: tuple[int, float] = (10, 10.0),
+        rate_limit: tuple[int, float] = (DEFAULT_RATE_LIMIT.count, DEFAULT_RATE_LIMIT.seconds),
         log_level: types.LoggingLevel = "debug",
         connect_timeout: float = 120.0,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,

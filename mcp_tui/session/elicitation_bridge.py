@@ -55,7 +55,7 @@ from mcp_tui.session.events import (
     EventSink,
     Notice,
 )
-from mcp_tui.session.servers import ElicitationPolicy
+from mcp_tui.session.servers import DEFAULT_ELICITATION, ElicitationPolicy
 from mcp_tui.untrusted import one_line
 
 log = logging.getLogger(__name__)
@@ -137,7 +137,7 @@ class ElicitationBridge:
         sink: EventSink,
         gate: ElicitationGate,
         calls: CallTracker,
-        policy: ElicitationPolicy = "ask",
+        policy: ElicitationPolicy = DEFAULT_ELICITATION,
         protocol_version: Callable[[], str | None] = lambda: None,
         handshake_done: Callable[[], bool] = lambda: True,
     ) -> None:

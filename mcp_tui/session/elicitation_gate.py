@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from mcp_tui.session.servers import DEFAULT_RATE_LIMIT
+
 
 class Verdict(Enum):
     ADMIT = "admit"
@@ -51,8 +53,8 @@ class ElicitationGate:
     def __init__(
         self,
         *,
-        max_requests: int = 10,
-        window: float = 10.0,
+        max_requests: int = DEFAULT_RATE_LIMIT.count,
+        window: float = DEFAULT_RATE_LIMIT.seconds,
         max_pending: int = 20,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

@@ -22,6 +22,24 @@ ElicitationPolicy = Literal["ask", "decline", "cancel"]
 Transport = Literal["streamable-http", "sse"]
 
 
+class RateLimit(Struct, frozen=True):
+    """The automatic anti-spam limit on one server's elicitation requests: more than ``count``
+    within ``seconds`` stops its requests until the user turns asking back on."""
+
+    count: int = 10
+    seconds: float = 10.0
+
+
+# The defaults of the settings a config file, the command line and the session layer share, each
+# written here once (plain data: the command line reads them without importing pydantic). The
+# config models, AppSettings, AppOptions, ServerSpec, the connection and the gate take them from
+# here; tests/config/test_config_defaults.py pins what an empty config file gives.
+DEFAULT_MODE: ProtocolMode = "auto"
+DEFAULT_ELICITATION: ElicitationPolicy = "ask"
+DEFAULT_TRANSPORT: Transport = "streamable-http"
+DEFAULT_RATE_LIMIT = RateLimit()
+
+
 class StdioTarget(Struct, frozen=True):
     """A server started as a child process speaking MCP on stdin/stdout."""
 
@@ -38,7 +56,7 @@ class HttpTarget(Struct, frozen=True):
     """A server reached over Streamable HTTP (default) or the legacy HTTP+SSE transport."""
 
     url: str
-    transport: Transport = "streamable-http"
+    transport: Transport = DEFAULT_TRANSPORT
     headers: dict[str, str] = field(default_factory=dict)
     #: OAuth for this server (``oauth_settings``); ``None`` means the defaults (discovery and
     #: dynamic registration when the server answers 401).
@@ -53,7 +71,7 @@ class ServerSpec(Struct, frozen=True):
 
     name: str
     target: StdioTarget | HttpTarget
-    mode: ProtocolMode = "auto"
-    elicitation: ElicitationPolicy = "ask"
+    mode: ProtocolMode = DEFAULT_MODE
+    elicitation: ElicitationPolicy = DEFAULT_ELICITATION
     #: The directories offered as roots (absolute paths); ``None``: the working directory.
     roots: tuple[str, ...] | None = None
