@@ -36,6 +36,7 @@ from mcp_tui.cli_target import (
     derive_name,
     unique_name,
     with_mode,
+    with_roots,
 )
 from mcp_tui.config_settings import AppSettings
 from mcp_tui.errors import ConfigError, ConnectionFailed, McpTuiError, UsageError
@@ -225,7 +226,7 @@ def plan_tui(
         call=call, traffic_log=ns.log, save_answers=ns.save_answers, stderr_log=ns.stderr_log
     )
     notes = config.notes if config is not None else ()
-    return TuiPlan(with_mode(specs, ns.mode), options, notes)
+    return TuiPlan(with_mode(with_roots(specs, ns.root), ns.mode), options, notes)
 
 
 def _no_enabled_servers(config: LoadedConfig) -> str:
@@ -388,7 +389,7 @@ def headless_target(
         spec = _command_line_spec(target, ns.name, AppSettings(), [])
     else:
         spec = _config_server(ns, environ, sub)
-    return with_mode([spec], ns.mode)[0]
+    return with_mode(with_roots([spec], ns.root), ns.mode)[0]
 
 
 def _config_server(ns: argparse.Namespace, environ: Mapping[str, str], sub: str) -> ServerSpec:

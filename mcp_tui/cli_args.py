@@ -141,6 +141,14 @@ def _add_target_options(parser: argparse.ArgumentParser, *, headless: bool) -> N
             help="open only this server of the config file; repeatable",
         )
     group.add_argument(
+        "--root",
+        action="append",
+        default=None,
+        metavar="DIR",
+        help="a directory offered to the server as a root (file:// URI); repeatable; "
+        "overrides the config's roots (default: the current directory)",
+    )
+    group.add_argument(
         "--mode",
         choices=MODES,
         help="protocol: auto (try 2026-07-28, fall back; a server that ignores the probe costs "

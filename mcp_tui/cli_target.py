@@ -147,6 +147,25 @@ def unique_name(name: str, taken: Sequence[str]) -> str:
     return f"{name}-{n}"
 
 
+def with_roots(specs: Sequence[ServerSpec], roots: Sequence[str] | None) -> list[ServerSpec]:
+    """``--root DIR`` (repeatable) replaces every server's roots; each must be a directory."""
+    if roots is None:
+        return list(specs)
+    from msgspec.structs import replace
+
+    from mcp_tui.session.roots import RootError, make_root
+
+    paths: list[str] = []
+    for directory in roots:
+        try:
+            path = make_root(directory).path
+        except RootError as error:
+            raise UsageError(f"--root: {error}.") from None
+        if path not in paths:
+            paths.append(path)
+    return [replace(s, roots=tuple(paths)) for s in specs]
+
+
 def with_mode(specs: Sequence[ServerSpec], mode: str | None) -> list[ServerSpec]:
     """``--mode`` overrides every server's mode (the command line beats the config)."""
     if mode is None:

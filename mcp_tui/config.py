@@ -378,9 +378,23 @@ def _build_spec(
         )
     else:  # pragma: no cover - the two models above are the only ones
         raise TypeError(type(parsed).__name__)
+    roots: tuple[str, ...] | None = None
+    if parsed.roots is not None:
+        from mcp_tui.session.roots import RootError, make_root
+
+        found: list[str] = []
+        for index, raw in enumerate(parsed.roots):
+            try:
+                path = make_root(_resolve_path(expand(raw, "roots", index), file)).path
+            except RootError as exc:
+                raise locator.error((*key, "roots", index), f"{exc}.") from None
+            if path not in found:
+                found.append(path)
+        roots = tuple(found)
     return ServerSpec(
         name=name,
         target=target,
         mode=parsed.mode or app.mode,
         elicitation=parsed.elicitation or app.elicitation,
+        roots=roots,
     )

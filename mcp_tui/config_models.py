@@ -170,6 +170,11 @@ class ServerCommon(ConfigModel):
     enabled: bool = Field(
         default=True, description="When false the server opens only if named with `--server`."
     )
+    roots: list[str] | None = Field(
+        default=None,
+        description="Directories offered to the server as roots (relative: to this file); "
+        "unset: the directory mcp-tui was started in; [] offers none.",
+    )
 
 
 class StdioServerConfig(ServerCommon):

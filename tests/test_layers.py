@@ -24,7 +24,11 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "chat": ("textual", "mcp", "mcp_types", "mcp_tui.ui", "mcp_tui.cli"),
 }
 #: Session modules that are plain data with no ``mcp`` import, which the config layer builds.
-PURE_DATA = ("mcp_tui.session.servers", "mcp_tui.session.oauth_settings")
+PURE_DATA = (
+    "mcp_tui.session.servers",
+    "mcp_tui.session.oauth_settings",
+    "mcp_tui.session.roots",
+)
 PURE_MODULES = (
     "config",
     "config_models",

@@ -49,9 +49,8 @@ def make_root(directory: str | os.PathLike[str], *, base: str | None = None) -> 
         path = Path(base or os.getcwd()) / path
     try:
         resolved = path.resolve(strict=True)
-    except (OSError, RuntimeError) as error:
-        why = type(error).__name__
-        raise RootError(f"{raw!r} is not an existing directory ({why})") from None
+    except (OSError, RuntimeError):
+        raise RootError(f"{str(path)!r} is not an existing directory") from None
     if not resolved.is_dir():
         raise RootError(f"{raw!r} is not a directory")
     return Root(path=str(resolved), uri=file_uri(resolved), name=resolved.name or str(resolved))

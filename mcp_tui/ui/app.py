@@ -30,7 +30,7 @@ from textual.command import Provider
 from textual.screen import Screen
 
 from mcp_tui.options import AppOptions
-from mcp_tui.session.events import ConnectionState, Notice
+from mcp_tui.session.events import ConnectionState, Notice, ResourceUpdated
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.ui.app_connections import CLOSE_TIMEOUT, AppConnections
 from mcp_tui.ui.app_waits import WAIT_TICK, AppWaits
@@ -183,6 +183,11 @@ class McpTuiApp(AppConnections, AppWaits):
             entry = self.entries.get(catalog.server)
             if entry is not None:
                 entry.apply_catalog(catalog)
+                changed[entry.name] = entry
+        for note in batch.notes:
+            if isinstance(note, ResourceUpdated) and note.server in self.entries:
+                entry = self.entries[note.server]
+                entry.mark(note.uri, updated=True)
                 changed[entry.name] = entry
         for pause in batch.pauses:
             entry = self.entries.get(pause.server)

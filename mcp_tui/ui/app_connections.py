@@ -35,6 +35,7 @@ from textual.app import App
 
 from mcp_tui.options import AppOptions
 from mcp_tui.session.events import ConnectionState, Notice, ServerStateChanged, SessionEvent
+from mcp_tui.session.roots import Root
 from mcp_tui.startup import resume_collector
 from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.screens.session import SessionScreen
@@ -235,6 +236,9 @@ class AppConnections(App[None]):
         entry.generation += 1
         generation = entry.generation
         name = entry.name
+        entry.subscribed.clear()  # a new connection starts with none, at the default level
+        entry.log_level = "debug"
+        entry.marks_version += 1
 
         def sink(event: SessionEvent) -> None:
             if self.entries[name].generation == generation:
@@ -315,6 +319,28 @@ class AppConnections(App[None]):
         if self._session is not None:
             self._session.catalog.update_server(entry)
             self._session.server_changed()
+
+    def refresh_server(self, server: str) -> None:
+        """Redraw a server's tree and info after the UI changed its entry (marks, level)."""
+        entry = self.entries.get(server)
+        if entry is not None and self._session is not None:
+            self._session.catalog.update_server(entry)
+            self._session.server_changed()
+
+    def set_roots(self, server: str, roots: Sequence[Root]) -> None:
+        """The roots dialog's list: kept for reconnects, and sent to the live connection."""
+        entry = self.entries.get(server)
+        if entry is None:
+            return
+        from msgspec.structs import replace
+
+        entry.spec = replace(entry.spec, roots=tuple(root.path for root in roots))
+        connection = entry.connection
+        if connection is None:
+            shown = ", ".join(root.path for root in roots) or "none"
+            self._buffer.add(Notice(server, f"roots are now: {shown} (from the next connection)"))
+            return
+        self.run_worker(connection.set_roots(roots), name=f"roots {server}", exit_on_error=False)
 
     def refresh_catalog(self, server: str) -> None:
         connection = self.connection(server)

@@ -27,6 +27,7 @@ from mcp_tui.ui.render import (
 )
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
+from mcp_tui.untrusted import one_line
 
 #: Seconds between two checks of the URL waits' deadlines.
 WAIT_TICK = 1.0
@@ -89,6 +90,32 @@ class AppWaits(App[None]):
         if wait is not None and self._session is not None:
             self._session.queue_entries(self._waits_ended([wait]))
             self._session.flush_entries()
+            if state == "gave_up":
+                self._offer_to_cancel(wait.request.call_id)
+
+    def _offer_to_cancel(self, call_id: int | None) -> None:
+        """Giving up on a page whose tool call still runs: offer to cancel the call too."""
+        session = self._session
+        if call_id is None or session is None or call_id not in session.cancellable:
+            return
+        _, heading = session.cancellable[call_id]
+        from mcp_tui.ui.screens.confirm import ConfirmScreen
+
+        def answered(cancel: bool | None) -> None:
+            if cancel and session is not None:
+                session.cancel_call(call_id)
+
+        self.push_screen(
+            ConfirmScreen(
+                "Cancel the call too?",
+                f"Call {one_line(heading)} is still running, waiting for the page you gave up "
+                "on. Cancel it (the server is sent notifications/cancelled)?",
+                yes="Cancel the call",
+                no="Keep it running",
+                danger=False,
+            ),
+            callback=answered,
+        )
 
     def on_elicitation_shown(self, message: ElicitationShown) -> None:
         if self._session is not None:

@@ -227,6 +227,66 @@ def _connection_verbs(app: McpTuiApp, session: SessionScreen, entry: ServerEntry
     )
 
 
+@server_verbs
+def _client_feature_verbs(
+    app: McpTuiApp, session: SessionScreen, entry: ServerEntry
+) -> Iterator[Verb]:
+    """Per server: roots, ping, log level; per subscribable resource: (un)subscribe."""
+    name = entry.name
+    yield Verb(
+        "Server",
+        "Roots",
+        name,
+        "Add or remove the directories offered to this server as roots",
+        partial(session.open_roots, name),
+        action="roots",
+    )
+    if entry.state is not ConnectionState.READY or entry.connection is None:
+        return
+    yield Verb(
+        "Server",
+        "Ping",
+        name,
+        "Time a round trip to this server (ping; server/discover on 2026-07-28)",
+        partial(session.ping, name),
+    )
+    yield Verb(
+        "Server",
+        "Log level",
+        name,
+        f"Choose which of this server's log messages to receive (now {entry.log_level} and up)",
+        partial(session.choose_log_level, name),
+    )
+    if entry.connection.can_subscribe:
+        for resource in entry.resources:
+            if resource.template:
+                continue
+            on = resource.uri not in entry.subscribed
+            yield Verb(
+                "Server",
+                "Subscribe" if on else "Unsubscribe",
+                f"{name} › {resource.uri}",
+                "Be told when this resource changes (resources/subscribe)"
+                if on
+                else "Stop being told when this resource changes",
+                partial(session.toggle_subscription, name, resource),
+                note=resource.name or "",
+            )
+
+
+@verb_source
+def _cancel_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
+    """Per running tool call: cancel it."""
+    for call_id, (_, heading) in list(session.cancellable.items()):
+        yield Verb(
+            "Call",
+            "Cancel call",
+            heading,
+            "Stop this tool call: the server is sent notifications/cancelled",
+            partial(session.cancel_call, call_id),
+        )
+
+
 @verb_source
 def _url_wait_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
     """Per accepted URL request still waiting: done, or give up."""

@@ -125,6 +125,17 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
     """A tool result, prompt or resource read: text, structured JSON, placeholders, errors."""
     parts: list[Content] = []
     full: list[str] = []
+    if outcome.cancelled:
+        parts.append(
+            Content.assemble(
+                ("⊘ ", "bold $warning"),
+                literal_line(heading, style="bold"),
+                ("  cancelled", "bold $warning"),
+            )
+        )
+        parts.append(block(outcome.error or "cancelled", style="dim"))
+        full += [f"{heading}  cancelled", outcome.error or ""]
+        return Entry("cancelled", _join(parts), "\n".join(full), heading)
     if outcome.error is not None:
         parts.append(Content.assemble(("✗ ", "bold $error"), literal_line(heading, style="bold")))
         parts.append(block(outcome.error, style="$error"))

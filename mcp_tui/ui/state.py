@@ -7,7 +7,7 @@ half a second before the first frame could paint); it talks to connections throu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -20,10 +20,12 @@ from mcp_tui.session.events import (
     EventSink,
     PromptInfo,
     ResourceInfo,
+    RoundTrip,
     ServerInfo,
     ServerStateChanged,
     ToolInfo,
 )
+from mcp_tui.session.roots import Root
 from mcp_tui.session.servers import ServerSpec
 
 if TYPE_CHECKING:  # annotations only: kept off the first frame's import path
@@ -67,6 +69,31 @@ class Connection(Protocol):
 
     async def close(self) -> None: ...
 
+    # The client features of ``session/features.py`` (roots, cancel, ping, log level,
+    # subscriptions); none raises.
+
+    @property
+    def roots(self) -> tuple[Root, ...]: ...
+
+    async def set_roots(self, roots: Sequence[Root]) -> None: ...
+
+    def cancel_call(self, call_id: int) -> bool: ...
+
+    async def ping(self) -> RoundTrip: ...
+
+    @property
+    def log_level(self) -> str: ...
+
+    async def set_log_level(self, level: str) -> str | None: ...
+
+    @property
+    def can_subscribe(self) -> bool: ...
+
+    @property
+    def subscriptions(self) -> frozenset[str]: ...
+
+    async def subscribe(self, uri: str, on: bool = True) -> str | None: ...
+
 
 class ConnectionFactory(Protocol):
     """Builds a connection for one server (``ServerConnection`` itself, or a fake in tests)."""
@@ -105,6 +132,15 @@ class ServerEntry(Struct):
     paused_by_limit: bool = False
     #: How many catalog refreshes have arrived (lets the tree skip rebuilding unchanged servers).
     catalog_version: int = field(default=0)
+    #: Resources the server said were updated (``notifications/resources/updated``) since they
+    #: were last read.
+    updated: set[str] = field(default_factory=set)
+    #: Resources subscribed to on the current connection (the UI's copy).
+    subscribed: set[str] = field(default_factory=set)
+    #: Grows when ``updated`` or ``subscribed`` changes (the tree redraws the marks).
+    marks_version: int = 0
+    #: The log level asked for on the current connection (``ServerConnection``'s default).
+    log_level: str = "debug"
 
     @property
     def name(self) -> str:
@@ -124,6 +160,17 @@ class ServerEntry(Struct):
         if event.resources is not None:
             self.resources = event.resources
         self.catalog_version += 1
+
+    def mark(
+        self, uri: str, *, updated: bool | None = None, subscribed: bool | None = None
+    ) -> None:
+        """Set or clear a resource's "updated" and "subscribed" marks."""
+        for wanted, marks in ((updated, self.updated), (subscribed, self.subscribed)):
+            if wanted is True:
+                marks.add(uri)
+            elif wanted is False:
+                marks.discard(uri)
+        self.marks_version += 1
 
     def find_tool(self, name: str) -> ToolInfo | None:
         for tool in self.tools:

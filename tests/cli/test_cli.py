@@ -84,6 +84,15 @@ def test_url_with_headers_transport_name_and_mode(launched: Launched) -> None:
     )
 
 
+def test_roots_from_the_command_line(launched: Launched, tmp_path: Path) -> None:
+    (tmp_path / "a b").mkdir()
+    argv = ["--root", str(tmp_path / "a b"), "--root", str(tmp_path), "--root", str(tmp_path)]
+    assert cli.main([*argv, "--", PY, "server.py"]) == 0
+    assert launched.servers[0].roots == (str(tmp_path / "a b"), str(tmp_path))
+    assert cli.main(["--", PY, "server.py"]) == 0
+    assert launched.servers[0].roots is None  # the working directory, at connect time
+
+
 def test_url_name_is_derived_from_host(launched: Launched) -> None:
     assert cli.main(["https://user@mcp.example.com:8443/mcp"]) == 0
     assert launched.servers[0].name == "mcp.example.com:8443"
@@ -228,6 +237,7 @@ def test_notes_of_foreign_json_go_to_stderr(
         (["--call", "t", "--args", "{x}", "http://h/mcp"], "--args is not valid JSON"),
         (["--name", "x"], "--name names a server given by URL"),
         (["--mode", "fast", "http://h/mcp"], "Argument --mode: invalid choice: 'fast'"),
+        (["--root", "/no/such/dir", "http://h/mcp"], "--root: '/no/such/dir' is not an existing"),
         (["--bogus", "http://h/mcp"], "Unrecognized arguments: --bogus"),
         (["http://h/mcp", "--", "x", "--call"], "either a URL or a command"),
         (["--server", "a"], "--server picks servers from a config file, and there is none"),

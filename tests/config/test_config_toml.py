@@ -32,7 +32,9 @@ def test_example_file_loads_with_every_server() -> None:
     assert files.target.cwd == str(EXAMPLE.parent)
     assert files.mode == "legacy"
     assert files.elicitation == "ask"
+    assert files.roots == (str(EXAMPLE.parent),)
     remote = config.servers["remote"]
+    assert remote.roots is None
     assert isinstance(remote.target, HttpTarget)
     assert remote.target.headers == {"Authorization": "Bearer t0k"}
     assert remote.target.transport == "streamable-http"
@@ -315,3 +317,33 @@ def test_the_chat_table(tmp_path: Path) -> None:
     key = write(tmp_path, '[chat]\napi_key = "sk-123"\n', "key.toml")
     with pytest.raises(ConfigError, match=r"chat\.api_key"):
         load_config(key, {})
+
+
+def test_roots_per_server(tmp_path: Path) -> None:
+    (tmp_path / "data dir").mkdir()
+    path = write(
+        tmp_path,
+        """
+        [servers.a]
+        command = "srv"
+        roots = ["data dir", "${HERE}", "data dir/"]
+
+        [servers.b]
+        command = "srv"
+        roots = []
+
+        [servers.c]
+        url = "http://127.0.0.1:1/mcp"
+        """,
+    )
+    config = load_config(path, {"HERE": str(tmp_path)})
+    assert config.servers["a"].roots == (str(tmp_path / "data dir"), str(tmp_path))
+    assert config.servers["b"].roots == ()
+    assert config.servers["c"].roots is None
+
+
+def test_a_root_that_is_not_a_directory_is_named_with_its_line(tmp_path: Path) -> None:
+    path = write(tmp_path, '[servers.a]\ncommand = "srv"\nroots = [".", "nowhere"]\n')
+    message = error_of(path)
+    assert "line 3" in message and "servers.a.roots[1]" in message
+    assert f"'{tmp_path / 'nowhere'}' is not an existing directory" in message

@@ -51,6 +51,21 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "notes are one_line(...) of every note (comprehension plus appends)",
     ("mcp_tui/ui/screens/oauth.py", "Static", "text"):
         "Content.assemble of constants and literal_line(uri)",
+    ("mcp_tui/ui/screens/pick.py", "OptionList",
+     "*(Option(label, id=key) for key, label in self._entries)"):
+        "labels are Content parameters (annotated), built by callers with literal_line",
+    ("mcp_tui/ui/screens/pick.py", "Option", "label"):
+        "a Content parameter (annotated), built by callers with literal_line",
+    ("mcp_tui/ui/screens/session_features.py", "notify", 'f"{one_line(server)}: {text}"'):
+        "markup=False; the server name made one line, and text a note that may quote a server "
+        "error (shown literally: markup is off)",
+    ("mcp_tui/ui/screens/session_features.py", "notify", 'f"Call #{call_id} is not running"'):
+        "markup=False; a number",
+    ("mcp_tui/ui/screens/session_features.py", "notify", 'f"Cancelling call #{call_id}"'):
+        "markup=False; a number",
+    ("mcp_tui/ui/screens/session_features.py", "notify",
+     'f"{one_line(server)}: log level {level}"'):
+        "markup=False; the level is one of LOG_LEVELS (the pick screen's keys)",
     ("mcp_tui/ui/screens/session_verbs.py", "notify",
      'f"{one_line(server)} is {entry.state.value}, not ready"'):
         "markup=False; a state word of our own enum",

@@ -35,12 +35,20 @@ NODE = NODE_MODULES / ".bin" / "node"
 LOOPBACK_PRELOAD = INTEROP_DIR / "loopback.cjs"
 
 EVERYTHING_JS = NODE_MODULES / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+FILESYSTEM_JS = NODE_MODULES / "@modelcontextprotocol" / "server-filesystem" / "dist" / "index.js"
 SDK_EXAMPLES = NODE_MODULES / "@modelcontextprotocol" / "sdk" / "dist" / "esm" / "examples"
 FORM_EXAMPLE_JS = SDK_EXAMPLES / "server" / "elicitationFormExample.js"
 CONFORMANCE_JS = NODE_MODULES / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
 CONFORMANCE_ALPHA_JS = NODE_MODULES / "conformance-alpha" / "dist" / "index.js"
 
-REQUIRED = (NODE, EVERYTHING_JS, FORM_EXAMPLE_JS, CONFORMANCE_JS, CONFORMANCE_ALPHA_JS)
+REQUIRED = (
+    NODE,
+    EVERYTHING_JS,
+    FILESYSTEM_JS,
+    FORM_EXAMPLE_JS,
+    CONFORMANCE_JS,
+    CONFORMANCE_ALPHA_JS,
+)
 
 #: How long a node server may take to accept connections (a cold start on a busy 2-core CI box).
 START_TIMEOUT = 30.0

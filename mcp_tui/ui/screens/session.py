@@ -29,7 +29,7 @@ from mcp_tui.session.events import ConnectionState, ElicitationRefused, Resource
 from mcp_tui.ui.event_buffer import Batch
 from mcp_tui.ui.messages import EntryDetailRequested
 from mcp_tui.ui.render import dropped_entry, notice_entry, refused_entry, state_entry
-from mcp_tui.ui.screens.session_verbs import SessionVerbs
+from mcp_tui.ui.screens.session_features import SessionFeatures
 from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef
 from mcp_tui.ui.widgets.key_footer import KeyFooter
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from mcp_tui.ui.widgets.url_waits import UrlWaitsPanel
 
 
-class SessionScreen(SessionVerbs):
+class SessionScreen(SessionFeatures):
     """Servers, their catalogs, the transcript, logs and traffic."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -62,6 +62,12 @@ class SessionScreen(SessionVerbs):
                 tooltip="A URL request you accepted: the page is done"),
         Binding("g", "url_give_up", "Give up", id="session.url_give_up",
                 tooltip="A URL request you accepted: give up waiting"),
+        Binding("c", "cancel_call", "Cancel call", id="session.cancel_call",
+                tooltip="Cancel the running tool call (notifications/cancelled)"),
+        Binding("s", "toggle_subscription", "Subscribe", id="session.subscribe",
+                tooltip="Subscribe to (or unsubscribe from) the resource under the cursor"),
+        Binding("o", "roots", "Roots", show=False, id="session.roots",
+                tooltip="The directories offered to the server under the cursor (roots)"),
         Binding("r", "refresh_catalog", "Refresh lists", show=False, id="session.refresh",
                 tooltip="List the server's tools, prompts and resources again"),
         Binding("f", "focus_next_area", "Next area", show=False, id="session.next_area",
@@ -73,6 +79,7 @@ class SessionScreen(SessionVerbs):
     def __init__(self) -> None:
         super().__init__(id="session")
         self._asking_key_for: bool | None = False
+        self._subscribe_key = False
         self._panels_lock = asyncio.Lock()
 
     # --- layout ------------------------------------------------------------------------------
@@ -187,6 +194,10 @@ class SessionScreen(SessionVerbs):
     def _highlighted(self) -> None:
         self._show_info()
         self._refresh_asking_key()
+        subscribable = self._subscribable() is not None
+        if subscribable != self._subscribe_key:  # ``s`` follows the cursor
+            self._subscribe_key = subscribable
+            self.refresh_bindings()
 
     def _refresh_asking_key(self) -> None:
         """ "Stop asking" or "Ask again" follows the cursor's server (the footer is redrawn only
@@ -285,7 +296,38 @@ class SessionScreen(SessionVerbs):
             return entry.paused == (action == "ask_again")
         if action in ("url_done", "url_give_up"):
             return bool(self.mcp_app.url_waits.waiting)
+        if action == "cancel_call":
+            return bool(self.cancellable)
+        if action == "toggle_subscription":
+            return self._subscribable() is not None
         return True
+
+    def _subscribable(self) -> ResourceInfo | None:
+        """The resource under the cursor, if its server offers subscriptions."""
+        ref = self.catalog.current
+        if ref is None or ref.kind != "resource" or not isinstance(ref.item, ResourceInfo):
+            return None
+        entry = self._entry(ref.server)
+        if entry is None or entry.connection is None or entry.state is not ConnectionState.READY:
+            return None
+        return ref.item if entry.connection.can_subscribe else None
+
+    def action_cancel_call(self) -> None:
+        """``c``: cancel the running tool call (a choice when several run)."""
+        self.pick_call_to_cancel()
+
+    def action_toggle_subscription(self) -> None:
+        """``s``: subscribe to (or unsubscribe from) the resource under the cursor."""
+        resource = self._subscribable()
+        ref = self.catalog.current
+        if resource is not None and ref is not None:
+            self.toggle_subscription(ref.server, resource)
+
+    def action_roots(self) -> None:
+        """``o``: the roots of the server under the cursor."""
+        server = self._current_server()
+        if server is not None:
+            self.open_roots(server)
 
     def action_toggle_asking(self) -> None:
         server = self._current_server()

@@ -55,6 +55,8 @@ class SessionVerbs(Screen[None]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._pending_entries: list[Entry] = []
+        #: Tool calls running now, by call id: ``(server, heading)`` (``c`` cancels one).
+        self.cancellable: dict[int, tuple[str, str]] = {}
         #: The panels below exist (``SessionScreen.mount_panels``, after the first frame).
         self._panels_ready = False
 
@@ -147,6 +149,8 @@ class SessionVerbs(Screen[None]):
             except Exception as error:  # connections should not raise; never lose the call
                 outcome = CallOutcome(error=f"{type(error).__name__}: {error}")
             finally:
+                if self.cancellable.pop(call_id, None) is not None:
+                    self.refresh_bindings()
                 self.running.finish(call_id)
                 self._call_ended(server, call_id)
             # Through the app's queue, so an ElicitationFinished posted before the result came
@@ -214,13 +218,16 @@ class SessionVerbs(Screen[None]):
             if outcome.url_elicitations:
                 await url_required(self, server, name, args, outcome.url_elicitations, retry_of)
 
-        return self._run_request(
+        call_id = self._run_request(
             server,
             name,
             args,
             lambda call_id: connection.call_tool(name, args, call_id=call_id),
             then=then,
         )
+        self.cancellable[call_id] = (server, f"#{call_id} {server} › {name}")
+        self.refresh_bindings()
+        return call_id
 
     async def call_tool_awaited(
         self, server: str, name: str, arguments: Mapping[str, Any]
@@ -295,7 +302,10 @@ class SessionVerbs(Screen[None]):
         ready = self._ready(server)
         if ready is None:
             return None
-        _, connection = ready
+        entry, connection = ready
+        if uri in entry.updated:  # read again: the "updated" mark is seen
+            entry.mark(uri, updated=False)
+            self.mcp_app.refresh_server(server)
         return self._run_request(
             server,
             f"read {uri}",

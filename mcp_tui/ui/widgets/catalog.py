@@ -89,6 +89,16 @@ _ENTER_ACTIONS: dict[str, NodeKind | None] = {
 }
 
 
+def _resource_marks(entry: ServerEntry, uri: str, label: Text) -> Text:
+    """``updated`` (since last read) and ``subscribed`` before a resource's name."""
+    marks = Text(end="")
+    if uri in entry.updated:
+        marks.append("updated ", style="yellow bold")
+    if uri in entry.subscribed:
+        marks.append("subscribed ", style="cyan")
+    return Text.assemble(marks, label, end="") if marks else label
+
+
 class CatalogTree(Tree[NodeRef]):
     """Servers and what they offer; Enter on an item posts ``Tree.NodeSelected``.
 
@@ -158,7 +168,13 @@ class CatalogTree(Tree[NodeRef]):
 
     def update_server(self, entry: ServerEntry) -> None:
         """Add or refresh one server's subtree, if anything it shows changed."""
-        signature = (entry.state, entry.detail, entry.paused, entry.catalog_version)
+        signature = (
+            entry.state,
+            entry.detail,
+            entry.paused,
+            entry.catalog_version,
+            entry.marks_version,
+        )
         node = self._server_nodes.get(entry.name)
         if node is not None and self._shown.get(entry.name) == signature:
             return
@@ -209,7 +225,10 @@ class CatalogTree(Tree[NodeRef]):
             group_node = node.add(label, NodeRef("group", server, group=group), expand=expand)
             for item in items:
                 ref = NodeRef(kind, server, item, group)
-                leaf = group_node.add_leaf(item_label(item), ref)
+                label = item_label(item)
+                if isinstance(item, ResourceInfo) and kind == "resource":
+                    label = _resource_marks(entry, item.uri, label)
+                leaf = group_node.add_leaf(label, ref)
                 if cursor_key is not None and ref.key == cursor_key:
                     restore = leaf
         if cursor_key is not None:

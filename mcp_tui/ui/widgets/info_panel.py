@@ -73,10 +73,37 @@ def _server_summary(entry: ServerEntry) -> list[Content]:
             )
         )
         caps = ", ".join(sorted(info.capabilities)) or "none"
-        lines.append(Content.assemble(("capabilities ", "dim"), literal_line(caps, limit=200)))
+        lines.append(
+            Content.assemble(
+                ("capabilities ", "dim"),
+                literal_line(caps, limit=200),
+                ("  logs: ", "dim"),  # the level asked for (the palette's "Log level")
+                literal_line(entry.log_level),
+            )
+        )
+
         if info.instructions:
             lines.append(_short(info.instructions, lines=2, chars=300).stylize("italic"))
     return lines
+
+
+def _resource_marks(ref: NodeRef, entry: ServerEntry | None) -> list[Content]:
+    """ "subscribed" and "updated since read" for a resource, with the ``s`` hint."""
+    item = ref.item
+    if entry is None or ref.kind != "resource" or not isinstance(item, ResourceInfo):
+        return []
+    marks: list[Content] = []
+    if item.uri in entry.updated:
+        marks.append(Content.styled("updated since you last read it (Enter reads it)", "$warning"))
+    if item.uri in entry.subscribed:
+        marks.append(Content.styled("subscribed · s unsubscribes", "$accent"))
+    elif (
+        entry.connection is not None
+        and entry.state is ConnectionState.READY
+        and entry.connection.can_subscribe
+    ):
+        marks.append(Content.styled("s subscribes to its updates", "dim"))
+    return marks
 
 
 def _item_summary(ref: NodeRef) -> list[Content]:
@@ -113,7 +140,7 @@ def _item_summary(ref: NodeRef) -> list[Content]:
 
 
 HINTS = {
-    "server": "Enter open/close · i details · R reconnect",
+    "server": "Enter open/close · i details · R reconnect · o roots",
     "tool": "Enter call · i details",
     "prompt": "Enter get · i details",
     "resource": "Enter read · i details",
@@ -129,7 +156,7 @@ class InfoPanel(Static):
         if entry is not None and ref is not None and ref.kind in ("server", "group", "problem"):
             lines = _server_summary(entry)
         elif ref is not None:
-            lines = _item_summary(ref)
+            lines = _item_summary(ref) + _resource_marks(ref, entry)
         if ref is not None and ref.kind in HINTS:
             lines.append(Content.styled(HINTS[ref.kind], "dim italic"))
         self.update(Content("\n").join(lines) if lines else Content("No server selected"))
@@ -169,6 +196,13 @@ def details(ref: NodeRef, entry: ServerEntry | None) -> tuple[str, str]:
         f"state: {entry.state.value}",
         f"target: {entry.spec.target.describe()}",
         f"protocol mode: {entry.spec.mode}",
+        f"log level asked for: {entry.log_level}",
+        "roots: "
+        + (
+            "the working directory"
+            if entry.spec.roots is None
+            else ", ".join(entry.spec.roots) or "none"
+        ),
     ]
     if entry.detail:
         text += ["", entry.detail]

@@ -1,0 +1,168 @@
+"""The session screen's client-feature verbs: cancel a call, roots, ping, log level, subscribe.
+
+Between the call verbs (``session_verbs.py``) and the screen itself (``session.py``). Each verb
+is a key and a palette entry; each works on the server under the catalog cursor (or the one the
+palette entry names), runs the request in a worker, and reports in a notification and the
+transcript. What each does on which protocol era is the session layer's business
+(``session/features.py``); the screens it opens are imported when first needed.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from mcp_tui.session.events import LOG_LEVELS, Notice, ResourceInfo
+from mcp_tui.ui.render import notice_entry
+from mcp_tui.ui.screens.session_verbs import SessionVerbs
+from mcp_tui.ui.text import literal_line
+from mcp_tui.untrusted import one_line
+
+Severity = Literal["information", "warning", "error"]
+
+
+class SessionFeatures(SessionVerbs):
+    """Cancel, roots, ping, log level and subscriptions (see the module docstring)."""
+
+    def _note(self, server: str, text: str, severity: Severity = "information") -> None:
+        """A notification and the same line in the transcript."""
+        self.notify(f"{one_line(server)}: {text}", severity=severity, markup=False)
+        self._show_outcome(notice_entry(Notice(server, text, severity)))
+
+    # --- cancel a running call ---------------------------------------------------------------
+
+    def cancel_call(self, call_id: int) -> None:
+        """Cancel tool call ``call_id``: the server is told (``notifications/cancelled``)."""
+        running = self.cancellable.get(call_id)
+        if running is None:
+            self.notify(f"Call #{call_id} is not running", severity="warning", markup=False)
+            return
+        server, _heading = running
+        entry = self.mcp_app.entries.get(server)
+        connection = entry.connection if entry is not None else None
+        if connection is None or not connection.cancel_call(call_id):
+            self.notify(f"Call #{call_id} is not running", severity="warning", markup=False)
+            return
+        self.notify(f"Cancelling call #{call_id}", markup=False)
+
+    def pick_call_to_cancel(self) -> None:
+        """``c``: the only running call, or a choice among several."""
+        calls = dict(self.cancellable)
+        if not calls:
+            self.notify("No tool call is running", severity="warning")
+            return
+        if len(calls) == 1:
+            self.cancel_call(next(iter(calls)))
+            return
+        from mcp_tui.ui.screens.pick import PickScreen
+
+        entries = [
+            (str(call_id), literal_line(heading, limit=80))
+            for call_id, (_, heading) in calls.items()
+        ]
+
+        def chosen(key: str | None) -> None:
+            if key is not None:
+                self.cancel_call(int(key))
+
+        self.app.push_screen(PickScreen("Cancel which call?", entries), callback=chosen)
+
+    # --- roots -------------------------------------------------------------------------------
+
+    def open_roots(self, server: str) -> None:
+        """The roots dialog for ``server``; applying sends the new list to the connection."""
+        entry = self.mcp_app.entries.get(server)
+        if entry is None:
+            return
+        from mcp_tui.session.roots import initial_roots
+        from mcp_tui.ui.screens.roots import RootsScreen
+
+        connection = entry.connection
+        current = connection.roots if connection is not None else initial_roots(entry.spec.roots)
+
+        def chosen(roots: tuple[object, ...] | None) -> None:
+            if roots is not None:
+                self.mcp_app.set_roots(server, roots)  # type: ignore[arg-type]
+
+        self.app.push_screen(RootsScreen(server, current), callback=chosen)
+
+    # --- ping --------------------------------------------------------------------------------
+
+    def ping(self, server: str) -> None:
+        ready = self._ready(server)
+        if ready is None:
+            return
+        _, connection = ready
+
+        async def run() -> None:
+            trip = await connection.ping()
+            if trip.seconds is not None:
+                self._note(server, f"{trip.method} answered in {trip.seconds * 1000:.1f} ms")
+            else:
+                self._note(server, f"{trip.method} failed: {trip.error}", "error")
+
+        self.run_worker(run(), group="features", exit_on_error=False)
+
+    # --- log level ---------------------------------------------------------------------------
+
+    def choose_log_level(self, server: str) -> None:
+        ready = self._ready(server)
+        if ready is None:
+            return
+        entry, connection = ready
+        from mcp_tui.ui.screens.pick import PickScreen
+
+        entries = [(level, literal_line(level)) for level in LOG_LEVELS]
+
+        async def apply(level: str) -> None:
+            why = await connection.set_log_level(level)
+            if why is None:
+                entry.log_level = level
+                self.server_changed()
+                self.notify(f"{one_line(server)}: log level {level}", markup=False)
+            else:
+                self._note(server, f"the log level stays {entry.log_level}: {why}", "error")
+
+        def chosen(level: str | None) -> None:
+            if level is not None:
+                self.run_worker(apply(level), group="features", exit_on_error=False)
+
+        self.app.push_screen(
+            PickScreen(
+                f"Log level of {one_line(server, limit=40)}",
+                entries,
+                current=entry.log_level,
+                note="Server log messages at this level and above are shown in the log panel.",
+            ),
+            callback=chosen,
+        )
+
+    # --- resource subscriptions --------------------------------------------------------------
+
+    def toggle_subscription(self, server: str, resource: ResourceInfo) -> None:
+        ready = self._ready(server)
+        if ready is None:
+            return
+        entry, connection = ready
+        if not connection.can_subscribe:
+            self.notify(
+                f"{one_line(server)} does not offer resource subscriptions",
+                severity="warning",
+                markup=False,
+            )
+            return
+        on = resource.uri not in entry.subscribed
+
+        async def run() -> None:
+            why = await connection.subscribe(resource.uri, on)
+            if why is not None:
+                self._note(server, why, "error")
+                return
+            entry.mark(resource.uri, subscribed=on)
+            self.mcp_app.refresh_server(server)
+            verb = "subscribed to" if on else "unsubscribed from"
+            self.notify(f"{one_line(server)}: {verb} {one_line(resource.uri)}", markup=False)
+
+        self.run_worker(run(), group="features", exit_on_error=False)
+
+    def server_changed(self) -> None:
+        """Overridden by the session screen: redraw the info panel and the keys."""

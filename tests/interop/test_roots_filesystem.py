@@ -1,0 +1,131 @@
+"""Roots against the real ``@modelcontextprotocol/server-filesystem``, started with NO directory.
+
+Without directory arguments that server may touch only the roots its client offers (it asks with
+``roots/list`` after the handshake, and again after ``notifications/roots/list_changed``). So a
+file it lists and reads proves that mcp-tui offered the right ``file://`` URIs. Through the real
+TUI: the default root (the working directory) at start, then a second directory (with a space,
+``#`` and ``%`` in its name, so its URI must be percent-encoded) added in the roots dialog with
+keys. Headless:
+``mcp-tui call`` with the working directory, and with ``--root``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from interop_peers import FILESYSTEM_JS, LOOPBACK_PRELOAD, NODE
+from tui_driver import quit_app, result_text, tool_results, wait_for
+
+from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.roots import RootsScreen
+
+pytestmark = [pytest.mark.interop]
+
+#: How server-filesystem says it took the roots (on its stderr, which mcp-tui captures).
+UPDATED = "Updated allowed directories from MCP roots: {} valid director"
+
+
+def filesystem() -> StdioTarget:
+    """server-filesystem with no directory argument: roots are all it has."""
+    return StdioTarget(str(NODE), ("-r", str(LOOPBACK_PRELOAD), str(FILESYSTEM_JS)))
+
+
+def two_directories(tmp_path: Path) -> tuple[Path, Path]:
+    home, extra = tmp_path / "home", tmp_path / "added later #2 100%"
+    home.mkdir()
+    extra.mkdir()
+    (home / "notes.txt").write_text("in the default root\n")
+    (extra / "more.txt").write_text("in the added root\n")
+    return home, extra
+
+
+@pytest.mark.anyio
+async def test_default_root_then_a_root_added_in_the_dialog(
+    peers: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, extra = two_directories(tmp_path)
+    monkeypatch.chdir(home)  # the default root is the directory mcp-tui was started in
+    log, stderr = tmp_path / "traffic.jsonl", tmp_path / "stderr.log"
+    options = AppOptions(
+        call=ToolCallRequest("read_text_file", {"path": str(home / "notes.txt")}),
+        traffic_log=log,
+        stderr_log=stderr,
+    )
+    app = McpTuiApp([ServerSpec("files", filesystem(), mode="legacy")], options)
+
+    def stderr_says(count: int) -> bool:
+        return stderr.exists() and UPDATED.format(count) in stderr.read_text()
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        # --call waits for the tools listing; the server asked for the roots before that.
+        read = await wait_for(pilot, lambda: tool_results(log, "read_text_file"), "the read")
+        assert result_text(read[0]) == "in the default root\n"
+        assert stderr_says(1)
+        session = app.session
+        assert session is not None
+
+        # The roots dialog, as a user: o, type the directory, Enter, Ctrl+S.
+        session.switch_server("files")
+        await pilot.press("o")
+        dialog = await wait_for(
+            pilot, lambda: isinstance(app.screen, RootsScreen) and app.screen, "the roots dialog"
+        )
+        assert [r.path for r in dialog.roots] == [str(home)]
+        await pilot.press("n", "o", "w", "h", "e", "r", "e", "enter")
+        await pilot.pause()
+        assert "is not an existing directory" in str(dialog.query_one("#roots-error").render()), (
+            "a bad directory is refused with the reason"
+        )
+        typed = dialog.query_one("#roots-input")
+        assert typed.value == "nowhere"  # nothing the user typed is lost
+        typed.value = str(extra)
+        await pilot.press("enter", "ctrl+s")
+        await wait_for(pilot, lambda: not isinstance(app.screen, RootsScreen), "the dialog closed")
+
+        # The server is told, asks again, and takes both directories.
+        await wait_for(pilot, lambda: stderr_says(2), "server-filesystem taking the new roots")
+        session.call_tool("files", "list_directory", {"path": str(extra)})
+        session.call_tool("files", "read_text_file", {"path": str(extra / "more.txt")})
+        listed = await wait_for(pilot, lambda: tool_results(log, "list_directory"), "the listing")
+        assert result_text(listed[0]) == "[FILE] more.txt"
+        read = await wait_for(
+            pilot, lambda: len(tool_results(log, "read_text_file")) == 2 and log, "the read"
+        )
+        assert result_text(tool_results(log, "read_text_file")[1]) == "in the added root\n"
+        await quit_app(pilot)
+
+    sent = [json.loads(line)["message"] for line in log.read_text().splitlines()]
+    out = [m for m in sent if m.get("method") == "notifications/roots/list_changed"]
+    assert len(out) == 1
+    answers = [m["result"]["roots"] for m in sent if "roots" in (m.get("result") or {})]
+    assert answers[-1] == [
+        {"uri": home.as_uri(), "name": "home"},
+        {"uri": home.parent.as_uri() + "/added%20later%20%232%20100%25", "name": extra.name},
+    ]
+
+
+def headless(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "mcp_tui", "call", *args, "--mode", "legacy", "--timeout"]
+    command += ["120", "-q", "--", *filesystem().describe().split(" ")]
+    env = dict(os.environ)
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=180)
+
+
+def test_headless_call_with_the_default_root_and_with_root(peers: None, tmp_path: Path) -> None:
+    home, extra = two_directories(tmp_path)
+    done = headless("read_text_file", "--args", json.dumps({"path": "notes.txt"}), cwd=home)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "in the default root\n\n"
+    args = json.dumps({"path": str(extra / "more.txt")})
+    refused = headless("read_text_file", "--args", args, cwd=home)
+    assert refused.returncode == 1 and "Access denied" in refused.stdout
+    done = headless("read_text_file", "--args", args, "--root", str(extra), cwd=home)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "in the added root\n\n"
