@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from interop_peers import LOOPBACK_PRELOAD, NODE, require_peers
-from pending16 import skip_unless_landed
+from pending16 import skip_unless_era_policy
 from python_peers import require_python_peer
 
 from mcp_tui.session.servers import ServerSpec, StdioTarget
@@ -42,12 +42,6 @@ FULL_ANSWER: dict[str, Any] = {
 }
 
 
-#: The shapes of ``FULL_ANSWER``'s schema (``pending16``).
-FULL_SHAPES = frozenset(
-    {"anyOf [T, null]", "$ref to $defs", "integer enum", "list of free strings"}
-)
-
-
 @dataclass(frozen=True)
 class Framework:
     """One server: how to start it and what its ``sign_up``/``preferences`` must accept."""
@@ -64,16 +58,13 @@ class Framework:
     defaults: dict[str, Any]
     venv: str | None = None  # a Python server's venv (python_peers); None: a node server
     tools: tuple[str, ...] = field(default=("sign_up", "preferences"))
-    #: the shapes of ``sign_up``/``preferences`` that issue 16's schema work adds (``pending16``)
-    shapes: frozenset[str] = frozenset()
     #: its ``ctx.elicit()`` fails on 2026-07-28, which the old default mode negotiated with it
     elicit_needs_era: bool = False
 
     def skip_until_ready(self, tool: str, mode: str = "auto") -> None:
-        """Skip while what ``tool`` needs from issue 16 is absent from the code (``pending16``)."""
-        shapes = FULL_SHAPES if tool == "sign_up_full" else self.shapes
-        needs_era = mode == "auto" and self.elicit_needs_era and tool != "sign_up_2026"
-        skip_unless_landed(shapes, needs_era=needs_era)
+        """Skip while the era policy ``tool`` needs is absent from the code (``pending16``)."""
+        if mode == "auto" and self.elicit_needs_era and tool != "sign_up_2026":
+            skip_unless_era_policy()
 
     def command(self) -> list[str]:
         """Start it (skips locally, fails under CI, when its peer is not installed)."""
@@ -115,7 +106,6 @@ FASTMCP4 = Framework(
     sent_defaults={"color": "blue", "priority": 2, "newsletter": True},
     defaults={"color": "blue", "priority": 2, "newsletter": True},
     tools=("sign_up", "preferences", "sign_up_2026"),
-    shapes=frozenset({"integer enum"}),
     elicit_needs_era=True,
 )
 
@@ -135,7 +125,6 @@ MCP1 = Framework(
     sent_defaults={"tags": ["mcp"], "newsletter": True},
     defaults={"nickname": None, "tags": ["mcp"], "newsletter": True},
     tools=("sign_up", "preferences", "sign_up_full"),
-    shapes=frozenset({"anyOf [T, null]", "list of free strings"}),
 )
 
 MCP2 = Framework(
@@ -178,9 +167,6 @@ _ZOD_ANSWER: dict[str, Any] = {
     "tags": ["math", "engines"],
     "newsletter": False,
 }
-_ZOD_SHAPES = frozenset(
-    {"anyOf [T, null]", "type [T, null]", "integer enum", "list of free strings"}
-)
 _ZOD_DEFAULTS: dict[str, Any] = {
     "color": "blue",
     "priority": 2,
@@ -196,7 +182,6 @@ ZOD3 = Framework(
     accepted=_ZOD_ANSWER,
     sent_defaults=_ZOD_DEFAULTS,
     defaults=_ZOD_DEFAULTS,
-    shapes=_ZOD_SHAPES,
 )
 
 ZOD4 = Framework(
@@ -207,7 +192,6 @@ ZOD4 = Framework(
     accepted=_ZOD_ANSWER,
     sent_defaults=_ZOD_DEFAULTS,
     defaults=_ZOD_DEFAULTS,
-    shapes=_ZOD_SHAPES,
 )
 
 FRAMEWORKS = (FASTMCP4, MCP1, MCP2, ZOD3, ZOD4)
