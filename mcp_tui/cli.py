@@ -223,7 +223,11 @@ def plan_tui(
         specs.append(_command_line_spec(target, ns.name, settings, [s.name for s in specs]))
     call = ToolCallRequest(ns.call, arguments) if ns.call is not None else None
     options = settings.to_options(
-        call=call, traffic_log=ns.log, save_answers=ns.save_answers, stderr_log=ns.stderr_log
+        call=call,
+        traffic_log=ns.log,
+        save_answers=ns.save_answers,
+        stderr_log=ns.stderr_log,
+        connect_timeout=ns.connect_timeout,
     )
     notes = config.notes if config is not None else ()
     return TuiPlan(with_mode(with_roots(specs, ns.root), ns.mode), options, notes)
@@ -299,6 +303,7 @@ def run_demo(
         stderr_log=ns.stderr_log,
         chat=chat,
         start_notes=_chat_hint(chat or settings.chat, environ),
+        connect_timeout=ns.connect_timeout,
     )
     mode = ns.mode or settings.mode
     from mcp_tui.cli_demo import demo_http_server, demo_stdio_spec

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from mcp_tui import __version__
 from mcp_tui.errors import UsageError
+from mcp_tui.session.servers import DEFAULT_CONNECT_TIMEOUT
 
 EXIT_OK = 0
 EXIT_TOOL_ERROR = 1
@@ -187,6 +188,24 @@ def _add_tui_options(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="write server stderr to FILE (default: the platform log directory)",
     )
+    group.add_argument(
+        "--connect-timeout",
+        metavar="SECONDS",
+        type=_positive_seconds,
+        help="how long a server may take to answer the handshake before it is shown as failed "
+        f"(default: {DEFAULT_CONNECT_TIMEOUT:g}, or connect_timeout in the config's [app] table)",
+    )
+
+
+def _positive_seconds(text: str) -> float:
+    """``--connect-timeout``: a positive number of seconds, with a message naming what is wrong."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
 
 
 def build_main_parser() -> ArgumentParser:

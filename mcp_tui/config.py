@@ -239,6 +239,7 @@ def _settings(app: AppConfig, file: Path, chat: ChatConfig | None = None) -> App
         stderr_log=_resolve_path(app.stderr_log, file) if app.stderr_log else None,
         rate_limit_count=app.rate_limit.count,
         rate_limit_seconds=app.rate_limit.seconds,
+        connect_timeout=app.connect_timeout,
         mode=app.mode,
         elicitation=app.elicitation,
     )

@@ -82,6 +82,11 @@ class AppConfig(ConfigModel):
     rate_limit: RateLimitConfig = Field(
         default_factory=RateLimitConfig, description="The anti-spam limit for elicitation."
     )
+    connect_timeout: float = Field(
+        default=_APP.connect_timeout,
+        gt=0,
+        description="Seconds a server may take to answer the handshake (like `--connect-timeout`).",
+    )
 
 
 class ChatConfig(ConfigModel):

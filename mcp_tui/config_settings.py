@@ -33,6 +33,7 @@ class AppSettings(Struct, frozen=True):
     stderr_log: Path | None = _RUN.stderr_log
     rate_limit_count: int = _RUN.rate_limit_count
     rate_limit_seconds: float = _RUN.rate_limit_seconds
+    connect_timeout: float = _RUN.connect_timeout
     #: ``[app] mode`` / ``elicitation``: also the defaults for servers given on the command line.
     mode: ProtocolMode = DEFAULT_MODE
     elicitation: ElicitationPolicy = DEFAULT_ELICITATION
@@ -48,6 +49,7 @@ class AppSettings(Struct, frozen=True):
             "rate_limit_count": self.rate_limit_count,
             "rate_limit_seconds": self.rate_limit_seconds,
             "chat": self.chat,
+            "connect_timeout": self.connect_timeout,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return AppOptions(**values)

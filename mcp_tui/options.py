@@ -8,7 +8,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from mcp_tui.chat.settings import ChatSettings
-from mcp_tui.session.servers import DEFAULT_RATE_LIMIT
+from mcp_tui.session.servers import DEFAULT_CONNECT_TIMEOUT, DEFAULT_RATE_LIMIT
 
 
 class ToolCallRequest(Struct, frozen=True):
@@ -35,6 +35,8 @@ class AppOptions(Struct, frozen=True):
     #: ``rate_limit_seconds`` from one server stops its requests until turned back on.
     rate_limit_count: int = DEFAULT_RATE_LIMIT.count
     rate_limit_seconds: float = DEFAULT_RATE_LIMIT.seconds
+    #: Seconds a server may take to answer the handshake (``--connect-timeout``).
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
     #: The chat's model (``[chat]`` in the config, ``mcp-tui chat`` options); ``None``: from the
     #: environment when the chat opens.
     chat: ChatSettings | None = None

@@ -52,7 +52,12 @@ from mcp_tui.session.recording import ConnectionTap
 from mcp_tui.session.roots import initial_roots
 from mcp_tui.session.scopes import guarded
 from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
-from mcp_tui.session.servers import DEFAULT_RATE_LIMIT, ServerSpec, StdioTarget
+from mcp_tui.session.servers import (
+    DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_RATE_LIMIT,
+    ServerSpec,
+    StdioTarget,
+)
 from mcp_tui.session.stderr import StderrCapture
 from mcp_tui.session.stdio_transport import DEFAULT_MAX_MESSAGE_BYTES
 from mcp_tui.session.tap import tapped
@@ -81,7 +86,7 @@ class ServerConnection(ConnectionFeatures):
         client_name: str = "mcp-tui",
         rate_limit: tuple[int, float] = (DEFAULT_RATE_LIMIT.count, DEFAULT_RATE_LIMIT.seconds),
         log_level: types.LoggingLevel = "debug",
-        connect_timeout: float = 120.0,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         authorization: AuthorizationHandler | None = None,
         head_start: HeadStart | None = None,
@@ -169,7 +174,9 @@ class ServerConnection(ConnectionFeatures):
                 await self._connect_and_serve()
             if self._run_scope.cancelled_caught and not self._close_requested:
                 failure = (
-                    f"The server did not complete the handshake within {self._connect_timeout:g} s."
+                    f"The server did not answer the handshake within {self._connect_timeout:g} s "
+                    "(connect_timeout in the config's [app] table, or --connect-timeout)."
+                    + (f" Last stderr: {self._tail()}" if self._tail() else "")
                 )
         except Exception as exc:
             log.debug("connection %s failed", self.name, exc_info=True)

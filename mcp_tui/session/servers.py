@@ -21,6 +21,11 @@ ElicitationPolicy = Literal["ask", "decline", "cancel"]
 
 Transport = Literal["streamable-http", "sse"]
 
+#: Seconds a server may take to answer the handshake before the connection fails with a message
+#: saying so (``connect_timeout`` in ``[app]``, ``--connect-timeout``). The one default: the
+#: config model, the app's options and ``ServerConnection`` all read it from here.
+DEFAULT_CONNECT_TIMEOUT = 30.0
+
 
 class RateLimit(Struct, frozen=True):
     """The automatic anti-spam limit on one server's elicitation requests: more than ``count``

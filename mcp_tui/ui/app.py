@@ -34,6 +34,7 @@ from mcp_tui.session.events import ConnectionState, Notice, ResourceUpdated
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.ui.app_connections import CLOSE_TIMEOUT, AppConnections
 from mcp_tui.ui.app_waits import WAIT_TICK, AppWaits
+from mcp_tui.ui.catalog_notes import catalog_note
 from mcp_tui.ui.commands import McpCommands
 from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.screens.session import SessionScreen
@@ -179,9 +180,13 @@ class McpTuiApp(AppConnections, AppWaits):
             if entry is not None:
                 entry.apply_state(state)
                 changed[entry.name] = entry
+        notes = []
         for catalog in batch.catalogs.values():
             entry = self.entries.get(catalog.server)
             if entry is not None:
+                note = catalog_note(entry, catalog)  # what changed, before it is applied
+                if note is not None:
+                    notes.append(note)
                 entry.apply_catalog(catalog)
                 changed[entry.name] = entry
         for note in batch.notes:
@@ -195,7 +200,7 @@ class McpTuiApp(AppConnections, AppWaits):
                 entry.paused = pause.paused
                 entry.paused_by_limit = pause.paused and pause.by_limit
                 changed[entry.name] = entry
-        entries = self._wait_events(batch)
+        entries = notes + self._wait_events(batch)
         session.apply_batch(batch, changed.values())
         if entries:
             session.queue_entries(entries)

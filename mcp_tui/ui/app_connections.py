@@ -40,6 +40,7 @@ from mcp_tui.startup import resume_collector
 from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
+from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:  # annotations only; the modules load after the first frame, when needed
     from mcp_tui.session.elicitation import ElicitationHandler
@@ -244,8 +245,11 @@ class AppConnections(App[None]):
             if self.entries[name].generation == generation:
                 self._buffer.add(event)
 
-        # Only ``ServerConnection`` takes a head start (test fakes never get one).
+        # Only ``ServerConnection`` takes a head start and a handshake timeout (test fakes
+        # never get them).
         extra: dict[str, Any] = {} if head_start is None else {"head_start": head_start}
+        if getattr(factory, "__name__", "") == "ServerConnection":
+            extra["connect_timeout"] = self.options.connect_timeout
         try:
             connection = factory(
                 entry.spec,
@@ -343,9 +347,19 @@ class AppConnections(App[None]):
         self.run_worker(connection.set_roots(roots), name=f"roots {server}", exit_on_error=False)
 
     def refresh_catalog(self, server: str) -> None:
+        """``r``: list the server's tools, prompts and resources again; the transcript then says
+        what changed (``ui/catalog_notes.py``)."""
         connection = self.connection(server)
-        if connection is not None:
-            self.run_worker(connection.refresh_catalog(), exit_on_error=False)
+        entry = self.entries.get(server)
+        if connection is None or entry is None or entry.state is not ConnectionState.READY:
+            self.notify(
+                f"{one_line(server)} is not ready: R reconnects it",
+                severity="warning",
+                markup=False,
+            )
+            return
+        self.notify(f"Refreshing {one_line(server)}'s lists…", markup=False, timeout=2)
+        self.run_worker(connection.refresh_catalog(), exit_on_error=False)
 
     # --- closing -----------------------------------------------------------------------------
 

@@ -75,7 +75,11 @@ def block(text: str, *, style: str = "") -> Content:
     if cut:
         more = len(text) - len(shown)
         content = Content.assemble(
-            content, (f"\n… {more:,} more characters: press Enter for the full text", "dim italic")
+            content,
+            (
+                f"\n… {more:,} more characters (select this entry, then Enter or i: full text)",
+                "dim italic",
+            ),
         )
     return content
 

@@ -7,6 +7,7 @@ half a second before the first frame could paint); it talks to connections throu
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -141,12 +142,16 @@ class ServerEntry(Struct):
     marks_version: int = 0
     #: The log level asked for on the current connection (``ServerConnection``'s default).
     log_level: str = "debug"
+    #: When the server entered its current state (``time.monotonic``): "connecting 12 s".
+    since: float = field(default_factory=time.monotonic)
 
     @property
     def name(self) -> str:
         return self.spec.name
 
     def apply_state(self, event: ServerStateChanged) -> None:
+        if event.state is not self.state or event.state is ConnectionState.CONNECTING:
+            self.since = time.monotonic()
         self.state = event.state
         self.detail = event.detail
         if event.info is not None:

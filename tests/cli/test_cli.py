@@ -453,3 +453,21 @@ def test_build_app_with_the_real_app() -> None:
     spec = ServerSpec("s", StdioTarget(PY, ("-c", "pass")))
     app = cli.build_app([spec], AppOptions(review_before_send=True))
     assert isinstance(app, McpTuiApp)
+
+
+def test_connect_timeout_from_the_command_line_the_config_or_the_one_default(
+    launched: Launched, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mcp_tui.session.servers import DEFAULT_CONNECT_TIMEOUT
+
+    assert cli.main(["--", PY, "-m", "some_server"]) == 0
+    assert launched.options.connect_timeout == DEFAULT_CONNECT_TIMEOUT == 30.0
+    config = tmp_path / "c.toml"
+    config.write_text('[app]\nconnect_timeout = 12.5\n[servers.a]\ncommand = "python"\n')
+    assert cli.main(["--config", str(config)]) == 0
+    assert launched.options.connect_timeout == 12.5
+    assert cli.main(["--config", str(config), "--connect-timeout", "3"]) == 0
+    assert launched.options.connect_timeout == 3.0, "the command line wins"
+    for bad in ("abc", "0", "-1", "inf"):
+        message = fails(["--connect-timeout", bad, "--", PY], capsys)
+        assert "--connect-timeout" in message and bad in message

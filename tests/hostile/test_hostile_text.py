@@ -164,7 +164,7 @@ async def test_hostile_text_everywhere_stays_literal_and_answers_stay_exact(
         session.call_tool("evil", "long", {})
         await wait_for(pilot, lambda: "-the-end" in transcript_text(app, full=True), 300)
         assert "-the-end" not in transcript_text(app)
-        assert "more characters: press Enter for the full text" in transcript_text(app)
+        assert "then Enter or i: full text" in transcript_text(app)
         full = [e for e in session.transcript.entries if "-the-end" in e.full]
         assert len(full) == 1
         session.post_message(session.transcript.DetailRequested(full[0]))

@@ -547,7 +547,7 @@ async def test_detail_view_shows_full_text() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session_of(app).call_tool("demo", "ping", {})
-        await wait_for(pilot, lambda: "press Enter for the full text" in transcript_text(app))
+        await wait_for(pilot, lambda: "then Enter or i: full text" in transcript_text(app))
         transcript = session_of(app).transcript
         transcript.focus()
         await wait_for(pilot, lambda: transcript.index == len(transcript.entries) - 1)

@@ -208,7 +208,7 @@ def test_long_text_is_bounded_inline_but_complete_in_full() -> None:
     text = "x" * (INLINE_CHARS * 3)
     entry = outcome_entry("h", CallOutcome(items=(ContentItem("text", text=text),)))
     assert len(entry.summary.plain) < INLINE_CHARS + 200
-    assert "more characters: press Enter for the full text" in entry.summary.plain
+    assert "more characters (select this entry, then Enter or i: full text)" in entry.summary.plain
     assert text in entry.full
 
 

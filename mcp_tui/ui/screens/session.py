@@ -102,6 +102,17 @@ class SessionScreen(SessionFeatures):
         for entry in self.mcp_app.entries.values():
             catalog.update_server(entry)
         catalog.focus()
+        self.set_interval(1.0, self._tick_connecting, name="connecting-seconds")
+
+    def _tick_connecting(self) -> None:
+        """Once a second: "connecting 12 s" on each server still connecting."""
+        connecting = False
+        for entry in self.mcp_app.entries.values():
+            if entry.state is ConnectionState.CONNECTING:
+                self.catalog.relabel_server(entry)
+                connecting = True
+        if connecting:
+            self._show_info()
 
     @property
     def panels_ready(self) -> bool:

@@ -7,6 +7,7 @@ only when its state or catalog changed, keeping which groups were open and where
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar, Literal
 
 from msgspec import Struct
@@ -66,11 +67,18 @@ def item_label(item: Item, *, describe: bool = True) -> Text:
     return label
 
 
-def server_label(entry: ServerEntry) -> Text:
+def server_label(entry: ServerEntry, now: float | None = None) -> Text:
+    """ "● demo  ready", "◌ demo  connecting 12 s", "✗ demo  failed · R retries"."""
     style = STATE_STYLE[entry.state]
     label = Text(STATE_MARK[entry.state] + " ", style=style, end="")
     label.append_text(literal_text_line(entry.name, limit=40, style="bold"))
     label.append(f"  {entry.state.value}", style=style)
+    if entry.state is ConnectionState.CONNECTING:
+        elapsed = int((time.monotonic() if now is None else now) - entry.since)
+        if elapsed >= 1:
+            label.append(f" {elapsed} s", style=style)
+    elif entry.state in (ConnectionState.FAILED, ConnectionState.CLOSED):
+        label.append(" · R retries", style="italic")
     if entry.paused:
         label.append(
             "  not asking" + (" (too many requests)" if entry.paused_by_limit else ""),
@@ -245,6 +253,12 @@ class CatalogTree(Tree[NodeRef]):
         except UnknownNodeID:
             return  # rebuilt again meanwhile
         self.move_cursor(node, animate=False)
+
+    def relabel_server(self, entry: ServerEntry) -> None:
+        """Redraw one server's line only (the seconds of "connecting 12 s")."""
+        node = self._server_nodes.get(entry.name)
+        if node is not None:
+            node.set_label(server_label(entry))
 
     def select_server(self, server: str) -> None:
         node = self._server_nodes.get(server)

@@ -7,6 +7,8 @@ arguments. Everything bounded here; :func:`details` gives the complete text for 
 
 from __future__ import annotations
 
+import time
+
 from textual.content import Content
 from textual.widgets import Static
 
@@ -44,10 +46,12 @@ def tool_arguments(tool: ToolInfo) -> list[str]:
 
 def _server_summary(entry: ServerEntry) -> list[Content]:
     style = STATE_STYLE[entry.state]
+    state = entry.state.value
+    if entry.state is ConnectionState.CONNECTING:
+        elapsed = int(time.monotonic() - entry.since)
+        state += f" {elapsed} s" if elapsed >= 1 else ""
     lines = [
-        Content.assemble(
-            literal_line(entry.name, limit=60, style="bold"), " · ", (entry.state.value, style)
-        )
+        Content.assemble(literal_line(entry.name, limit=60, style="bold"), " · ", (state, style))
     ]
     if entry.paused:
         why = (

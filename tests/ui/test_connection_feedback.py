@@ -1,0 +1,88 @@
+"""What the session screen says about connections: "connecting 12 s", retry after a failure,
+and what changed after ``r`` or a ``list_changed`` notification."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from app_testkit import Script, make_app, session_of, transcript_text, wait_for
+
+from mcp_tui.session.events import CatalogChanged, ConnectionState, ToolInfo
+from mcp_tui.ui.widgets.catalog import server_label
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def test_a_slow_handshake_shows_the_seconds_it_has_been_connecting() -> None:
+    app, _ = make_app({"demo": Script(delay=30.0)})
+    async with app.run_test(size=(80, 24)) as pilot:
+        entry = app.entries["demo"]
+        await wait_for(pilot, lambda: session_of(app).panels_ready)
+        # The seconds count up once a second, from the state's start.
+        await wait_for(pilot, lambda: "connecting 1 s" in str(tree_label(app)), steps=300)
+        entry.since = time.monotonic() - 12.4  # as if it had been connecting for 12 s
+        await wait_for(pilot, lambda: "connecting 1 s" not in str(tree_label(app)), steps=300)
+        assert str(tree_label(app)).endswith(("connecting 12 s", "connecting 13 s"))
+        assert "connecting 1" in str(session_of(app).query_one("#info").render())
+
+
+def tree_label(app: object) -> object:
+    session = session_of(app)  # type: ignore[arg-type]
+    node = session.catalog._server_nodes["demo"]
+    return node.label
+
+
+def test_a_failed_server_says_how_to_retry() -> None:
+    from mcp_tui.session.servers import ServerSpec, StdioTarget
+    from mcp_tui.ui.state import ServerEntry
+
+    entry = ServerEntry(ServerSpec("demo", StdioTarget("x")), state=ConnectionState.FAILED)
+    assert "R retries" in server_label(entry).plain
+    entry.state = ConnectionState.READY
+    assert "R retries" not in server_label(entry).plain
+
+
+async def test_refresh_and_list_changed_say_what_changed() -> None:
+    app, factory = make_app({"demo": Script()})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session = session_of(app)
+        await wait_for(pilot, lambda: session.panels_ready)
+        assert "refreshed" not in transcript_text(app), "the first listing is not a change"
+        # r: the same lists again.
+        session.catalog.focus()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "refreshed" in transcript_text(app))
+        text = transcript_text(app)
+        assert "demo: refreshed: 3 tools (no change), 0 prompts (no change)" in text
+        # list_changed: one kind listed again, with a new tool and one gone.
+        connection = factory.made[-1]
+        tools = (*connection.tools[1:], ToolInfo("weather", "New", input_schema={}))
+        connection.sink(CatalogChanged("demo", tools=tools))
+        await wait_for(pilot, lambda: "tools list changed" in transcript_text(app))
+        assert "demo: tools list changed: 3 tools (1 new: weather; 1 removed: echo)" in (
+            transcript_text(app)
+        )
+
+
+async def test_r_on_a_server_that_is_not_ready_says_so() -> None:
+    app, _ = make_app({"demo": Script(fail="boom")})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.FAILED)
+        await wait_for(pilot, lambda: session_of(app).panels_ready)
+        session_of(app).catalog.focus()
+        await pilot.press("r")
+        await wait_for(
+            pilot, lambda: any("not ready" in str(n.message) for n in app._notifications)
+        )
