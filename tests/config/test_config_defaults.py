@@ -33,6 +33,7 @@ APP_DEFAULTS: dict[str, Any] = {
     "stderr_log": None,
     "rate_limit_count": 10,
     "rate_limit_seconds": 10.0,
+    "connect_timeout": 30.0,
     "mode": "auto",
     "elicitation": "ask",
     "chat": None,
@@ -127,6 +128,7 @@ def test_the_records_and_the_session_layer_default_alike() -> None:
     gate = ElicitationGate()
     assert (gate.max_requests, gate.window) == RATE_LIMIT
     connection = inspect.signature(ServerConnection).parameters
+    assert connection["connect_timeout"].default == APP_DEFAULTS["connect_timeout"]
     assert connection["rate_limit"].default == RATE_LIMIT
     bridge = inspect.signature(ElicitationBridge).parameters
     assert bridge["policy"].default == "ask"
