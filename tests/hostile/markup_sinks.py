@@ -1,13 +1,20 @@
 """A static check that server text reaches markup-parsing widgets only made safe.
 
-Walks every module of ``mcp_tui/ui`` and finds the *sinks*: constructors of widgets that parse
-markup (``Label``, ``Static``, ``Button``, ...), ``notify``, ``.update(...)``, and assignments to
-``border_title``, ``label``, ``title`` and friends; also ``Content(...)``/``Text(...)``, which are
-literal but keep control characters. Each text argument must be *clean*: a constant, a name in
-UPPER_CASE, a call to one of the helpers that make server text safe (``literal``,
-``literal_line``, ``visible``, ``one_line``, ...), a ``Content``/``Text`` built from clean parts,
-a call to a function annotated to return ``Content``/``Text`` (their own ``Content(...)`` calls
-are checked in turn), numbers, or an f-string, concatenation or local variable made only of those.
+Walks every module of ``mcp_tui/ui`` and finds the *sinks*, of two kinds, judged differently:
+
+- *markup sinks* parse a ``str`` as markup: constructors of widgets that parse markup (``Label``,
+  ``Static``, ``Button``, ...), ``notify``, ``.update(...)``, and assignments to ``border_title``,
+  ``label``, ``title`` and friends. What they get must be *markup-inert*: a constant, a name in
+  UPPER_CASE, a ``Content``/``Text`` (built from clean parts, or by ``literal``/``literal_line``/
+  ``literal_text``/``literal_text_line``, or by a function annotated to return one), a number, or
+  an f-string, concatenation or local variable made only of those. A ``str`` from ``visible()`` or
+  ``one_line()`` is NOT inert: those escape control characters, not brackets, so
+  ``Static(visible(x))`` still parses ``[@click=...]`` in ``x``. Given ``markup=False``, a sink is
+  judged as a literal sink instead.
+- *literal sinks* (``Content(...)``/``Text(...)``, ``Content.styled``/``assemble``, and markup
+  sinks given ``markup=False``) never parse markup but keep control characters: what they get must
+  be *clean*, which also admits ``visible()``/``one_line()`` results.
+
 Anything else is a finding, unless the allow-list in the test names it with a reason.
 """
 
@@ -48,6 +55,9 @@ LITERAL_BUILDERS = frozenset({"Content", "Text"})
 #: Helpers whose result is safe server text (mcp_tui.untrusted and mcp_tui.ui.text).
 SANITIZERS = frozenset({"visible", "one_line", "literal", "literal_line", "literal_text",
                         "literal_text_line", "styled", "assemble"})  # fmt: skip
+#: Of those, the ones that return a ``Content``/``Text`` (markup-inert); ``visible`` and
+#: ``one_line`` return a ``str``, which a markup sink would still parse.
+LITERAL_HELPERS = frozenset({"literal", "literal_line", "literal_text", "literal_text_line"})
 #: Calls whose result is a number or bool: never markup.
 NUMERIC = frozenset({"len", "int", "float", "round", "abs", "sum", "min", "max", "bool",
                      "countdown", "human_size", "clock"})  # fmt: skip
@@ -104,22 +114,23 @@ class _Checker:
 
     # ---- cleanliness ------------------------------------------------------------------------
 
-    def clean(self, node: ast.expr | None, depth: int = 0) -> bool:
+    def clean(self, node: ast.expr | None, depth: int = 0, *, markup: bool = False) -> bool:
+        """Whether ``node`` is clean for a literal sink, or (``markup``) inert in a markup one."""
         if node is None or depth > 20:
             return node is None
         if isinstance(node, ast.Constant):
             return True
         if isinstance(node, ast.JoinedStr):
-            return all(self.clean(v, depth + 1) for v in node.values)
+            return all(self.clean(v, depth + 1, markup=markup) for v in node.values)
         if isinstance(node, ast.FormattedValue):
             spec = ast.unparse(node.format_spec) if node.format_spec is not None else ""
             if spec.rstrip("'\"")[-1:] in tuple("dfgexX%,"):
                 return True  # a number format: the value is a number
-            return self.clean(node.value, depth + 1)
+            return self.clean(node.value, depth + 1, markup=markup)
         if isinstance(node, ast.Subscript):
-            return self.clean(node.value, depth + 1)
+            return self.clean(node.value, depth + 1, markup=markup)
         if isinstance(node, ast.Name):
-            return self._clean_name(node.id, depth)
+            return self._clean_name(node.id, depth, markup=markup)
         if isinstance(node, ast.Attribute):
             return node.attr.isupper() or node.attr.lstrip("_").isupper()
         if isinstance(node, ast.BinOp):
@@ -128,24 +139,28 @@ class _Checker:
                 for side in (node.left, node.right)
             ):
                 return True  # arithmetic
-            return self.clean(node.left, depth + 1) and self.clean(node.right, depth + 1)
+            return self.clean(node.left, depth + 1, markup=markup) and self.clean(
+                node.right, depth + 1, markup=markup
+            )
         if isinstance(node, ast.IfExp):
-            return self.clean(node.body, depth + 1) and self.clean(node.orelse, depth + 1)
+            return self.clean(node.body, depth + 1, markup=markup) and self.clean(
+                node.orelse, depth + 1, markup=markup
+            )
         if isinstance(node, ast.BoolOp):
-            return all(self.clean(v, depth + 1) for v in node.values)
+            return all(self.clean(v, depth + 1, markup=markup) for v in node.values)
         if isinstance(node, ast.Compare | ast.UnaryOp):
             return True  # a bool or a number
         if isinstance(node, ast.Tuple | ast.List):
-            return all(self.clean(e, depth + 1) for e in node.elts)
+            return all(self.clean(e, depth + 1, markup=markup) for e in node.elts)
         if isinstance(node, ast.GeneratorExp | ast.ListComp):
-            return self.clean(node.elt, depth + 1)
+            return self.clean(node.elt, depth + 1, markup=markup)
         if isinstance(node, ast.Dict | ast.DictComp):
             return True  # not text (dict.update)
         if isinstance(node, ast.Call):
-            return self._clean_call(node, depth)
+            return self._clean_call(node, depth, markup=markup)
         return False
 
-    def _clean_name(self, name: str, depth: int) -> bool:
+    def _clean_name(self, name: str, depth: int, *, markup: bool) -> bool:
         if name.isupper() or name.lstrip("_").isupper() or name in self.clean_params:
             return True
         sources = self.locals.get(name)
@@ -155,17 +170,17 @@ class _Checker:
             return True
         self._visiting.add(name)
         try:
-            return all(s is not None and self.clean(s, depth + 1) for s in sources)
+            return all(s is not None and self.clean(s, depth + 1, markup=markup) for s in sources)
         finally:
             self._visiting.discard(name)
 
-    def _clean_call(self, node: ast.Call, depth: int) -> bool:
+    def _clean_call(self, node: ast.Call, depth: int, *, markup: bool) -> bool:
         name = _name(node.func)
         args = [*node.args, *(k.value for k in node.keywords if k.arg in TEXT_KEYWORDS)]
         if name in NUMERIC:
             return True
         if name in SANITIZERS and name not in ("styled", "assemble"):
-            return True
+            return name in LITERAL_HELPERS or not markup  # visible()/one_line() give a str
         if name == "assemble":
             return all(self.clean(_text_part(a), depth + 1) for a in node.args)
         if name in LITERAL_BUILDERS or name == "styled":
@@ -173,16 +188,18 @@ class _Checker:
         if name in self.content_functions:
             return True
         if isinstance(node.func, ast.Attribute) and name in ("join", "format", "stylize"):
-            receiver_clean = self.clean(node.func.value, depth + 1)
-            return receiver_clean and all(self.clean(a, depth + 1) for a in node.args[:1])
+            receiver_clean = self.clean(node.func.value, depth + 1, markup=markup)
+            return receiver_clean and all(
+                self.clean(a, depth + 1, markup=markup) for a in node.args[:1]
+            )
         if isinstance(node.func, ast.Attribute) and name in ("strip", "upper", "lower", "title"):
-            return self.clean(node.func.value, depth + 1)
+            return self.clean(node.func.value, depth + 1, markup=markup)
         return False
 
     # ---- sinks ------------------------------------------------------------------------------
 
-    def check(self, sink: str, node: ast.expr) -> None:
-        if not self.clean(node):
+    def check(self, sink: str, node: ast.expr, *, markup: bool = False) -> None:
+        if not self.clean(node, markup=markup):
             source = ast.get_source_segment(self.text, node) or ast.unparse(node)
             self.findings.append(Finding(self.path, node.lineno, sink, " ".join(source.split())))
 
@@ -238,7 +255,7 @@ class _Checker:
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Attribute) and target.attr in MARKUP_ATTRIBUTES:
-                    self.check(f".{target.attr} =", node.value)
+                    self.check(f".{target.attr} =", node.value, markup=True)
         if not isinstance(node, ast.Call):
             return
         name = _name(node.func)
@@ -251,18 +268,20 @@ class _Checker:
             return
         widget = markup_widget(name) or ("notify" if name == "notify" else None)
         if widget is not None:
+            literal = keywords.get("markup")
+            parses = not (isinstance(literal, ast.Constant) and literal.value is False)
             for arg in node.args[:1]:
-                self.check(widget, arg)
+                self.check(widget, arg, markup=parses)
             for key, value in keywords.items():
                 if key in TEXT_KEYWORDS:
-                    self.check(f"{widget}({key}=)", value)
+                    self.check(f"{widget}({key}=)", value, markup=parses)
         elif (name in LITERAL_BUILDERS and isinstance(node.func, ast.Name)) or (
             name in ("styled", "assemble") and isinstance(node.func, ast.Attribute)
         ):
             for arg in node.args if name == "assemble" else node.args[:1]:
                 self.check(name, _text_part(arg) if name == "assemble" else arg)
         elif name == "update" and isinstance(node.func, ast.Attribute) and node.args:
-            self.check(".update", node.args[0])
+            self.check(".update", node.args[0], markup=True)
 
 
 def findings_in(source: str, path: str = "<code>") -> list[Finding]:

@@ -171,6 +171,16 @@ def test_no_server_text_reaches_a_markup_widget_unchecked() -> None:
         "Content.styled(request.message, 'bold')",
         "Text.from_markup(text)",
         "def f(x):\n    lines = []\n    lines.append(x.name)\n    return Static(' '.join(lines))",
+        # visible()/one_line() escape control characters, not brackets: a str into a markup sink
+        # is still parsed as markup, so only a Content/Text (or markup=False) makes it safe.
+        "Static(visible(x))",
+        "Label(one_line(server.name))",
+        "self.notify(f'{one_line(info.name)} is ready')",
+        "widget.border_title = one_line(item.title)",
+        "status.update(visible(error.text))",
+        "Button(f'Run {one_line(tool.name)}')",
+        "self.notify(one_line(x), markup=True)",
+        "def f(x):\n    lines = [visible(x)]\n    lines.append('end')\n    return Static('\\n'.join(lines))",
     ],
 )
 def test_the_checker_flags_unsafe_text(code: str) -> None:
@@ -193,7 +203,11 @@ def test_a_subclass_is_reported_under_its_base_widget() -> None:
         "widget.border_title = 'Servers'",
         "status.update(Content(f'{count:,} dropped'))",
         "def f(x: Content):\n    return Label(x)",
-        "def f(x):\n    lines = [visible(x)]\n    lines.append('end')\n    return Static('\\n'.join(lines))",
+        "def f(x):\n    lines = [visible(x)]\n    lines.append('end')\n    return Static(Content('\\n'.join(lines)))",
+        "Static(visible(x), markup=False)",
+        "Static(literal(x))",
+        "widget.border_title = literal_line(item.title)",
+        "status.update(Text(one_line(error.text)))",
     ],
 )
 def test_the_checker_accepts_safe_text(code: str) -> None:
