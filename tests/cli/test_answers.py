@@ -147,3 +147,52 @@ def test_recorder_writes_a_file_that_replays_unchanged(tmp_path: Path) -> None:
     last = script.pick("Sure?", "form", tool="t")
     assert last is not None and last.entry.action == "decline"
     assert not list(path.parent.glob(".answers-*")), "no temporary files left behind"
+
+
+def test_tui_answer_replay_and_accept_defaults_send_the_same_content(tmp_path: Path) -> None:
+    """One rule for empty fields (``validate.left_empty``): an untouched ``""`` default is sent by
+    the TUI, replayed from ``--save-answers`` and sent by ``--elicit accept-defaults`` alike; a
+    null the user asked for and a number choice survive the round trip with their JSON types."""
+    from mcp_tui.headless_elicit import ScriptedHandler
+    from mcp_tui.schema import parse_requested_schema, validate_form
+    from mcp_tui.schema.fields import NULL
+    from mcp_tui.session.elicitation import ElicitationRequest
+
+    form = parse_requested_schema(
+        {
+            "type": "object",
+            "properties": {
+                "note": {"type": "string", "default": ""},
+                "nick": {"type": ["string", "null"]},
+                "priority": {"type": "integer", "enum": [1, 2, 3], "default": 2},
+            },
+            "required": ["nick"],
+        }
+    )
+    tui = validate_form(form, {"nick": NULL}).content  # untouched except nick, set to null
+    assert tui == {"note": "", "nick": None, "priority": 2}
+    path = tmp_path / "recorded.json"
+    AnswerRecorder(path).record(message="Who?", mode="form", action="accept", content=tui)
+
+    async def answer(handler: ScriptedHandler) -> dict[str, object] | None:
+        request = ElicitationRequest("s", "Who?", "form", form=form)
+        return (await handler.elicit(request)).content
+
+    import asyncio
+    import io
+
+    replayed = asyncio.run(answer(ScriptedHandler(io.StringIO(), "t", load_answers(path))))
+    assert replayed == tui
+    assert replayed is not None and type(replayed["priority"]) is int
+    optional = parse_requested_schema(
+        {"type": "object", "properties": {"note": {"type": "string", "default": ""}}}
+    )
+    assert validate_form(optional, {}).content == {"note": ""}
+
+    async def defaults() -> dict[str, object] | None:
+        handler = ScriptedHandler(io.StringIO(), "t", policy="accept-defaults")
+        return (
+            await handler.elicit(ElicitationRequest("s", "Who?", "form", form=optional))
+        ).content
+
+    assert asyncio.run(defaults()) == {"note": ""}

@@ -100,3 +100,38 @@ async def test_enter_on_an_empty_item_moves_to_the_next_field() -> None:
         await pilot.pause()
         assert app.focused is not None and app.focused.id == "field-1-control"
         assert items(app) == ["a", ""]
+
+
+NULLABLE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "nick": {"type": ["string", "null"], "title": "Nickname"},
+        "age": {"anyOf": [{"type": "integer"}, {"type": "null"}], "title": "Age"},
+        "note": {"type": "string", "default": ""},
+    },
+    "required": ["nick", "age"],
+}
+
+
+@pytest.mark.anyio
+async def test_null_is_sent_only_when_asked_for_with_ctrl_n() -> None:
+    app = Host(request(NULLABLE))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+n")  # nick: null
+        await pilot.press("tab", "ctrl+n", *"4")  # age: null, then typing takes it back
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    # The untouched "" default is sent as "" (the one rule: validate.left_empty).
+    assert app.outcomes == [ElicitationOutcome("accept", {"nick": None, "age": 4, "note": ""})]
+
+
+@pytest.mark.anyio
+async def test_a_required_nullable_field_left_empty_is_required() -> None:
+    app = Host(request(NULLABLE))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press(*"Al", "tab", "ctrl+n", "ctrl+n")  # null, then back to empty
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.outcomes == []  # not sent: age is required, and null was taken back

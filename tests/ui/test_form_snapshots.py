@@ -236,3 +236,14 @@ async def _edit_list(pilot: Pilot[None]) -> None:
 def test_sdk_kinds_list_edited(snap_compare: SnapCompare) -> None:
     app = host(*SDK_KINDS.values(), message="Label the issue")
     assert snap_compare(app, terminal_size=SMALL, run_before=_edit_list)
+
+
+async def _set_null(pilot: Pilot[None]) -> None:
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.press("ctrl+n")
+    await pilot.pause()
+
+
+def test_sdk_nullable_set_to_null(snap_compare: SnapCompare) -> None:
+    assert snap_compare(host(SDK_KINDS["nullable"]), terminal_size=SMALL, run_before=_set_null)

@@ -30,6 +30,7 @@ from typing import ClassVar
 from rich.style import Style as RichStyle
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
@@ -75,6 +76,8 @@ __all__ = [
     "raw_to_text",
 ]
 
+#: The key that sets a nullable field to null (and back).
+NULL_KEY = "ctrl+n"
 #: Above this many options a select becomes a filter box over a short list of matches.
 FILTER_THRESHOLD = 20
 #: Longest description shown under a field.
@@ -259,6 +262,10 @@ class FieldLabel(Static):
     def description(self) -> Content | None:
         return self._description
 
+    def set_label(self, label: Content) -> None:
+        self._label = label
+        self.refresh(layout=True)
+
     def render(self) -> Content:
         if self._description is None:
             return self._label
@@ -293,6 +300,11 @@ class FieldRow(Vertical):
     FieldRow.-invalid > Input { background: $error-muted; }
     """
 
+    #: Ctrl+N on a nullable field: send JSON null (again: back to the value shown).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(NULL_KEY, "toggle_null", "Null", show=False),
+    ]
+
     class Edited(Message):
         """The user changed the field's value."""
 
@@ -313,6 +325,8 @@ class FieldRow(Vertical):
         self.index = index
         self.secret = looks_secret(field)
         self.control: ControlWidget = build_control(field, raw, f"{field_id(index)}-control")
+        #: The user asked to send null (only ever true for a nullable field).
+        self.null = raw is NULL and field.nullable
         #: The inline error line, built on the first error (most fields never have one).
         self._error: Static | None = None
         self._composed = False
@@ -328,6 +342,10 @@ class FieldRow(Vertical):
         rule = f.constraint_text
         if rule:
             parts.append(literal_line(f"  {rule}", limit=160, style="$text-muted"))
+        if self.null:
+            parts.append(Content.styled("  = null (sent as null; ctrl+n: undo)", "bold $accent"))
+        elif f.nullable:
+            parts.append(Content.styled("  ctrl+n: null", "$text-muted"))
         return Content("").join(parts)
 
     def compose(self) -> ComposeResult:
@@ -348,7 +366,21 @@ class FieldRow(Vertical):
         self._composed = True
 
     def get_raw(self) -> RawValue:
-        return self.control.get_raw()
+        return NULL if self.null else self.control.get_raw()
+
+    def action_toggle_null(self) -> None:
+        """Send null instead of the value (nullable fields only); again to undo. Editing the
+        value also undoes it."""
+        if not self.field.nullable:
+            return
+        self._set_null(not self.null)
+        self.post_message(self.Edited(self))
+
+    def _set_null(self, null: bool) -> None:
+        self.null = null
+        self.set_class(null, "-null")
+        if self._composed:
+            self.query_one(FieldLabel).set_label(self.label_content())
 
     def set_error(self, message: str | None) -> None:
         """Show (or clear, with ``None``) the inline error under the control."""
@@ -395,6 +427,8 @@ class FieldRow(Vertical):
     @on(ListControl.Changed)
     def _edited(self, event: Message) -> None:
         event.stop()
+        if self.null:
+            self._set_null(False)  # typing a value takes back "null"
         self.post_message(self.Edited(self))
 
     def on_descendant_blur(self) -> None:
