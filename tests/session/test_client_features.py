@@ -184,3 +184,25 @@ async def test_log_level_refused_by_a_2025_server_says_why(tmp_path: Path) -> No
 def test_root_is_a_plain_struct() -> None:
     root = Root("/x", "file:///x", "x")
     assert root == Root("/x", "file:///x", "x")
+
+
+def test_a_late_result_for_a_cancelled_request_is_noted() -> None:
+    """The SDK drops it silently; the user is told the server finished anyway."""
+    from mcp.shared.message import SessionMessage
+    from mcp_types import JSONRPCNotification, JSONRPCResponse
+
+    from mcp_tui.session.recording import ConnectionTap
+
+    rec = Recorder()
+    tap = ConnectionTap("fx", rec, None, on_ended=lambda: None)
+    cancel = JSONRPCNotification(
+        jsonrpc="2.0", method="notifications/cancelled", params={"requestId": 5}
+    )
+    tap.outgoing(SessionMessage(cancel))
+    tap.incoming(SessionMessage(JSONRPCResponse(jsonrpc="2.0", id=4, result={})))
+    assert rec.of(Notice) == []
+    tap.incoming(SessionMessage(JSONRPCResponse(jsonrpc="2.0", id=5, result={})))
+    tap.incoming(SessionMessage(JSONRPCResponse(jsonrpc="2.0", id=5, result={})))  # once only
+    assert [n.text for n in rec.of(Notice)] == [
+        "a result for cancelled request 5 arrived late and was dropped"
+    ]

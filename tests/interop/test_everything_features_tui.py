@@ -1,0 +1,174 @@
+"""Cancel, subscriptions and the log level against the real server-everything, through the TUI.
+
+The server runs over stdio; Pilot plays the user (keys on the session screen, the pick screen).
+What the server did is read from the ``--log`` traffic file: its answers, its log messages and
+its notifications, not only from what mcp-tui shows.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE
+from tui_driver import quit_app, result_text, tool_results, traffic, wait_for
+
+from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.pick import PickScreen
+from mcp_tui.ui.widgets.catalog import CatalogTree
+
+pytestmark = [pytest.mark.interop, pytest.mark.anyio]
+
+LONG = "trigger-long-running-operation"
+
+
+def build_app(tmp_path: Path, call: ToolCallRequest | None = None) -> McpTuiApp:
+    target = StdioTarget(str(NODE), ("-r", str(LOOPBACK_PRELOAD), str(EVERYTHING_JS), "stdio"))
+    options = AppOptions(
+        call=call, traffic_log=tmp_path / "traffic.jsonl", stderr_log=tmp_path / "stderr.log"
+    )
+    return McpTuiApp([ServerSpec("everything", target, mode="legacy")], options)
+
+
+def sent(log: Path, method: str) -> list[dict[str, Any]]:
+    return [
+        e["message"]
+        for e in traffic(log)
+        if e.get("dir") == "out" and e.get("message", {}).get("method") == method
+    ]
+
+
+def received(log: Path, method: str) -> list[dict[str, Any]]:
+    return [
+        e["message"]
+        for e in traffic(log)
+        if e.get("dir") == "in" and e.get("message", {}).get("method") == method
+    ]
+
+
+def transcript(app: McpTuiApp) -> str:
+    session = app.session
+    assert session is not None and session.panels_ready
+    return "\n".join(e.full for e in session.transcript.entries)
+
+
+async def test_cancel_a_long_running_call_then_call_again(peers: None, tmp_path: Path) -> None:
+    log = tmp_path / "traffic.jsonl"
+    app = build_app(tmp_path, ToolCallRequest(LONG, {"duration": 3, "steps": 3}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        session = app.session
+        assert session is not None
+        calls = await wait_for(pilot, lambda: sent(log, "tools/call"), "the long call")
+        await wait_for(pilot, lambda: session.cancellable, "the call in the running panel")
+        await pilot.press("c")  # the only running call
+        await wait_for(pilot, lambda: "cancelled by you" in transcript(app), "the cancelled mark")
+        assert not session.cancellable
+        (cancel,) = sent(log, "notifications/cancelled")
+        assert cancel["params"]["requestId"] == calls[0]["id"]
+
+        # The UI stays usable: the same tool again, left to finish. It started after the first
+        # one and takes as long, so by its end the first one's time was up too.
+        session.call_tool("everything", LONG, {"duration": 3, "steps": 3})
+        await wait_for(pilot, lambda: len(sent(log, "tools/call")) == 2, "the second call")
+        answered = await wait_for(pilot, lambda: tool_results(log, LONG), "the second result")
+        assert "Long running operation completed" in result_text(answered[0])
+        await quit_app(pilot)
+    # The server received the cancellation: the TypeScript SDK answers no cancelled request.
+    ids = {m.get("id") for m in (e["message"] for e in traffic(log) if e.get("dir") == "in")}
+    assert calls[0]["id"] not in ids
+
+
+async def test_subscribe_updates_reread_and_log_level(peers: None, tmp_path: Path) -> None:
+    log = tmp_path / "traffic.jsonl"
+    app = build_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        session = app.session
+        assert session is not None
+        entry = app.entries["everything"]
+        await wait_for(pilot, lambda: entry.resources and session.panels_ready, "the resources")
+        resource = next(r for r in entry.resources if not r.template)
+        catalog = app.screen.query_one(CatalogTree)
+
+        def node_of(uri: str) -> Any:
+            found = []
+
+            def walk(node: Any) -> None:
+                item = getattr(node.data, "item", None)
+                if getattr(item, "uri", None) == uri and node.data.kind == "resource":
+                    found.append(node)
+                for child in node.children:
+                    walk(child)
+
+            walk(catalog.root)
+            return found[0] if found else None
+
+        node = await wait_for(pilot, lambda: node_of(resource.uri), "the resource node")
+        node.parent.expand()
+        await pilot.pause()
+        catalog.focus()
+        catalog.move_cursor(node)
+        await pilot.pause()
+
+        # s subscribes (the server says so in a log message), then updates are switched on.
+        await pilot.press("s")
+        await wait_for(pilot, lambda: sent(log, "resources/subscribe"), "resources/subscribe")
+        assert sent(log, "resources/subscribe")[0]["params"] == {"uri": resource.uri}
+        await wait_for(
+            pilot,
+            lambda: any(
+                "Received Subscribe Resource request" in str(m["params"].get("data"))
+                for m in received(log, "notifications/message")
+            ),
+            "the server's acknowledgement",
+        )
+        await wait_for(pilot, lambda: resource.uri in entry.subscribed, "the subscribed mark")
+        session.call_tool("everything", "toggle-subscriber-updates", {})
+        await wait_for(pilot, lambda: received(log, "notifications/resources/updated"), "an update")
+        await wait_for(pilot, lambda: resource.uri in entry.updated, "the updated mark")
+        label = node_of(resource.uri).label.plain
+        assert label.startswith("updated subscribed ")
+        assert f"resource updated: {resource.uri}" in transcript(app)
+
+        # Enter reads it again; the mark goes.
+        catalog.move_cursor(node_of(resource.uri))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: sent(log, "resources/read"), "resources/read")
+        assert resource.uri not in entry.updated
+        session.call_tool("everything", "toggle-subscriber-updates", {})  # stop them
+
+        # s again unsubscribes.
+        catalog.move_cursor(node_of(resource.uri))
+        await pilot.press("s")
+        await wait_for(pilot, lambda: sent(log, "resources/unsubscribe"), "unsubscribe")
+        await wait_for(pilot, lambda: resource.uri not in entry.subscribed, "no mark")
+
+        # The log level: chosen on the pick screen, sent with logging/setLevel, shown.
+        session.choose_log_level("everything")
+        picker = await wait_for(
+            pilot, lambda: isinstance(app.screen, PickScreen) and app.screen, "the level picker"
+        )
+        assert picker is app.screen
+        await pilot.press("down", "down", "down", "down", "enter")  # debug -> error
+        await wait_for(pilot, lambda: sent(log, "logging/setLevel")[-1:], "logging/setLevel")
+        levels = [m["params"]["level"] for m in sent(log, "logging/setLevel")]
+        assert levels[0] == "debug" and levels[-1] == "error"  # debug: asked for at connect
+        await wait_for(pilot, lambda: entry.log_level == "error", "the level asked for")
+        session.switch_server("everything")
+        await wait_for(
+            pilot,
+            lambda: "logs: error" in str(session.query_one("#info").render()),
+            "the level in the info panel",
+        )
+
+        # Ping: the round trip in the transcript.
+        session.ping("everything")
+        await wait_for(pilot, lambda: "ping answered in" in transcript(app), "the ping")
+        assert sent(log, "ping")
+        await quit_app(pilot)
+    assert json.dumps(sent(log, "resources/unsubscribe")[0]["params"]) == json.dumps(
+        {"uri": resource.uri}
+    )
