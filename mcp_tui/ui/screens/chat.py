@@ -47,7 +47,7 @@ class ChatScreen(Screen[None]):
     ChatScreen { layout: vertical; }
     #chat-status { height: 1; padding: 0 1; background: $panel; color: $text; }
     #chat-log { height: 1fr; padding: 0 1; }
-    #chat-input { dock: bottom; margin-bottom: 1; }
+    #chat-input { height: auto; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [

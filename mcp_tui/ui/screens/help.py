@@ -51,6 +51,10 @@ CONTEXTS: dict[str, str] = {
     "DetailScreen": "Details",
     "ConfirmScreen": "Questions (quit?, ...)",
     "OAuthWaitScreen": "Sign-in",
+    "ChatScreen": "Chat with a model",
+    "ToolBlock": "A tool call in the chat",
+    "ChatSettingsScreen": "Chat: model and tools",
+    "ResumeScreen": "Chat: saved conversations",
     "HelpScreen": "This help",
 }
 

@@ -105,7 +105,8 @@ class ToolBlock(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(literal_line(self.label, style="bold"), classes="tool-title")
-        shown = json.dumps(self.arguments, indent=2, ensure_ascii=False) if self.arguments else "{}"
+        # One line (wrapped when long): a short call stays a short block at 80x24.
+        shown = json.dumps(self.arguments, ensure_ascii=False) if self.arguments else "{}"
         args = clip(shown)[0]
         yield Static(literal(self._note or args), classes="tool-args")
         with Horizontal(classes="tool-approval") as row:
@@ -158,7 +159,7 @@ class ToolBlock(Vertical):
             return
         text, cut = (self.result, False) if self.expanded else clip(self.result)
         body = Content.assemble(
-            ("result: " if self.result_status == "done" else "", "$text-muted"),
+            ("result\n" if self.result_status == "done" else "", "$text-muted"),
             literal(text, limit=None if self.expanded else 4000),
         )
         if cut:

@@ -1,0 +1,103 @@
+"""Snapshots of the chat screen at 80x24 and 120x40: a reply, a tool call waiting for approval,
+and a finished call with its result. The model is the provider library's offline test model;
+the server is the session snapshots' fake weather server.
+
+Update with ``pytest tests/chat/test_chat_snapshots.py --snapshot-update`` and look at the SVGs.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic_ai.messages import ModelMessage, ToolReturnPart
+from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
+from textual.pilot import Pilot
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
+
+from app_testkit import wait_for
+from test_session_snapshots import make_session_app
+
+from mcp_tui.chat.settings import ChatSettings
+from mcp_tui.session.events import ConnectionState
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.chat import ChatScreen
+from mcp_tui.ui.widgets.chat_blocks import ToolBlock
+
+SMALL = (80, 24)
+LARGE = (120, 40)
+SnapCompare = Callable[..., bool]
+
+
+async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[Any]:
+    """Calls ``forecast`` for Lisbon, then sums up what the tool said."""
+    results = [p for p in messages[-1].parts if isinstance(p, ToolReturnPart)]
+    if results:
+        yield "Lisbon: sunny on Monday (18°C), rain on Tuesday, clouds on Wednesday."
+        return
+    yield "Let me look that up."
+    args = '{"city": "Lisbon", "days": 3}'
+    yield {1: DeltaToolCall(name="weather__forecast", json_args=args, tool_call_id="c1")}
+
+
+def chat_app(tmp_path: Path) -> McpTuiApp:
+    app = make_session_app()
+    app.options = app.options.__class__(
+        chat=ChatSettings(provider="openai-compatible", base_url="http://127.0.0.1:9/v1", model="m")
+    )
+    return app
+
+
+async def open_chat(pilot: Pilot[None], *, approve: bool) -> None:
+    app = pilot.app
+    assert isinstance(app, McpTuiApp)
+    await wait_for(pilot, lambda: app.entries["weather"].state is ConnectionState.READY)
+    await wait_for(pilot, lambda: app.session is not None and app.session.panels_ready)
+    await pilot.press("m")
+    await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen), steps=1500)
+    chat = app.screen
+    assert isinstance(chat, ChatScreen)
+    chat._model = FunctionModel(stream_function=stream)
+    chat.query_one("#chat-input").value = "What is the weather in Lisbon this week?"  # type: ignore[attr-defined]
+    await pilot.press("enter")
+    await wait_for(
+        pilot, lambda: any(b.has_class("-asking") for b in chat.query(ToolBlock)), steps=1500
+    )
+    if approve:
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not chat.generating, steps=1500)
+    await pilot.pause(0.2)
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
+def test_a_tool_call_waiting_for_approval(
+    snap_compare: SnapCompare,
+    size: tuple[int, int],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+    async def run(pilot: Pilot[None]) -> None:
+        await open_chat(pilot, approve=False)
+
+    assert snap_compare(chat_app(tmp_path), terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
+def test_a_finished_call_and_the_reply(
+    snap_compare: SnapCompare,
+    size: tuple[int, int],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+    async def run(pilot: Pilot[None]) -> None:
+        await open_chat(pilot, approve=True)
+
+    assert snap_compare(chat_app(tmp_path), terminal_size=size, run_before=run)
