@@ -206,3 +206,33 @@ def test_a_late_result_for_a_cancelled_request_is_noted() -> None:
     assert [n.text for n in rec.of(Notice)] == [
         "a result for cancelled request 5 arrived late and was dropped"
     ]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_cancel_over_streamable_http(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    """2026-07-28 over HTTP: the SDK closes the request's POST; the server still stops."""
+    from session_testkit import load_fixture, serve_http
+
+    from mcp_tui.session.servers import HttpTarget
+
+    fixture = load_fixture("features_server")
+    record = tmp_path / "record.jsonl"
+    monkeypatch.setattr(fixture, "RECORD", record)
+    async with serve_http(fixture.build_server().streamable_http_app()) as port:
+        target = HttpTarget(f"http://127.0.0.1:{port}/mcp")
+        async with connected(ServerSpec("h", target, mode=mode)) as conn:  # type: ignore[arg-type]
+            result: list[object] = []
+
+            async def call() -> None:
+                result.append(await conn.call_tool("slow", {"seconds": 60}, call_id=3))
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(call)
+                await until(lambda: any(e["event"] == "slow started" for e in seen(record)))
+                assert conn.cancel_call(3)
+            assert result[0].cancelled
+            await until(lambda: any(e["event"] == "slow cancelled" for e in seen(record)))
+            assert (await conn.call_tool("quick", {}, call_id=4)).items[0].text == "quick answer"
