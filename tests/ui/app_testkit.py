@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import textual.markup
 from rich.text import Text
+from textual.css.query import NoMatches
 from textual.pilot import Pilot
 from textual.widgets.tree import TreeNode
 
@@ -27,12 +28,15 @@ from mcp_tui.options import AppOptions  # noqa: E402
 from mcp_tui.ui.app import McpTuiApp  # noqa: E402
 from mcp_tui.ui.screens.session import SessionScreen  # noqa: E402
 from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef  # noqa: E402
+from tests.waits import wait_until  # noqa: E402
 
 __all__ = [
     "RAW_CONTROLS",
     "SENTINEL",
     "FakeFactory",
     "Script",
+    "catalog_has",
+    "events_shown",
     "guard_markup",
     "make_app",
     "open_node",
@@ -41,6 +45,7 @@ __all__ = [
     "transcript_text",
     "tree_node",
     "wait_for",
+    "wait_until",
 ]
 
 
@@ -106,6 +111,27 @@ async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], steps: int
             return
         await pilot.pause(0.02)
     assert condition(), "the app never reached the expected state"
+
+
+async def events_shown(pilot: Pilot[None], app: McpTuiApp) -> None:
+    """Wait until every session event delivered so far has reached the widgets: the panels are
+    mounted, the app's event buffer is drained by a flush, and the messages that flush posted are
+    handled. The positive sign to wait for before asserting that an event changed nothing."""
+    await wait_until(
+        lambda: app.session is not None and app.session.panels_ready and not app._buffer.pending,
+        pilot=pilot,
+        message="the app never moved the buffered events to its widgets",
+    )
+    await pilot.pause()
+
+
+def catalog_has(app: McpTuiApp, server: str, name: str) -> bool:
+    """Whether the catalog shows the server (``name == ""``) or its item ``name`` yet."""
+    try:
+        tree_node(app, server, name)
+    except (AssertionError, NoMatches, IndexError):
+        return False
+    return True
 
 
 def tree_node(app: McpTuiApp, server: str, name: str) -> TreeNode[NodeRef]:

@@ -15,13 +15,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pytest
 from app_testkit import (
     Script,
+    catalog_has,
+    events_shown,
     make_app,
     open_node,
     session_of,
     transcript_text,
     tree_node,
     wait_for,
+    wait_until,
 )
+from textual.command import CommandList, CommandPalette
 from textual.widgets import ProgressBar, TextArea
 
 from mcp_tui.options import AppOptions, ToolCallRequest
@@ -79,12 +83,13 @@ def test_app_start_path_does_not_import_mcp() -> None:
         import asyncio, sys
         sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
         from app_testkit import make_app
+        from tests.waits import wait_until
         print("textual.widgets._text_area" in sys.modules)
         async def main():
             app, _ = make_app()
             async with app.run_test() as pilot:
-                await pilot.pause(0.2)
-                assert app.entries["demo"].state.value == "ready"
+                ready = lambda: app.entries["demo"].state.value == "ready"
+                await wait_until(ready, pilot=pilot, message="the server never got ready")
             print("mcp" in sys.modules, "mcp_tui.session.connection" in sys.modules)
         asyncio.run(main())
         """
@@ -129,6 +134,7 @@ def test_first_frame_imports_only_what_it_paints() -> None:
         from mcp_tui.options import AppOptions
         from mcp_tui.session.servers import ServerSpec, StdioTarget
         from mcp_tui.ui.app import McpTuiApp
+        from tests.waits import wait_until
 
         class Silent:  # a connection that never connects (imports nothing)
             state = info = None
@@ -152,7 +158,7 @@ def test_first_frame_imports_only_what_it_paints() -> None:
             spec = ServerSpec("demo", StdioTarget("demo-server"))
             app = McpTuiApp([spec], AppOptions(), connection_factory=lambda *a, **k: Silent())
             async with app.run_test() as pilot:
-                await pilot.pause(0.2)
+                await wait_until(lambda: app.session.panels_ready, pilot=pilot)
                 assert app.session.logs is not None and app.session.transcript is not None
             print(gc.isenabled())
             print(sorted(name for name in {later!r} if name in seen[0]))
@@ -175,29 +181,41 @@ async def test_panels_come_after_the_first_frame_and_events_wait_for_them(
     """The first frame is the catalog, title and keys; the app mounts the panels next (here held
     back, as a fast typist would see them). Events buffered meanwhile are shown once they exist,
     and a key that needs a panel mounts them itself."""
-    held = asyncio.Event()
+    held, started, mounted = asyncio.Event(), asyncio.Event(), asyncio.Event()
     mount = McpTuiApp._mount_session_panels
+    flushes = 0
+    flush = McpTuiApp._flush_events
 
     async def later(self: McpTuiApp) -> None:
+        started.set()
         await held.wait()
         await mount(self)
+        mounted.set()
+
+    def counted_flush(self: McpTuiApp) -> None:
+        nonlocal flushes
+        flushes += 1
+        flush(self)
 
     monkeypatch.setattr(McpTuiApp, "_mount_session_panels", later)
+    monkeypatch.setattr(McpTuiApp, "_flush_events", counted_flush)
     app, _ = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         session = session_of(app)
-        await pilot.pause(0.1)
+        await wait_until(started.is_set, pilot=pilot, message="the panels were never mounted")
         assert not session.panels_ready and not session.query("#transcript, #logs, #info")
         assert "connecting" in str(tree_node(app, "demo", "").label)
         app._buffer.add(Notice("demo", "a notice before the panels"))
-        await pilot.pause(0.1)
+        seen = flushes
+        await wait_until(lambda: flushes >= seen + 2, pilot=pilot, message="no flush ran")
         assert app._buffer.pending  # waiting, not dropped
         await pilot.press("l")  # the log panel's key: it mounts the panels first
         await wait_for(pilot, lambda: session.panels_ready)
         assert not session.logs.display  # and then does what it says
         await wait_for(pilot, lambda: "a notice before the panels" in transcript_text(app))
         held.set()
-        await pilot.pause(0.1)
+        await wait_until(mounted.is_set, pilot=pilot, message="the held mount never ended")
+        await pilot.pause()
         assert len(session.query("#transcript")) == 1  # the app's own call mounted nothing twice
 
 
@@ -227,12 +245,16 @@ async def test_call_tool_with_form_sends_typed_arguments() -> None:
     app, factory = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        await pilot.pause(0.1)
+        await wait_until(lambda: catalog_has(app, "demo", "echo"), pilot=pilot)
         # Keyboard only: server line, Tools group, echo.
         await pilot.press("down", "down", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
         await pilot.press("ctrl+s")  # "text" is required: nothing is sent
-        await pilot.pause(0.1)
+        await wait_until(
+            lambda: "fix the fields" in str(app.screen.query_one("#arguments-errors").render()),
+            pilot=pilot,
+            message="Ctrl+S with a required field empty showed no error",
+        )
         assert isinstance(app.screen, ArgumentsScreen)
         assert factory.latest("demo").calls == []
         await pilot.press(*"hello", "tab", "backspace", "3", "ctrl+s")
@@ -256,9 +278,11 @@ async def test_json_editor_validates_before_sending() -> None:
         editor = app.screen.query_one("#arguments-json", TextArea)
         editor.text = '{"point": {"y": 2.5}}'
         await pilot.press("ctrl+s")  # point.x is missing
-        await pilot.pause(0.1)
-        errors = str(app.screen.query_one("#arguments-errors").render())
-        assert "point/x: Required" in errors
+        await wait_until(
+            lambda: "point/x: Required" in str(app.screen.query_one("#arguments-errors").render()),
+            pilot=pilot,
+            message="the missing point.x was never reported",
+        )
         assert factory.latest("demo").calls == []
         editor.text = '{"point": {"x": 1, "y": 2.5}}'
         await pilot.press("ctrl+s")
@@ -375,7 +399,7 @@ async def test_prompt_resource_and_template() -> None:
     app, factory = make_app({"demo": script})
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        await pilot.pause(0.1)
+        await wait_until(lambda: catalog_has(app, "demo", "greet"), pilot=pilot)
         await open_node(pilot, app, "demo", "greet")
         await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
         await pilot.press(*"Ada", "ctrl+s")
@@ -417,7 +441,7 @@ async def test_log_flood_is_batched_and_bounded() -> None:
             sink(LogReceived("demo", "warning", "flood", {"i": i}))
         sink(StderrReceived("demo", "last stderr line"))
         await wait_for(pilot, lambda: logs.lines_written > 0)
-        await pilot.pause(0.2)
+        await events_shown(pilot, app)
         assert writes <= 2  # one write per flush, not one per message
         # Only what can be read is drawn: about two panels' worth; the rest is counted.
         shown = logs.batch_lines()
@@ -461,7 +485,7 @@ async def test_a_flush_with_no_wait_ended_leaves_the_footer_alone() -> None:
     app, factory = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        await pilot.pause(0.1)
+        await events_shown(pilot, app)
         session = session_of(app)
         calls = {"refresh_bindings": 0, "url_waits_changed": 0}
         for name in calls:
@@ -489,12 +513,12 @@ async def test_a_flush_with_no_wait_ended_leaves_the_footer_alone() -> None:
                 sink(LogReceived("demo", "info", "flood", f"{round_}.{i}"))
             sink(ElicitationCompleted("demo", "not-waiting"))
             await wait_for(pilot, lambda w=written: logs.lines_written > w)  # type: ignore[misc]
-        await pilot.pause(0.1)
+        await events_shown(pilot, app)
         assert calls == {"refresh_bindings": 0, "url_waits_changed": 0}
         assert wait.waiting
         sink(ElicitationCompleted("demo", "e1"))
         await wait_for(pilot, lambda: not wait.waiting)
-        await pilot.pause(0.1)
+        await events_shown(pilot, app)
         assert calls == {"refresh_bindings": 1, "url_waits_changed": 1}
 
 
@@ -506,11 +530,13 @@ async def test_traffic_view_toggle_shows_messages() -> None:
         request = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "e"}}
         sink(TrafficRecorded("demo", "out", request))
         sink(TrafficRecorded("demo", "in", {"jsonrpc": "2.0", "id": 7, "result": {}}))
-        await pilot.pause(0.15)
+        await events_shown(pilot, app)
         session = session_of(app)
         assert not session.traffic.display
         await pilot.press("t")
-        await pilot.pause(0.1)
+        await wait_until(
+            lambda: session.traffic.display and len(session.traffic.lines) >= 2, pilot=pilot
+        )
         assert session.traffic.display and not session.transcript.display
         text = "\n".join(line.text for line in session.traffic.lines)
         assert "→ out" in text and "tools/call request" in text and "id=7" in text
@@ -579,12 +605,10 @@ async def test_stop_asking_toggle() -> None:
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         await pilot.press("x")
-        await pilot.pause(0.1)
-        assert factory.latest("demo").paused is True
-        assert "not asking" in str(tree_node(app, "demo", "").label)
+        await wait_until(lambda: factory.latest("demo").paused is True, pilot=pilot)
+        await wait_until(lambda: "not asking" in str(tree_node(app, "demo", "").label), pilot=pilot)
         await pilot.press("x")
-        await pilot.pause(0.1)
-        assert factory.latest("demo").paused is False
+        await wait_until(lambda: factory.latest("demo").paused is False, pilot=pilot)
 
 
 async def test_command_palette_calls_a_tool() -> None:
@@ -592,9 +616,16 @@ async def test_command_palette_calls_a_tool() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         await pilot.press("ctrl+p")
-        await pilot.pause(0.1)
+        await wait_until(lambda: isinstance(app.screen, CommandPalette), pilot=pilot)
         await pilot.press(*"call tool demo echo")
-        await pilot.pause(0.5)
+
+        def echo_highlighted() -> bool:
+            found = app.screen.query(CommandList)
+            if not found or found.first().highlighted_option is None:
+                return False
+            return "echo" in str(found.first().highlighted_option.prompt)
+
+        await wait_until(echo_highlighted, pilot=pilot, message="the palette never offered echo")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
 
@@ -665,7 +696,8 @@ async def test_list_changed_refreshes_the_catalog_and_keeps_the_cursor() -> None
     app, factory = make_app()
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        await pilot.pause(0.1)
+        await wait_until(lambda: catalog_has(app, "demo", "nested"), pilot=pilot)
+        await events_shown(pilot, app)
         tree = session_of(app).catalog
         tree.move_cursor(tree_node(app, "demo", "nested"))
         await pilot.pause()
@@ -673,7 +705,8 @@ async def test_list_changed_refreshes_the_catalog_and_keeps_the_cursor() -> None
         new_tools = (*connection.tools, ToolInfo("weather", "Brand new"))
         connection.sink(CatalogChanged("demo", tools=new_tools))
         await wait_for(pilot, lambda: len(app.entries["demo"].tools) == 4)
-        await pilot.pause(0.1)
+        await wait_until(lambda: catalog_has(app, "demo", "weather"), pilot=pilot)
+        await events_shown(pilot, app)
         assert "weather" in str(tree_node(app, "demo", "weather").label)
         cursor = tree.cursor_node
         assert cursor is not None and cursor.data is not None
@@ -686,11 +719,10 @@ async def test_rate_limit_pause_shows_on_the_server() -> None:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         factory.latest("demo").sink(ElicitationPauseChanged("demo", True, by_limit=True))
         await wait_for(pilot, lambda: app.entries["demo"].paused)
-        await pilot.pause(0.1)
-        assert "not asking" in str(tree_node(app, "demo", "").label)
+        await wait_until(lambda: "not asking" in str(tree_node(app, "demo", "").label), pilot=pilot)
         await pilot.press("x")  # turn asking back on
-        await pilot.pause(0.1)
-        assert factory.latest("demo").paused is False and not app.entries["demo"].paused
+        await wait_until(lambda: factory.latest("demo").paused is False, pilot=pilot)
+        assert not app.entries["demo"].paused
 
 
 async def test_transcript_is_bounded() -> None:
@@ -702,8 +734,12 @@ async def test_transcript_is_bounded() -> None:
         transcript.limit = 50
         for i in range(3):
             session.queue_entries(notice_entry(Notice("demo", f"n{i}-{j}")) for j in range(40))
-            await pilot.pause(0.1)
-        await pilot.pause(0.1)
+            last = f"demo: n{i}-39"
+            await wait_until(
+                lambda last=last: transcript.entries[-1].full == last,  # type: ignore[misc]
+                pilot=pilot,
+            )
+        await wait_until(lambda: len(transcript.children) <= 50, pilot=pilot)
         assert len(transcript.entries) == 50 and len(transcript.children) == 50
         assert transcript.entries[-1].full == "demo: n2-39"
         assert transcript.dropped >= 70

@@ -1,0 +1,50 @@
+"""Waiting on conditions, never on the clock: the one helper tests synchronise with.
+
+A fixed ``pilot.pause(0.1)`` is a guess about how fast a machine is: too short under load (a
+flaky failure), too long everywhere else (a slow suite), and after "nothing happened" it proves
+nothing (the event may simply not have been handled yet). :func:`wait_until` returns as soon as
+the condition holds and fails, naming what it waited for, once ``timeout`` seconds have passed.
+A test that asserts something did *not* happen first waits for a positive sign that the event
+was handled (an error shown, a message count, the event buffer drained), then asserts.
+
+Importable as ``tests.waits`` (the repository root is on ``sys.path``: pytest's ``pythonpath``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import anyio
+
+#: Generous: the suite runs on 2 shared cores; a condition that holds returns at once anyway.
+DEFAULT_TIMEOUT = 10.0
+#: How often the condition is checked.
+INTERVAL = 0.01
+
+
+async def wait_until(
+    predicate: Callable[[], object],
+    timeout: float = DEFAULT_TIMEOUT,
+    *,
+    pilot: Any = None,
+    message: str = "the condition never held",
+    interval: float = INTERVAL,
+) -> None:
+    """Return once ``predicate()`` is true; raise ``AssertionError(message)`` after ``timeout``.
+
+    With a Textual ``pilot``, each check follows ``pilot.pause(interval)`` (the app runs its
+    messages and timers meanwhile); without one, ``anyio.sleep(interval)``. The predicate is
+    checked once more at the deadline, so a slow last step still counts.
+    """
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() >= deadline:
+            if predicate():
+                return
+            raise AssertionError(f"{message} (waited {timeout:g} s)")
+        if pilot is not None:
+            await pilot.pause(interval)
+        else:
+            await anyio.sleep(interval)
