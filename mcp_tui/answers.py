@@ -14,15 +14,21 @@ unchanged in CI. The file is TOML or JSON; either way it holds a list of answers
 
 Keys of one answer:
 
-- ``action``: ``accept``, ``decline`` or ``cancel`` (required).
+- ``action``: ``accept``, ``decline`` or ``cancel`` (required, except with ``sampling``).
 - ``content``: the fields to send with ``accept`` in form mode. Missing fields are filled from the
   schema's defaults and the whole is validated like a form the user filled in; an answer that does
   not fit is never sent.
 - ``match``: a regular expression searched for in the request's message. Answers with ``match``
   apply to every request they match (they are reusable); the first matching one wins.
 - Answers without ``match`` are used **in order**, each once, for requests no ``match`` answer took.
-- ``mode`` (``form``/``url``) and ``tool``: the answer applies only to requests of that mode, or
-  made during a call of that tool. An answer with ``content`` is for forms only.
+- ``sampling``: the reply to a ``sampling/createMessage`` request (the server asks for a model's
+  reply): ``{text = "...", model = "human", stopReason = "endTurn"}`` (``model`` and
+  ``stopReason`` are optional, with those defaults). It implies ``action = "accept"`` and
+  ``mode = "sampling"``; ``{action = "decline", mode = "sampling"}`` refuses one.
+- ``mode`` (``form``/``url``/``sampling``) and ``tool``: the answer applies only to requests of
+  that mode, or made during a call of that tool. An answer with ``content`` is for forms only.
+  Sampling requests take only answers with ``sampling`` or ``mode = "sampling"``, so an older
+  file's answers are never spent on them; ``match`` is searched in their last message's text.
 - ``message``, ``server``: what was asked, by whom (written by the recorder); informational only,
   a differing message is reported but does not stop the replay.
 
@@ -42,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from mcp_tui.config_text import (
     KeyPath,
@@ -55,7 +61,22 @@ from mcp_tui.config_text import (
 from mcp_tui.errors import ConfigError
 
 Action = Literal["accept", "decline", "cancel"]
-Mode = Literal["form", "url"]
+Mode = Literal["form", "url", "sampling"]
+
+
+class SamplingAnswer(BaseModel):
+    """The reply to a sampling request (``sampling = {...}`` of an answer)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+
+    text: str = Field(description="The reply's text (the assistant message sent back).")
+    model: str = Field(default="human", min_length=1, description="The model name reported.")
+    stop_reason: str = Field(
+        default="endTurn",
+        min_length=1,
+        validation_alias=AliasChoices("stopReason", "stop_reason"),
+        description="endTurn, stopSequence, maxTokens (or any reason the server should see).",
+    )
 
 
 class AnswerEntry(BaseModel):
@@ -63,12 +84,17 @@ class AnswerEntry(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
-    action: Action = Field(description="accept, decline or cancel.")
+    action: Action | None = Field(
+        default=None, description="accept, decline or cancel (implied by sampling)."
+    )
     content: dict[str, Any] | None = Field(
         default=None, description="With accept in form mode: the field values to send."
     )
     match: str | None = Field(
         default=None, description="A regular expression searched for in the request's message."
+    )
+    sampling: SamplingAnswer | None = Field(
+        default=None, description="The reply to a sampling request (implies accept)."
     )
     mode: Mode | None = Field(default=None, description="Only for requests of this mode.")
     tool: str | None = Field(default=None, description="Only for requests during this tool.")
@@ -77,6 +103,17 @@ class AnswerEntry(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> AnswerEntry:
+        if self.sampling is not None:
+            if self.action not in (None, "accept"):
+                raise ValueError(f"`sampling` goes only with action accept, not {self.action}")
+            if self.mode not in (None, "sampling") or self.content is not None:
+                raise ValueError(
+                    "`sampling` answers a sampling request: no `content` or other mode"
+                )
+        elif self.action is None:
+            raise ValueError("an answer needs `action` (accept, decline or cancel) or `sampling`")
+        if self.content is not None and self.mode == "sampling":
+            raise ValueError("a sampling answer gives its reply in `sampling`, not `content`")
         if self.content is not None and self.action != "accept":
             raise ValueError(f"`content` goes only with action accept, not {self.action}")
         if self.content is not None and self.mode == "url":
@@ -87,6 +124,20 @@ class AnswerEntry(BaseModel):
             except re.error as exc:
                 raise ValueError(f"`match` is not a valid regular expression: {exc}") from None
         return self
+
+    @property
+    def answer(self) -> Action:
+        """The action this entry gives (``sampling`` means accept)."""
+        return self.action or "accept"
+
+    @property
+    def kind(self) -> Mode | None:
+        """The mode this entry is for, given or implied by ``content`` / ``sampling``."""
+        if self.mode is not None:
+            return self.mode
+        if self.sampling is not None:
+            return "sampling"
+        return "form" if self.content is not None else None
 
 
 @dataclass(frozen=True)
@@ -115,8 +166,10 @@ class AnswerScript:
 
         def fits(a: ScriptedAnswer) -> bool:
             e = a.entry
-            entry_mode = e.mode or ("form" if e.content is not None else None)
-            return (entry_mode is None or entry_mode == mode) and (e.tool is None or e.tool == tool)
+            kind = e.kind
+            if mode == "sampling" and kind != "sampling":
+                return False  # a form's or older file's answer is never spent on sampling
+            return (kind is None or kind == mode) and (e.tool is None or e.tool == tool)
 
         for a in self.answers:
             if a.entry.match is not None and fits(a) and re.search(a.entry.match, message):
@@ -189,7 +242,10 @@ def load_answers(path: str | os.PathLike[str]) -> AnswerScript:
             loc = tuple(p for p in err["loc"] if isinstance(p, str | int))
             msg = str(err["msg"]).removeprefix("Value error, ")
             if err["type"] == "extra_forbidden":
-                msg = "unknown key (an answer has action, content, match, mode, tool, message)"
+                msg = (
+                    "unknown key (an answer has action, content, sampling, match, mode, tool, "
+                    "message)"
+                )
             raise fail((*key, *loc), msg) from None
         answers.append(ScriptedAnswer(entry, index, find_line(lines, key)))
     return AnswerScript(file, tuple(answers))
@@ -218,11 +274,15 @@ class AnswerRecorder:
         content: dict[str, Any] | None = None,
         server: str | None = None,
         tool: str | None = None,
+        sampling: dict[str, str] | None = None,
     ) -> None:
-        """Append one answer and rewrite the file. ``content`` only with accept in form mode."""
+        """Append one answer and rewrite the file. ``content`` only with accept in form mode,
+        ``sampling`` (text, model, stopReason) only with accept in sampling mode."""
         entry: dict[str, Any] = {"action": action}
         if action == "accept" and mode == "form" and content is not None:
             entry["content"] = content
+        if action == "accept" and mode == "sampling" and sampling is not None:
+            entry = {"sampling": sampling}
         entry["mode"] = mode
         entry["message"] = message
         if server is not None:

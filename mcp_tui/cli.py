@@ -256,7 +256,13 @@ def _command_line_spec(
     if name is not None and name in taken:
         raise UsageError(f"--name {name!r} is already the name of a server in the config file.")
     chosen = name or unique_name(derive_name(target), taken)
-    return ServerSpec(chosen, target, mode=settings.mode, elicitation=settings.elicitation)
+    return ServerSpec(
+        chosen,
+        target,
+        mode=settings.mode,
+        elicitation=settings.elicitation,
+        sampling=settings.sampling,
+    )
 
 
 def _print_notes(notes: Sequence[str]) -> None:
@@ -353,7 +359,9 @@ def run_headless(
     # The collector stays off until the SDK is imported (``headless``), then comes back on:
     # a headless run may be long.
     if sub == "call":
-        plan = headless.CallPlan(ns.tool, arguments, answers=answers, policy=ns.elicit)
+        plan = headless.CallPlan(
+            ns.tool, arguments, answers=answers, policy=ns.elicit, sampling=ns.sampling
+        )
         return headless.run_call(spec, plan, options)
     return headless.run_list(spec, options)
 

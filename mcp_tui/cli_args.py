@@ -250,8 +250,8 @@ def build_demo_parser() -> ArgumentParser:
 def build_call_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="mcp-tui call",
-        usage="mcp-tui call TOOL [--args JSON] [--answers FILE] [--elicit POLICY] [--json] "
-        "[options] TARGET",
+        usage="mcp-tui call TOOL [--args JSON] [--answers FILE] [--elicit POLICY] "
+        "[--sampling POLICY] [--json] [options] TARGET",
         description="Connect, call TOOL once and answer every elicitation without a UI.\n"
         "The result goes to stdout; each elicitation and the answer given go to stderr.",
         epilog=HEADLESS_EPILOG,
@@ -271,6 +271,13 @@ def build_call_parser() -> ArgumentParser:
         default="cancel",
         help="how to answer requests the answers file does not cover: accept-defaults (accept "
         "with the schema's defaults; URL requests are declined), decline, or cancel (default)",
+    )
+    parser.add_argument(
+        "--sampling",
+        choices=("decline", "cancel"),
+        default="decline",
+        help="how to refuse sampling requests (sampling/createMessage) the answers file does not "
+        "answer: decline (default; the server gets 'User rejected sampling request') or cancel",
     )
     _add_headless_common(parser)
     return parser

@@ -242,6 +242,7 @@ def _settings(app: AppConfig, file: Path, chat: ChatConfig | None = None) -> App
         connect_timeout=app.connect_timeout,
         mode=app.mode,
         elicitation=app.elicitation,
+        sampling=app.sampling,
     )
 
 
@@ -397,5 +398,6 @@ def _build_spec(
         target=target,
         mode=parsed.mode or app.mode,
         elicitation=parsed.elicitation or app.elicitation,
+        sampling=parsed.sampling or app.sampling,
         roots=roots,
     )

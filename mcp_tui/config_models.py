@@ -17,6 +17,7 @@ from mcp_tui.session.servers import (
     DEFAULT_TRANSPORT,
     ElicitationPolicy,
     ProtocolMode,
+    SamplingPolicy,
     Transport,
 )
 
@@ -79,8 +80,13 @@ class AppConfig(ConfigModel):
         default=_APP.elicitation,
         description="Default elicitation policy for servers that do not set their own.",
     )
+    sampling: SamplingPolicy = Field(
+        default=_APP.sampling,
+        description="Default sampling policy for servers that do not set their own.",
+    )
     rate_limit: RateLimitConfig = Field(
-        default_factory=RateLimitConfig, description="The anti-spam limit for elicitation."
+        default_factory=RateLimitConfig,
+        description="The anti-spam limit for elicitation and sampling requests.",
     )
     connect_timeout: float = Field(
         default=_APP.connect_timeout,
@@ -171,6 +177,11 @@ class ServerCommon(ConfigModel):
     )
     elicitation: ElicitationPolicy | None = Field(
         default=None, description="ask (show a form), decline or cancel every request at once."
+    )
+    sampling: SamplingPolicy | None = Field(
+        default=None,
+        description="ask (show the request for you to answer), decline or cancel every "
+        "sampling/createMessage request at once.",
     )
     enabled: bool = Field(
         default=True, description="When false the server opens only if named with `--server`."

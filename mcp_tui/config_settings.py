@@ -17,8 +17,10 @@ from mcp_tui.options import AppOptions
 from mcp_tui.session.servers import (
     DEFAULT_ELICITATION,
     DEFAULT_MODE,
+    DEFAULT_SAMPLING,
     ElicitationPolicy,
     ProtocolMode,
+    SamplingPolicy,
 )
 
 #: What a run gets with no config file: the app-level defaults are AppOptions' own.
@@ -37,6 +39,7 @@ class AppSettings(Struct, frozen=True):
     #: ``[app] mode`` / ``elicitation``: also the defaults for servers given on the command line.
     mode: ProtocolMode = DEFAULT_MODE
     elicitation: ElicitationPolicy = DEFAULT_ELICITATION
+    sampling: SamplingPolicy = DEFAULT_SAMPLING
     #: ``[chat]``: the chat's model (``None``: chosen from the environment when the chat opens).
     chat: ChatSettings | None = None
 

@@ -38,7 +38,7 @@ import anyio
 from mcp_tui.answers import AnswerScript
 from mcp_tui.cli_args import EXIT_CONNECTION, EXIT_ELICITATION, EXIT_OK, EXIT_TOOL_ERROR
 from mcp_tui.cli_logging import headless_logging
-from mcp_tui.headless_elicit import ElicitPolicy, ScriptedHandler
+from mcp_tui.headless_elicit import ElicitPolicy, SamplingRefusal, ScriptedHandler
 from mcp_tui.headless_output import print_catalog, print_outcome
 from mcp_tui.session.elicitation import CancelAll
 from mcp_tui.session.events import (
@@ -94,6 +94,7 @@ class CallPlan:
     arguments: dict[str, Any]
     answers: AnswerScript | None = None
     policy: ElicitPolicy = "cancel"
+    sampling: SamplingRefusal = "decline"
 
 
 def run_call(
@@ -298,7 +299,9 @@ async def call_async(
     spec: ServerSpec, plan: CallPlan, options: HeadlessOptions, out: TextIO, err: TextIO
 ) -> int:
     run = _Run(err, options.quiet)
-    handler = ScriptedHandler(err, plan.tool, answers=plan.answers, policy=plan.policy)
+    handler = ScriptedHandler(
+        err, plan.tool, answers=plan.answers, policy=plan.policy, sampling_policy=plan.sampling
+    )
 
     async def body(conn: ServerConnection) -> int:
         if not await run.first_listing(conn):

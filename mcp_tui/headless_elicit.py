@@ -1,4 +1,5 @@
-"""Answering elicitation requests without a person: from an answers file, else by a policy.
+"""Answering elicitation and sampling requests without a person: from an answers file, else by a
+policy.
 
 :class:`ScriptedHandler` is the :class:`~mcp_tui.session.elicitation.ElicitationHandler` of
 ``mcp-tui call``. For each request it picks an answer (``answers.py``), and for a form's
@@ -8,6 +9,10 @@ engine as the TUI's forms. Content that does not fit is **never sent**: the hand
 
 URL-mode requests are printed with the checked URL and host and are never opened; they get the
 answers file's answer, or ``decline``. A URL the checker refuses is always declined.
+
+Sampling requests (``sampling/createMessage``) get the answers file's ``sampling`` reply (its text,
+model name and stop reason), else the ``--sampling`` policy: ``decline`` (the default; the server
+gets "User rejected sampling request") or ``cancel``.
 
 Every request seen and every answer given is reported on stderr, escaped (server text is
 untrusted). A request's lines go out in one write when it has been answered: the handler never
@@ -25,9 +30,12 @@ from typing import Any, Literal, TextIO
 from mcp_tui.answers import AnswerScript, ScriptedAnswer
 from mcp_tui.schema.fields import FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.untrusted import one_line, visible
 
 ElicitPolicy = Literal["accept-defaults", "decline", "cancel"]
+#: ``--sampling``: how sampling requests the answers file does not cover are refused.
+SamplingRefusal = Literal["decline", "cancel"]
 
 
 @dataclass
@@ -38,6 +46,7 @@ class ScriptedHandler:
     tool: str
     answers: AnswerScript | None = None
     policy: ElicitPolicy = "cancel"
+    sampling_policy: SamplingRefusal = "decline"
     #: Called once when an answer could not be given validly: the run stops.
     on_failure: Callable[[], None] = lambda: None
     #: Why the run must end with exit code 4, or ``None``.
@@ -75,8 +84,8 @@ class ScriptedHandler:
             self._note_recorded_message(picked, request.message)
             entry = picked.entry
             source = f"{picked.where()} of {self.answers.path}" if self.answers else ""
-            if entry.action != "accept":
-                return self._give(ElicitationOutcome(entry.action), source)
+            if entry.answer != "accept":
+                return self._give(ElicitationOutcome(entry.answer), source)
             return self._accept(form, dict(entry.content or {}), source, picked)
         if self.policy == "accept-defaults":
             return self._accept(form, {}, "--elicit accept-defaults", None)
@@ -131,7 +140,57 @@ class ScriptedHandler:
             return self._give(ElicitationOutcome.decline(), "default for URL requests")
         self._note_recorded_message(picked, request.message)
         source = f"{picked.where()} of {self.answers.path}" if self.answers else ""
-        return self._give(ElicitationOutcome(picked.entry.action), source)
+        return self._give(ElicitationOutcome(picked.entry.answer), source)
+
+    # ---- sampling -------------------------------------------------------------------------------
+
+    async def sample(self, request: SamplingRequest) -> SamplingOutcome:
+        """A ``sampling/createMessage``: the answers file's reply, else ``--sampling``."""
+        self.seen += 1
+        if self.failure is not None:
+            self.given.append(("sampling", "cancel", None))
+            return SamplingOutcome.cancel("the run is stopping")
+        try:
+            outcome = self._sampling(request)
+            self._write_lines()
+        except Exception as exc:  # never raise into the session: refuse and stop
+            self._fail(f"could not answer: {exc}")
+            outcome = SamplingOutcome.cancel(str(exc))
+        reply = None if outcome.action != "accept" else {"text": outcome.text}
+        self.given.append(("sampling", outcome.action, reply))
+        return outcome
+
+    def _sampling(self, request: SamplingRequest) -> SamplingOutcome:
+        self._say(
+            f"sampling #{self.seen}: {len(request.messages)} message(s), "
+            f"maxTokens {request.max_tokens}; last: {_quote(request.message)}"
+        )
+        if request.system_prompt:
+            self._say(f"  system prompt: {_quote(request.system_prompt)}")
+        if request.tools:
+            names = ", ".join(one_line(t.name, limit=60) for t in request.tools[:10])
+            self._say(f"  tools offered: {names}")
+        picked = self.answers.pick(request.message, "sampling", self.tool) if self.answers else None
+        if picked is None:
+            source = f"--sampling {self.sampling_policy}" + (
+                " (no sampling answer left in the answers file)" if self.answers else ""
+            )
+            self._say(f"  -> {self.sampling_policy}  ({source})")
+            return SamplingOutcome(self.sampling_policy)
+        where = f"{picked.where()} of {self.answers.path}" if self.answers else ""
+        reply = picked.entry.sampling
+        if reply is None:
+            self._say(f"  -> {picked.entry.answer}  ({one_line(where, limit=400)})")
+            return SamplingOutcome(picked.entry.answer)
+        outcome = SamplingOutcome(
+            "accept", text=reply.text, model=reply.model, stop_reason=reply.stop_reason
+        )
+        self._say(
+            f"  -> accept {json.dumps(reply.text, ensure_ascii=True)} (model "
+            f"{json.dumps(reply.model, ensure_ascii=True)}, {one_line(reply.stop_reason)})  "
+            f"({one_line(where, limit=400)})"
+        )
+        return outcome
 
     # ---- reporting ------------------------------------------------------------------------------
 

@@ -50,6 +50,8 @@ from mcp_tui.session.oauth import AuthorizationHandler
 from mcp_tui.session.oauth_provider import build_auth
 from mcp_tui.session.recording import ConnectionTap
 from mcp_tui.session.roots import initial_roots
+from mcp_tui.session.sampling import SamplingHandler
+from mcp_tui.session.sampling_bridge import SamplingBridge
 from mcp_tui.session.scopes import guarded
 from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
 from mcp_tui.session.servers import (
@@ -119,6 +121,11 @@ class ServerConnection(ConnectionFeatures):
             protocol_version=lambda: self.info.protocol_version if self.info else None,
             handshake_done=lambda: self.info is not None,
         )
+        #: ``sampling/createMessage`` goes to the same handler when it can answer it (the TUI,
+        #: ``call``); only then is the ``sampling`` capability advertised.
+        self._sampling: SamplingBridge | None = None
+        if isinstance(handler, SamplingHandler):
+            self._sampling = SamplingBridge(self._bridge, handler, policy=spec.sampling)
         self._catalog = Catalog(self.name, sink)
         self._tap = ConnectionTap(
             self.name,
@@ -254,6 +261,7 @@ class ServerConnection(ConnectionFeatures):
                     client_info=types.Implementation(name=self._client_name, version=__version__),
                     elicitation_callback=self._bridge,
                     list_roots_callback=self.list_roots,
+                    sampling_callback=self._sampling,
                     logging_callback=self._on_log,
                     message_handler=self._on_message,
                     log_level=cast(types.LoggingLevel, self._log_level),

@@ -15,8 +15,11 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from msgspec import Struct, field
 
+from mcp_tui.session.sampling import SamplingOutcome
+
 if TYPE_CHECKING:  # the schema engine is not needed to import this seam (the UI's first frame)
     from mcp_tui.schema.fields import ContentValue, FormSpec
+    from mcp_tui.session.sampling import SamplingRequest
 
 Action = Literal["accept", "decline", "cancel"]
 
@@ -84,3 +87,7 @@ class CancelAll(Struct):
     async def elicit(self, request: ElicitationRequest) -> ElicitationOutcome:
         self.seen.append(request)
         return ElicitationOutcome.cancel(self.note)
+
+    async def sample(self, request: SamplingRequest) -> SamplingOutcome:
+        """Sampling too is advertised (so ``list`` shows what ``call`` would), and refused."""
+        return SamplingOutcome.cancel(self.note)

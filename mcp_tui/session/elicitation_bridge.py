@@ -7,7 +7,8 @@ One :class:`ElicitationBridge` per connection. For each request (an ``elicitatio
    with a notice) and, on 2025-era connections, a second request whose JSON-RPC id is still
    waiting for an answer (-32600, with a notice: two answers with one id cannot be told apart);
 1. asks the anti-spam gate (``elicitation_gate.py``) — paused, rate-limited or over-full servers
-   get ``cancel`` at once, with one notice per flood;
+   get ``cancel`` at once, with one notice per flood (steps 0 and 1 are :meth:`~ElicitationBridge.
+   guarded`, shared with sampling requests: one gate, one "stop asking", per server);
 2. applies the server's policy (``elicitation = "decline" | "cancel"`` answers at once, with a
    notice);
 3. parses a form's ``requestedSchema`` with the schema engine; a refused schema is answered
@@ -32,12 +33,12 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import count
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import mcp_types as types
 from mcp.client.session import ClientRequestContext
@@ -63,6 +64,7 @@ log = logging.getLogger(__name__)
 INVALID_PARAMS = -32602
 INVALID_REQUEST = -32600
 Severity = Literal["information", "warning", "error"]
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -156,31 +158,45 @@ class ElicitationBridge:
         self, context: ClientRequestContext, params: types.ElicitRequestParams
     ) -> types.ElicitResult | types.ErrorData:
         try:
-            return await self._answer(context, params)
+            return await self.guarded(
+                context,
+                params.message,
+                lambda: self._answer(context, params),
+                lambda: types.ElicitResult(action="cancel"),
+            )
         except Exception as exc:  # never raise into the SDK: the server gets "cancel"
             log.exception("elicitation for %s failed", self.server)
             self._notice(f"an elicitation request was cancelled after an error: {exc}", "error")
             return types.ElicitResult(action="cancel")
 
-    async def _answer(
-        self, ctx: ClientRequestContext, params: types.ElicitRequestParams
-    ) -> types.ElicitResult | types.ErrorData:
+    async def guarded(
+        self,
+        ctx: ClientRequestContext,
+        summary: str,
+        answer: Callable[[], Awaitable[R]],
+        refuse: Callable[[], R],
+        *,
+        what: str = "an elicitation request",
+    ) -> R | types.ErrorData:
+        """Steps 0 and 1 of the module docstring, for any request a person answers (elicitation,
+        sampling): ``answer()`` once admitted, else ``refuse()`` (the kind's "cancel") or -32600.
+        ``summary`` is the server's text that names the request in notices."""
         if not self._handshake_done():
             self._notice(
-                "sent an elicitation request before the handshake finished, which MCP does not "
+                f"sent {what} before the handshake finished, which MCP does not "
                 "allow; it was cancelled without asking you: "
-                f"{one_line(params.message, limit=120)}",
+                f"{one_line(summary, limit=120)}",
                 "warning",
             )
-            return types.ElicitResult(action="cancel")
+            return refuse()
         key = ctx.request_id if isinstance(ctx.request_id, str | int) else None
         if key is None or self._protocol_version() in MODERN_PROTOCOL_VERSIONS:
-            return await self._admit(ctx, params)
+            return await self._gated(answer, refuse)
         if key in self._open_ids:
             self._notice(
                 f"sent a second request with the id {one_line(repr(key), limit=60)} while the "
                 "first is still open; the second was refused (-32600): "
-                f"{one_line(params.message, limit=120)}",
+                f"{one_line(summary, limit=120)}",
                 "warning",
             )
             return types.ErrorData(
@@ -189,47 +205,50 @@ class ElicitationBridge:
             )
         self._open_ids.add(key)
         try:
-            return await self._admit(ctx, params)
+            return await self._gated(answer, refuse)
         finally:
             self._open_ids.discard(key)
 
-    async def _admit(
-        self, ctx: ClientRequestContext, params: types.ElicitRequestParams
-    ) -> types.ElicitResult | types.ErrorData:
+    async def _gated(self, answer: Callable[[], Awaitable[R]], refuse: Callable[[], R]) -> R:
         decision = self.gate.arrive()
         if not decision.admitted:
             if decision.verdict is Verdict.RATE_LIMITED:
                 self._sink(ElicitationPauseChanged(self.server, True, by_limit=True))
             if decision.notice:
                 self._notice(decision.notice, "warning")
-            return types.ElicitResult(action="cancel")
+            return refuse()
         try:
-            if self.policy != "ask":
-                verb = "declined" if self.policy == "decline" else "cancelled"
-                self._notice(
-                    f"{verb} automatically (elicitation = {self.policy!r} for this server): "
-                    f"{one_line(params.message, limit=120)}"
-                )
-                return types.ElicitResult(action=self.policy)
-            try:
-                request = self.build_request(ctx, params)
-            except SchemaError as exc:
-                problems = tuple(str(p) for p in exc.problems)
-                self._sink(ElicitationRefused(self.server, params.message, problems))
-                return types.ErrorData(
-                    code=INVALID_PARAMS,
-                    message="mcp-tui cannot show this requested schema as a form: "
-                    + "; ".join(problems),
-                    data={"problems": list(problems)},
-                )
-            outcome = await self.handler.elicit(request)
-            try:
-                return to_elicit_result(outcome, request.mode)
-            except ValueError as exc:
-                self._notice(f"the answer was not sent (cancelled instead): {exc}", "error")
-                return types.ElicitResult(action="cancel")
+            return await answer()
         finally:
             self.gate.release()
+
+    async def _answer(
+        self, ctx: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> types.ElicitResult | types.ErrorData:
+        if self.policy != "ask":
+            verb = "declined" if self.policy == "decline" else "cancelled"
+            self._notice(
+                f"{verb} automatically (elicitation = {self.policy!r} for this server): "
+                f"{one_line(params.message, limit=120)}"
+            )
+            return types.ElicitResult(action=self.policy)
+        try:
+            request = self.build_request(ctx, params)
+        except SchemaError as exc:
+            problems = tuple(str(p) for p in exc.problems)
+            self._sink(ElicitationRefused(self.server, params.message, problems))
+            return types.ErrorData(
+                code=INVALID_PARAMS,
+                message="mcp-tui cannot show this requested schema as a form: "
+                + "; ".join(problems),
+                data={"problems": list(problems)},
+            )
+        outcome = await self.handler.elicit(request)
+        try:
+            return to_elicit_result(outcome, request.mode)
+        except ValueError as exc:
+            self._notice(f"the answer was not sent (cancelled instead): {exc}", "error")
+            return types.ElicitResult(action="cancel")
 
     def build_request(
         self, ctx: ClientRequestContext, params: types.ElicitRequestParams
@@ -258,6 +277,14 @@ class ElicitationBridge:
             self._sink(ElicitationPauseChanged(self.server, paused))
         else:
             self.gate.set_paused(paused)
+
+    def protocol_version(self) -> str | None:
+        """The negotiated protocol version of the connection (``None`` before the handshake)."""
+        return self._protocol_version()
+
+    def sink(self, event: Any) -> None:
+        """Send a session event from this connection (the sampling bridge's notices)."""
+        self._sink(event)
 
     def _notice(self, text: str, severity: Severity = "information") -> None:
         self._sink(Notice(self.server, text, severity))

@@ -18,6 +18,8 @@ ProtocolMode = Literal["auto", "legacy", "2026-07-28"]
 
 #: How elicitation requests from this server are answered: shown to the user, or refused at once.
 ElicitationPolicy = Literal["ask", "decline", "cancel"]
+#: The same for ``sampling/createMessage``: shown for a person to answer, or refused at once.
+SamplingPolicy = ElicitationPolicy
 
 Transport = Literal["streamable-http", "sse"]
 
@@ -41,6 +43,7 @@ class RateLimit(Struct, frozen=True):
 # here; tests/config/test_config_defaults.py pins what an empty config file gives.
 DEFAULT_MODE: ProtocolMode = "auto"
 DEFAULT_ELICITATION: ElicitationPolicy = "ask"
+DEFAULT_SAMPLING: SamplingPolicy = "ask"
 DEFAULT_TRANSPORT: Transport = "streamable-http"
 DEFAULT_RATE_LIMIT = RateLimit()
 
@@ -78,5 +81,6 @@ class ServerSpec(Struct, frozen=True):
     target: StdioTarget | HttpTarget
     mode: ProtocolMode = DEFAULT_MODE
     elicitation: ElicitationPolicy = DEFAULT_ELICITATION
+    sampling: SamplingPolicy = DEFAULT_SAMPLING
     #: The directories offered as roots (absolute paths); ``None``: the working directory.
     roots: tuple[str, ...] | None = None

@@ -18,7 +18,12 @@ from typing import Any
 from textual.app import App
 
 from mcp_tui.session.events import ConnectionState, ElicitationCompleted, LogReceived
-from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
+from mcp_tui.ui.messages import (
+    ElicitationFinished,
+    ElicitationShown,
+    SamplingFinished,
+    SamplingShown,
+)
 from mcp_tui.ui.render import (
     Entry,
     elicitation_finished_entry,
@@ -129,6 +134,21 @@ class AppWaits(App[None]):
                 self._session.url_waits_changed()
         if self._session is not None:
             entry = elicitation_finished_entry(
+                message.request, message.outcome, message.abandoned_input
+            )
+            self._session.queue_entries([entry])
+
+    def on_sampling_shown(self, message: SamplingShown) -> None:
+        from mcp_tui.ui.render_sampling import sampling_shown_entry
+
+        if self._session is not None:
+            self._session.queue_entries([sampling_shown_entry(message.request, message.waiting)])
+
+    def on_sampling_finished(self, message: SamplingFinished) -> None:
+        from mcp_tui.ui.render_sampling import sampling_finished_entry
+
+        if self._session is not None:
+            entry = sampling_finished_entry(
                 message.request, message.outcome, message.abandoned_input
             )
             self._session.queue_entries([entry])

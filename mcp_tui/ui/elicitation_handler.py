@@ -1,4 +1,4 @@
-"""The TUI's answer to elicitation requests: one modal at a time, everything else queued.
+"""The TUI's answer to elicitation and sampling requests: one modal at a time, the rest queued.
 
 :class:`TuiElicitationHandler` implements ``mcp_tui.session.elicitation.ElicitationHandler``. The
 session awaits :meth:`~TuiElicitationHandler.elicit` from a task on the app's event loop (the
@@ -8,7 +8,8 @@ connection runs in a Textual worker); the handler
   servers, parallel tool calls and one 2026-07-28 round asking for several inputs all queue), and
   keeps the count of waiting requests visible on the screen that is showing;
 - pushes :class:`~mcp_tui.ui.screens.elicitation.ElicitationScreen` for form mode and the URL
-  consent screen for URL mode, both ``ModalScreen[ElicitationOutcome]``;
+  consent screen for URL mode, both ``ModalScreen[ElicitationOutcome]``, and for a
+  ``sampling/createMessage`` the review screen (``screens/sampling.py``), in the same queue;
 - if the awaiting task is cancelled (the server sent ``notifications/cancelled`` or the
   connection died), closes the screen with a notice and reports what the user had typed;
 - posts ``ElicitationShown`` (once the screen has painted: the transcript is behind it) and
@@ -32,6 +33,7 @@ from textual.app import App
 from textual.screen import Screen
 
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.ui.collector_hold import CollectorHold
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
@@ -253,6 +255,96 @@ class TuiElicitationHandler:
             self.app.post_message(ElicitationFinished(request, outcome, typed))
         except Exception:
             log.debug("could not post ElicitationFinished", exc_info=True)
+
+    # --- sampling ----------------------------------------------------------------------------
+
+    async def sample(self, request: SamplingRequest) -> SamplingOutcome:
+        """A ``sampling/createMessage``: in the same queue as the forms, on its review screen."""
+        await self._wait_turn()
+        try:
+            return await self._show_sampling(request)
+        finally:
+            self._release()
+
+    async def _show_sampling(self, request: SamplingRequest) -> SamplingOutcome:
+        from mcp_tui.ui.messages import SamplingFinished, SamplingShown
+        from mcp_tui.ui.screens.sampling import SamplingScreen
+
+        answer: asyncio.Future[SamplingOutcome] = asyncio.get_running_loop().create_future()
+
+        def answered(outcome: SamplingOutcome | None) -> None:
+            if not answer.done():
+                answer.set_result(outcome if outcome is not None else SamplingOutcome.cancel())
+
+        def post(message: Any) -> None:
+            try:
+                self.app.post_message(message)
+            except Exception:
+                log.debug("could not post %s", type(message).__name__, exc_info=True)
+
+        screen = SamplingScreen(request, waiting=self.waiting)
+        try:
+            self._current = screen
+            mounted = self.app.push_screen(screen, callback=answered)
+            post(SamplingShown(request, self.waiting))
+            await mounted
+        except asyncio.CancelledError:
+            self._current = None
+            raise
+        except Exception as exc:
+            self._current = None
+            log.warning("could not show a sampling request", exc_info=True)
+            outcome = SamplingOutcome.cancel(f"could not show the request: {exc}")
+            post(SamplingFinished(request, outcome))
+            return outcome
+        try:
+            outcome = await answer
+        except asyncio.CancelledError:
+            typed = screen.raw_text()
+            screen.finish(SamplingOutcome.cancel(ABANDONED_NOTE))
+            post(SamplingFinished(request, SamplingOutcome.cancel(ABANDONED_NOTE), typed or None))
+            kept = " What you typed is kept in the transcript." if typed else ""
+            try:
+                self.app.notify(
+                    f"Server {request.server}: the sampling request was withdrawn "
+                    f"({ABANDONED_NOTE}); the screen was closed.{kept}",
+                    title="Request withdrawn",
+                    severity="warning",
+                    markup=False,
+                )
+            except Exception:
+                log.debug("could not notify", exc_info=True)
+            raise
+        finally:
+            self._current = None
+        post(SamplingFinished(request, outcome))
+        self._save_sampling(request, outcome)
+        return outcome
+
+    def _save_sampling(self, request: SamplingRequest, outcome: SamplingOutcome) -> None:
+        """``--save-answers``: the reply, replayable by ``mcp-tui call --answers``."""
+        if self.save_answers is None:
+            return
+        reply = {"text": outcome.text, "model": outcome.model, "stopReason": outcome.stop_reason}
+        try:
+            if self._recorder is None:
+                from mcp_tui.answers import AnswerRecorder
+
+                self._recorder = AnswerRecorder(self.save_answers)
+            self._recorder.record(
+                message=request.message,
+                mode="sampling",
+                action=outcome.action,
+                server=request.server,
+                tool=request.tool,
+                sampling=reply if outcome.action == "accept" else None,
+            )
+        except Exception as exc:
+            self.app.notify(
+                f"Could not save the answer to {self.save_answers}: {exc}",
+                severity="error",
+                markup=False,
+            )
 
     # --- the answers file --------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+    from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
     from mcp_tui.ui.render import Entry
 
 
@@ -47,6 +48,34 @@ class ElicitationFinished(Message):
         self,
         request: ElicitationRequest,
         outcome: ElicitationOutcome,
+        abandoned_input: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.request = request
+        self.outcome = outcome
+        self.abandoned_input = abandoned_input
+
+
+class SamplingShown(Message):
+    """A sampling request's review screen was opened (``waiting`` more are queued)."""
+
+    def __init__(self, request: SamplingRequest, waiting: int = 0) -> None:
+        super().__init__()
+        self.request = request
+        self.waiting = waiting
+
+
+class SamplingFinished(Message):
+    """A sampling request was answered (the reply sent) or declined or cancelled.
+
+    ``abandoned_input`` keeps the reply typed when the screen closed unsent (the server withdrew
+    the request, the connection died), so nothing typed is lost.
+    """
+
+    def __init__(
+        self,
+        request: SamplingRequest,
+        outcome: SamplingOutcome,
         abandoned_input: dict[str, str] | None = None,
     ) -> None:
         super().__init__()

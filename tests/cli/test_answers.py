@@ -196,3 +196,80 @@ def test_tui_answer_replay_and_accept_defaults_send_the_same_content(tmp_path: P
         ).content
 
     assert asyncio.run(defaults()) == {"note": ""}
+
+
+SAMPLING_TOML = """
+[[answers]]
+action = "accept"
+content = { name = "Ada" }
+
+[[answers]]
+action = "cancel"
+
+[[answers]]
+sampling = { text = "first reply" }
+
+[[answers]]
+match = "(?i)weather"
+sampling = { text = "sunny", model = "forecaster", stop_reason = "maxTokens" }
+
+[[answers]]
+action = "decline"
+mode = "sampling"
+"""
+
+
+def test_sampling_answers_never_take_a_form_answer(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(SAMPLING_TOML, encoding="utf-8")
+    script = load_answers(path)
+    first = script.pick("hello", "sampling")
+    assert first is not None and first.entry.sampling is not None
+    assert first.entry.answer == "accept" and first.entry.sampling.text == "first reply"
+    assert (first.entry.sampling.model, first.entry.sampling.stop_reason) == ("human", "endTurn")
+    weather = script.pick("What is the weather?", "sampling")
+    assert weather is not None and weather.entry.sampling is not None
+    assert (weather.entry.sampling.model, weather.entry.sampling.stop_reason) == (
+        "forecaster",
+        "maxTokens",
+    )
+    declined = script.pick("again", "sampling")
+    assert declined is not None and declined.entry.answer == "decline"
+    assert script.pick("more", "sampling") is None  # the form's answer is not spent on sampling
+    form = script.pick("Your name?", "form")
+    assert form is not None and form.entry.content == {"name": "Ada"}
+    url = script.pick("Open this", "url")
+    assert url is not None and url.entry.answer == "cancel"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('[{"sampling": {"text": "x"}, "action": "decline"}]', "goes only with action accept"),
+        ('[{"sampling": {"text": "x"}, "mode": "form"}]', "answers a sampling request"),
+        ('[{"sampling": {"model": "m"}}]', "answers[0].sampling.text: Field required"),
+        ('[{"sampling": {"text": "x", "temperature": 1}}]', "temperature"),
+        ('[{"mode": "sampling"}]', "needs `action`"),
+        ('[{"action": "accept", "mode": "sampling", "content": {}}]', "not `content`"),
+    ],
+)
+def test_bad_sampling_answers(tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_answers(path)
+    assert expected in str(caught.value)
+
+
+def test_recorded_sampling_replies_replay(tmp_path: Path) -> None:
+    path = tmp_path / "rec.json"
+    recorder = AnswerRecorder(path)
+    reply = {"text": "hi", "model": "human", "stopReason": "endTurn"}
+    recorder.record(message="m", mode="sampling", action="accept", server="s", sampling=reply)
+    recorder.record(message="n", mode="sampling", action="decline", server="s")
+    script = load_answers(path)
+    first = script.pick("m", "sampling")
+    assert first is not None and first.entry.sampling is not None
+    assert first.entry.sampling.text == "hi"
+    second = script.pick("n", "sampling")
+    assert second is not None and second.entry.answer == "decline"

@@ -124,6 +124,17 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/screens/elicitation.py", "Static", "self.header_content()"):
         "RequestHeader.header_content (request_header.py): constants and literal_line of the "
         "server and tool names; its Content calls are checked here",
+    ("mcp_tui/ui/screens/sampling.py", "Static", "self.header_content()"):
+        "RequestHeader.header_content (request_header.py): constants and literal_line of the "
+        "server and tool names; its Content calls are checked here",
+    ("mcp_tui/ui/elicitation_handler.py", "notify",
+     'f"Server {request.server}: the sampling request was withdrawn " '
+     'f"({ABANDONED_NOTE}); the screen was closed.{kept}"'):
+        "markup=False; request.server is the user's own name for the connection, not server text",
+    ("mcp_tui/ui/render_sampling.py", "assemble", "block(outcome.text)"):
+        "render.block: literal() of the clipped text",
+    ("mcp_tui/ui/render_sampling.py", "assemble", "block(kept)"):
+        "render.block: literal() of the clipped text",
     ("mcp_tui/ui/screens/url_consent.py", "Static", "self.header_content()"):
         "RequestHeader.header_content (request_header.py): constants and literal_line of the "
         "server and tool names; its Content calls are checked here",

@@ -62,6 +62,7 @@ class ElicitationScreen(
     #: Focus is placed by ``on_mount`` (first field), never guessed.
     AUTO_FOCUS = ""
     HEADER_ID = "elicitation-header"
+    request: ElicitationRequest
     BINDINGS: ClassVar[list[BindingType]] = list(ELICITATION_BINDINGS)
 
     # Opaque (ModalScreen's default background is see-through): the dialog covers the screen, and

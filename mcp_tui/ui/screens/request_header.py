@@ -1,4 +1,4 @@
-"""The header line both request screens (a form, a URL consent) show: who asks, and who waits.
+"""The header line the request screens (a form, a URL consent, sampling) show: who asks, who waits.
 
 "Server *name* asks for input during tool call *tool*   (2 more waiting)": the server's name is
 our own (from the config or the command line), the tool name is the server's and shown as
@@ -7,13 +7,12 @@ literal text. The handler updates the waiting count as requests queue behind the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
-from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.ui.text import literal_line
 
 if TYPE_CHECKING:
@@ -22,12 +21,22 @@ else:
     _ScreenBase = object  # a mixin: the real Screen class comes later in the bases
 
 
+class AskingRequest(Protocol):
+    """What the header needs of a request (an elicitation or a sampling request)."""
+
+    @property
+    def server(self) -> str: ...
+
+    @property
+    def tool(self) -> str | None: ...
+
+
 class RequestHeader(_ScreenBase):
-    """Mixin for a screen that shows one elicitation request (put it before ``Screen``)."""
+    """Mixin for a screen that shows one server request (put it before ``Screen``)."""
 
     #: The id of the header ``Static`` (composed by the screen itself).
     HEADER_ID: ClassVar[str]
-    request: ElicitationRequest
+    request: AskingRequest
     _waiting: int
 
     def asks(self) -> str:

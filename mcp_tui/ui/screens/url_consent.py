@@ -83,6 +83,7 @@ class UrlConsentScreen(RequestHeader, StyledOnce, SequencedScreen, ModalScreen[E
 
     AUTO_FOCUS = "#url-body"
     HEADER_ID = "url-header"
+    request: ElicitationRequest
     BINDINGS: ClassVar[list[BindingType]] = [
         *elicitation_bindings(accept="Open & accept"),
         # After a failed open: the same key accepts without opening (the user opens it).

@@ -1,0 +1,79 @@
+"""Transcript entries for sampling requests: what the server asked, and the reply sent.
+
+The same shape as the elicitation entries in ``render.py``: a bounded literal summary inline and
+the full text for the detail view. Every server string goes through :mod:`mcp_tui.ui.text`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from textual.content import Content
+
+from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
+from mcp_tui.ui.render import Entry, block
+from mcp_tui.ui.text import literal_line
+
+
+def _conversation(request: SamplingRequest) -> str:
+    lines = []
+    if request.system_prompt:
+        lines.append(f"[system] {request.system_prompt}")
+    for message in request.messages:
+        for part in message.parts:
+            lines.append(f"[{message.role}] {part.text}")
+    return "\n".join(lines)
+
+
+def sampling_shown_entry(request: SamplingRequest, waiting: int) -> Entry:
+    """The request arrived and is on screen: who asks, and the conversation to answer."""
+    count = len(request.messages)
+    heading = (
+        f"{request.server} asks for a model reply (sampling, {count} message"
+        f"{'s' if count != 1 else ''}, maxTokens {request.max_tokens})"
+        + (f" — {waiting} more waiting" if waiting else "")
+        + (f" during {request.tool}" if request.tool else "")
+    )
+    conversation = _conversation(request)
+    parts = [
+        Content.assemble(("? ", "bold $warning"), literal_line(heading, style="bold")),
+        block(conversation),
+    ]
+    return Entry("elicitation", Content("\n").join(parts), f"{heading}\n{conversation}", heading)
+
+
+def sampling_finished_entry(
+    request: SamplingRequest,
+    outcome: SamplingOutcome,
+    abandoned_input: Mapping[str, str] | None,
+) -> Entry:
+    """The reply exactly as sent (text, model, stop reason), or decline / cancel."""
+    verbs = {"accept": "replied", "decline": "declined", "cancel": "cancelled"}
+    heading = f"{request.server}: sampling {verbs[outcome.action]}"
+    if outcome.action == "accept":
+        heading += f" as model {outcome.model!r}, stopReason {outcome.stop_reason}"
+    style = "$success" if outcome.action == "accept" else "$warning"
+    parts = [
+        Content.assemble(
+            ("✓ " if outcome.action == "accept" else "– ", style),
+            literal_line(heading, style="bold"),
+        )
+    ]
+    full = [heading]
+    if outcome.note:
+        parts.append(literal_line(outcome.note, limit=300, style="dim italic"))
+        full.append(outcome.note)
+    if outcome.action == "accept":
+        parts.append(Content.assemble(("sent:", "dim"), "\n", block(outcome.text)))
+        full += ["sent:", outcome.text]
+    if abandoned_input:
+        kept = "\n".join(abandoned_input.values())
+        parts.append(
+            Content.assemble(
+                ("the request closed before the reply was sent; what you typed:", "$warning"),
+                "\n",
+                block(kept),
+            )
+        )
+        full += ["what you typed:", kept]
+    return Entry("elicitation", Content("\n").join(parts), "\n".join(full), heading)

@@ -1,0 +1,268 @@
+"""The review screen of one ``sampling/createMessage``: a person writes the model's reply.
+
+The server asks the client's model for a completion; mcp-tui has no model, so the person testing
+the server reads exactly what was asked and answers in its place. Never answered without them.
+
+Layout, top to bottom: the header naming the server (our own name for the connection, never text
+the server controls), the tool call it interrupts and how many requests wait; a scrolling body
+with the request as the server sent it — the parameters (maxTokens, temperature, stop sequences,
+model preferences, includeContext), the system prompt, every message by role (images and audio
+described, never drawn), the tools offered, the metadata — all literal text; then the reply: a
+``TextArea``, the stop reason (``endTurn`` unless chosen) and the model name reported (``human``);
+a status line; the buttons; the footer.
+
+Ctrl+S sends the reply, Ctrl+R declines (the server gets "User rejected sampling request"),
+Escape cancels (dismissed without an answer; the server gets the same error, worded so).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
+
+from mcp_tui.session.sampling import (
+    DEFAULT_MODEL,
+    STOP_REASONS,
+    SamplingOutcome,
+    SamplingRequest,
+)
+from mcp_tui.ui.screens.elicitation_keys import ELICITATION_BINDINGS, answer_button
+from mcp_tui.ui.screens.request_header import RequestHeader
+from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.untrusted import one_line
+
+#: The stop reasons offered (the spec's words; mcp-tui's constants, never server text).
+STOP_OPTIONS = [(reason, reason) for reason in STOP_REASONS]
+#: How much of one message or schema is shown inline (the whole request is in the traffic view).
+SHOWN_CHARS = 20_000
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def parameters(request: SamplingRequest) -> Content:
+    """The request's parameters, one per line, in our words around the server's values."""
+    return literal("\n".join(parameter_lines(request)), limit=None)
+
+
+def parameter_lines(request: SamplingRequest) -> list[str]:
+    """The lines of :func:`parameters` (each server value through ``one_line``)."""
+    lines = [f"maxTokens: {request.max_tokens}"]
+    if request.temperature is not None:
+        lines.append(f"temperature: {_number(request.temperature)}")
+    if request.stop_sequences:
+        shown = ", ".join(repr(one_line(s, limit=40)) for s in request.stop_sequences[:10])
+        lines.append(f"stop sequences: {shown}")
+    if request.model_hints:
+        lines.append(
+            "model hints: " + ", ".join(one_line(h, limit=60) for h in request.model_hints[:10])
+        )
+    priorities = [
+        f"{name} {_number(value)}"
+        for name, value in (
+            ("cost", request.cost_priority),
+            ("speed", request.speed_priority),
+            ("intelligence", request.intelligence_priority),
+        )
+        if value is not None
+    ]
+    if priorities:
+        lines.append("priorities: " + ", ".join(priorities))
+    if request.include_context:
+        lines.append(f"includeContext: {one_line(request.include_context, limit=40)}")
+    if request.tool_choice:
+        lines.append(f"toolChoice: {one_line(request.tool_choice, limit=40)}")
+    if request.related_task:
+        lines.append(f"for task: {one_line(request.related_task, limit=80)}")
+    return lines
+
+
+class SamplingScreen(RequestHeader, ModalScreen[SamplingOutcome]):
+    """Shows one sampling request; dismisses with the :class:`SamplingOutcome` chosen."""
+
+    AUTO_FOCUS = "#sampling-reply"
+    HEADER_ID = "sampling-header"
+    request: SamplingRequest
+    BINDINGS: ClassVar[list[BindingType]] = list(ELICITATION_BINDINGS)
+
+    DEFAULT_CSS = """
+    SamplingScreen { align: center middle; background: $background; }
+    SamplingScreen > #sampling-dialog {
+        width: 100%; max-width: 120; height: 1fr; background: $surface; padding: 0 1;
+    }
+    #sampling-header {
+        height: auto; text-style: bold; color: $text; background: $primary-muted; padding: 0 1;
+    }
+    #sampling-body { height: 1fr; min-height: 4; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
+    #sampling-body .sampling-heading { text-style: bold; margin: 1 0 0 0; color: $text-accent; }
+    #sampling-body .sampling-text { height: auto; }
+    #sampling-body .sampling-described { color: $text-muted; text-style: italic; }
+    #sampling-params { color: $text-muted; height: auto; }
+    #sampling-reply-label { margin: 1 0 0 0; text-style: bold; }
+    #sampling-reply { height: 8; }
+    #sampling-options { height: auto; margin: 1 0 0 0; }
+    #sampling-options Label { margin: 0 1 0 0; padding: 1 0 0 0; }
+    #sampling-stop { width: 26; margin: 0 2 0 0; }
+    #sampling-model { width: 30; }
+    #sampling-status { height: auto; max-height: 3; color: $text-error; display: none; }
+    #sampling-status.-shown { display: block; }
+    #sampling-buttons { height: auto; align: center middle; margin: 1 0 0 0; }
+    #sampling-buttons Button { margin: 0 1; }
+    """
+
+    def __init__(self, request: SamplingRequest, *, waiting: int = 0) -> None:
+        super().__init__()
+        self.request = request
+        self._waiting = waiting
+        self._finished = False
+
+    def asks(self) -> str:
+        return " asks for a model reply (sampling)"
+
+    # --- composing ---------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        request = self.request
+        with Vertical(id="sampling-dialog"):
+            yield Static(self.header_content(), id="sampling-header")
+            with VerticalScroll(id="sampling-body"):
+                yield Static(parameters(request), id="sampling-params")
+                if request.system_prompt:
+                    yield Static(Content("System prompt"), classes="sampling-heading")
+                    yield Static(
+                        literal(request.system_prompt, limit=SHOWN_CHARS),
+                        classes="sampling-text",
+                        id="sampling-system",
+                    )
+                for index, message in enumerate(request.messages, 1):
+                    yield Static(
+                        literal_line(f"Message {index}: {message.role}", limit=40),
+                        classes="sampling-heading",
+                    )
+                    for part in message.parts:
+                        yield Static(
+                            literal(part.text, limit=SHOWN_CHARS),
+                            classes="sampling-text"
+                            + ("" if part.kind == "text" else " sampling-described"),
+                        )
+                if request.tools:
+                    yield Static(Content("Tools offered"), classes="sampling-heading")
+                    for tool in request.tools:
+                        text = one_line(tool.name, limit=80)
+                        if tool.description:
+                            text += " — " + one_line(tool.description, limit=300)
+                        yield Static(Content(text), classes="sampling-text")
+                        yield Static(
+                            literal(tool.input_schema, limit=2000),
+                            classes="sampling-text sampling-described",
+                        )
+                if request.metadata:
+                    yield Static(Content("Metadata"), classes="sampling-heading")
+                    yield Static(literal(request.metadata, limit=2000), classes="sampling-text")
+            yield Label(
+                Content("Your reply (sent as the assistant's message)"), id="sampling-reply-label"
+            )
+            yield TextArea(id="sampling-reply", soft_wrap=True, show_line_numbers=False)
+            with Horizontal(id="sampling-options"):
+                yield Label(Content("Stop reason"))
+                yield Select(
+                    STOP_OPTIONS,
+                    value=STOP_REASONS[0],
+                    allow_blank=False,
+                    id="sampling-stop",
+                    compact=True,
+                )
+                yield Label(Content("Model"))
+                yield Input(DEFAULT_MODEL, id="sampling-model", compact=True)
+            yield Static(id="sampling-status")
+            with Horizontal(id="sampling-buttons"):
+                yield answer_button("accept", id="sampling-accept", on_press=self.accept_now)
+                yield answer_button("decline", id="sampling-decline", on_press=self.decline_now)
+                yield answer_button("cancel", id="sampling-cancel", on_press=self.action_cancel)
+        yield KeyFooter()
+
+    # --- answering ---------------------------------------------------------------------------
+
+    @property
+    def reply_text(self) -> str:
+        return self.query_one("#sampling-reply", TextArea).text
+
+    def raw_text(self) -> dict[str, str]:
+        """What the person typed so far (for the transcript when the screen closes unsent)."""
+        text = self.reply_text if self.is_mounted else ""
+        return {"reply": text} if text else {}
+
+    def finish(self, outcome: SamplingOutcome) -> None:
+        """Dismiss with ``outcome`` once; later calls are ignored."""
+        if self._finished:
+            return
+        self._finished = True
+        self.dismiss(outcome)
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    def action_accept(self) -> None:
+        self.app.call_later(self.accept_now)
+
+    def action_decline(self) -> None:
+        self.app.call_later(self.decline_now)
+
+    def accept_now(self) -> None:
+        """Send the reply, or say what is missing (nothing typed is lost)."""
+        if self._finished:
+            return
+        text = self.reply_text
+        model = self.query_one("#sampling-model", Input).value.strip()
+        stop = self.query_one("#sampling-stop", Select).value
+        problems = []
+        if not text.strip():
+            problems.append("write the reply first (or decline with Ctrl+R)")
+        if not model:
+            problems.append("name the model the reply is reported from (e.g. human)")
+        if problems:
+            self._show_status(problems)
+            self.query_one("#sampling-reply" if not text.strip() else "#sampling-model").focus()
+            return
+        reason = stop if isinstance(stop, str) else STOP_REASONS[0]
+        self.finish(SamplingOutcome("accept", text=text, model=model, stop_reason=reason))
+
+    def decline_now(self) -> None:
+        self.finish(SamplingOutcome.decline())
+
+    def action_cancel(self) -> None:
+        self.finish(SamplingOutcome.cancel())
+
+    def _show_status(self, problems: list[str]) -> None:
+        status = self.query_one("#sampling-status", Static)
+        status.update(literal("\n".join(f"✗ {p}" for p in problems), limit=None))
+        status.add_class("-shown")
+
+    @on(TextArea.Changed, "#sampling-reply")
+    @on(Input.Changed, "#sampling-model")
+    def _edited(self) -> None:
+        status = self.query_one("#sampling-status", Static)
+        if status.has_class("-shown"):
+            status.remove_class("-shown")
+
+    @on(Button.Pressed, "#sampling-accept")
+    def _accept_pressed(self) -> None:
+        self.accept_now()
+
+    @on(Button.Pressed, "#sampling-decline")
+    def _decline_pressed(self) -> None:
+        self.decline_now()
+
+    @on(Button.Pressed, "#sampling-cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_cancel()
