@@ -36,6 +36,7 @@ APP_DEFAULTS: dict[str, Any] = {
     "connect_timeout": 30.0,
     "mode": "auto",
     "elicitation": "ask",
+    "sampling": "ask",
     "chat": None,
 }
 RATE_LIMIT = (10, 10.0)
@@ -89,7 +90,11 @@ def test_an_empty_chat_table_gives_the_chat_defaults(tmp_path: Path) -> None:
 def test_no_config_file_gives_the_same_defaults() -> None:
     assert msgspec.structs.asdict(AppSettings()) == APP_DEFAULTS
     options = AppOptions()
-    run = {k: v for k, v in APP_DEFAULTS.items() if k not in ("mode", "elicitation", "chat")}
+    run = {
+        k: v
+        for k, v in APP_DEFAULTS.items()
+        if k not in ("mode", "elicitation", "sampling", "chat")
+    }
     assert {k: getattr(options, k) for k in run} == run
     assert AppSettings().to_options() == options
 
@@ -99,6 +104,7 @@ def test_the_config_models_alone_give_the_defaults() -> None:
     assert (app.rate_limit.count, app.rate_limit.seconds) == RATE_LIMIT
     assert (RateLimitConfig().count, RateLimitConfig().seconds) == RATE_LIMIT
     assert (app.review_before_send, app.mode, app.elicitation) == (False, "auto", "ask")
+    assert app.sampling == "ask"
     assert (app.traffic_log, app.stderr_log) == (None, None)
     assert OAuthConfig().model_dump() == OAUTH_DEFAULTS
     assert HttpServerConfig(url="http://127.0.0.1/mcp").transport == "streamable-http"
@@ -112,7 +118,7 @@ def test_a_server_that_sets_nothing_gets_the_defaults(tmp_path: Path) -> None:
         '[servers.signed]\nurl = "http://127.0.0.1:2/mcp"\n[servers.signed.oauth]\n',
     )
     for spec in config.servers.values():
-        assert (spec.mode, spec.elicitation) == ("auto", "ask")
+        assert (spec.mode, spec.elicitation, spec.sampling) == ("auto", "ask", "ask")
     web, signed = config.servers["web"].target, config.servers["signed"].target
     assert isinstance(web, HttpTarget) and isinstance(signed, HttpTarget)
     assert web.transport == signed.transport == "streamable-http"
@@ -122,7 +128,7 @@ def test_a_server_that_sets_nothing_gets_the_defaults(tmp_path: Path) -> None:
 
 def test_the_records_and_the_session_layer_default_alike() -> None:
     spec = ServerSpec("s", StdioTarget("srv"))
-    assert (spec.mode, spec.elicitation) == ("auto", "ask")
+    assert (spec.mode, spec.elicitation, spec.sampling) == ("auto", "ask", "ask")
     assert HttpTarget("http://127.0.0.1/mcp").transport == "streamable-http"
     assert msgspec.structs.asdict(OAuthSettings()) == OAUTH_DEFAULTS
     gate = ElicitationGate()
