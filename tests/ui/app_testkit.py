@@ -40,6 +40,7 @@ __all__ = [
     "guard_markup",
     "make_app",
     "open_node",
+    "run_from_palette",
     "session_of",
     "spec",
     "transcript_text",
@@ -123,6 +124,24 @@ async def events_shown(pilot: Pilot[None], app: McpTuiApp) -> None:
         message="the app never moved the buffered events to its widgets",
     )
     await pilot.pause()
+
+
+async def run_from_palette(pilot: Pilot[None], app: McpTuiApp, query: str, expect: str) -> None:
+    """Open the command palette, type ``query``, wait until the highlighted command mentions
+    ``expect`` (the search runs in workers), and press Enter."""
+    from textual.command import CommandList, CommandPalette
+
+    await pilot.press("ctrl+p")
+    await wait_until(lambda: isinstance(app.screen, CommandPalette), pilot=pilot)
+    await pilot.press(*query)
+
+    def offered() -> bool:
+        found = app.screen.query(CommandList)
+        option = found.first().highlighted_option if found else None
+        return option is not None and expect in str(option.prompt)
+
+    await wait_until(offered, pilot=pilot, message=f"the palette never offered {expect!r}")
+    await pilot.press("enter")
 
 
 def catalog_has(app: McpTuiApp, server: str, name: str) -> bool:

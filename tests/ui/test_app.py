@@ -19,13 +19,13 @@ from app_testkit import (
     events_shown,
     make_app,
     open_node,
+    run_from_palette,
     session_of,
     transcript_text,
     tree_node,
     wait_for,
     wait_until,
 )
-from textual.command import CommandList, CommandPalette
 from textual.widgets import ProgressBar, TextArea
 
 from mcp_tui.options import AppOptions, ToolCallRequest
@@ -615,18 +615,7 @@ async def test_command_palette_calls_a_tool() -> None:
     app, _ = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        await pilot.press("ctrl+p")
-        await wait_until(lambda: isinstance(app.screen, CommandPalette), pilot=pilot)
-        await pilot.press(*"call tool demo echo")
-
-        def echo_highlighted() -> bool:
-            found = app.screen.query(CommandList)
-            if not found or found.first().highlighted_option is None:
-                return False
-            return "echo" in str(found.first().highlighted_option.prompt)
-
-        await wait_until(echo_highlighted, pilot=pilot, message="the palette never offered echo")
-        await pilot.press("enter")
+        await run_from_palette(pilot, app, "call tool demo echo", "echo")
         await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
 
 

@@ -16,7 +16,16 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest
-from app_testkit import Script, make_app, session_of, transcript_text, wait_for
+from app_testkit import (
+    Script,
+    events_shown,
+    make_app,
+    run_from_palette,
+    session_of,
+    transcript_text,
+    wait_for,
+    wait_until,
+)
 from textual.app import App
 
 from mcp_tui.session.elicitation import Action, ElicitationOutcome, ElicitationRequest
@@ -84,7 +93,7 @@ def footer_keys(app: McpTuiApp) -> dict[str, str]:
 
 async def ready(app: McpTuiApp, pilot: Any, action: Action = "accept") -> Answering:
     await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-    await pilot.pause(0.05)
+    await events_shown(pilot, app)
     handler = Answering(app, action)
     app.handler = handler
     return handler
@@ -100,7 +109,9 @@ async def test_32042_waits_for_the_completion_then_offers_one_retry() -> None:
         handler = await ready(app, pilot)
         session_of(app).call_tool("demo", "ping", {"a": 1})
         await wait_for(pilot, lambda: bool(app.url_waits.waiting))
-        await pilot.pause(0.1)
+        await wait_until(
+            lambda: "waiting for example.com to finish" in panel_text(app), pilot=pilot
+        )
         # Accepted, waiting, visibly: no retry offered before the server finishes the page.
         assert [r.url for r in handler.seen] == [URL]
         assert "waiting for example.com to finish" in panel_text(app)
@@ -130,7 +141,7 @@ async def test_the_same_urls_after_a_retry_stop_the_loop_and_say_why() -> None:
         assert "you marked the page at example.com as done" in transcript_text(app)
         await pilot.press("y")
         await wait_for(pilot, lambda: "not retried" in transcript_text(app))
-        await pilot.pause(0.3)
+        await events_shown(pilot, app)
         text = transcript_text(app)
         assert "asked for the same page again" in text and "stops here" in text
         # In the order it happened: the retry's -32042, then why it stops there.
@@ -184,7 +195,7 @@ async def test_giving_up_ends_the_wait_without_a_retry() -> None:
         await pilot.press("g")
         await wait_for(pilot, lambda: "You stopped waiting for the page." in transcript_text(app))
         assert "stopped waiting for the page at example.com (you gave up)" in transcript_text(app)
-        await pilot.pause(0.2)
+        await events_shown(pilot, app)
         assert not isinstance(app.screen, ConfirmScreen)
         assert len(factory.latest("demo").calls) == 1
 
@@ -219,7 +230,7 @@ async def test_unknown_and_repeated_completion_ids_are_ignored() -> None:
         sink = factory.latest("demo").sink
         sink(ElicitationCompleted("demo", "someone-else"))
         sink(ElicitationCompleted("other-server", "e1"))  # not this server's request
-        await pilot.pause(0.2)
+        await events_shown(pilot, app)
         assert len(app.url_waits.waiting) == 1
         assert "is finished" not in transcript_text(app)
         logs = "\n".join(line.text for line in session_of(app).logs.lines)
@@ -227,7 +238,7 @@ async def test_unknown_and_repeated_completion_ids_are_ignored() -> None:
         sink(ElicitationCompleted("demo", "e1"))
         await wait_for(pilot, lambda: not app.url_waits.waiting)
         sink(ElicitationCompleted("demo", "e1"))  # repeated
-        await pilot.pause(0.2)
+        await events_shown(pilot, app)
         assert transcript_text(app).count("is finished") == 1
 
 
@@ -236,11 +247,11 @@ async def test_a_completion_that_overtakes_the_accept_still_counts() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(app, pilot)
         factory.latest("demo").sink(ElicitationCompleted("demo", "early"))
-        await pilot.pause(0.1)
+        await events_shown(pilot, app)
         app.post_message(ElicitationFinished(url_request("early"), ElicitationOutcome("accept")))
-        await pilot.pause(0.2)
+        await wait_until(lambda: app.url_waits.get(1) is not None, pilot=pilot)
         assert not app.url_waits.waiting
-        assert app.url_waits.get(1) is not None and app.url_waits.get(1).state == "completed"  # type: ignore[union-attr]
+        assert app.url_waits.get(1).state == "completed"  # type: ignore[union-attr]
 
 
 async def test_every_wait_is_bounded_and_shows_the_time_left() -> None:
@@ -299,11 +310,7 @@ async def test_palette_offers_done_and_give_up_for_each_wait() -> None:
             request = url_request(ident, url=url)
             app.post_message(ElicitationFinished(request, ElicitationOutcome("accept")))
         await wait_for(pilot, lambda: len(app.url_waits.waiting) == 2)
-        await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
-        await pilot.press(*"give up b.example")
-        await pilot.pause(0.5)
-        await pilot.press("enter")
+        await run_from_palette(pilot, app, "give up b.example", "b.example")
         await wait_for(pilot, lambda: len(app.url_waits.waiting) == 1)
         assert app.url_waits.waiting[0].elicitation_id == "a"
         assert "b.example.org (you gave up)" in transcript_text(app)
@@ -319,19 +326,19 @@ async def test_rate_limit_pause_shows_on_the_server_line_and_the_toggle() -> Non
         assert footer_keys(app).get("stop_asking") == "Stop asking"
         factory.latest("demo").sink(ElicitationPauseChanged("demo", True, by_limit=True))
         await wait_for(pilot, lambda: app.entries["demo"].paused)
-        await pilot.pause(0.1)
+        await events_shown(pilot, app)
         entry = app.entries["demo"]
         assert "not asking (too many requests)" in server_label(entry).plain
         keys = footer_keys(app)
         assert keys.get("ask_again") == "Ask again" and "stop_asking" not in keys
         await pilot.press("x")
-        await pilot.pause(0.1)
-        assert not entry.paused and not entry.paused_by_limit
+        await wait_until(lambda: not entry.paused, pilot=pilot)
+        assert not entry.paused_by_limit
         assert factory.latest("demo").paused is False
         assert footer_keys(app).get("stop_asking") == "Stop asking"
         await pilot.press("x")  # the user's own pause: no "too many requests"
-        await pilot.pause(0.1)
-        assert entry.paused and factory.latest("demo").paused is True
+        await wait_until(lambda: entry.paused, pilot=pilot)
+        assert factory.latest("demo").paused is True
         assert "not asking" in server_label(entry).plain
         assert "too many" not in server_label(entry).plain
 
