@@ -236,3 +236,34 @@ async def test_cancel_over_streamable_http(
             assert result[0].cancelled
             await until(lambda: any(e["event"] == "slow cancelled" for e in seen(record)))
             assert (await conn.call_tool("quick", {}, call_id=4)).items[0].text == "quick answer"
+
+
+@pytest.mark.anyio
+async def test_subscriptions_2026_ride_subscriptions_listen(tmp_path: Path) -> None:
+    """2026-07-28 has no resources/subscribe: the listen stream is reopened with the URIs.
+    (The 2025 eras' resources/subscribe is tested against server-everything, in interop.)"""
+    from mcp_tui.session.events import ResourceUpdated
+
+    rec = Recorder()
+    async with connected(spec(tmp_path / "r", "auto"), recorder=rec) as conn:
+        assert conn.info.protocol_version == "2026-07-28" and conn.can_subscribe
+        assert await conn.subscribe("features://counter") is None
+        assert conn.subscriptions == {"features://counter"}
+
+        def listened() -> list[dict[str, object]]:
+            return [
+                e.message["params"]["notifications"]
+                for e in rec.of(TrafficRecorded)
+                if e.method == "subscriptions/listen"
+            ]
+
+        await until(lambda: any(n.get("resourceSubscriptions") for n in listened()))
+        # The server acknowledges the stream before it delivers: touch until an update comes.
+        with anyio.fail_after(20):
+            while not rec.of(ResourceUpdated):
+                await conn.call_tool("touch", {}, call_id=1)
+                await anyio.sleep(0.1)
+        assert rec.of(ResourceUpdated)[0] == ResourceUpdated("fx", "features://counter")
+        assert await conn.subscribe("features://counter", on=False) is None
+        await until(lambda: not listened()[-1].get("resourceSubscriptions"))
+        assert any("subscribed to features://counter" in n.text for n in rec.of(Notice))
