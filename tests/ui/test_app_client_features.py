@@ -1,0 +1,135 @@
+"""The client-feature keys and verbs on the session screen, with fake connections: cancelling
+(``c``, a choice among several calls, offered after ``g``), the roots dialog (``o``), the palette
+verbs. The real servers' side of each is in ``tests/interop`` and ``tests/session``."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import pytest
+from app_testkit import Script, make_app, session_of, wait_for
+
+from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.events import CallOutcome, ConnectionState, ContentItem
+from mcp_tui.session.roots import make_root
+from mcp_tui.ui.commands import verbs
+from mcp_tui.ui.messages import ElicitationFinished
+from mcp_tui.ui.screens.confirm import ConfirmScreen
+from mcp_tui.ui.screens.pick import PickScreen
+from mcp_tui.ui.screens.roots import RootsScreen
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def slow_tool(release: asyncio.Event) -> Any:
+    async def run(_conn: Any, _args: Any, _call_id: int) -> CallOutcome:
+        await release.wait()
+        return CallOutcome(items=(ContentItem("text", text="done"),))
+
+    return run
+
+
+async def test_c_with_several_calls_asks_which_one() -> None:
+    release = asyncio.Event()
+    app, factory = make_app({"demo": Script(results={"echo": slow_tool(release)})})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session = session_of(app)
+        first = session.call_tool("demo", "echo", {"text": "a"})
+        second = session.call_tool("demo", "echo", {"text": "b"})
+        await wait_for(pilot, lambda: factory.latest("demo").in_flight == {first, second})
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickScreen))
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: factory.latest("demo").cancelled == [second])
+        names = [v.text for v in verbs(app, session) if v.verb == "Cancel call"]
+        assert names == [
+            f"Cancel call  #{first} demo › echo",
+            f"Cancel call  #{second} demo › echo",
+        ]
+        release.set()
+        await wait_for(pilot, lambda: not session.cancellable)
+        assert "cancel_call" not in {b.binding.action for b in app.active_bindings.values()}
+
+
+async def test_giving_up_a_url_wait_offers_to_cancel_its_call() -> None:
+    release = asyncio.Event()
+
+    async def connect(_conn: Any, _args: Any, call_id: int) -> CallOutcome:
+        request = ElicitationRequest(
+            server="demo",
+            message="Connect first",
+            mode="url",
+            url="https://example.com/connect",
+            elicitation_id="e1",
+            tool="connect",
+            call_id=call_id,
+        )
+        app.post_message(ElicitationFinished(request, ElicitationOutcome("accept")))
+        await release.wait()
+        return CallOutcome(items=(ContentItem("text", text="Connected"),))
+
+    app, factory = make_app({"demo": Script(results={"connect": connect})})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        call_id = session_of(app).call_tool("demo", "connect", {})
+        await wait_for(pilot, lambda: bool(app.url_waits.waiting))
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: factory.latest("demo").cancelled == [call_id])
+        release.set()
+
+
+async def test_the_roots_dialog_adds_removes_and_applies(tmp_path: Path) -> None:
+    (tmp_path / "b").mkdir()
+    app, factory = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        fake = factory.latest("demo")
+        start = fake.roots
+        assert [r.path for r in start] == [str(Path.cwd().resolve())]
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, RootsScreen))
+        screen = app.screen
+        assert isinstance(screen, RootsScreen)
+        screen.query_one("#roots-input").value = str(tmp_path / "b")  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(screen.roots) == 2)
+        screen.query_one("#roots-list").focus()
+        await pilot.press("home", "delete")  # the first one (the working directory) goes
+        await wait_for(pilot, lambda: len(screen.roots) == 1)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: fake.roots == (make_root(tmp_path / "b"),))
+        assert app.entries["demo"].spec.roots == (str(tmp_path / "b"),)  # kept for a reconnect
+        # Escape changes nothing.
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, RootsScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, RootsScreen))
+        assert fake.roots == (make_root(tmp_path / "b"),)
+
+
+async def test_palette_verbs_per_server() -> None:
+    app, _ = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        names = {v.text for v in verbs(app, session_of(app))}
+        assert {"Roots  demo", "Ping  demo", "Log level  demo"} <= names
+        session_of(app).ping("demo")
+        await wait_for(pilot, lambda: "ping answered in 1.0 ms" in _transcript(app))
+
+
+def _transcript(app: Any) -> str:
+    session = session_of(app)
+    return "\n".join(e.full for e in session.transcript.entries) if session.panels_ready else ""
