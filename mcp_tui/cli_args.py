@@ -152,8 +152,9 @@ def _add_target_options(parser: argparse.ArgumentParser, *, headless: bool) -> N
     group.add_argument(
         "--mode",
         choices=MODES,
-        help="protocol: auto (try 2026-07-28, fall back; a server that ignores the probe costs "
-        "10 s), legacy (initialize, 2025-11-25) or 2026-07-28; overrides the config",
+        help="protocol era: auto (default: 2025-11-25 through initialize, which carries "
+        "ctx.elicit() questions; 2026-07-28 only for a server that refuses initialize), legacy "
+        "(2025-11-25 only) or 2026-07-28 (to test the new era); overrides the config",
     )
 
 

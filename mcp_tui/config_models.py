@@ -173,7 +173,8 @@ class OAuthConfig(ConfigModel):
 class ServerCommon(ConfigModel):
     mode: ProtocolMode | None = Field(
         default=None,
-        description="auto (probe 2026-07-28, fall back), legacy (initialize) or 2026-07-28.",
+        description="auto (initialize first: 2025-11-25; 2026-07-28 only for servers that "
+        "refuse it), legacy (initialize only) or 2026-07-28.",
     )
     elicitation: ElicitationPolicy | None = Field(
         default=None, description="ask (show a form), decline or cancel every request at once."

@@ -12,6 +12,7 @@ import textwrap
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from mcp_tui.session.era import outcome_hint
 from mcp_tui.session.events import CallOutcome, ContentItem, PromptInfo, ResourceInfo, ToolInfo
 from mcp_tui.untrusted import one_line, visible
 
@@ -36,8 +37,11 @@ def print_outcome(
     json_output: bool,
 ) -> None:
     """The result of a tool call: on stdout the result, on stderr (``say``) what went wrong."""
+    hint = outcome_hint(outcome, key=None)
     if outcome.error is not None:
         say(f"the call failed: {one_line(outcome.error, limit=2000)}")
+        if hint is not None:
+            say(hint)
         for request in outcome.url_elicitations:
             _say_url_required(request, say)
         if json_output:
@@ -50,6 +54,8 @@ def print_outcome(
         return
     if outcome.is_error:
         say("the tool returned an error (isError)")
+        if hint is not None:
+            say(hint)
     if json_output:
         print(dump_json(raw if raw is not None else _rebuilt(outcome)), file=out)
         return

@@ -33,6 +33,7 @@ from mcp_tui.session.catalog import Catalog
 from mcp_tui.session.elicitation import ElicitationHandler
 from mcp_tui.session.elicitation_bridge import CallTracker, ElicitationBridge
 from mcp_tui.session.elicitation_gate import ElicitationGate
+from mcp_tui.session.era_client import make_client
 from mcp_tui.session.events import (
     ConnectionState,
     ElicitationCompleted,
@@ -240,7 +241,7 @@ class ServerConnection(ConnectionFeatures):
                 errlog = None
             background.start_soon(self._handshake_watchdog)
             try:
-                client = Client(
+                client = make_client(
                     self._transport(
                         open_transport(
                             self.spec,
@@ -257,7 +258,7 @@ class ServerConnection(ConnectionFeatures):
                             process=process,
                         )
                     ),
-                    mode=self.spec.mode,
+                    self.spec.mode,
                     client_info=types.Implementation(name=self._client_name, version=__version__),
                     elicitation_callback=self._bridge,
                     list_roots_callback=self.list_roots,

@@ -107,6 +107,9 @@ class CallOutcome(Struct, frozen=True):
     #: The user cancelled the call (``notifications/cancelled`` went out when a request was in
     #: flight); ``error`` says what was done.
     cancelled: bool = False
+    #: The protocol era the request needed, when it failed because its connection is on the
+    #: other one (``era.needed_era``): "2025-11-25" or "2026-07-28".
+    needs_era: str | None = None
 
 
 #: The syslog levels of ``logging/setLevel``, most verbose first.

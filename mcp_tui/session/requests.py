@@ -31,6 +31,7 @@ from mcp_tui.session.elicitation_bridge import (
     ElicitationBridge,
     url_requests_from_error,
 )
+from mcp_tui.session.era import needed_era
 from mcp_tui.session.events import (
     CallOutcome,
     ConnectionState,
@@ -137,18 +138,20 @@ class ConnectionRequests:
             if call_id is not None:
                 self._call_by_id[call_id] = scope.scope
             try:
-                return convert.tool_outcome(
-                    await client.call_tool(
-                        name,
-                        dict(arguments) if arguments is not None else None,
-                        progress_callback=progress,
-                        meta=self._request_meta(),
+                return self._era_checked(
+                    convert.tool_outcome(
+                        await client.call_tool(
+                            name,
+                            dict(arguments) if arguments is not None else None,
+                            progress_callback=progress,
+                            meta=self._request_meta(),
+                        )
                     )
                 )
             except Exception as exc:
                 outcome = self._error_outcome(exc)
                 if outcome.error_code != URL_ELICITATION_REQUIRED:
-                    return outcome
+                    return self._era_checked(outcome)
                 try:
                     requests = url_requests_from_error(
                         self.name,
@@ -190,7 +193,7 @@ class ConnectionRequests:
                     await client.get_prompt(name, args, meta=self._request_meta())
                 )
             except Exception as exc:
-                return self._error_outcome(exc)
+                return self._era_checked(self._error_outcome(exc))
         return self._interrupted()
 
     async def read_resource(self, uri: str) -> CallOutcome:
@@ -203,7 +206,7 @@ class ConnectionRequests:
                     await client.read_resource(uri, meta=self._request_meta())
                 )
             except Exception as exc:
-                return self._error_outcome(exc)
+                return self._era_checked(self._error_outcome(exc))
         return self._interrupted()
 
     async def refresh_catalog(self) -> None:
@@ -236,6 +239,11 @@ class ConnectionRequests:
         else:
             how = "notifications/cancelled was sent; a result that still arrives is dropped"
         return CallOutcome(error=f"cancelled by you: {how}", cancelled=True)
+
+    def _era_checked(self, outcome: CallOutcome) -> CallOutcome:
+        """``outcome``, with ``needs_era`` set when it failed because of the connection's era."""
+        era = needed_era(outcome, self.info.protocol_version if self.info else None)
+        return outcome if era is None else replace(outcome, needs_era=era)
 
     def _interrupted(self) -> CallOutcome:
         return CallOutcome(

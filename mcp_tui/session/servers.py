@@ -12,8 +12,8 @@ from msgspec import Struct, field
 
 from mcp_tui.session.oauth_settings import OAuthSettings
 
-#: ``auto`` probes with ``server/discover`` (2026-07-28) and falls back to ``initialize``; a server
-#: that ignores the probe costs 10 s, so ``legacy`` (initialize, 2025-11-25) can be forced.
+#: ``auto`` sends ``initialize`` (2025-11-25) and adopts 2026-07-28 only when a server refuses it
+#: (``session/era.py`` says why); ``legacy`` never tries 2026-07-28, ``2026-07-28`` always uses it.
 ProtocolMode = Literal["auto", "legacy", "2026-07-28"]
 
 #: How elicitation requests from this server are answered: shown to the user, or refused at once.

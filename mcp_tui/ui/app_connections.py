@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, cast
 from textual.app import App
 
 from mcp_tui.options import AppOptions
+from mcp_tui.session.era import Era, mode_for, other_era
 from mcp_tui.session.events import ConnectionState, Notice, ServerStateChanged, SessionEvent
 from mcp_tui.session.roots import Root
 from mcp_tui.startup import resume_collector
@@ -298,12 +299,38 @@ class AppConnections(App[None]):
             return
         self.run_worker(self._reconnect(entry), name=f"reconnect {server}", exit_on_error=False)
 
-    async def _reconnect(self, entry: ServerEntry) -> None:
+    def other_era(self, server: str) -> Era | None:
+        """The protocol era ``server`` is not on (what :meth:`reconnect_on_other_era` picks)."""
+        entry = self.entries.get(server)
+        if entry is None:
+            return None
+        return other_era(entry.info.protocol_version if entry.info else None, entry.spec.mode)
+
+    def reconnect_on_other_era(self, server: str) -> None:
+        """``E``: reconnect ``server`` on the protocol era it is not on (``session/era.py``).
+
+        The server's mode is pinned to that era (``legacy`` or ``2026-07-28``) until switched
+        back; nothing is re-run: calls that failed are the user's to repeat.
+        """
+        entry = self.entries.get(server)
+        era = self.other_era(server)
+        if entry is None or era is None or self._quitting:
+            return
+        from msgspec.structs import replace
+
+        mode = mode_for(era)
+        entry.spec = replace(entry.spec, mode=mode)
+        note = f"reconnecting on {era} (mode {mode}; E switches back)"
+        self.run_worker(
+            self._reconnect(entry, note), name=f"reconnect {server}", exit_on_error=False
+        )
+
+    async def _reconnect(self, entry: ServerEntry, note: str = "reconnecting") -> None:
         old = entry.connection
         entry.generation += 1  # events of the old connection are dropped from now on
         entry.connection = None
         self._buffer.add(ServerStateChanged(entry.name, ConnectionState.CONNECTING, None))
-        self._buffer.add(Notice(entry.name, "reconnecting"))
+        self._buffer.add(Notice(entry.name, note))
         if old is not None:
             await self._close_connections([old])
         factory = await self._load_factory()

@@ -189,7 +189,8 @@ def _catalog_verbs(app: McpTuiApp, session: SessionScreen, entry: ServerEntry) -
 
 @server_verbs
 def _connection_verbs(app: McpTuiApp, session: SessionScreen, entry: ServerEntry) -> Iterator[Verb]:
-    """Per server: move to it, reconnect, refresh its lists, stop or resume asking."""
+    """Per server: move to it, reconnect (on either era), refresh its lists, stop or resume
+    asking."""
     name = entry.name
     yield Verb(
         "Server",
@@ -206,6 +207,17 @@ def _connection_verbs(app: McpTuiApp, session: SessionScreen, entry: ServerEntry
         partial(app.reconnect, name),
         action="reconnect",
     )
+    era = app.other_era(name)
+    if era is not None:
+        yield Verb(
+            "Server",
+            f"Reconnect on {era}",
+            name,
+            "Reconnect this server on the other protocol era: 2025-11-25 carries ctx.elicit() "
+            "questions, 2026-07-28 input_required results",
+            partial(app.reconnect_on_other_era, name),
+            action="switch_era",
+        )
     if entry.state is ConnectionState.READY:
         yield Verb(
             "Server",

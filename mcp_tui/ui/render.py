@@ -15,6 +15,7 @@ from msgspec import Struct
 from textual.content import Content
 
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.era import outcome_hint
 from mcp_tui.session.events import (
     CallOutcome,
     ContentItem,
@@ -182,6 +183,10 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
             full += ["structured content:", data]
         if not outcome.items and outcome.structured is None:
             parts.append(Content.styled("(empty result)", "dim italic"))
+    hint = outcome_hint(outcome)
+    if hint is not None:
+        parts.append(Content.styled(hint, "bold $warning"))
+        full.append(hint)
     for request in outcome.url_elicitations:
         message = getattr(request, "message", "")
         url = getattr(request, "url", None) or "?"

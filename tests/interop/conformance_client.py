@@ -10,10 +10,11 @@ request on the wire is made by ``python -m mcp_tui call`` / ``list`` — mcp-tui
 schema and headless code — run as child processes whose output is passed through, so the
 harness's ``stdout.txt`` / ``stderr.txt`` show exactly what mcp-tui printed.
 
-Protocol version: dated versions (up to 2025-11-25) use the stateful lifecycle, so they get
-``--mode legacy`` (``initialize``); otherwise mcp-tui's default ``auto`` runs, which negotiates
-2026-07-28 with a 2026 server (``server/discover``, retried on -32022 with the version the server
-names) and falls back to ``initialize`` with an older one.
+Protocol version: the harness names the era a scenario tests, and mcp-tui is pinned to it, as a
+user testing one era would: dated versions up to 2025-11-25 use the stateful lifecycle and get
+``--mode legacy`` (``initialize``), 2026-07-28 gets ``--mode 2026-07-28`` (``auto`` would choose
+the 2025 handshake with a mock server that speaks both). Without a version mcp-tui's default
+``auto`` runs.
 
 Exit status: 0 when every step exited 0, else the first non-zero status (every step still runs,
 so the harness sees as many checks as possible). An unknown scenario exits 2.
@@ -34,6 +35,7 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+MODERN_VERSIONS = ("2026-07-28",)
 
 
 def log(text: str) -> None:
@@ -49,7 +51,12 @@ class Client:
         self.url = url
         #: ``MCP_CONFORMANCE_CONTEXT``: scenario data some scenarios pass (calls to make, ...).
         self.context = context or {}
-        self.mode_args = ["--mode", "legacy"] if protocol_version in LEGACY_VERSIONS else []
+        if protocol_version in LEGACY_VERSIONS:
+            self.mode_args = ["--mode", "legacy"]
+        elif protocol_version in MODERN_VERSIONS:
+            self.mode_args = ["--mode", protocol_version]
+        else:
+            self.mode_args = []
         self.status = 0
 
     def run(

@@ -59,7 +59,9 @@ async def run(url: str, context: dict[str, Any]) -> int:
         client_metadata_url=CONFORMANCE_CIMD_URL,
     )
     version = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION")
-    mode = "legacy" if version is None or version < "2026" else "auto"
+    # The harness names the era to test: 2026 scenarios get 2026-07-28 (``auto`` would choose
+    # the 2025 handshake with a server that speaks both).
+    mode = "legacy" if version is None or version < "2026" else "2026-07-28"
     spec = ServerSpec("conformance", HttpTarget(url, oauth=settings), mode=mode)  # type: ignore[arg-type]
     recorder = kit.Recorder()
     conn = ServerConnection(

@@ -53,6 +53,8 @@ class SessionScreen(SessionFeatures):
         # In the palette and the server's info line; the footer is kept for what 80 columns fit.
         Binding("R", "reconnect", "Reconnect", show=False, id="session.reconnect",
                 tooltip="Reconnect the server under the cursor"),
+        Binding("E", "switch_era", "Other era", show=False, id="session.switch_era",
+                tooltip="Reconnect the server under the cursor on the other protocol era"),
         # One key, two labels: the footer says what x will do for the server under the cursor.
         Binding("x", "stop_asking", "Stop asking", id="session.toggle_asking",
                 tooltip="Stop asking: cancel this server's elicitation requests unseen"),
@@ -296,6 +298,12 @@ class SessionScreen(SessionFeatures):
         server = self._current_server()
         if server is not None:
             self.mcp_app.reconnect(server)
+
+    def action_switch_era(self) -> None:
+        """``E``: reconnect the server under the cursor on the other protocol era."""
+        server = self._current_server()
+        if server is not None:
+            self.mcp_app.reconnect_on_other_era(server)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that do something now."""

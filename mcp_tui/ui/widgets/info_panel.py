@@ -144,7 +144,7 @@ def _item_summary(ref: NodeRef) -> list[Content]:
 
 
 HINTS = {
-    "server": "Enter open/close · i details · R reconnect · o roots",
+    "server": "Enter open/close · i details · R reconnect · E other era · o roots",
     "tool": "Enter call · i details",
     "prompt": "Enter get · i details",
     "resource": "Enter read · i details",
@@ -199,7 +199,7 @@ def details(ref: NodeRef, entry: ServerEntry | None) -> tuple[str, str]:
         f"server: {entry.name}",
         f"state: {entry.state.value}",
         f"target: {entry.spec.target.describe()}",
-        f"protocol mode: {entry.spec.mode}",
+        f"protocol mode: {entry.spec.mode} (E reconnects on the other era)",
         f"log level asked for: {entry.log_level}",
         "roots: "
         + (

@@ -1,0 +1,133 @@
+"""The SDK ``Client`` for each protocol mode: ``auto`` is ``initialize`` first, 2026 when refused.
+
+Why that order is ``era.py``'s docstring. The SDK offers ``legacy`` (``initialize`` only),
+``auto`` (``server/discover`` first, ``initialize`` as the fallback) and a pinned modern version
+(no handshake at all: the server's name and capabilities stay unknown), but not the reverse of its
+``auto``. ``Client.__aenter__`` runs the handshake on the session ``Client._build_session``
+returns, so :class:`HandshakeClient` is a ``Client`` in the SDK's ``legacy`` mode whose session's
+``initialize`` is replaced by another handshake made of the SDK's own steps:
+
+- ``auto`` (:func:`handshake_legacy_first`): the same ``initialize`` call, and — only when the
+  server refuses it with a JSON-RPC error — ``ClientSession.discover()`` (which retries once at a
+  version the server names with -32022) and its adoption of the 2026-07-28 era;
+- ``2026-07-28`` (:func:`handshake_discover`): ``discover()``, adopting the era blind (as the SDK's
+  pinned mode does) only if the server does not answer it.
+
+``legacy`` is the SDK's own. This uses one private SDK method (``_build_session``, stable through
+``mcp`` 2.3); ``tests/session/test_era.py`` checks each handshake on the wire.
+
+Importing this module imports ``mcp``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
+from typing import Any
+
+import mcp_types as types
+from mcp import Client
+from mcp.client.session import ClientSession
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import LATEST_MODERN_VERSION
+from pydantic import ValidationError
+
+log = logging.getLogger(__name__)
+
+#: Refusals that say nothing about the era: the connection is gone or the server never answered.
+_NOT_AN_ANSWER = (-32000, -32001)  # connection closed, request timed out (SDK codes)
+
+
+async def handshake_legacy_first(
+    session: ClientSession, initialize: Callable[[], Awaitable[types.InitializeResult]]
+) -> None:
+    """``initialize``; if the server refuses it, ``server/discover`` and adopt 2026-07-28.
+
+    A server that refuses both gets the ``initialize`` refusal, which is the one that names its
+    problem for a 2025-era server (the usual kind). Transport errors are never an era verdict
+    and propagate at once.
+    """
+    try:
+        await initialize()
+    except (MCPError, RuntimeError) as refused:
+        # RuntimeError: the server answered with a protocol version that has no handshake.
+        if isinstance(refused, MCPError) and refused.code in _NOT_AN_ANSWER:
+            raise
+        log.debug("initialize refused (%s); trying server/discover", refused)
+        try:
+            await session.discover()
+        except (MCPError, RuntimeError, ValidationError) as also:
+            log.debug("server/discover refused too: %s", also)
+            raise refused from None
+
+
+async def handshake_discover(
+    session: ClientSession, initialize: Callable[[], Awaitable[types.InitializeResult]]
+) -> None:
+    """``--mode 2026-07-28``: ``server/discover``, so the server's name, capabilities and
+    instructions are known; a server that does not answer it is adopted at 2026-07-28 blind, as
+    the SDK's own pinned mode does (it never sends the probe)."""
+    try:
+        await session.discover()
+    except (MCPError, RuntimeError, ValidationError) as refused:
+        if isinstance(refused, MCPError) and refused.code == -32000:  # connection closed
+            raise
+        log.debug("server/discover refused (%s); adopting 2026-07-28 without it", refused)
+        session.adopt(
+            types.DiscoverResult(
+                supported_versions=[LATEST_MODERN_VERSION],
+                capabilities=types.ServerCapabilities(),
+                result_type="complete",
+                ttl_ms=0,
+                cache_scope="public",
+            )
+        )
+
+
+class HandshakeClient(Client):
+    """A ``Client`` built with ``mode="legacy"`` whose handshake is :meth:`handshake` instead."""
+
+    async def handshake(
+        self, session: ClientSession, initialize: Callable[[], Awaitable[types.InitializeResult]]
+    ) -> None:
+        await initialize()
+
+    async def _build_session(self, exit_stack: AsyncExitStack) -> ClientSession:
+        session = await super()._build_session(exit_stack)
+        initialize = session.initialize
+
+        async def run_handshake() -> None:
+            await self.handshake(session, initialize)
+
+        # The SDK's ``Client.__aenter__`` calls ``session.initialize()`` in legacy mode and reads
+        # the negotiated state from the session afterwards, never from the return value.
+        session.initialize = run_handshake  # type: ignore[method-assign,assignment]
+        return session
+
+
+class LegacyFirstClient(HandshakeClient):
+    """``auto``: ``initialize`` first, 2026-07-28 for a server that refuses it."""
+
+    async def handshake(
+        self, session: ClientSession, initialize: Callable[[], Awaitable[types.InitializeResult]]
+    ) -> None:
+        await handshake_legacy_first(session, initialize)
+
+
+class DiscoverClient(HandshakeClient):
+    """``2026-07-28``: ``server/discover``, then that era whatever the answer."""
+
+    async def handshake(
+        self, session: ClientSession, initialize: Callable[[], Awaitable[types.InitializeResult]]
+    ) -> None:
+        await handshake_discover(session, initialize)
+
+
+def make_client(transport: Any, mode: str, **options: Any) -> Client:
+    """The SDK client for ``mode`` (``auto``, ``legacy`` or ``2026-07-28``)."""
+    if mode == "auto":
+        return LegacyFirstClient(transport, mode="legacy", **options)
+    if mode == LATEST_MODERN_VERSION:
+        return DiscoverClient(transport, mode="legacy", **options)
+    return Client(transport, mode=mode, **options)

@@ -1,0 +1,264 @@
+"""How mcp-tui chooses the protocol era (``session/era.py``, ``era_client.py``), against real servers.
+
+``sdk_elicit_server.py`` is written the way the ``mcp`` 2.3 documentation shows: its
+``ctx.elicit()`` tools work on 2025-11-25 only. The default mode must reach them with no flag;
+``--mode 2026-07-28`` must still test the new era, and there the failure must be recognised as an
+era problem. ``raw_server.py`` plays servers that speak only 2026-07-28 (``initialize`` refused).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from session_testkit import (
+    FIXTURES,
+    RAW_SERVER,
+    Recorder,
+    ScriptedHandler,
+    connected,
+)
+
+from mcp_tui.session.connection import ServerConnection
+from mcp_tui.session.elicitation import ElicitationOutcome
+from mcp_tui.session.era import (
+    LEGACY_ERA,
+    MODERN_ERA,
+    era_hint,
+    needed_era,
+    other_era,
+    outcome_hint,
+)
+from mcp_tui.session.events import (
+    CallOutcome,
+    ConnectionState,
+    ContentItem,
+    TrafficRecorded,
+)
+from mcp_tui.session.servers import ProtocolMode, ServerSpec, StdioTarget
+
+SDK_SERVER = FIXTURES / "sdk_elicit_server.py"
+BOOKING = {"name": "Grace", "party": 4, "terrace": True}
+
+SDK_NO_BACK_CHANNEL = (
+    "-32600 (invalid request): Cannot send 'elicitation/create': this transport context has no "
+    "back-channel for server-initiated requests."
+)
+FASTMCP_NO_BACK_CHANNEL = (
+    "elicitation via server-initiated requests is unavailable on 2026-07-28 connections."
+)
+FASTMCP_NEEDS_MODERN = (
+    "-32602 (invalid params): Tool 'guard' returned an InputRequiredResult to request client "
+    "input, but the multi-round-trip result type (SEP-2322) only exists at MCP 2026-07-28; this "
+    "connection negotiated '2025-11-25'. Use ctx.elicit() for server-initiated input on "
+    "handshake-era connections."
+)
+
+
+def sdk_spec(mode: ProtocolMode) -> ServerSpec:
+    return ServerSpec("sdk", StdioTarget(sys.executable, (str(SDK_SERVER),)), mode=mode)
+
+
+def raw_spec(tmp_path: Path, script: dict[str, Any], mode: ProtocolMode = "auto") -> ServerSpec:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(script), encoding="utf-8")
+    args = (str(RAW_SERVER), "--script", str(path), "--record", str(tmp_path / "in.jsonl"))
+    return ServerSpec("raw", StdioTarget(sys.executable, args), mode=mode)
+
+
+def sent_methods(rec: Recorder) -> list[str]:
+    return [
+        e.method for e in rec.of(TrafficRecorded) if e.direction == "out" and e.method is not None
+    ]
+
+
+def echoed(outcome: CallOutcome) -> dict[str, Any]:
+    assert outcome.error is None and not outcome.is_error, outcome
+    text = outcome.items[0].text
+    assert text is not None
+    result: dict[str, Any] = json.loads(text)
+    return result
+
+
+MODERN_ONLY: dict[str, Any] = {
+    "refuse": {
+        "initialize": {
+            "code": -32022,
+            "message": "Unsupported protocol version",
+            "data": {"supported": ["2026-07-28"], "requested": "2025-11-25"},
+        }
+    },
+    "discover": {
+        "supportedVersions": ["2026-07-28"],
+        "capabilities": {"tools": {}},
+        "resultType": "complete",
+        "ttlMs": 0,
+        "cacheScope": "public",
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "modern-only", "version": "9"}},
+    },
+}
+
+
+# ---- the default mode against an `mcp` 2.3 server ----------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_auto_reaches_ctx_elicit_on_2025_11_25_without_a_probe() -> None:
+    rec = Recorder()
+    handler = ScriptedHandler(ElicitationOutcome("accept", BOOKING))
+    async with connected(sdk_spec("auto"), handler, rec) as conn:
+        assert conn.info is not None and conn.info.protocol_version == LEGACY_ERA
+        assert conn.info.name == "sdk-elicit-fixture"
+        outcome = await conn.call_tool("book_table")
+    assert echoed(outcome) == {"action": "accept", "content": BOOKING}
+    [request] = handler.seen
+    assert request.message == "Who is the table for?"
+    assert request.form is not None
+    assert [f.name for f in request.form.fields] == ["name", "party", "terrace"]
+    methods = sent_methods(rec)
+    assert methods[0] == "initialize" and "server/discover" not in methods
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "2026-07-28"])
+@pytest.mark.parametrize("tool", ["input_required", "resolved"])
+async def test_tools_written_for_2026_work_in_auto_and_2026(mode: ProtocolMode, tool: str) -> None:
+    handler = ScriptedHandler(ElicitationOutcome("accept", {"sure": True}))
+    async with connected(sdk_spec(mode), handler) as conn:
+        outcome = await conn.call_tool(tool)
+        version = conn.info.protocol_version if conn.info else None
+    assert version == (LEGACY_ERA if mode == "auto" else MODERN_ERA)
+    assert echoed(outcome) == {"action": "accept", "content": {"sure": True}}
+    assert [r.message for r in handler.seen] == ["Really go on?"]
+
+
+@pytest.mark.anyio
+async def test_2026_mode_still_tests_the_new_era_and_names_the_era_failure() -> None:
+    rec = Recorder()
+    handler = ScriptedHandler(ElicitationOutcome("accept", BOOKING))
+    async with connected(sdk_spec("2026-07-28"), handler, rec) as conn:
+        # server/discover is sent, so the server's name and capabilities are known on 2026 too
+        assert conn.info is not None and conn.info.protocol_version == MODERN_ERA
+        assert conn.info.name == "sdk-elicit-fixture" and "tools" in conn.info.capabilities
+        outcome = await conn.call_tool("book_table")
+    assert sent_methods(rec)[0] == "server/discover"
+    assert "initialize" not in sent_methods(rec)
+    assert handler.seen == []
+    assert outcome.error_code == -32600 and "back-channel" in (outcome.error or "")
+    assert outcome.needs_era == LEGACY_ERA
+    assert outcome_hint(outcome) == (
+        "This server asks questions with server-initiated requests, which 2026-07-28 "
+        "connections cannot carry: press E to reconnect on 2025-11-25 (or run with --mode legacy)."
+    )
+
+
+@pytest.mark.anyio
+async def test_legacy_mode_reaches_ctx_elicit() -> None:
+    handler = ScriptedHandler(ElicitationOutcome("accept", BOOKING))
+    async with connected(sdk_spec("legacy"), handler) as conn:
+        outcome = await conn.call_tool("book_table")
+    assert echoed(outcome)["content"] == BOOKING and outcome.needs_era is None
+
+
+# ---- servers that speak only 2026-07-28 ---------------------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_auto_adopts_2026_when_the_server_refuses_initialize(tmp_path: Path) -> None:
+    rec = Recorder()
+    async with connected(raw_spec(tmp_path, MODERN_ONLY), recorder=rec) as conn:
+        assert conn.info is not None
+        assert (conn.info.protocol_version, conn.info.name) == (MODERN_ERA, "modern-only")
+        outcome = await conn.call_tool("hello", {"name": "era"})
+    assert outcome.items[0].text == "hello era"
+    methods = sent_methods(rec)
+    assert methods[:2] == ["initialize", "server/discover"]
+    assert "notifications/initialized" not in methods
+
+
+@pytest.mark.anyio
+async def test_a_server_refusing_both_gets_the_initialize_refusal(tmp_path: Path) -> None:
+    script = {"refuse": {"initialize": {"code": -32603, "message": "database is down"}}}
+    conn = ServerConnection(
+        raw_spec(tmp_path, script), handler=ScriptedHandler(), sink=Recorder()
+    )
+    await conn.run()
+    assert conn.state is ConnectionState.FAILED
+    assert conn.detail is not None and "database is down" in conn.detail
+    lines = (tmp_path / "in.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["method"] for line in lines] == ["initialize", "server/discover"]
+
+
+@pytest.mark.anyio
+async def test_2026_mode_without_server_discover_adopts_the_era_blind(tmp_path: Path) -> None:
+    """A server that does not answer ``server/discover`` is still reached on 2026-07-28."""
+    async with connected(raw_spec(tmp_path, {}, mode="2026-07-28")) as conn:
+        assert conn.info is not None and conn.info.protocol_version == MODERN_ERA
+        outcome = await conn.call_tool("hello", {"name": "blind"})
+    assert outcome.items[0].text == "hello blind"
+
+
+# ---- recognising and wording era failures -------------------------------------------------------
+
+
+def _failed(error: str | None = None, *texts: str) -> CallOutcome:
+    items = tuple(ContentItem("text", text=t) for t in texts)
+    return CallOutcome(items=items, is_error=bool(texts), error=error)
+
+
+@pytest.mark.parametrize(
+    ("outcome", "version", "needed"),
+    [
+        (_failed(SDK_NO_BACK_CHANNEL), MODERN_ERA, LEGACY_ERA),
+        (_failed(None, FASTMCP_NO_BACK_CHANNEL), MODERN_ERA, LEGACY_ERA),
+        # a tool that caught the SDK's error and reported it in its result
+        (_failed(None, "failed: " + SDK_NO_BACK_CHANNEL.upper()), MODERN_ERA, LEGACY_ERA),
+        (_failed(FASTMCP_NEEDS_MODERN), LEGACY_ERA, MODERN_ERA),
+        (_failed(FASTMCP_NEEDS_MODERN), "2025-06-18", MODERN_ERA),
+        # the same words on the era they do not fit: a stateless HTTP server has no back-channel
+        # on 2025-11-25 either, and switching would not help
+        (_failed(SDK_NO_BACK_CHANNEL), LEGACY_ERA, None),
+        (_failed(FASTMCP_NEEDS_MODERN), MODERN_ERA, None),
+        (_failed(FASTMCP_NEEDS_MODERN), None, None),
+        # a successful result that merely mentions the words is no failure
+        (CallOutcome(items=(ContentItem("text", text=FASTMCP_NO_BACK_CHANNEL),)), MODERN_ERA, None),
+        (_failed("-32603 (internal error): boom"), MODERN_ERA, None),
+    ],
+)
+def test_era_failures_are_recognised(
+    outcome: CallOutcome, version: str | None, needed: str | None
+) -> None:
+    assert needed_era(outcome, version) == needed
+
+
+def test_the_hint_says_what_happened_and_the_fix_in_one_sentence() -> None:
+    modern = era_hint(MODERN_ERA)
+    assert modern == (
+        "This server asks questions with 2026-07-28 input_required results, which 2025-11-25 "
+        "connections cannot carry: press E to reconnect on 2026-07-28 (or run with --mode "
+        "2026-07-28)."
+    )
+    headless = era_hint(LEGACY_ERA, key=None)
+    assert headless.endswith(': run again with --mode legacy (or mode = "legacy" in the config).')
+    for text in (modern, headless, era_hint(LEGACY_ERA)):
+        assert text.count(". ") == 0 and text.endswith(".")
+    assert outcome_hint(CallOutcome(error="x")) is None
+
+
+@pytest.mark.parametrize(
+    ("version", "mode", "other"),
+    [
+        (LEGACY_ERA, "auto", MODERN_ERA),
+        ("2025-06-18", "legacy", MODERN_ERA),
+        (MODERN_ERA, "auto", LEGACY_ERA),
+        (MODERN_ERA, "2026-07-28", LEGACY_ERA),
+        (None, "auto", MODERN_ERA),  # not connected (yet): by the mode asked for
+        (None, "legacy", MODERN_ERA),
+        (None, "2026-07-28", LEGACY_ERA),
+    ],
+)
+def test_the_other_era(version: str | None, mode: str, other: str) -> None:
+    assert other_era(version, mode) == other
