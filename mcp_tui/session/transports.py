@@ -6,7 +6,9 @@
   never the terminal.
 - Streamable HTTP: our own ``httpx2`` client carrying the spec's headers, with **no read timeout**:
   on 2025-era servers the answer to a tool call waits on the call's SSE stream while the user fills
-  in a form, and a person may take many minutes (the SDK's default is 300 s).
+  in a form, and a person may take many minutes (the SDK's default is 300 s). One SSE event (one
+  message, on 2025-era servers) may be as large as a stdio message (the SDK's default is 1 MiB,
+  which failed results a 2026-07-28 connection, answered with plain JSON, carried).
 - legacy HTTP+SSE: ``sse_client`` with the headers and a day-long read timeout, for the same
   reason.
 """
@@ -87,7 +89,7 @@ def open_transport(
             sse_read_timeout=SSE_READ_TIMEOUT,
             auth=auth,
         )
-    return _streamable_http(target, auth, http_status)
+    return _streamable_http(target, auth, http_status, max_message_bytes)
 
 
 def http_client(target: HttpTarget, auth: httpx2.Auth | None = None) -> httpx2.AsyncClient:
@@ -101,12 +103,20 @@ def http_client(target: HttpTarget, auth: httpx2.Auth | None = None) -> httpx2.A
 
 @asynccontextmanager
 async def _streamable_http(
-    target: HttpTarget, auth: httpx2.Auth | None = None, http_status: HttpStatusLog | None = None
+    target: HttpTarget,
+    auth: httpx2.Auth | None = None,
+    http_status: HttpStatusLog | None = None,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
 ) -> AsyncIterator[TransportStreams]:
     http = http_client(target, auth)
     if http_status is not None:
         http_status.watch(http)
-    async with http, streamable_http_client(target.url, http_client=http) as streams:
+    async with (
+        http,
+        streamable_http_client(
+            target.url, http_client=http, max_sse_event_size=max_message_bytes
+        ) as streams,
+    ):
         yield streams
 
 

@@ -400,9 +400,11 @@ def test_stdio_call_with_answers_and_server_stderr(
 
 
 def test_stdio_list_text(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(["list", "--quiet", "--", PY, str(FIXTURE)], capsys)
+    code, out, err = run(
+        ["list", "--quiet", "--mode", "2026-07-28", "--", PY, str(FIXTURE)], capsys
+    )
     assert code == 0, err
-    assert out.startswith("server: headless-fixture 1.0.0 (protocol ")
+    assert out.startswith("server: headless-fixture 1.0.0 (protocol 2026-07-28)")
     # Nine tools; on 2026-07-28 the client drops bad_header (its x-mcp-header is invalid).
     assert "\ntools (8):\n  profile\n      One form with every field kind.\n      input: {" in out
     assert "\nprompts (0):\n" in out and "\nresources (0):\n" in out

@@ -35,7 +35,10 @@ def free_port() -> int:
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("transport", ["streamable-http", "sse"])
-@pytest.mark.parametrize(("mode", "version"), [("legacy", "2025-11-25"), ("auto", "2026-07-28")])
+@pytest.mark.parametrize(
+    ("mode", "version"),
+    [("legacy", "2025-11-25"), ("auto", "2025-11-25"), ("2026-07-28", "2026-07-28")],
+)
 async def test_connect_list_and_call(transport: str, mode: ProtocolMode, version: str) -> None:
     rec = Recorder()
     async with (

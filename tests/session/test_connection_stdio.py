@@ -37,7 +37,10 @@ def states(recorder: Recorder) -> list[ConnectionState]:
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize(("mode", "version"), [("legacy", "2025-11-25"), ("auto", "2026-07-28")])
+@pytest.mark.parametrize(
+    ("mode", "version"),
+    [("legacy", "2025-11-25"), ("auto", "2025-11-25"), ("2026-07-28", "2026-07-28")],
+)
 async def test_handshake_catalog_calls_and_notifications(mode: str, version: str) -> None:
     rec = Recorder()
     async with connected(stdio_spec(ELICIT_SERVER, mode=mode), recorder=rec) as conn:  # type: ignore[arg-type]

@@ -32,7 +32,7 @@ from mcp_tui.session.events import (
 )
 from mcp_tui.session.servers import ElicitationPolicy, ServerSpec
 
-ERAS = [("legacy", "2025-11-25"), ("auto", "2026-07-28")]
+ERAS = [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")]
 
 ANSWER: dict[str, Any] = {
     "name": "Grace",
@@ -290,7 +290,9 @@ async def _answer_with_call_id(request: ElicitationRequest) -> ElicitationOutcom
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize(("transport", "mode"), [("streamable-http", "legacy"), ("stdio", "auto")])
+@pytest.mark.parametrize(
+    ("transport", "mode"), [("streamable-http", "legacy"), ("stdio", "2026-07-28")]
+)
 async def test_concurrent_calls_are_attributed_to_the_right_call(transport: str, mode: str) -> None:
     handler = ScriptedHandler(_answer_with_call_id)
     results: dict[int, CallOutcome] = {}

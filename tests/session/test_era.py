@@ -1,4 +1,4 @@
-"""How mcp-tui chooses the protocol era (``session/era.py``, ``era_client.py``), against real servers.
+"""How mcp-tui chooses the protocol era (``session/era.py``, ``era_client.py``), with real servers.
 
 ``sdk_elicit_server.py`` is written the way the ``mcp`` 2.3 documentation shows: its
 ``ctx.elicit()`` tools work on 2025-11-25 only. The default mode must reach them with no flag;
@@ -182,9 +182,7 @@ async def test_auto_adopts_2026_when_the_server_refuses_initialize(tmp_path: Pat
 @pytest.mark.anyio
 async def test_a_server_refusing_both_gets_the_initialize_refusal(tmp_path: Path) -> None:
     script = {"refuse": {"initialize": {"code": -32603, "message": "database is down"}}}
-    conn = ServerConnection(
-        raw_spec(tmp_path, script), handler=ScriptedHandler(), sink=Recorder()
-    )
+    conn = ServerConnection(raw_spec(tmp_path, script), handler=ScriptedHandler(), sink=Recorder())
     await conn.run()
     assert conn.state is ConnectionState.FAILED
     assert conn.detail is not None and "database is down" in conn.detail

@@ -81,7 +81,7 @@ async def test_sdk_still_caps_input_required_rounds_at_10() -> None:
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("mode", ["legacy", "auto"])
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_long_multi_round_flows_are_not_capped(mode: str) -> None:
     handler = ScriptedHandler(ElicitationOutcome("accept"))
     async with (

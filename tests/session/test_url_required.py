@@ -55,7 +55,7 @@ def test_invalid_data_is_a_readable_error(data: Any, why: str) -> None:
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("mode", ["legacy", "auto"])
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_tool_call_failing_with_32042(mode: ProtocolMode) -> None:
     handler = ScriptedHandler()
     async with (

@@ -37,11 +37,10 @@ from tests.proc_kit import processes_with
 
 #: Only a hang waits this long (a cold Python + `mcp` import on a busy 2-core box).
 WAIT = 30.0
-#: The protocol eras the tests run on, by the client mode that reaches them: ``legacy`` gives
-#: 2025-11-25; ``auto`` (the default, what ``mcp-tui demo`` uses) negotiates 2026-07-28 with the
-#: demo. (An explicit ``mode="2026-07-28"`` skips ``server/discover``, so the server's info and
-#: capabilities stay unknown; ``test_demo_tui.py`` covers that mode on its own.)
-ERAS: dict[str, ProtocolMode] = {"2025-11-25": "legacy", "2026-07-28": "auto"}
+#: The protocol eras the tests run on, by the client mode that reaches them: ``auto`` (the
+#: default, what ``mcp-tui demo`` uses) negotiates 2025-11-25 with the demo, which speaks both
+#: (``session/era.py``); ``mode="2026-07-28"`` reaches the new era.
+ERAS: dict[str, ProtocolMode] = {"2025-11-25": "auto", "2026-07-28": "2026-07-28"}
 
 T = TypeVar("T")
 

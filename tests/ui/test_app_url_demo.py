@@ -157,7 +157,7 @@ async def test_list_files_2025_same_url_after_retry_stops(opened: Path) -> None:
 async def test_2026_the_url_comes_in_input_required_and_the_call_waits(
     opened: Path, tool: str
 ) -> None:
-    async with demo_app("auto") as (app, pilot):
+    async with demo_app("2026-07-28") as (app, pilot):
         assert app.entries["demo"].info is not None
         assert app.entries["demo"].info.protocol_version == "2026-07-28"
         session_of(app).call_tool("demo", tool, {})

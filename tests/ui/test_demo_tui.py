@@ -420,7 +420,7 @@ async def test_search_issues_resource_and_prompt_from_the_catalog(tmp_path: Path
     assert got["params"]["arguments"] == {"project": "web", "version": "2.4"}
 
 
-# ---- an explicit mode="2026-07-28" (no server/discover) ---------------------------------------
+# ---- an explicit mode="2026-07-28" (what E switches to) ---------------------------------------
 
 
 async def test_explicit_2026_mode_flow_from_the_catalog(tmp_path: Path) -> None:
