@@ -185,7 +185,7 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
             parts.append(Content.styled("(empty result)", "dim italic"))
     hint = outcome_hint(outcome)
     if hint is not None:
-        parts.append(Content.styled(hint, "bold $warning"))
+        parts.append(literal(hint, limit=None, style="bold $warning"))
         full.append(hint)
     for request in outcome.url_elicitations:
         message = getattr(request, "message", "")
