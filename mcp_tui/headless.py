@@ -68,11 +68,6 @@ NO_RATE_LIMIT = (1_000_000, 1.0)
 #: it (``--timeout`` still bounds the whole run).
 CATALOG_WAIT = 60.0
 
-#: A server that asks for the roots while starting (server-filesystem does, right after the
-#: handshake) applies the answer asynchronously: ``call`` gives it this long after the last
-#: ``roots/list`` before calling, or the call may find no allowed directory yet.
-ROOTS_SETTLE = 0.3
-
 
 @dataclass(frozen=True)
 class HeadlessOptions:
@@ -135,8 +130,6 @@ class _Run:
         self._call_ids: set[Any] = set()
         #: The last ``tools/call`` response as it came over the wire (for ``--json``).
         self.raw_result: dict[str, Any] | None = None
-        #: When the server last asked for the roots (``anyio.current_time()``), if it did.
-        self.roots_asked_at: float | None = None
 
     def say(self, text: str) -> None:
         print(f"mcp-tui: {text}", file=self.err, flush=True)
@@ -197,8 +190,6 @@ class _Run:
         method = event.method
         if event.direction == "out" and method == "tools/call":
             self._call_ids.add(event.id)
-        elif event.direction == "in" and method == "roots/list":
-            self.roots_asked_at = anyio.current_time()
         elif event.direction == "in" and method is None and event.id in self._call_ids:
             result = event.message.get("result")
             if isinstance(result, dict):
@@ -311,8 +302,7 @@ async def call_async(
             run.say(f"warning: calling {tool} without a tools listing from the server")
         elif all(t.name != plan.tool for t in conn.tools):
             run.say(f"warning: the server did not list a tool named {tool}; calling it anyway")
-        if run.roots_asked_at is not None:  # let the server apply the roots it asked for
-            await anyio.sleep(max(0.0, run.roots_asked_at + ROOTS_SETTLE - anyio.current_time()))
+        await anyio.sleep(conn.roots_settle_left())  # let the server apply roots it asked for
         with anyio.CancelScope() as call_scope:
             handler.on_failure = call_scope.cancel
             outcome = await conn.call_tool(plan.tool, plan.arguments)

@@ -147,6 +147,7 @@ class ServerConnection(ConnectionFeatures):
         self._user_cancelled: set[int] = set()
         self._roots = initial_roots(spec.roots)
         self._subscriptions: set[str] = set()
+        self._roots_asked_at: float | None = None
         self._run_scope: anyio.CancelScope | None = None
         self._events: dict[str, anyio.Event] = {}
 

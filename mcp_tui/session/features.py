@@ -45,6 +45,11 @@ from mcp_tui.session.roots import Root
 
 log = logging.getLogger(__name__)
 
+#: A server that asked for the roots applies the answer asynchronously (server-filesystem does,
+#: right after the handshake): a call made at once (``--call``, ``mcp-tui call``) waits this long
+#: after the last ``roots/list``, or it may find no allowed directory yet.
+ROOTS_SETTLE = 0.3
+
 
 class ConnectionFeatures(ConnectionRequests):
     """Roots, cancel, ping, log level and subscriptions of one connection."""
@@ -53,6 +58,8 @@ class ConnectionFeatures(ConnectionRequests):
     _roots: tuple[Root, ...]
     #: The URIs subscribed to on this connection.
     _subscriptions: set[str]
+    #: When the server last asked for the roots (``anyio.current_time()``), if it did.
+    _roots_asked_at: float | None
 
     # ---- era --------------------------------------------------------------------------------
 
@@ -73,6 +80,7 @@ class ConnectionFeatures(ConnectionRequests):
         """The SDK's ``list_roots_callback``: ``roots/list`` (2025) or a ``roots/list`` input
         request (2026-07-28) is answered with the current roots."""
         roots = self._roots
+        self._roots_asked_at = anyio.current_time()
         shown = ", ".join(root.path for root in roots) or "none"
         self._sink(Notice(self.name, f"the server asked for its roots; sent {len(roots)}: {shown}"))
         return types.ListRootsResult(
@@ -80,6 +88,13 @@ class ConnectionFeatures(ConnectionRequests):
                 types.Root.model_validate({"uri": root.uri, "name": root.name}) for root in roots
             ]
         )
+
+    def roots_settle_left(self) -> float:
+        """Seconds a call made at once should still wait for the server to apply the roots it
+        asked for (:data:`ROOTS_SETTLE` after the last ``roots/list``; 0 if it never asked)."""
+        if self._roots_asked_at is None:
+            return 0.0
+        return max(0.0, self._roots_asked_at + ROOTS_SETTLE - anyio.current_time())
 
     async def set_roots(self, roots: Sequence[Root]) -> None:
         """Offer ``roots`` from now on and tell the server, the way its era allows."""

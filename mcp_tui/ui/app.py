@@ -189,10 +189,10 @@ class McpTuiApp(AppConnections, AppWaits):
                     notes.append(note)
                 entry.apply_catalog(catalog)
                 changed[entry.name] = entry
-        for note in batch.notes:
-            if isinstance(note, ResourceUpdated) and note.server in self.entries:
-                entry = self.entries[note.server]
-                entry.mark(note.uri, updated=True)
+        for event in batch.notes:
+            if isinstance(event, ResourceUpdated) and event.server in self.entries:
+                entry = self.entries[event.server]
+                entry.mark(event.uri, updated=True)
                 changed[entry.name] = entry
         for pause in batch.pauses:
             entry = self.entries.get(pause.server)
@@ -237,6 +237,10 @@ class McpTuiApp(AppConnections, AppWaits):
         settled = True
         for entry in candidates:
             if entry.state is ConnectionState.READY and entry.find_tool(request.tool):
+                settling = entry.connection.roots_settle_left() if entry.connection else 0.0
+                if settling > 0:  # the server is applying the roots it asked for
+                    self.set_timer(settling, self._run_requested_call)
+                    return
                 self._pending_call = None
                 session.call_tool(entry.name, request.tool, request.arguments)
                 return

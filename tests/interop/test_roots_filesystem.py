@@ -21,7 +21,7 @@ import pytest
 from interop_peers import FILESYSTEM_JS, LOOPBACK_PRELOAD, NODE
 from tui_driver import quit_app, result_text, tool_results, wait_for
 
-from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.options import AppOptions
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.roots import RootsScreen
@@ -53,23 +53,20 @@ async def test_default_root_then_a_root_added_in_the_dialog(
     home, extra = two_directories(tmp_path)
     monkeypatch.chdir(home)  # the default root is the directory mcp-tui was started in
     log, stderr = tmp_path / "traffic.jsonl", tmp_path / "stderr.log"
-    options = AppOptions(
-        call=ToolCallRequest("read_text_file", {"path": str(home / "notes.txt")}),
-        traffic_log=log,
-        stderr_log=stderr,
-    )
+    options = AppOptions(traffic_log=log, stderr_log=stderr)
     app = McpTuiApp([ServerSpec("files", filesystem(), mode="legacy")], options)
 
     def stderr_says(count: int) -> bool:
         return stderr.exists() and UPDATED.format(count) in stderr.read_text()
 
     async with app.run_test(size=(120, 40)) as pilot:
-        # --call waits for the tools listing; the server asked for the roots before that.
-        read = await wait_for(pilot, lambda: tool_results(log, "read_text_file"), "the read")
-        assert result_text(read[0]) == "in the default root\n"
-        assert stderr_says(1)
+        # The server asks for the roots after the handshake and applies them asynchronously.
+        await wait_for(pilot, lambda: stderr_says(1), "server-filesystem taking the default root")
         session = app.session
         assert session is not None
+        session.call_tool("files", "read_text_file", {"path": str(home / "notes.txt")})
+        read = await wait_for(pilot, lambda: tool_results(log, "read_text_file"), "the read")
+        assert result_text(read[0]) == "in the default root\n"
 
         # The roots dialog, as a user: o, type the directory, Enter, Ctrl+S.
         session.switch_server("files")
