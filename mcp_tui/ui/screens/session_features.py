@@ -9,9 +9,11 @@ transcript. What each does on which protocol era is the session layer's business
 
 from __future__ import annotations
 
-from typing import Literal
+import asyncio
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from mcp_tui.session.events import LOG_LEVELS, Notice, ResourceInfo
+from mcp_tui.session.events import LOG_LEVELS, CallOutcome, Notice, ResourceInfo
 from mcp_tui.ui.render import notice_entry
 from mcp_tui.ui.screens.session_verbs import SessionVerbs
 from mcp_tui.ui.text import literal_line
@@ -43,6 +45,38 @@ class SessionFeatures(SessionVerbs):
             self.notify(f"Call #{call_id} is not running", severity="warning", markup=False)
             return
         self.notify(f"Cancelling call #{call_id}", markup=False)
+
+    async def call_tool_awaited(
+        self, server: str, name: str, arguments: Mapping[str, Any]
+    ) -> CallOutcome:
+        """Call a tool for someone who awaits its outcome (the chat), shown like any call here.
+
+        If the caller stops waiting (the chat's Escape), the call is cancelled on the server too.
+        """
+        ready = self._ready(server)
+        if ready is None:
+            return CallOutcome(error=f"{server} is not ready.")
+        _, connection = ready
+        args = dict(arguments)
+        done: asyncio.Future[CallOutcome] = asyncio.get_running_loop().create_future()
+
+        async def then(outcome: CallOutcome) -> None:
+            if not done.done():
+                done.set_result(outcome)
+
+        call_id = self._run_request(
+            server,
+            name,
+            args,
+            lambda call_id: connection.call_tool(name, args, call_id=call_id),
+            then=then,
+        )
+        try:
+            return await done
+        except asyncio.CancelledError:
+            if call_id in self.cancellable:
+                self.cancel_call(call_id)
+            raise
 
     def pick_call_to_cancel(self) -> None:
         """``c``: the only running call, or a choice among several."""

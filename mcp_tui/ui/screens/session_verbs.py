@@ -229,30 +229,6 @@ class SessionVerbs(Screen[None]):
         self.refresh_bindings()
         return call_id
 
-    async def call_tool_awaited(
-        self, server: str, name: str, arguments: Mapping[str, Any]
-    ) -> CallOutcome:
-        """Call a tool for someone who needs its outcome (the chat): shown like any call here."""
-        ready = self._ready(server)
-        if ready is None:
-            return CallOutcome(error=f"{server} is not ready.")
-        _, connection = ready
-        args = dict(arguments)
-        done: asyncio.Future[CallOutcome] = asyncio.get_running_loop().create_future()
-
-        async def then(outcome: CallOutcome) -> None:
-            if not done.done():
-                done.set_result(outcome)
-
-        self._run_request(
-            server,
-            name,
-            args,
-            lambda call_id: connection.call_tool(name, args, call_id=call_id),
-            then=then,
-        )
-        return await done
-
     # --- prompts -----------------------------------------------------------------------------
 
     def open_prompt(self, server: str, name: str) -> None:
