@@ -62,6 +62,8 @@ async def open_chat(pilot: Pilot[None], *, approve: bool) -> None:
     chat = app.screen
     assert isinstance(chat, ChatScreen)
     chat._model = FunctionModel(stream_function=stream)
+    # A steady cursor: a blinking one is drawn or not depending on how long the steps took.
+    chat.query_one("#chat-input").cursor_blink = False  # type: ignore[attr-defined]
     chat.query_one("#chat-input").value = "What is the weather in Lisbon this week?"  # type: ignore[attr-defined]
     await pilot.press("enter")
     await wait_for(

@@ -224,7 +224,11 @@ class ChatScreen(Screen[None]):
             )
         finally:
             self._cancel_asking()
-            self.call_later(self._show_status)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The status line and the keys follow the turn's worker (running, then ended)."""
+        if event.worker is self._turn:
+            self._show_status()
 
     # --- events from the conversation --------------------------------------------------------
 
