@@ -40,6 +40,7 @@ __all__ = [
     "guard_markup",
     "make_app",
     "open_node",
+    "palette_options",
     "run_from_palette",
     "session_of",
     "spec",
@@ -124,6 +125,17 @@ async def events_shown(pilot: Pilot[None], app: McpTuiApp) -> None:
         message="the app never moved the buffered events to its widgets",
     )
     await pilot.pause()
+
+
+def palette_options(app: McpTuiApp) -> list[Any]:
+    """The commands the open command palette lists (none while it is closed or searching)."""
+    from textual.command import CommandList
+
+    found = app.screen.query(CommandList)
+    if not found:
+        return []
+    commands = found.first()
+    return [commands.get_option_at_index(i) for i in range(commands.option_count)]
 
 
 async def run_from_palette(pilot: Pilot[None], app: McpTuiApp, query: str, expect: str) -> None:

@@ -110,7 +110,11 @@ async def demo_app(
         assert entry.info is not None and entry.info.protocol_version == expected
         yield DemoRun(app, pilot, log, expected, marker)
         await pilot.press("ctrl+q")
-        await pilot.pause(0.1)
+        await wait_until(
+            pilot,
+            lambda: not app.is_running or isinstance(app.screen, ConfirmScreen) or app._quitting,
+            "ctrl+q handled",
+        )
         if app.is_running and isinstance(app.screen, ConfirmScreen):  # a form was left open
             await pilot.press("y")
         deadline = time.monotonic() + WAIT

@@ -18,11 +18,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from app_testkit import (
     RAW_CONTROLS,
+    catalog_has,
+    events_shown,
     guard_markup,
     open_node,
     session_of,
     transcript_text,
     wait_for,
+    wait_until,
 )
 from textual.widgets import Input
 
@@ -72,7 +75,7 @@ async def test_demo_server_tool_call_through_form_with_a_failed_neighbour(tmp_pa
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY, 1000)
         assert app.entries["missing"].detail
         await wait_for(pilot, lambda: bool(app.entries["demo"].tools), 200)
-        await pilot.pause(0.1)
+        await wait_until(lambda: catalog_has(app, "demo", "long_task"), pilot=pilot)
         await open_node(pilot, app, "demo", "long_task")
         await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
         first = app.screen.query(Input).first()
@@ -111,7 +114,7 @@ async def test_hostile_server_text_stays_literal(markup_calls: list[str]) -> Non
             500,
         )
         await wait_for(pilot, lambda: session_of(app).logs.lines_written >= 2, 200)
-        await pilot.pause(0.2)
+        await events_shown(pilot, app)
         screen = app.export_screenshot()
         for control in RAW_CONTROLS:
             assert control not in screen

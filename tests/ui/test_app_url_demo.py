@@ -29,7 +29,7 @@ from msgspec.structs import replace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from app_testkit import session_of, transcript_text, wait_for
+from app_testkit import events_shown, session_of, transcript_text, wait_for
 from test_app_real import needs_proc, processes_with, python_server
 from textual.pilot import Pilot
 
@@ -128,7 +128,7 @@ async def test_list_files_2025_32042_retry_after_the_page_is_pressed(opened: Pat
         url = await consent(app, pilot)
         await wait_for(pilot, lambda: bool(app.url_waits.waiting), 300)
         assert "-32042" in transcript_text(app, full=True)
-        await pilot.pause(0.2)
+        await events_shown(pilot, app)
         assert not isinstance(app.screen, ConfirmScreen)  # not before the page is finished
         await asyncio.to_thread(press_page, url)
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 500)
@@ -148,7 +148,7 @@ async def test_list_files_2025_same_url_after_retry_stops(opened: Path) -> None:
         await wait_for(pilot, lambda: "not retried" in transcript_text(app, full=True), 500)
         assert "asked for the same page again" in transcript_text(app, full=True)
         assert url in transcript_text(app, full=True)
-        await pilot.pause(0.3)
+        await events_shown(pilot, app)
         assert not isinstance(app.screen, (ConfirmScreen, UrlConsentScreen))
         assert browser_calls(opened) == [[url]]  # opened once, not again
 

@@ -28,7 +28,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from app_testkit import open_node
+from app_testkit import events_shown, open_node
 from demo_tui_kit import (
     ERAS,
     DemoRun,
@@ -170,7 +170,7 @@ async def test_book_table_decline_at_step_two_ends_politely(tmp_path: Path, era:
         await gone(run, step2)
         done = "No table booked: you declined."
         await wait_until(run.pilot, lambda: done in run.transcript(), "the polite ending")
-        await run.pilot.pause(0.2)
+        await events_shown(run.pilot, run.app)
         assert not isinstance(run.app.screen, ElicitationScreen)  # no step 3
         sent = answers(run, "book_table")
         assert final_text(run.log, "book_table") == done
@@ -227,7 +227,11 @@ async def test_open_project_titled_single_select(tmp_path: Path, era: str) -> No
             ),
         ]
         await run.pilot.press("ctrl+s")  # required and unchosen: nothing is sent
-        await run.pilot.pause(0.2)
+        await wait_until(
+            run.pilot,
+            lambda: "to fix" in str(form.query_one("#elicitation-status").render()),
+            "the form saying what to fix",
+        )
         assert run.app.screen is form and answers(run, "open_project") == []
         await expect_focus(run, "project")
         await run.pilot.press("enter", "down", "down", "enter")  # the second project

@@ -10,10 +10,11 @@ from typing import ClassVar
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest
-from app_testkit import make_app, session_of
+from app_testkit import events_shown, make_app, session_of, wait_until
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.widgets import Button
 
 from mcp_tui.ui import app_connections
@@ -135,15 +136,24 @@ async def test_a_click_presses_the_key_and_a_disabled_key_does_nothing() -> None
 async def test_the_palette_over_the_session_screen_leaves_its_footer_alone() -> None:
     app, _ = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(0.2)
-        footer = session_of(app).query_one(KeyFooter)
-        line = footer.render().plain
-        assert "Quit" in line and "palette" in line
+        session = session_of(app)
+
+        def footer_line() -> str:
+            found = session.query(KeyFooter)
+            return found.first().render().plain if found else ""
+
+        await wait_until(lambda: "Quit" in footer_line(), pilot=pilot)
+        # Settled: the server ready, its events shown (each may change the keys on offer).
+        await wait_until(lambda: app.entries["demo"].state.value == "ready", pilot=pilot)
+        await events_shown(pilot, app)
+        footer = session.query_one(KeyFooter)
+        assert "palette" in footer_line()
         drawn = footer._shown
         await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
+        await wait_until(lambda: isinstance(app.screen, CommandPalette), pilot=pilot)
         await pilot.press("escape")
-        await pilot.pause(0.2)
+        await wait_until(lambda: app.screen is session, pilot=pilot)
+        await pilot.pause()
         assert footer._shown is drawn  # not drawn again: what it shows never changed
 
 

@@ -22,9 +22,12 @@ from app_testkit import (
     guard_markup,
     make_app,
     open_node,
+    palette_options,
     session_of,
     wait_for,
+    wait_until,
 )
+from textual.command import CommandPalette
 
 from mcp_tui.session.events import (
     CallOutcome,
@@ -127,28 +130,34 @@ async def test_hostile_text_everywhere_is_literal(markup_calls: list[str]) -> No
         await pilot.press("escape")
         await open_node(pilot, app, "demo", HOSTILE)
         await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
-        await pilot.pause(0.1)
+        await pilot.pause()
         assert_no_raw_controls(app.export_screenshot())
         await pilot.press("escape")
+        await wait_until(lambda: app.screen is session, pilot=pilot)
         await pilot.press("t")
-        await pilot.pause(0.1)
+        await wait_until(lambda: session.traffic.display, pilot=pilot)
+        await pilot.pause()
         assert_no_raw_controls(app.export_screenshot())
         traffic = "\n".join(line.text for line in session.traffic.lines)
         assert "[@click=app.quit]" in traffic
 
         # The command palette lists the tool by its (hostile) name.
         await pilot.press("t", "ctrl+p")
-        await pilot.pause(0.1)
+        await wait_until(lambda: isinstance(app.screen, CommandPalette), pilot=pilot)
         await pilot.press(*"call tool")
-        await pilot.pause(0.5)
+        await wait_until(
+            lambda: any(SENTINEL in str(o.prompt) for o in palette_options(app)),
+            pilot=pilot,
+            message="the palette never listed the hostile tool",
+        )
+        await pilot.pause()
         assert_no_raw_controls(app.export_screenshot())
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await wait_until(lambda: app.screen is session, pilot=pilot)
 
         # Still answering keys, and nothing clicked its way to app.quit.
         await pilot.press("l")
-        await pilot.pause(0.05)
-        assert not session.logs.display
+        await wait_until(lambda: not session.logs.display, pilot=pilot)
         assert app.is_running
     assert markup_calls == []
     assert factory.latest("demo").calls[0][0] == HOSTILE

@@ -16,7 +16,15 @@ from textual.pilot import Pilot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from app_testkit import Script, make_app, open_node, session_of, wait_for
+from app_testkit import (
+    Script,
+    events_shown,
+    make_app,
+    open_node,
+    session_of,
+    wait_for,
+    wait_until,
+)
 
 from mcp_tui.session.events import (
     CallOutcome,
@@ -114,7 +122,7 @@ async def with_calls(pilot: Pilot[None]) -> None:
     await wait_for(pilot, lambda: any("18°C" in e.full for e in session.transcript.entries))
     session.call_tool("weather", "radar", {})
     await wait_for(pilot, lambda: any("image/png" in e.full for e in session.transcript.entries))
-    await pilot.pause(0.2)
+    await events_shown(pilot, app)
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
@@ -129,7 +137,8 @@ def test_tool_arguments_dialog(snap_compare: SnapCompare) -> None:
         await wait_for(pilot, lambda: app.entries["weather"].state is ConnectionState.READY)
         await open_node(pilot, app, "weather", "forecast")
         await pilot.press(*"Lis")
-        await pilot.pause(0.2)
+        await wait_until(lambda: getattr(app.focused, "value", None) == "Lis", pilot=pilot)
+        await pilot.pause()
 
     assert snap_compare(make_session_app(), terminal_size=SMALL, run_before=open_forecast)
 
@@ -157,8 +166,10 @@ def test_traffic_view(snap_compare: SnapCompare) -> None:
                 "weather", "in", {"jsonrpc": "2.0", "id": 3, "result": result}, at=AT + 0.25
             )
         )
-        await pilot.pause(0.2)
+        await events_shown(pilot, app)
         await pilot.press("t")
-        await pilot.pause(0.2)
+        session = session_of(app)
+        await wait_until(lambda: session.traffic.display and session.traffic.lines, pilot=pilot)
+        await pilot.pause()
 
     assert snap_compare(make_session_app(), terminal_size=LARGE, run_before=show_traffic)
