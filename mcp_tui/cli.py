@@ -370,7 +370,11 @@ def _headless_options(ns: argparse.Namespace) -> HeadlessOptions:
     from mcp_tui.headless import HeadlessOptions
 
     return HeadlessOptions(
-        json_output=ns.json, traffic_log=ns.log, timeout=ns.timeout, quiet=ns.quiet
+        json_output=ns.json,
+        traffic_log=ns.log,
+        timeout=ns.timeout,
+        quiet=ns.quiet,
+        log_level=ns.log_level,
     )
 
 

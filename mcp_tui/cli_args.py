@@ -312,6 +312,13 @@ def _add_headless_common(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print no server stderr, server log messages or library warnings on stderr",
     )
+    parser.add_argument(
+        "--log-level",
+        choices=("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"),
+        default="debug",
+        help="the server log messages asked for, this level and up (default: debug): "
+        "logging/setLevel, or each request's _meta on 2026-07-28",
+    )
     _add_log_option(parser)
     _add_target_options(parser, headless=True)
 

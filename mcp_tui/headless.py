@@ -79,6 +79,8 @@ class HeadlessOptions:
     timeout: float | None = None
     #: Do not copy server stderr and log messages to our stderr.
     quiet: bool = False
+    #: The server log messages asked for (``--log-level``): this level and up.
+    log_level: str = "debug"
 
 
 @dataclass(frozen=True)
@@ -243,6 +245,7 @@ async def _connected(
             traffic_log=traffic,
             rate_limit=NO_RATE_LIMIT,
             head_start=head,
+            log_level=options.log_level,
         )
     except BaseException:
         if head is not None:

@@ -88,7 +88,7 @@ class ServerConnection(ConnectionFeatures):
         stderr_log: Path | None = None,
         client_name: str = "mcp-tui",
         rate_limit: tuple[int, float] = (DEFAULT_RATE_LIMIT.count, DEFAULT_RATE_LIMIT.seconds),
-        log_level: types.LoggingLevel = "debug",
+        log_level: str = "debug",
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         authorization: AuthorizationHandler | None = None,

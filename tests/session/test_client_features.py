@@ -16,7 +16,7 @@ from mcp_tui.session.roots import Root, RootError, file_uri, initial_roots, make
 from mcp_tui.session.servers import ServerSpec
 
 FEATURES_SERVER = FIXTURES / "features_server.py"
-ERAS = [("legacy", "2025-11-25"), ("auto", "2026-07-28")]
+ERAS = [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")]
 
 
 def spec(record: Path, mode: str, roots: tuple[str, ...] | None = None) -> ServerSpec:
@@ -143,7 +143,9 @@ async def test_cancel_a_running_call(tmp_path: Path, mode: str, version: str) ->
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize(("mode", "method"), [("legacy", "ping"), ("auto", "server/discover")])
+@pytest.mark.parametrize(
+    ("mode", "method"), [("legacy", "ping"), ("2026-07-28", "server/discover")]
+)
 async def test_ping_times_a_round_trip(tmp_path: Path, mode: str, method: str) -> None:
     rec = Recorder()
     async with connected(spec(tmp_path / "r", mode), recorder=rec) as conn:
@@ -156,7 +158,7 @@ async def test_ping_times_a_round_trip(tmp_path: Path, mode: str, method: str) -
 @pytest.mark.anyio
 async def test_log_level_2026_rides_each_request(tmp_path: Path) -> None:
     rec = Recorder()
-    async with connected(spec(tmp_path / "r", "auto"), recorder=rec) as conn:
+    async with connected(spec(tmp_path / "r", "2026-07-28"), recorder=rec) as conn:
         assert conn.log_level == "debug"
         await conn.call_tool("log_each_level", {}, call_id=1)
         await rec.wait_for(LogReceived, lambda e: e.level == "debug")
@@ -209,7 +211,7 @@ def test_a_late_result_for_a_cancelled_request_is_noted() -> None:
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("mode", ["legacy", "auto"])
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_cancel_over_streamable_http(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -245,7 +247,7 @@ async def test_subscriptions_2026_ride_subscriptions_listen(tmp_path: Path) -> N
     from mcp_tui.session.events import ResourceUpdated
 
     rec = Recorder()
-    async with connected(spec(tmp_path / "r", "auto"), recorder=rec) as conn:
+    async with connected(spec(tmp_path / "r", "2026-07-28"), recorder=rec) as conn:
         assert conn.info.protocol_version == "2026-07-28" and conn.can_subscribe
         assert await conn.subscribe("features://counter") is None
         assert conn.subscriptions == {"features://counter"}

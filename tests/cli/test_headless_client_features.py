@@ -1,8 +1,9 @@
-"""Ctrl+C during ``mcp-tui call``: the call in flight is cancelled politely, then exit 130.
+"""``mcp-tui call`` and the client features: Ctrl+C, ``--log-level``.
 
-SIGINT cancels the run's main task; cancelling the task that awaits ``call_tool`` makes the SDK
-send ``notifications/cancelled`` before the connection closes. The fixture server records, on its
-own side, that its tool was cancelled.
+Ctrl+C: the call in flight is cancelled politely, then exit 130. SIGINT cancels the run's main
+task; cancelling the task that awaits ``call_tool`` makes the SDK send ``notifications/cancelled``
+before the connection closes. The fixture server records, on its own side, that its tool was
+cancelled.
 """
 
 from __future__ import annotations
@@ -44,3 +45,22 @@ def test_sigint_cancels_the_call_then_exits_130(tmp_path: Path, mode: str) -> No
     calls = [m["id"] for m in messages if m.get("method") == "tools/call"]
     cancels = [m for m in messages if m.get("method") == "notifications/cancelled"]
     assert cancels[0]["params"]["requestId"] == calls[0]
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_log_level_option(mode: str) -> None:
+    """2026-07-28: the level rides the request's _meta. A 2025 server without logging/setLevel
+    (MCPServer has none) sends everything: the refusal is not an error for the run."""
+    command = [sys.executable, "-m", "mcp_tui", "call", "log_each_level", "--mode", mode]
+    command += ["--log-level", "warning", "--", sys.executable, str(FEATURES_SERVER)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    levels = [
+        line.split(" log ", 1)[1].split("]", 1)[0]
+        for line in done.stderr.splitlines()
+        if line.startswith("[features_server.py log ")
+    ]
+    expected = ["warning", "error"]
+    if mode == "legacy":
+        expected = ["debug", "info", "warning", "error"]
+    assert levels == expected
