@@ -16,7 +16,7 @@ from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.session.sampling_bridge import describe_block, related_task, to_request
 from mcp_tui.session.servers import SamplingPolicy, ServerSpec
 
-ERAS = [("legacy", "2025-11-25"), ("auto", "2026-07-28")]
+ERAS = [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")]
 
 pytestmark = pytest.mark.anyio
 
