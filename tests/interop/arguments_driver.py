@@ -10,6 +10,7 @@ the exact ``tools/call`` params that went over the wire.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -22,18 +23,19 @@ from tui_driver import WAIT, tool_results, traffic, wait_for
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.widgets.argument_nodes import ArrayBox, PickerRow, VariantBox
 from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
 from mcp_tui.ui.widgets.form_fields import FieldRow
+from mcp_tui.ui.widgets.list_control import ItemInput, ListControl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
 
 from app_testkit import open_node
 
 Key = str | int
-#: One step: ("type", path, text), ("keys", path, key, ...), ("add", path), and for a variant
-#: ("pick", path, key, ...): keys on its picker.
+#: One step: ("type", path, text), ("keys", path, key, ...), ("add", path) (a list's "add item"
+#: button), ("list", path, [text, ...]) (the items of a list field, typed with Enter between
+#: them), and for a variant ("pick", path, key, ...): keys on its picker.
 Step = tuple[Any, ...]
 
 
@@ -43,6 +45,9 @@ async def ready(pilot: Pilot[Any], app: McpTuiApp, server: str) -> None:
 
 
 async def open_tool(pilot: Pilot[Any], app: McpTuiApp, server: str, tool: str) -> ArgumentsScreen:
+    await wait_for(
+        pilot, lambda: app.screen is app.screen_stack[0], f"the main screen, not {app.screen!r}"
+    )
     await open_node(pilot, app, server, tool)
     screen: ArgumentsScreen = await wait_for(
         pilot, lambda: isinstance(app.screen, ArgumentsScreen) and app.screen, f"{tool}'s form"
@@ -104,6 +109,23 @@ async def run_steps(pilot: Pilot[Any], screen: ArgumentsScreen, steps: Sequence[
             await pilot.pause()
             value = getattr(row.control, "value", None)
             assert value == step[2], f"{list(path)} holds {value!r}"
+        elif kind == "list":
+            row = await wait_for(pilot, lambda p=path: _field(screen, p, picker=False), "a list")
+            control = row.control
+            assert isinstance(control, ListControl), f"{list(path)} is not a list field"
+            first = control.first_input
+            assert first is not None
+            screen.set_focus(first)
+            await pilot.pause()
+            for index, text in enumerate(step[2]):
+                if index:
+                    await pilot.press("enter")  # a new item after this one, focused
+                item = pilot.app.focused
+                assert isinstance(item, ItemInput), f"focus is on {item!r}"
+                item.post_message(events.Paste(text))
+                await pilot.pause()
+            values = [i.value for i in control.items]
+            assert values == list(step[2]), f"{list(path)} holds {values!r}"
         elif kind in ("keys", "pick"):
             await _focus(pilot, screen, path, picker=kind == "pick")
             await pilot.press(*step[2:])
@@ -121,23 +143,22 @@ def tool_calls(log: Path, tool: str) -> list[dict[str, Any]]:
     ]
 
 
-async def send(
-    pilot: Pilot[Any], app: McpTuiApp, log: Path, tool: str, *, answer_elicitation: bool = False
-) -> dict[str, Any]:
-    """Ctrl+S, then the arguments that went over the wire; an elicitation the tool asks on the
-    way is cancelled (Escape) unless ``answer_elicitation``. Waits for the tool's response."""
+async def send(pilot: Pilot[Any], app: McpTuiApp, log: Path, tool: str) -> dict[str, Any]:
+    """Ctrl+S, then the arguments that went over the wire. Whatever the tool asks on the way (a
+    form, a URL to open) is cancelled with Escape, as a user would; waits for the response."""
     before = len(tool_calls(log, tool))
     await pilot.press("ctrl+s")
     await wait_for(pilot, lambda: len(tool_calls(log, tool)) > before, f"{tool} sent")
-    done = before + 1
-
-    def settled() -> bool:
-        if isinstance(app.screen, ElicitationScreen) and not answer_elicitation:
-            app.screen.action_cancel()
-            return False
-        return len(tool_results(log, tool)) >= done
-
-    await wait_for(pilot, settled, f"{tool}'s response")
+    deadline = time.monotonic() + WAIT
+    while len(tool_results(log, tool)) <= before:
+        assert time.monotonic() < deadline, f"timed out waiting for {tool}'s response"
+        if app.screen is not app.screen_stack[0] and not isinstance(app.screen, ArgumentsScreen):
+            await pilot.press("escape")  # an elicitation the tool asked on the way
+        await pilot.pause(0.05)
+    while app.screen is not app.screen_stack[0]:  # asked again after answering: cancel too
+        assert time.monotonic() < deadline, f"{app.screen!r} stays open after {tool}"
+        await pilot.press("escape")
+        await pilot.pause(0.05)
     return tool_calls(log, tool)[-1].get("arguments") or {}
 
 

@@ -11,12 +11,13 @@ memory file, and ``read_graph``), the files it wrote or edited in a temporary di
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from arguments_driver import open_tool, ready, run_steps, send
-from interop_peers import LOOPBACK_PRELOAD, NODE, NODE_MODULES
+from interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE, NODE_MODULES, REPO_ROOT
 from tui_driver import quit_app, result_text, tool_results
 
 from mcp_tui.options import AppOptions
@@ -60,8 +61,7 @@ MEMORY: list[tuple[str, list[Any], dict[str, Any]]] = [
             ("add", ("entities",)),
             ("type", (*ADA, "name"), "Ada"),
             ("type", (*ADA, "entityType"), "person"),
-            ("add", (*ADA, "observations")),
-            ("type", (*ADA, "observations", 0), FIRST),
+            ("list", (*ADA, "observations"), [FIRST]),
             ("add", ("entities",)),
             ("type", (*BABBAGE, "name"), "Babbage"),
             ("type", (*BABBAGE, "entityType"), "person"),
@@ -92,15 +92,14 @@ MEMORY: list[tuple[str, list[Any], dict[str, Any]]] = [
         [
             ("add", ("observations",)),
             ("type", ("observations", 0, "entityName"), "Babbage"),
-            ("add", ("observations", 0, "contents")),
-            ("type", ("observations", 0, "contents", 0), "designed the engine"),
+            ("list", ("observations", 0, "contents"), ["designed the engine"]),
         ],
         {"observations": [{"entityName": "Babbage", "contents": ["designed the engine"]}]},
     ),
     ("search_nodes", [("type", ("query",), "Ada")], {"query": "Ada"}),
     (
         "open_nodes",
-        [("add", ("names",)), ("type", ("names", 0), "Babbage")],
+        [("list", ("names",), ["Babbage"])],
         {"names": ["Babbage"]},
     ),
     ("read_graph", [], {}),
@@ -109,8 +108,7 @@ MEMORY: list[tuple[str, list[Any], dict[str, Any]]] = [
         [
             ("add", ("deletions",)),
             ("type", ("deletions", 0, "entityName"), "Babbage"),
-            ("add", ("deletions", 0, "observations")),
-            ("type", ("deletions", 0, "observations", 0), "designed the engine"),
+            ("list", ("deletions", 0, "observations"), ["designed the engine"]),
         ],
         {"deletions": [{"entityName": "Babbage", "observations": ["designed the engine"]}]},
     ),
@@ -126,7 +124,7 @@ MEMORY: list[tuple[str, list[Any], dict[str, Any]]] = [
     ),
     (
         "delete_entities",
-        [("add", ("entityNames",)), ("type", ("entityNames", 0), "Babbage")],
+        [("list", ("entityNames",), ["Babbage"])],
         {"entityNames": ["Babbage"]},
     ),
 ]
@@ -231,7 +229,7 @@ def filesystem_steps(root: Path) -> list[tuple[str, list[Any], dict[str, Any]]]:
         ("read_media_file", [("type", ("path",), a)], {"path": a}),
         (
             "read_multiple_files",
-            [("type", ("paths", 0), a), ("add", ("paths",)), ("type", ("paths", 1), b)],
+            [("list", ("paths",), [a, b])],
             {"paths": [a, b]},
         ),
         ("list_directory", [("type", ("path",), notes)], {"path": notes}),
@@ -244,8 +242,7 @@ def filesystem_steps(root: Path) -> list[tuple[str, list[Any], dict[str, Any]]]:
             "directory_tree",
             [
                 ("type", ("path",), str(root)),
-                ("add", ("excludePatterns",)),
-                ("type", ("excludePatterns", 0), "*.log"),
+                ("list", ("excludePatterns",), ["*.log"]),
             ],
             {"path": str(root), "excludePatterns": ["*.log"]},
         ),
@@ -284,3 +281,111 @@ async def test_every_filesystem_tool_through_its_form(peers: None, tmp_path: Pat
     assert str(root / "notes" / "a.txt") in found
     assert not (root / "notes" / "a.txt").exists()
     assert (root / "notes" / "b.txt").read_text() == "hello there"
+
+
+DATA_URI = "data:text/plain;base64,aGVsbG8="
+
+#: Every tool of server-everything: (tool, steps, the exact arguments it must receive).
+EVERYTHING: list[tuple[str, list[Any], dict[str, Any]]] = [
+    ("echo", [("type", ("message",), "hi there")], {"message": "hi there"}),
+    (
+        "get-annotated-message",
+        [("keys", ("messageType",), "enter", "down", "enter")],
+        {"messageType": "error", "includeImage": False},
+    ),
+    ("get-env", [], {}),
+    ("get-roots-list", [], {}),  # offered because mcp-tui declares roots
+    ("get-resource-links", [("type", ("count",), "2")], {"count": 2}),
+    ("get-resource-reference", [], {"resourceType": "Text", "resourceId": 1}),
+    (
+        "get-structured-content",
+        [("keys", ("location",), "enter", "down", "enter")],
+        {"location": "New York"},
+    ),
+    ("get-sum", [("type", ("a",), "2"), ("type", ("b",), "3.5")], {"a": 2, "b": 3.5}),
+    ("get-tiny-image", [], {}),
+    (
+        "gzip-file-as-resource",
+        [("type", ("name",), "hello.gz"), ("type", ("data",), DATA_URI)],
+        {"name": "hello.gz", "data": DATA_URI, "outputType": "resourceLink"},
+    ),
+    ("toggle-simulated-logging", [], {}),
+    ("toggle-subscriber-updates", [], {}),
+    (
+        "trigger-long-running-operation",
+        [("type", ("duration",), "0.5"), ("type", ("steps",), "1")],
+        {"duration": 0.5, "steps": 1},
+    ),
+    ("trigger-elicitation-request", [], {}),
+    (
+        "trigger-url-elicitation",
+        [("type", ("url",), "https://example.com/done")],
+        {
+            "url": "https://example.com/done",
+            "message": "Please open the link to complete this action.",
+            "errorPath": False,
+        },
+    ),
+    (
+        "simulate-research-query",
+        [("type", ("topic",), "forms")],
+        {"topic": "forms", "ambiguous": False},
+    ),
+]
+
+#: Every tool of the bundled demo.
+DEMO: list[tuple[str, list[Any], dict[str, Any]]] = [
+    ("book_table", [], {}),
+    ("delete_project", [("type", ("name",), "api")], {"name": "api"}),
+    ("open_project", [], {"name": "api"}),
+    ("set_preferences", [], {}),
+    ("quick_survey", [], {}),
+    ("confirm_action", [], {"action": "restart the build agents"}),
+    ("connect_account", [("type", ("wait_seconds",), "1")], {"wait_seconds": 1}),
+    (
+        "list_files",
+        [("type", ("wait_seconds",), "1")],
+        {"folder": "/", "wait_seconds": 1},
+    ),
+    ("disconnect_account", [], {}),
+    (
+        "long_task",
+        [("type", ("duration",), "0.2"), ("type", ("steps",), "2")],
+        {"duration": 0.2, "steps": 2},
+    ),
+    (
+        "search_issues",
+        [("type", ("query",), "forms")],
+        {
+            "query": "forms",
+            "state": "open",
+            "sort": "updated",
+            "limit": 10,
+            "include_pull_requests": False,
+        },
+    ),
+]
+
+
+async def run_table(
+    tmp_path: Path, spec: ServerSpec, table: list[tuple[str, list[Any], dict[str, Any]]]
+) -> None:
+    app = build_app(tmp_path, spec)
+    log = tmp_path / "traffic.jsonl"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app, spec.name)
+        assert {t.name for t in app.entries[spec.name].tools} == {t for t, _, _ in table}
+        for tool, steps, expected in table:
+            sent = await call(pilot, app, log, spec.name, tool, steps)
+            assert sent == expected, tool
+        await quit_app(pilot)
+
+
+async def test_every_everything_tool_through_its_form(peers: None, tmp_path: Path) -> None:
+    target = StdioTarget(str(NODE), ("-r", str(LOOPBACK_PRELOAD), str(EVERYTHING_JS), "stdio"))
+    await run_table(tmp_path, ServerSpec(name="everything", target=target), EVERYTHING)
+
+
+async def test_every_demo_tool_through_its_form(tmp_path: Path) -> None:
+    target = StdioTarget(sys.executable, ("-m", "mcp_tui.demo"), cwd=str(REPO_ROOT))
+    await run_table(tmp_path, ServerSpec(name="demo", target=target), DEMO)

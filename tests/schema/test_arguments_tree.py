@@ -83,9 +83,10 @@ def test_list_of_objects_is_filled_and_answered() -> None:
     assert isinstance(item, ObjectState)
     item.children["name"] = LeafState("Ada")
     item.children["entityType"] = LeafState("person")
+    # A list of free strings is the flat engine's own list field (its list editor).
     observations = item.children["observations"]
-    assert isinstance(observations, ArrayState)
-    observations.items.append(LeafState("wrote the first program"))
+    assert isinstance(observations, LeafState) and observations.raw == []
+    observations.raw = ["wrote the first program", ""]  # an empty last row is not an item
     value, errors = answer(root, state)
     expected = {
         "entities": [

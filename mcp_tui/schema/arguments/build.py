@@ -249,7 +249,8 @@ class Builder:
         items = schema.get("items", True)
         if "prefixItems" in schema or isinstance(items, list):
             return self._json(schema, "a list with positional items", at)
-        if isinstance(items, dict) and _string_choices(items):
+        if isinstance(items, dict) and (_string_choices(items) or _free_scalars(items)):
+            # The flat engine's own fields: a multi-select, or its list editor for free items.
             return self._leaf(schema, "array", at)
         node = ArrayNode(
             name=at.name,
@@ -394,6 +395,12 @@ def _string_choices(items: dict[str, Any]) -> bool:
         if isinstance(options, list) and options:
             return all(isinstance(o, dict) and isinstance(o.get("const"), str) for o in options)
     return False
+
+
+def _free_scalars(items: dict[str, Any]) -> bool:
+    """``items`` the flat engine edits as a list of free strings or numbers (``FieldKind.LIST``)."""
+    plain = not ({"enum", "const", "anyOf", "oneOf", "allOf"} | kw.REFERENCES) & items.keys()
+    return plain and items.get("type") in ("string", "number", "integer")
 
 
 def _choices(schema: dict[str, Any]) -> tuple[list[Any] | None, list[str]]:

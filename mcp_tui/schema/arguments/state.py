@@ -152,13 +152,16 @@ def _leaf_raw(node: Leaf, value: Any) -> RawValue:
         return value if isinstance(value, str) else _dumps(value)
     if kind is FieldKind.MULTI_SELECT:
         return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+    if kind is FieldKind.LIST:
+        items = value if isinstance(value, list) else [value]
+        return [v if isinstance(v, str) else _dumps(v) for v in items]
     if kind is FieldKind.SELECT:
         return value if isinstance(value, str) else None
     return value if isinstance(value, str) else _dumps(value)
 
 
 def _empty(node: Leaf) -> RawValue:
-    return [] if node.field.kind is FieldKind.MULTI_SELECT else None
+    return [] if node.field.kind in (FieldKind.MULTI_SELECT, FieldKind.LIST) else None
 
 
 def _dumps(value: Any) -> str:
@@ -197,7 +200,7 @@ def fits(node: Node, value: Any) -> bool:
             return isinstance(value, int) and not isinstance(value, bool)
         if kind is FieldKind.NUMBER:
             return isinstance(value, int | float) and not isinstance(value, bool)
-        if kind is FieldKind.MULTI_SELECT:
+        if kind in (FieldKind.MULTI_SELECT, FieldKind.LIST):
             return isinstance(value, list)
         return isinstance(value, str)
     return True
