@@ -317,6 +317,11 @@ EVERYTHING: list[tuple[str, list[Any], dict[str, Any]]] = [
         {"duration": 0.5, "steps": 1},
     ),
     ("trigger-elicitation-request", [], {}),
+    (  # offered because mcp-tui declares sampling; the review screen is cancelled (Escape)
+        "trigger-sampling-request",
+        [("type", ("prompt",), "Say hi")],
+        {"prompt": "Say hi", "maxTokens": 100},
+    ),
     (
         "trigger-url-elicitation",
         [("type", ("url",), "https://example.com/done")],
