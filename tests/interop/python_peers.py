@@ -68,11 +68,17 @@ def require_python_peer(name: str) -> Path:
 
 
 def install(name: str) -> None:
-    """(Re)build one venv from its lock."""
+    """(Re)build one venv from its lock.
+
+    The venv gets no pip of its own (``ensurepip`` costs seconds per venv): this interpreter's
+    pip installs into it (``pip --python``). ``--no-compile``: a server compiles only the
+    modules it imports, on its first start.
+    """
     target = VENVS / name
-    venv.EnvBuilder(clear=True, with_pip=True).create(target)
-    command = [str(python_of(name)), "-m", "pip", "install", "--quiet", "--no-deps"]
-    subprocess.run([*command, "-r", str(lock_of(name))], check=True)
+    venv.EnvBuilder(clear=True, with_pip=False).create(target)
+    pip = [sys.executable, "-m", "pip", "--python", str(python_of(name))]
+    options = ["install", "--quiet", "--no-deps", "--no-compile", "-r", str(lock_of(name))]
+    subprocess.run([*pip, *options], check=True)
     (target / STAMP).write_text(_digest(name))
 
 
