@@ -262,7 +262,9 @@ def declined_text(result: types.ElicitResult, what: str) -> str:
     """The polite ending for a decline or cancel, naming what did not happen."""
     if result.action == "decline":
         return f"{what}: you declined."
-    return f"{what}: you cancelled."
+    # A server cannot tell who cancelled: the person, or their client on its own (a "stop
+    # asking" switch, a rate limit), so it does not say "you".
+    return f"{what}: the request was cancelled."
 
 
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]

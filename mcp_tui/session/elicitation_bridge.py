@@ -191,7 +191,7 @@ class ElicitationBridge:
             return refuse()
         key = ctx.request_id if isinstance(ctx.request_id, str | int) else None
         if key is None or self._protocol_version() in MODERN_PROTOCOL_VERSIONS:
-            return await self._gated(answer, refuse)
+            return await self._gated(answer, refuse, what, summary)
         if key in self._open_ids:
             self._notice(
                 f"sent a second request with the id {one_line(repr(key), limit=60)} while the "
@@ -205,17 +205,30 @@ class ElicitationBridge:
             )
         self._open_ids.add(key)
         try:
-            return await self._gated(answer, refuse)
+            return await self._gated(answer, refuse, what, summary)
         finally:
             self._open_ids.discard(key)
 
-    async def _gated(self, answer: Callable[[], Awaitable[R]], refuse: Callable[[], R]) -> R:
+    async def _gated(
+        self,
+        answer: Callable[[], Awaitable[R]],
+        refuse: Callable[[], R],
+        what: str = "a request",
+        summary: str = "",
+    ) -> R:
         decision = self.gate.arrive()
         if not decision.admitted:
             if decision.verdict is Verdict.RATE_LIMITED:
                 self._sink(ElicitationPauseChanged(self.server, True, by_limit=True))
             if decision.notice:
                 self._notice(decision.notice, "warning")
+            elif decision.verdict is Verdict.PAUSED:
+                # Said as it is: the client cancelled, not the person (the server only hears
+                # "cancel" and may well say "you cancelled").
+                self._notice(
+                    f"cancelled automatically (stop asking is on): {what}: "
+                    + one_line(summary, limit=120)
+                )
             return refuse()
         try:
             return await answer()

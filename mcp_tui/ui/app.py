@@ -180,13 +180,13 @@ class McpTuiApp(AppConnections, AppWaits):
             if entry is not None:
                 entry.apply_state(state)
                 changed[entry.name] = entry
-        notes = []
+        changes = []
         for catalog in batch.catalogs.values():
             entry = self.entries.get(catalog.server)
             if entry is not None:
-                note = catalog_note(entry, catalog)  # what changed, before it is applied
-                if note is not None:
-                    notes.append(note)
+                change = catalog_note(entry, catalog)  # what changed, before it is applied
+                if change is not None:
+                    changes.append(change)
                 entry.apply_catalog(catalog)
                 changed[entry.name] = entry
         for event in batch.notes:
@@ -200,7 +200,7 @@ class McpTuiApp(AppConnections, AppWaits):
                 entry.paused = pause.paused
                 entry.paused_by_limit = pause.paused and pause.by_limit
                 changed[entry.name] = entry
-        entries = notes + self._wait_events(batch)
+        entries = changes + self._wait_events(batch)
         session.apply_batch(batch, changed.values())
         if entries:
             session.queue_entries(entries)

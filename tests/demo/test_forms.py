@@ -56,7 +56,7 @@ async def test_delete_asks_with_a_boolean_that_defaults_to_false(mode: str) -> N
     [
         (accept(confirm=False), "Kept website: the confirmation was not ticked."),
         (decline(), "Kept website: you declined."),
-        (cancel(), "Kept website: you cancelled."),
+        (cancel(), "Kept website: the request was cancelled."),
     ],
 )
 async def test_delete_keeps_the_project_unless_confirmed(
@@ -327,7 +327,7 @@ async def test_preferences_report_a_decline_or_cancel_without_content(
         (accept(), "Confirmed: ship it."),
         (types.ElicitResult(action="accept"), "Confirmed: ship it."),
         (decline(), "Not confirmed (ship it): you declined."),
-        (cancel(), "Not confirmed (ship it): you cancelled."),
+        (cancel(), "Not confirmed (ship it): the request was cancelled."),
     ],
 )
 async def test_confirm_uses_an_empty_schema(

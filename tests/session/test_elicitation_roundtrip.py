@@ -203,6 +203,9 @@ async def test_stop_asking_toggle() -> None:
         assert conn.elicitation_paused
         assert echoed(await conn.call_tool("all_fields"))["action"] == "cancel"
         assert handler.seen == []
+        # Said as it happened: the client cancelled on its own, not the person.
+        [auto] = [n for n in rec.of(Notice) if "stop asking" in n.text]
+        assert auto.text.startswith("cancelled automatically (stop asking is on): ")
         conn.set_elicitation_paused(False)
         assert echoed(await conn.call_tool("all_fields"))["action"] == "accept"
     assert [(e.paused, e.by_limit) for e in rec.of(ElicitationPauseChanged)] == [

@@ -19,6 +19,7 @@ from textual.pilot import Pilot
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.elicitation_handler import TuiElicitationHandler
+from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.ui.widgets.schema_form import SchemaForm
@@ -101,7 +102,9 @@ async def test_decline_then_type_into_the_next_form_then_leave_it_open() -> None
         assert isinstance(screen, ElicitationScreen)
         assert screen.query_one(SchemaForm).raw_values() == {"name": "Bo", "n": "7"}
         assert not second.done()
-        burst(app, "escape")
+        burst(app, "escape")  # something was typed: Escape asks first
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        burst(app, "y")
         await until(pilot, second.done)
     assert first.result() == ElicitationOutcome.decline()
     assert second.result() == ElicitationOutcome.cancel()

@@ -17,7 +17,7 @@ form and in the JSON editor alike.
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -105,6 +105,10 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         self._unchecked_ok = False
         #: Dismissed already: a second Ctrl+S (or a click) in the same burst does nothing.
         self._sent = False
+        #: The JSON editor's text when it was opened (Escape asks when it changed).
+        self._editor_start: str | None = None
+        #: The body was switched (F2) at least once: the values may differ from the start.
+        self._switched = False
 
     # --- building ----------------------------------------------------------------------------
 
@@ -186,6 +190,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             tab_behavior="indent",
             id="arguments-json",
         )
+        self._editor_start = text
         await body.mount(Static(literal(note, limit=600), classes="arguments-note"), editor)
         # At once, not after the App's queue (``Widget.focus``): the next key must reach it.
         self.set_focus(editor)
@@ -270,9 +275,54 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             await self.query_one(ArgumentsForm).focus_first_error()
 
     def action_cancel(self) -> None:
+        """Escape: close at once when nothing was typed; otherwise ask first, so what was typed
+        is never thrown away by a stray key."""
+        if self._sent:
+            return
+        if not self.changed:
+            self.cancel_now()
+            return
+        from mcp_tui.ui.screens.confirm import ConfirmScreen
+
+        def answered(close: bool | None) -> None:
+            if close:
+                self.cancel_now()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Close without sending?",
+                "What you typed will be lost. (Esc or n: keep the form.)",
+                yes="Close",
+                no="Keep the form",
+            ),
+            callback=answered,
+        )
+
+    def cancel_now(self) -> None:
         if not self._sent:
             self._sent = True
             self.dismiss(None)
+
+    @property
+    def changed(self) -> bool:
+        """Something was typed or changed since the dialog opened."""
+        if self._switched:
+            return True
+        if self.use_editor:
+            editors = self.query("#arguments-json")
+            return bool(editors) and (
+                self._editor_start is not None
+                and cast(TextArea, editors.first()).text != self._editor_start
+            )
+        if self.tree_model is not None:
+            from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
+
+            forms = self.query(ArgumentsForm)
+            return bool(forms) and forms.first().touched
+        from mcp_tui.ui.widgets.schema_form import SchemaForm
+
+        flat = self.query(SchemaForm)
+        return bool(flat) and flat.first().touched
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Only the JSON editor can hold a schema without a form: hide the key then.
@@ -302,6 +352,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             self._initial = None
             self._from_json(value)
         self.use_editor = not self.use_editor
+        self._switched = True
         await self._show_body()
 
     def _form_values(self) -> dict[str, Any] | None:

@@ -17,9 +17,10 @@ screen is still opening go to the first field once it has focus.
 from __future__ import annotations
 
 import json
+import time
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -39,9 +40,17 @@ from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.form_fields import looks_secret
 from mcp_tui.ui.widgets.key_footer import KeyFooter
-from mcp_tui.ui.widgets.key_order import OrderedButton, SequencedScreen, after_keys
+from mcp_tui.ui.widgets.key_order import (
+    OrderedButton,
+    SequencedKey,
+    SequencedScreen,
+    after_keys,
+)
 from mcp_tui.ui.widgets.schema_form import SchemaForm
 from mcp_tui.untrusted import one_line
+
+#: Two Escapes closer than this (seconds) are a double Escape: the second one asks first.
+DOUBLE_ESCAPE = 0.8
 
 SECRET_WARNING = (
     "Looks like a secret: {fields}. The MCP spec forbids servers to ask for passwords, API keys, "
@@ -109,6 +118,8 @@ class ElicitationScreen(
         self._reviewing = False
         self._pending: dict[str, ContentValue] | None = None
         self._finished = False
+        #: When the last two Escapes arrived (any widget's: a drop-down's too).
+        self._escapes: list[float] = []
         self.secret_fields = [f for f in self.form_spec.fields if looks_secret(f)]
         self.form: SchemaForm | None = (
             None if self.form_spec.is_confirmation else SchemaForm(self.form_spec, id="form")
@@ -165,7 +176,7 @@ class ElicitationScreen(
                     )
                 yield answer_button("accept", id="elicitation-accept", on_press=self.accept_now)
                 yield answer_button("decline", id="elicitation-decline", on_press=self.decline_now)
-                yield answer_button("cancel", id="elicitation-cancel", on_press=self.action_cancel)
+                yield answer_button("cancel", id="elicitation-cancel", on_press=self.cancel_now)
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -230,7 +241,43 @@ class ElicitationScreen(
         self.finish(ElicitationOutcome.decline())
 
     def action_cancel(self) -> None:
+        """Escape: cancel at once on an untouched form; ask first when something was typed or
+        changed, or when this Escape follows another one closely (the first closed a drop-down
+        or a filter, and a habitual double Escape must not throw the request away)."""
+        if self._finished:
+            return
+        escapes = self._escapes
+        double = len(escapes) >= 2 and escapes[-1] - escapes[-2] < DOUBLE_ESCAPE
+        changed = self.form is not None and self.form.touched
+        if not (changed or double):
+            self.cancel_now()
+            return
+        from mcp_tui.ui.screens.confirm import ConfirmScreen
+
+        def answered(cancel: bool | None) -> None:
+            if cancel:
+                self.cancel_now()
+
+        why = "What you typed will be lost" if changed else "Nothing was typed yet"
+        self.app.push_screen(
+            ConfirmScreen(
+                "Cancel this request?",
+                f"{why}, and the server is told the request was cancelled. "
+                "(Esc or n: keep the form.)",
+                yes="Cancel request",
+                no="Keep the form",
+            ),
+            callback=answered,
+        )
+
+    def cancel_now(self) -> None:
+        """The Cancel button (or a confirmed Escape): cancel without asking."""
         self.finish(ElicitationOutcome.cancel())
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, SequencedKey) and getattr(event.key, "key", None) == "escape":
+            self._escapes = [*self._escapes[-1:], time.monotonic()]
+        await super().on_event(event)
 
     def action_back(self) -> None:
         """Leave the review and edit the form again."""
@@ -291,7 +338,7 @@ class ElicitationScreen(
 
     @on(Button.Pressed, "#elicitation-cancel")
     def _cancel_pressed(self) -> None:
-        self.action_cancel()
+        self.cancel_now()
 
     @on(Button.Pressed, "#elicitation-back")
     def _back_pressed(self) -> None:

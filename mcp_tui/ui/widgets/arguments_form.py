@@ -233,6 +233,11 @@ class ArgumentsForm(Vertical):
         self.show_errors(errors)
         return value if not errors else None
 
+    @property
+    def touched(self) -> bool:
+        """The user changed at least one field since the form opened (Escape then asks)."""
+        return bool(self._touched)
+
     def partial(self) -> dict[str, object]:
         """Everything filled in, valid or not, as JSON (for the JSON editor)."""
         self.sync()

@@ -347,6 +347,11 @@ class SchemaForm(Vertical):
         row.set_error(message)
         self.post_message(self.Validated(self, dict(self._errors)))
 
+    @property
+    def touched(self) -> bool:
+        """The user changed at least one field since the form opened (Escape then asks)."""
+        return bool(self._touched)
+
     @on(FieldRow.Edited)
     def _edited(self, event: FieldRow.Edited) -> None:
         event.stop()
