@@ -34,7 +34,9 @@ from mcp_tui.cli_target import (
     check_url_argument,
     command_line_target,
     derive_name,
+    parse_env,
     unique_name,
+    with_env,
     with_mode,
     with_roots,
 )
@@ -230,6 +232,7 @@ def plan_tui(
         connect_timeout=ns.connect_timeout,
     )
     notes = config.notes if config is not None else ()
+    specs = with_env(specs, parse_env(ns.env))
     return TuiPlan(with_mode(with_roots(specs, ns.root), ns.mode), options, notes)
 
 
@@ -406,6 +409,7 @@ def headless_target(
         spec = _command_line_spec(target, ns.name, AppSettings(), [])
     else:
         spec = _config_server(ns, environ, sub)
+    spec = with_env([spec], parse_env(ns.env))[0]
     return with_mode(with_roots([spec], ns.root), ns.mode)[0]
 
 

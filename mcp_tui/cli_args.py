@@ -122,6 +122,16 @@ def _add_target_options(parser: argparse.ArgumentParser, *, headless: bool) -> N
         help="an HTTP header sent to a URL server; repeatable",
     )
     group.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an environment variable for the stdio server; repeatable. A server after `--` "
+        "inherits your whole environment (as from a shell) and gets these over it; a config "
+        "server gets HOME LOGNAME PATH SHELL TERM USER, its `env` (all of yours with "
+        "inherit_env = true) and then these",
+    )
+    group.add_argument(
         "--name", help="what to call the server given by URL or after `--` (default: derived)"
     )
     group.add_argument(

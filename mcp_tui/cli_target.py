@@ -3,8 +3,9 @@
 ``mcp-tui https://host/mcp`` and ``mcp-tui -- python server.py`` name one server without a config
 file. This module turns those words into a :class:`~mcp_tui.session.servers.ServerSpec`: it checks
 a URL argument (and explains the usual slips, such as a command given without ``--``), reads
-``--header`` options, derives a short server name from the command or host, checks that the
-command exists, and keeps names unique beside the config's servers. Pure: every mistake raises
+``--header`` and ``--env`` options, derives a short server name from the command or host, checks
+that the command exists, and keeps names unique beside the config's servers. A command named here
+inherits the caller's environment, as it would when run from the shell. Pure: every mistake raises
 :class:`~mcp_tui.errors.UsageError` (or ``ConnectionFailed`` for a missing command) with one
 paragraph that says what to write instead.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -22,6 +23,7 @@ from mcp_tui.errors import ConnectionFailed, UsageError
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def parse_headers(raw: Sequence[str]) -> dict[str, str]:
@@ -39,6 +41,47 @@ def parse_headers(raw: Sequence[str]) -> dict[str, str]:
             raise UsageError(f"--header {name}: the value must not contain line breaks.")
         headers[name] = value.strip()
     return headers
+
+
+def parse_env(raw: Sequence[str]) -> dict[str, str]:
+    """``--env KEY=VALUE`` (repeatable) as a dict; a later one replaces an earlier one."""
+    env: dict[str, str] = {}
+    for item in raw:
+        name, sep, value = item.partition("=")
+        if not sep or not _ENV_NAME.fullmatch(name):
+            raise UsageError(
+                f"--env {item!r} is not a variable: write it as KEY=VALUE, for example "
+                "--env LOG_LEVEL=debug (KEY: letters, digits and _, not starting with a digit)."
+            )
+        if "\0" in value:
+            raise UsageError(f"--env {name}: the value must not contain a NUL character.")
+        env[name] = value
+    return env
+
+
+def with_env(specs: Sequence[ServerSpec], env: Mapping[str, str]) -> list[ServerSpec]:
+    """``--env``: the variables go to every stdio server of the run, over the config's ``env``.
+
+    A server named after ``--`` already inherits the caller's environment; for a config server
+    (which gets only the SDK's safe default unless it sets ``inherit_env``) these are added to its
+    own ``env``. HTTP servers have no environment of ours: ``--env`` with none but them is a
+    mistake.
+    """
+    if not env:
+        return list(specs)
+    if not any(isinstance(s.target, StdioTarget) for s in specs):
+        raise UsageError(
+            "--env sets environment variables for a stdio server (a command after `--`, or a "
+            "config server with `command`); an HTTP server has none of ours."
+        )
+    from msgspec.structs import replace
+
+    return [
+        replace(s, target=replace(s.target, env={**s.target.env, **env}))
+        if isinstance(s.target, StdioTarget)
+        else s
+        for s in specs
+    ]
 
 
 def check_url_argument(url: str, following: Sequence[str] = ()) -> str:
@@ -108,7 +151,9 @@ def command_line_target(
             raise UsageError("Nothing follows `--`: write the server's command there.")
         if transport or headers:
             raise UsageError("--transport and --header apply to a URL, not to a stdio command.")
-        return StdioTarget(command[0], tuple(command[1:]))
+        # Named on the command line, like a command run from the shell: it inherits the
+        # caller's whole environment (``FOO=1 mcp-tui -- server`` passes FOO on).
+        return StdioTarget(command[0], tuple(command[1:]), inherit_env=True)
     if url is not None:
         return HttpTarget(
             check_url_argument(url),

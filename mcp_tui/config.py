@@ -365,6 +365,7 @@ def _build_spec(
             args=tuple(expand(a, "args", i) for i, a in enumerate(parsed.args)),
             env={k: expand(v, "env", k) for k, v in parsed.env.items()},
             cwd=str(_resolve_path(cwd, file)) if cwd else None,
+            inherit_env=parsed.inherit_env,
         )
     elif isinstance(parsed, HttpServerConfig):
         url = expand(parsed.url, "url")

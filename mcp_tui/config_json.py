@@ -4,8 +4,8 @@ Two shapes exist in the wild:
 
 - ``{"mcpServers": {NAME: {...}}}``: Claude Desktop, Cursor, Claude Code (``.mcp.json``), Windsurf
   (``serverUrl``), Cline (``disabled``, ``autoApprove``). Entries have ``command``/``args``/``env``/
-  ``cwd``, or ``url`` with an optional ``type`` (``http``, ``sse``, ``streamable-http``) and
-  ``headers``.
+  ``cwd`` (and mcp-tui's own ``inheritEnv``), or ``url`` with an optional ``type`` (``http``,
+  ``sse``, ``streamable-http``) and ``headers``.
 - ``{"servers": {NAME: {...}}}``: VS Code's ``mcp.json`` (also ``"mcp": {"servers": ...}`` inside
   ``settings.json``), with ``type`` ``stdio``/``http``/``sse`` and a top-level ``inputs`` list.
 
@@ -116,6 +116,10 @@ def _entry(name: str, raw: Any, key: KeyPath, notes: list[str]) -> ForeignEntry:
         if k in raw:
             values["url" if k == "serverUrl" else k] = raw[k]
             used.add(k)
+    if kind == "stdio" and "inheritEnv" in raw:  # mcp-tui's own key, spelled the JSON way
+        values["inherit_env"] = raw["inheritEnv"]
+        renamed["inherit_env"] = "inheritEnv"
+        used.add("inheritEnv")
     if kind == "http":
         values["transport"] = transport
     if "disabled" in raw:

@@ -202,6 +202,11 @@ class StdioServerConfig(ServerCommon):
     env: dict[str, str] = Field(
         default_factory=dict, description="Extra environment variables for the child process."
     )
+    inherit_env: bool = Field(
+        default=False,
+        description="true: the child gets mcp-tui's whole environment (env over it); false: only "
+        "HOME, LOGNAME, PATH, SHELL, TERM and USER (env over them).",
+    )
     cwd: str | None = Field(default=None, description="Working directory (relative: to this file).")
 
 

@@ -9,9 +9,10 @@ code while the server starts, and the connection adopts the running process
 
 The process is started exactly as the SDK's ``stdio_client`` starts it on POSIX (its
 ``_create_platform_compatible_process``: ``anyio.open_process`` of ``[command, *args]`` in a new
-session, stderr to our pipe, the SDK's small default environment with the server's own variables
-over it). ``tests/session/test_head_start.py`` compares the two, so an SDK change fails loudly.
-On Windows (a Job Object in the SDK) there is no head start: the connection spawns as before.
+session, stderr to our pipe, the SDK's small default environment — or the caller's whole one, for
+a server that inherits it — with the server's own variables over it).
+``tests/session/test_head_start.py`` compares the two, so an SDK change fails loudly. On Windows
+(a Job Object in the SDK) there is no head start: the connection spawns as before.
 
 A head start that is never adopted (the connection code failed to load, the user quit first) is
 discarded: its process group is terminated, then killed.
@@ -49,9 +50,18 @@ def default_environment() -> dict[str, str]:
     return env
 
 
+def inherited_environment() -> dict[str, str]:
+    """The caller's whole environment, as a shell passes it on to a command it starts; exported
+    shell functions (values starting ``()``) are dropped, as the SDK drops them."""
+    return {k: v for k, v in os.environ.items() if not v.startswith("()")}
+
+
 def server_environment(target: StdioTarget) -> dict[str, str]:
-    """The environment the SDK would give this server: the defaults, the spec's own over them."""
-    return default_environment() | dict(target.env)
+    """The server's environment: the base (the SDK's defaults, or everything with
+    ``inherit_env``), the spec's own variables over it. The SDK spawns with its defaults and the
+    variables it is handed over them, so handing it this gives the same (``transports.py``)."""
+    base = inherited_environment() if target.inherit_env else default_environment()
+    return base | dict(target.env)
 
 
 class HeadStart:

@@ -53,8 +53,14 @@ class StdioTarget(Struct, frozen=True):
 
     command: str
     args: tuple[str, ...] = ()
+    #: Variables set for the child, over the base environment (below).
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    #: The base environment: ``True``, the caller's whole environment, as a shell passes it on
+    #: (servers named on the command line); ``False``, the SDK's safe default (``HOME``,
+    #: ``LOGNAME``, ``PATH``, ``SHELL``, ``TERM``, ``USER``), for config servers unless they set
+    #: ``inherit_env``. ``session/head_start.server_environment`` builds it.
+    inherit_env: bool = False
 
     def describe(self) -> str:
         return " ".join((self.command, *self.args))

@@ -2,8 +2,8 @@
 
 - stdio: ``bounded_stdio_client`` (the SDK's ``stdio_client`` with a bound on message size) with
   the spec's command, arguments, working directory and environment (merged by the SDK over its
-  small default environment: ``HOME``, ``PATH``, ...), and ``errlog`` set to our stderr pipe —
-  never the terminal.
+  small default environment: ``HOME``, ``PATH``, ...; a server that inherits the caller's
+  environment is handed all of it), and ``errlog`` set to our stderr pipe — never the terminal.
 - Streamable HTTP: our own ``httpx2`` client carrying the spec's headers, with **no read timeout**:
   on 2025-era servers the answer to a tool call waits on the call's SSE stream while the user fills
   in a form, and a person may take many minutes (the SDK's default is 300 s). One SSE event (one
@@ -32,6 +32,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
 from mcp_tui.session.convert import describe_code, primary_exception
+from mcp_tui.session.head_start import server_environment
 from mcp_tui.session.http_status import HttpError, HttpStatusLog, explain_status, sdk_http_error
 from mcp_tui.session.oauth import AuthorizationError
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
@@ -47,7 +48,9 @@ def stdio_parameters(target: StdioTarget) -> StdioServerParameters:
     return StdioServerParameters(
         command=target.command,
         args=list(target.args),
-        env=dict(target.env) or None,
+        # The SDK puts these over its small default environment: for a server that inherits the
+        # caller's environment, that is all of it (``head_start.server_environment``).
+        env=(server_environment(target) if target.inherit_env else dict(target.env)) or None,
         cwd=target.cwd,
         encoding_error_handler="replace",
     )

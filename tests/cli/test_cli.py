@@ -54,7 +54,7 @@ def fails(argv: list[str], capsys: pytest.CaptureFixture[str], code: int = 2) ->
 def test_stdio_command_after_double_dash(launched: Launched) -> None:
     assert cli.main(["--", PY, "server.py", "--flag", "--", "x"]) == 0
     (spec,) = launched.servers
-    assert spec.target == StdioTarget(PY, ("server.py", "--flag", "--", "x"))
+    assert spec.target == StdioTarget(PY, ("server.py", "--flag", "--", "x"), inherit_env=True)
     assert spec.name == "server.py" and spec.mode == "auto" and spec.elicitation == "ask"
     assert launched.options == AppOptions()
 
