@@ -50,6 +50,8 @@ CONTEXTS: dict[str, str] = {
     "ArgumentsScreen": "Tool, prompt and template arguments",
     "DetailScreen": "Details",
     "ConfirmScreen": "Questions (quit?, ...)",
+    "RootsScreen": "Roots (the directories offered to a server)",
+    "PickScreen": "Choose one (the call to cancel, the log level)",
     "OAuthWaitScreen": "Sign-in",
     "ChatScreen": "Chat with a model",
     "ToolBlock": "A tool call in the chat",

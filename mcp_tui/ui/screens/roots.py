@@ -40,10 +40,13 @@ class RootsScreen(ModalScreen[tuple[Root, ...] | None]):
     """Edit ``roots`` for ``server``; returns the new list (Ctrl+S) or ``None`` (Escape)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "apply", "Apply", priority=True, id="roots.apply"),
-        Binding("escape", "close", "Close", id="roots.close"),
-        Binding("delete", "remove", "Remove", id="roots.remove"),
-    ]
+        Binding("ctrl+s", "apply", "Apply", priority=True, id="roots.apply",
+                tooltip="Offer this list from now on (the server is told)"),
+        Binding("escape", "close", "Close", id="roots.close",
+                tooltip="Close without changing the roots"),
+        Binding("delete", "remove", "Remove", id="roots.remove",
+                tooltip="In the list: remove the highlighted root (Enter in the input adds one)"),
+    ]  # fmt: skip
 
     def __init__(self, server: str, roots: tuple[Root, ...]) -> None:
         super().__init__(classes="dialog-screen")
