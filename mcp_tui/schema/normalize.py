@@ -14,8 +14,10 @@ requested-schema parser and by anything else that reads a server's schema (tool 
   would otherwise grow exponentially). Unused definitions are never looked at.
 * :func:`split_nullable` reads "this type, or null": ``anyOf``/``oneOf`` of one schema plus
   ``{"type": "null"}`` (pydantic ``Optional[T]``, zod 4 ``.nullable()``), a type list with
-  ``"null"`` (``["string", "null"]``, zod-to-json-schema), ``null`` among ``enum`` members, and
-  OpenAPI's ``nullable: true``. It returns the schema without the null alternative and a flag.
+  ``"null"`` (``["string", "null"]``, zod-to-json-schema) and ``null`` among ``enum`` members.
+  It returns the schema without the null alternative and a flag, which is false when keywords
+  beside it exclude null anyway (``type: ["string", "null"]`` with an ``enum`` that has no null).
+  OpenAPI's ``nullable: true`` is not JSON Schema (a validator ignores it), so it is not read.
   Several non-null types (``["string", "integer"]``) are real ambiguity: left as they are, for the
   caller to refuse.
 
@@ -299,9 +301,6 @@ def split_nullable(prop: Mapping[str, Any], path: str = "") -> Nullable:
             out = dict(prop)
         return out
 
-    if prop.get("nullable") is True:
-        nullable = True
-        edit().pop("nullable")
     t = prop.get("type")
     if isinstance(t, list) and _NULL in t:
         rest = [x for x in t if x != _NULL]
@@ -337,9 +336,43 @@ def split_nullable(prop: Mapping[str, Any], path: str = "") -> Nullable:
                 return Nullable(prop, True, (exc.problem,))
         else:
             target[key] = rest
+    if nullable and not _outer_allows_null(prop):
+        nullable = False  # e.g. type [T, "null"] beside an enum without null: null is unreachable
     if nullable and out is not None and "default" in out and out["default"] is None:
         del out["default"]  # "no value" is what an untouched nullable field already means
     return Nullable(prop if out is None else out, nullable)
+
+
+def _outer_allows_null(prop: Mapping[str, Any]) -> bool:
+    """Whether the keywords beside the null alternative still let ``null`` through."""
+    t = prop.get("type")
+    if t is not None and t != _NULL and not (isinstance(t, list) and _NULL in t):
+        return False
+    enum = prop.get("enum")
+    if "enum" in prop and (not isinstance(enum, list) or None not in enum):
+        return False
+    if "const" in prop and prop["const"] is not None:
+        return False
+    for key in ("anyOf", "oneOf"):
+        members = prop.get(key)
+        if (
+            isinstance(members, list)
+            and not any(_is_null(m) for m in members)
+            and not any(_member_allows_null(m) for m in members)
+        ):
+            return False  # choices without null beside a type list with null
+    return True
+
+
+def _member_allows_null(member: object) -> bool:
+    if not isinstance(member, dict):
+        return member is True
+    if "const" in member:
+        return member["const"] is None
+    if "enum" in member:
+        return isinstance(member["enum"], list) and None in member["enum"]
+    t = member.get("type")
+    return t is None or t == _NULL or (isinstance(t, list) and _NULL in t)
 
 
 def _is_null(member: object) -> bool:

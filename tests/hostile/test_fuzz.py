@@ -131,7 +131,45 @@ multi = st.builds(
     maybe("maxItems", st.integers(1, 8)),
     maybe("default", st.lists(nasty_text, max_size=3)),
 )
-field_schema = st.one_of(strings, numeric, booleans, enums, multi)
+free_lists = st.builds(
+    with_extras,
+    st.sampled_from(["string", "number", "integer"]).map(
+        lambda t: {"type": "array", "items": {"type": t}}
+    ),
+    maybe("minItems", st.integers(0, 4)),
+    maybe("maxItems", st.integers(1, 8)),
+    maybe("uniqueItems", st.booleans()),
+    maybe("default", st.lists(nasty_text | finite, max_size=3)),
+)
+number_choices = st.builds(
+    with_extras,
+    st.lists(finite, min_size=1, max_size=5).map(
+        lambda v: {"type": "integer" if all(isinstance(x, int) for x in v) else "number", "enum": v}
+    ),
+    maybe("default", finite),
+)
+consts = st.builds(lambda v: {"const": v}, nasty_text | finite | st.booleans() | st.none())
+plain_field = st.one_of(
+    strings, numeric, booleans, enums, multi, free_lists, number_choices, consts
+)
+
+
+@st.composite
+def sdk_field(draw: st.DrawFn) -> dict[str, Any]:
+    """A field as SDKs write it: Optional (anyOf with null, a type list with null), or as a local
+    ``$ref`` (resolved against ``$defs`` the schema may or may not have: ``subset_schemas``)."""
+    prop = draw(plain_field)
+    how = draw(st.sampled_from(["plain", "anyOf", "oneOf", "type-list", "ref"]))
+    if how in ("anyOf", "oneOf"):
+        return {how: [prop, {"type": "null"}], "default": None}
+    if how == "type-list" and isinstance(prop.get("type"), str):
+        return {**prop, "type": [prop["type"], "null"]}
+    if how == "ref":
+        return {"$ref": draw(st.sampled_from(["#/$defs/A", "#/$defs/B", "#/definitions/A", "#"]))}
+    return prop
+
+
+field_schema = sdk_field()
 
 
 @st.composite
@@ -139,6 +177,11 @@ def subset_schemas(draw: st.DrawFn) -> dict[str, Any]:
     """An object schema of the spec's subset (fields may still be individually invalid)."""
     properties = draw(st.dictionaries(nasty_text, field_schema, max_size=6))
     schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if draw(st.booleans()):  # what the local references point to (sometimes themselves)
+        schema["$defs"] = {
+            "A": draw(plain_field),
+            "B": draw(st.sampled_from([{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}])),
+        }
     names = list(properties)
     required: list[str] = draw(st.lists(st.sampled_from(names), unique=True)) if names else []
     if required:

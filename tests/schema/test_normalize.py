@@ -179,7 +179,7 @@ def test_merge_conflict_raises() -> None:
     }
 
 
-NULLABLE: list[tuple[str, dict[str, Any], dict[str, Any], bool]] = [
+NULLABLE: list[tuple[str, dict[str, Any], dict[str, Any] | None, bool]] = [
     (
         "pydantic Optional[str]",
         {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None, "title": "Nickname"},
@@ -200,7 +200,19 @@ NULLABLE: list[tuple[str, dict[str, Any], dict[str, Any], bool]] = [
         {"type": "string", "enum": ["a", "b"]},
         True,
     ),
-    ("OpenAPI nullable", {"type": "string", "nullable": True}, {"type": "string"}, True),
+    ("OpenAPI nullable is not JSON Schema", {"type": "string", "nullable": True}, None, False),
+    (
+        "an enum without null keeps null out",
+        {"type": ["string", "null"], "enum": ["a"]},
+        {"type": "string", "enum": ["a"]},
+        False,
+    ),
+    (
+        "a const beside anyOf keeps null out",
+        {"anyOf": [{"type": "string"}, {"type": "null"}], "const": "x"},
+        {"type": "string", "const": "x"},
+        False,
+    ),
     (
         "titled choices plus null",
         {"oneOf": [{"const": "a", "title": "A"}, {"const": "b"}, {"type": "null"}]},
@@ -232,11 +244,11 @@ NULLABLE: list[tuple[str, dict[str, Any], dict[str, Any], bool]] = [
     ("label", "prop", "expected", "nullable"), NULLABLE, ids=[c[0] for c in NULLABLE]
 )
 def test_split_nullable(
-    label: str, prop: dict[str, Any], expected: dict[str, Any], nullable: bool
+    label: str, prop: dict[str, Any], expected: dict[str, Any] | None, nullable: bool
 ) -> None:
     before = copy.deepcopy(prop)
     got = split_nullable(prop)
-    assert dict(got.schema) == expected
+    assert dict(got.schema) == (prop if expected is None else expected)
     assert got.nullable is nullable
     assert got.problems == ()
     assert prop == before
@@ -247,3 +259,10 @@ def test_split_nullable_conflict_is_a_problem() -> None:
         {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "null"}], "maxLength": 4}, "p"
     )
     assert [str(p) for p in got.problems] == ["p: `maxLength` is given twice with different values"]
+
+
+def test_choices_without_null_beside_a_type_list_keep_null_out() -> None:
+    """Found by the property tests: null would fail the ``oneOf``, so it is not offered."""
+    got = split_nullable({"type": ["string", "null"], "oneOf": [{"const": "a", "title": "A"}]})
+    assert got.nullable is False
+    assert dict(got.schema) == {"type": "string", "oneOf": [{"const": "a", "title": "A"}]}

@@ -33,6 +33,7 @@ from mcp_tui.schema import (
     parse_requested_schema,
     validate_form,
 )
+from mcp_tui.schema.fields import NULL
 
 SETTINGS = settings(
     max_examples=int(os.environ.get("SCHEMA_EXAMPLES", "100")),
@@ -139,7 +140,94 @@ def multi_prop(draw: st.DrawFn) -> dict[str, Any]:
 boolean_prop = st.fixed_dictionaries(
     {"type": st.just("boolean")}, optional={"default": st.booleans()}
 )
-any_prop = st.one_of(string_prop(), number_prop(), choice_prop(), multi_prop(), boolean_prop)
+
+
+@st.composite
+def number_choice_prop(draw: st.DrawFn) -> dict[str, Any]:
+    """IntEnum / number choices: ``{"type": "integer", "enum": [1, 2]}`` or titled consts."""
+    integer = draw(st.booleans())
+    number = st.integers(-50, 50) if integer else st.floats(-50, 50).map(lambda x: round(x, 1))
+    values = draw(st.lists(number, min_size=1, max_size=5, unique_by=float))
+    prop: dict[str, Any] = {"type": "integer" if integer else "number"}
+    if draw(st.booleans()):
+        prop["enum"] = values
+    else:
+        prop["oneOf"] = [{"const": v, "title": f"#{v}"} for v in values]
+    if draw(st.booleans()):
+        prop["default"] = draw(st.sampled_from(values))
+    return prop
+
+
+@st.composite
+def const_prop(draw: st.DrawFn) -> dict[str, Any]:
+    value = draw(labels | st.integers(-5, 5) | st.booleans())
+    prop: dict[str, Any] = {"const": value}
+    if draw(st.booleans()):
+        prop["type"] = (
+            "boolean"
+            if isinstance(value, bool)
+            else "integer"
+            if isinstance(value, int)
+            else "string"
+        )
+    return prop
+
+
+@st.composite
+def list_prop(draw: st.DrawFn) -> dict[str, Any]:
+    """``list[str]``: free strings with item rules, minItems/maxItems, uniqueItems, a default."""
+    items: dict[str, Any] = {"type": "string"}
+    rule = draw(st.sampled_from(["none", "maxLength", "pattern"]))  # patterns ignore lengths
+    if rule == "maxLength":
+        items["maxLength"] = draw(st.integers(1, 8))
+    elif rule == "pattern":
+        items["pattern"] = draw(st.sampled_from(PATTERNS))
+    prop: dict[str, Any] = {"type": "array", "items": items}
+    lo = draw(st.none() | st.integers(0, 3))
+    hi = draw(st.none() | st.integers(max(lo or 0, 1), 5))
+    if lo is not None:
+        prop["minItems"] = lo
+    if hi is not None:
+        prop["maxItems"] = hi
+    if draw(st.booleans()):
+        prop["uniqueItems"] = True
+    if draw(st.booleans()):
+        prop["default"] = draw(st.lists(labels, max_size=3))
+    return prop
+
+
+any_prop = st.one_of(
+    string_prop(),
+    number_prop(),
+    choice_prop(),
+    multi_prop(),
+    boolean_prop,
+    number_choice_prop(),
+    const_prop(),
+    list_prop(),
+)
+
+
+@st.composite
+def sdk_shape(draw: st.DrawFn, prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """``prop`` as an SDK might write it: Optional (anyOf with null, or a type list with null)
+    and/or through a local ``$ref`` to ``$defs`` (pydantic's enum classes)."""
+    how = draw(st.sampled_from(["plain", "anyOf-null", "type-list-null", "ref", "ref-null"]))
+    if how == "plain" or "const" in prop:
+        return prop
+    outer = {k: prop.pop(k) for k in ("default", "title") if k in prop}
+    if how in ("ref", "ref-null"):
+        name = f"D{len(defs)}"
+        defs[name] = prop
+        prop = {"$ref": f"#/$defs/{name}"}
+        if how == "ref":
+            return {**prop, **outer}
+    if how == "type-list-null" and isinstance(prop.get("type"), str):
+        prop = {**prop, "type": [prop["type"], "null"]}
+        if "enum" in prop:
+            prop["enum"] = [*prop["enum"], None]
+        return {**prop, **outer}
+    return {"anyOf": [prop, {"type": "null"}], **outer}
 
 
 @st.composite
@@ -149,8 +237,12 @@ def subset_schema(draw: st.DrawFn) -> dict[str, Any]:
     for prop in properties.values():
         if draw(st.booleans()):
             prop["title"] = draw(words)
+    defs: dict[str, Any] = {}
+    properties = {n: draw(sdk_shape(p, defs)) for n, p in properties.items()}
     required: list[str] = draw(st.lists(st.sampled_from(names), unique=True)) if names else []
     schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if defs:
+        schema["$defs"] = defs
     always: bool = draw(st.booleans())
     if required or always:
         schema["required"] = required
@@ -220,6 +312,15 @@ def valid_raw(field: FieldSpec) -> st.SearchStrategy[RawValue]:
         base = st.booleans()
     elif field.kind is FieldKind.SELECT:
         base = st.sampled_from([o.value for o in field.options])
+    elif field.kind is FieldKind.CONST:
+        base = st.none() | st.text(max_size=3)  # ignored: the fixed value is sent
+    elif field.kind is FieldKind.LIST:
+        assert field.item is not None
+        lo = field.min_items or 0
+        hi = field.max_items if field.max_items is not None else lo + 4
+        base = st.lists(
+            _text_for(field.item).filter(bool), min_size=lo, max_size=hi, unique=field.unique_items
+        )
     else:
         values = [o.value for o in field.options]
         lo = field.min_items or 0
@@ -227,6 +328,8 @@ def valid_raw(field: FieldSpec) -> st.SearchStrategy[RawValue]:
         base = st.lists(st.sampled_from(values), min_size=lo, max_size=hi, unique=True).map(
             lambda chosen: list(reversed(chosen))
         )
+    if field.nullable:
+        base = base | st.just(NULL)
     if field.required:
         return base
     return base | st.just(initial_value(field)) | st.none()
@@ -246,11 +349,16 @@ def test_all_defaults_answer_passes_the_original_schema(schema: dict[str, Any]) 
         for name, message in result.errors.items():
             field = form.field_named(name)
             assert field.required, (name, message)
-            expected = "Required" if field.kind is not FieldKind.MULTI_SELECT else "Pick "
+            expected = {
+                FieldKind.MULTI_SELECT: ("Pick ",),
+                FieldKind.LIST: ("At least ", "Exactly ", "Between "),
+            }.get(field.kind, ("Required",))
             assert message.startswith(expected), (name, message)
             assert initial_value(field) in ("", None, [])
     headless = complete_with_defaults(form, {})
-    assert headless.ok == all(f.has_default or not f.required for f in form.fields)
+    assert headless.ok == all(
+        f.has_default or not f.required or f.kind is FieldKind.CONST for f in form.fields
+    )
     if headless.ok:
         oracle(headless.content, schema)
 
