@@ -269,3 +269,38 @@ async def test_subscriptions_2026_ride_subscriptions_listen(tmp_path: Path) -> N
         assert await conn.subscribe("features://counter", on=False) is None
         await until(lambda: not listened()[-1].get("resourceSubscriptions"))
         assert any("subscribed to features://counter" in n.text for n in rec.of(Notice))
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_cancelling_a_call_waiting_for_a_form_closes_the_form(mode: str) -> None:
+    """2025 eras: the tools/call is in flight and gets notifications/cancelled. 2026-07-28: the
+    form is asked between input_required rounds, so no request is in flight and nothing is sent;
+    the open form (the callback) is cancelled all the same."""
+    from session_testkit import ELICIT_SERVER, ScriptedHandler
+
+    handler = ScriptedHandler()  # never answers: the form stays open
+    rec = Recorder()
+    async with connected(
+        stdio_spec(ELICIT_SERVER, mode=mode),  # type: ignore[arg-type]
+        handler=handler,
+        recorder=rec,
+    ) as conn:
+        result: list[object] = []
+
+        async def call() -> None:
+            result.append(await conn.call_tool("confirm", {}, call_id=9))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call)
+            with anyio.fail_after(20):
+                await handler.arrived.wait()
+            assert conn.cancel_call(9)
+        assert result[0].cancelled
+        # 2025: the server withdraws its request when told (its own notifications/cancelled).
+        await until(lambda: len(handler.cancelled) == 1)
+        cancels = [
+            e.direction for e in rec.of(TrafficRecorded) if e.method == "notifications/cancelled"
+        ]
+        assert cancels == (["out", "in"] if mode == "legacy" else [])
+        assert ("no state for the call" in result[0].error) is (mode != "legacy")
