@@ -32,6 +32,7 @@ from textual.screen import Screen
 from mcp_tui.options import AppOptions
 from mcp_tui.session.events import ConnectionState, Notice, ResourceUpdated
 from mcp_tui.session.servers import ServerSpec
+from mcp_tui.ui.app_chat import AppChat
 from mcp_tui.ui.app_connections import CLOSE_TIMEOUT, AppConnections
 from mcp_tui.ui.app_waits import WAIT_TICK, AppWaits
 from mcp_tui.ui.catalog_notes import catalog_note
@@ -54,7 +55,7 @@ _USER_INPUT = (
 FLUSH_INTERVAL = 0.05
 
 
-class McpTuiApp(AppConnections, AppWaits):
+class McpTuiApp(AppConnections, AppWaits, AppChat):
     """mcp-tui: servers, their tools, prompts and resources, and elicitation as real forms."""
 
     CSS_PATH = "app.tcss"
@@ -93,6 +94,7 @@ class McpTuiApp(AppConnections, AppWaits):
         self._connection_tasks = set()
         self._closing_connections = None
         self._head_starts = {}
+        self._chat_models = {}
         self.last_input = 0.0
         self._update_sub_title()
 
@@ -140,25 +142,6 @@ class McpTuiApp(AppConnections, AppWaits):
 
     def _begin(self) -> None:
         self.run_worker(self._start_connections(), name="start", exit_on_error=False)
-
-    def open_chat(self) -> None:
-        """Show the chat screen (``m``, the palette, ``mcp-tui chat``); one conversation per run,
-        kept while the session screen is shown (the screen is installed, not destroyed on pop)."""
-        import os
-
-        from mcp_tui.chat import INSTALL_HINT, available
-
-        if not available():
-            self.notify(f"Chatting with a model needs the chat extra: {INSTALL_HINT}", markup=False)
-            return
-        if not self.is_screen_installed("chat"):
-            from mcp_tui.chat.settings import ChatSettings, resolve
-            from mcp_tui.ui.screens.chat import ChatScreen
-
-            settings = resolve(self.options.chat or ChatSettings(), os.environ)
-            self.install_screen(ChatScreen(settings, os.environ), name="chat")
-        if self.screen is not self.get_screen("chat"):
-            self.push_screen("chat")
 
     def next_call_id(self) -> int:
         return next(self._call_ids)

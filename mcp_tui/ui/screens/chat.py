@@ -170,9 +170,7 @@ class ChatScreen(Screen[None]):
     async def _ensure_model(self) -> Any:
         """The provider's model, built on first use (the library is imported in a thread)."""
         if self._model is None:
-            from mcp_tui.chat.providers import build_model
-
-            self._model = await asyncio.to_thread(build_model, self.settings, self._environ)
+            self._model = await self.mcp_app.chat_model(self.settings)
         return self._model
 
     def _ensure_conversation(self) -> Conversation:

@@ -35,6 +35,7 @@ from mcp_tui.session.sampling import (
 )
 from mcp_tui.ui.screens.elicitation_keys import ELICITATION_BINDINGS, answer_button
 from mcp_tui.ui.screens.request_header import RequestHeader
+from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, AsksTheChatModel
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.untrusted import one_line
@@ -86,13 +87,13 @@ def parameter_lines(request: SamplingRequest) -> list[str]:
     return lines
 
 
-class SamplingScreen(RequestHeader, ModalScreen[SamplingOutcome]):
+class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcome]):
     """Shows one sampling request; dismisses with the :class:`SamplingOutcome` chosen."""
 
     AUTO_FOCUS = "#sampling-reply"
     HEADER_ID = "sampling-header"
     request: SamplingRequest
-    BINDINGS: ClassVar[list[BindingType]] = list(ELICITATION_BINDINGS)
+    BINDINGS: ClassVar[list[BindingType]] = [*ELICITATION_BINDINGS, ASK_MODEL_BINDING]
 
     DEFAULT_CSS = """
     SamplingScreen { align: center middle; background: $background; }
@@ -115,6 +116,7 @@ class SamplingScreen(RequestHeader, ModalScreen[SamplingOutcome]):
     #sampling-model { width: 30; }
     #sampling-status { height: auto; max-height: 3; color: $text-error; display: none; }
     #sampling-status.-shown { display: block; }
+    #sampling-status.-info { color: $text-muted; }
     #sampling-buttons { height: auto; align: center middle; margin: 1 0 0 0; }
     #sampling-buttons Button { margin: 0 1; }
     """
@@ -124,6 +126,11 @@ class SamplingScreen(RequestHeader, ModalScreen[SamplingOutcome]):
         self.request = request
         self._waiting = waiting
         self._finished = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "ask_model":
+            return self.can_ask_model()
+        return True
 
     def asks(self) -> str:
         return " asks for a model reply (sampling)"
@@ -247,13 +254,14 @@ class SamplingScreen(RequestHeader, ModalScreen[SamplingOutcome]):
         status = self.query_one("#sampling-status", Static)
         status.update(literal("\n".join(f"✗ {p}" for p in problems), limit=None))
         status.add_class("-shown")
+        status.remove_class("-info")
 
     @on(TextArea.Changed, "#sampling-reply")
     @on(Input.Changed, "#sampling-model")
     def _edited(self) -> None:
         status = self.query_one("#sampling-status", Static)
-        if status.has_class("-shown"):
-            status.remove_class("-shown")
+        if status.has_class("-shown") and not status.has_class("-info"):
+            status.remove_class("-shown")  # a problem is gone once edited; a note stays
 
     @on(Button.Pressed, "#sampling-accept")
     def _accept_pressed(self) -> None:

@@ -1,0 +1,70 @@
+"""The app's part of the chat (the chat extra): opening the chat screen, and the chat's model,
+shared by the chat and by the sampling review screen's "Ask the chat's model".
+
+The model object is built once per settings (the provider library is imported in a thread the
+first time: about a second) and kept for the run; keys are read from the environment when it is
+built and live only inside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+
+from mcp_tui.options import AppOptions
+
+if TYPE_CHECKING:
+    from mcp_tui.chat.settings import ChatSettings
+
+
+class AppChat(App[None]):
+    """Mixed into :class:`~mcp_tui.ui.app.McpTuiApp`."""
+
+    options: AppOptions
+    #: The chat's model objects, per settings (built on first use).
+    _chat_models: dict[ChatSettings, Any]
+
+    def chat_available(self) -> bool:
+        """The extra is installed (checked without importing it)."""
+        from mcp_tui.chat import available
+
+        return available()
+
+    def chat_settings(self) -> ChatSettings:
+        """The chat's model settings: the open chat's (changed with F3), else the configured
+        ones, with the provider chosen from the environment when none is named."""
+        from mcp_tui.chat.settings import ChatSettings, resolve
+
+        if self.is_screen_installed("chat"):
+            screen = self.get_screen("chat")
+            settings = getattr(screen, "settings", None)
+            if isinstance(settings, ChatSettings):
+                return settings
+        return resolve(self.options.chat or ChatSettings(), os.environ)
+
+    async def chat_model(self, settings: ChatSettings) -> Any:
+        """The provider's model for ``settings`` (``ChatSetupError`` says what is missing)."""
+        from mcp_tui.chat.providers import build_model
+
+        if settings not in self._chat_models:
+            model = await asyncio.to_thread(build_model, settings, dict(os.environ))
+            self._chat_models[settings] = model
+        return self._chat_models[settings]
+
+    def open_chat(self) -> None:
+        """Show the chat screen (``m``, the palette, ``mcp-tui chat``); one conversation per run,
+        kept while the session screen is shown (the screen is installed, not destroyed on pop)."""
+        from mcp_tui.chat import INSTALL_HINT
+
+        if not self.chat_available():
+            self.notify(f"Chatting with a model needs the chat extra: {INSTALL_HINT}", markup=False)
+            return
+        if not self.is_screen_installed("chat"):
+            from mcp_tui.ui.screens.chat import ChatScreen
+
+            self.install_screen(ChatScreen(self.chat_settings(), os.environ), name="chat")
+        if self.screen is not self.get_screen("chat"):
+            self.push_screen("chat")
