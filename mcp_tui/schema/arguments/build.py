@@ -127,7 +127,7 @@ class Builder:
             base = {k: v for k, v in schema.items() if k != key}
             if _all_consts(options):
                 return self._choice_leaf(schema, at)
-            node = self._variant(schema, [_onto(base, o) for o in options], at)
+            node = self._variant(schema, [_onto(base, o) for o in options], at, options)
             if isinstance(node, Variant) and key == "oneOf":
                 node = replace(node, exclusive=True)
             return node
@@ -142,6 +142,8 @@ class Builder:
         if "const" in schema:
             return self._const(schema["const"], schema, at)
         if "enum" in schema:
+            if _string_enum(schema):
+                return self._leaf(schema, "string", at)  # the flat engine's own select
             return self._choice_leaf(schema, at)
         kind = types if isinstance(types, str) else _inferred_type(schema)
         if kind == "object":
@@ -263,12 +265,20 @@ class Builder:
         )
         return self._finish(node, schema)
 
-    def _variant(self, schema: dict[str, Any], choices: list[Any], at: Site) -> Node:
+    def _variant(
+        self,
+        schema: dict[str, Any],
+        choices: list[Any],
+        at: Site,
+        originals: list[Any] | None = None,
+    ) -> Node:
+        """``originals``: the choices as written (the merged ones carry the variant's title)."""
         if len(choices) > MAX_OPTIONS:
             return self._json(schema, "too many variants", at)
         inside = at.child(at.name, True)
         nodes = [self.node(c, inside) for c in choices]
-        labels = tuple(_label(n, c, i) for i, (n, c) in enumerate(zip(nodes, choices, strict=True)))
+        written = originals if originals is not None else choices
+        labels = tuple(_label(n, c, i) for i, (n, c) in enumerate(zip(nodes, written, strict=True)))
         node = Variant(
             name=at.name,
             required=at.required,
@@ -319,6 +329,11 @@ class Builder:
         options = tuple(Option(str(i), one_line(text, limit=200)) for i, text in enumerate(labels))
         title = schema.get("title")
         description = schema.get("description")
+        default = schema.get("default", _NO_DEFAULT)
+        chosen = next(
+            (str(i) for i, v in enumerate(values) if v == default and type(v) is type(default)),
+            None,
+        )
         spec = FieldSpec(
             name=at.name,
             kind=FieldKind.SELECT,
@@ -326,6 +341,8 @@ class Builder:
             description=description if isinstance(description, str) else None,
             required=at.required and not at.nullable,
             options=options,
+            default=chosen,
+            has_default=chosen is not None,
         )
         node = Leaf(
             name=at.name,
@@ -377,6 +394,8 @@ class Site:
         return replace(self, **changes)
 
 
+_NO_DEFAULT = object()
+
 _LEAF_DROPPED = frozenset(kw.STRUCTURAL | kw.REFERENCES | {"examples", "nullable", "const"})
 
 
@@ -395,6 +414,13 @@ def _string_choices(items: dict[str, Any]) -> bool:
         if isinstance(options, list) and options:
             return all(isinstance(o, dict) and isinstance(o.get("const"), str) for o in options)
     return False
+
+
+def _string_enum(schema: dict[str, Any]) -> bool:
+    values = schema["enum"]
+    strings = isinstance(values, list) and len(values) > 1
+    strings = strings and all(isinstance(v, str) for v in values)
+    return strings and schema.get("type", "string") == "string"
 
 
 def _free_scalars(items: dict[str, Any]) -> bool:
@@ -499,9 +525,9 @@ def _anchor(root: dict[str, Any], anchor: str) -> object | None:
 
 
 def _label(node: Node, schema: object, index: int) -> str:
-    """A short name for a variant choice: its title, its tag, its type."""
-    if node.title:
-        return node.title
+    """A short name for a variant choice: its own title, its tag, its type."""
+    if isinstance(schema, dict) and isinstance(schema.get("title"), str):
+        return one_line(schema["title"], limit=60)
     if isinstance(node, ObjectNode):
         for child in node.properties:
             if isinstance(child, Const) and isinstance(child.value, str):

@@ -219,11 +219,21 @@ class ObjectBox(NodeBox):
     """
 
     def __init__(
-        self, form: ArgumentsForm, node: Node, state: State, path: Path, *, root: bool = False
+        self,
+        form: ArgumentsForm,
+        node: Node,
+        state: State,
+        path: Path,
+        *,
+        root: bool = False,
+        headless: bool = False,
     ) -> None:
         super().__init__(form, node, state, path)
         self.root = root
-        self.folded = not root and not node.required and not _given(state)
+        #: No title line of its own: a list item (under its "#1 ↑ ↓ ✕" bar) or a variant (under
+        #: its picker) is never folded.
+        self.headless = headless
+        self.folded = not root and not headless and not node.required and not _given(state)
         self.body = Vertical(classes="section-body")
         self.set_class(not root, "-nested")
 
@@ -235,7 +245,7 @@ class ObjectBox(NodeBox):
         return Content.assemble((arrow, "bold"), _title(self.node, "object"), (hint, "$text-muted"))
 
     def compose(self) -> ComposeResult:
-        if not self.root:
+        if not self.root and not self.headless:
             yield SectionHeader(self)
             if self.node.description:
                 text = literal(self.node.description, limit=DESCRIPTION_LIMIT)
@@ -362,7 +372,7 @@ class ArrayBox(NodeBox):
     def item_widget(self, index: int) -> Widget:
         assert isinstance(self.node, ArrayNode)
         item = replace(self.node.items, title=self.node.items.title or f"item {index + 1}")
-        return node_widget(self.form, item, self.items[index], (*self.path, index))
+        return node_widget(self.form, item, self.items[index], (*self.path, index), headless=True)
 
     async def _rebuild(self, focus: int | None) -> None:
         holder = self.query_one(".array-items", Vertical)
@@ -443,7 +453,7 @@ class VariantBox(NodeBox):
         shown: Node = replace(choice, title="value", description=None, required=True)
         if isinstance(shown, Leaf):
             shown = replace(shown, field=replace(shown.field, title="value", description=None))
-        return [node_widget(self.form, shown, inner, self.path)]
+        return [node_widget(self.form, shown, inner, self.path, headless=True)]
 
     async def pick(self, raw: object) -> None:
         if not isinstance(self.state, VariantState):
@@ -573,9 +583,12 @@ class RecursiveBox(NodeBox):
                 break
 
 
-def node_widget(form: ArgumentsForm, node: Node, state: State, path: Path) -> Widget:
+def node_widget(
+    form: ArgumentsForm, node: Node, state: State, path: Path, *, headless: bool = False
+) -> Widget:
     """The ONE dispatch from a node kind to its widget (the state is made fresh if it is of
-    another shape, which only a defect could cause)."""
+    another shape, which only a defect could cause). ``headless``: an object shown without a
+    title line of its own (see :class:`ObjectBox`)."""
     if isinstance(node, Leaf):
         state = state if isinstance(state, LeafState) else state_for(node)
         return LeafBox(form, node, state, path)
@@ -587,7 +600,7 @@ def node_widget(form: ArgumentsForm, node: Node, state: State, path: Path) -> Wi
         return ConstBox(form, node, state, path)
     if isinstance(node, ObjectNode):
         state = state if isinstance(state, ObjectState) else state_for(node)
-        return ObjectBox(form, node, state, path)
+        return ObjectBox(form, node, state, path, headless=headless)
     if isinstance(node, ArrayNode):
         state = state if isinstance(state, ArrayState) else state_for(node)
         return ArrayBox(form, node, state, path)

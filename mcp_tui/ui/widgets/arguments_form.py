@@ -37,6 +37,7 @@ from mcp_tui.ui.widgets.argument_nodes import (
     ObjectBox,
     node_widget,
 )
+from mcp_tui.ui.widgets.form_controls import scroll_home
 from mcp_tui.ui.widgets.form_fields import FieldRow
 
 
@@ -263,9 +264,11 @@ class ArgumentsForm(Vertical):
                 return
 
     def focus_first(self) -> bool:
+        """Focus the first field, with the top of the form (and the text above it) in view."""
         for widget in self.query("*"):
             if widget.focusable:
-                self.screen.set_focus(widget)
+                self.screen.set_focus(widget, scroll_visible=False)
+                self.call_after_refresh(scroll_home, self)
                 return True
         return False
 
