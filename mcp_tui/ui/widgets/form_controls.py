@@ -94,7 +94,38 @@ def scroll_home(widget: Widget) -> None:
 
 
 class TextControl(OrderedKeys, Input):
-    """A one-line input for text, number and integer fields. Enter moves on, never submits."""
+    """A one-line input for text, number and integer fields. Enter moves on, never submits.
+
+    Textual refuses a key that would break the field's rule (a "." in an integer, a character
+    past ``maxLength``) with only a bell, so 25.5 silently became 255; the refusal is posted as
+    :class:`TextControl.Refused` with the reason, and the field row shows it under the field.
+    """
+
+    class Refused(Message):
+        """Typed text was not taken; ``reason`` says why, in words."""
+
+        def __init__(self, control: TextControl, reason: str) -> None:
+            super().__init__()
+            self.control_widget = control
+            self.reason = reason
+
+    _attempt = ""
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        self._attempt = text
+        super().replace(text, start, end)
+
+    def restricted(self) -> None:
+        text = one_line(self._attempt, limit=20)
+        if self.max_length and len(self.value) >= self.max_length:
+            reason = f"at most {self.max_length} characters: {text!r} was not typed"
+        elif self.type == "integer":
+            reason = f"whole numbers only: {text!r} was not typed"
+        elif self.type == "number":
+            reason = f"a number only (digits, one '.', an exponent): {text!r} was not typed"
+        else:
+            reason = f"{text!r} was not typed"
+        self.post_message(self.Refused(self, reason))
 
     def get_raw(self) -> RawValue:
         return self.value

@@ -382,6 +382,12 @@ class FieldRow(Vertical):
         if self._composed:
             self.query_one(FieldLabel).set_label(self.label_content())
 
+    @on(TextControl.Refused)
+    def _refused(self, event: TextControl.Refused) -> None:
+        """A key the field's rule refused: say so under the field (until the next check)."""
+        event.stop()
+        self.set_error(event.reason)
+
     def set_error(self, message: str | None) -> None:
         """Show (or clear, with ``None``) the inline error under the control."""
         text = literal_line(f"✗ {message}", limit=300) if message else Content("")

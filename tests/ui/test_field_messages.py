@@ -1,0 +1,50 @@
+"""Keys a field refuses are said, not swallowed: a "." in an integer field, text past maxLength."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Input
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_elicitation_screen import Host, form_screen, request_for
+
+from mcp_tui.schema.fields import FieldKind, FieldSpec
+from mcp_tui.ui.widgets.form_fields import FieldRow
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def error_line(app: Any) -> str:
+    row = form_screen(app).query_one(FieldRow)
+    errors = row.query(".field-error")
+    return str(errors.first().render()) if errors and row.error_shown else ""
+
+
+async def test_a_dot_in_an_integer_field_is_refused_with_a_message() -> None:
+    app = Host(request_for(FieldSpec("party", FieldKind.INTEGER, "Party size")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press(*"25.5")
+        await pilot.pause()
+        assert form_screen(app).query_one(Input).value == "255"
+        assert "whole numbers only: '.' was not typed" in error_line(app)
+
+
+async def test_text_past_max_length_is_refused_with_a_message() -> None:
+    app = Host(request_for(FieldSpec("code", FieldKind.TEXT, "Code", max_length=3)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press(*"abcd")
+        await pilot.pause()
+        assert form_screen(app).query_one(Input).value == "abc"
+        assert "at most 3 characters: 'd' was not typed" in error_line(app)
