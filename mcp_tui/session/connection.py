@@ -30,6 +30,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mcp_tui import __version__
 from mcp_tui.session import convert
 from mcp_tui.session.catalog import Catalog
+from mcp_tui.session.completions import ConnectionCompletions
 from mcp_tui.session.elicitation import ElicitationHandler
 from mcp_tui.session.elicitation_bridge import CallTracker, ElicitationBridge
 from mcp_tui.session.elicitation_gate import ElicitationGate
@@ -75,7 +76,7 @@ silence_deprecation_warnings()
 CLOSE_GRACE = 8.0
 
 
-class ServerConnection(ConnectionFeatures):
+class ServerConnection(ConnectionFeatures, ConnectionCompletions):
     """A connection to one server; see the module docstring."""
 
     def __init__(

@@ -17,14 +17,15 @@ form and in the JSON editor alike.
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Label, Static, TextArea
+from textual.widgets import Input, Label, Static, TextArea
 
 from mcp_tui.schema.arguments.build import build_arguments
 from mcp_tui.schema.arguments.nodes import ObjectNode
@@ -36,6 +37,9 @@ from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
+
+if TYPE_CHECKING:
+    from mcp_tui.ui.completions import ArgumentCompletions, Completer
 
 #: Forms of at most this many fields get a dialog sized to its content.
 SHORT_FIELDS = 4
@@ -79,8 +83,16 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         description: str | None = None,
         verb: str = "Call",
         initial: dict[str, Any] | None = None,
+        completer: Completer | None = None,
     ) -> None:
         super().__init__(classes="dialog-screen")
+        #: The server's ``completion/complete`` for these arguments (``ui/completions.py``), when
+        #: it offers completions (prompt arguments, template variables).
+        self._completer = completer
+        self.completions: ArgumentCompletions | None = None
+        self._suggestions = Static(Content(""), id="arguments-suggestions")
+        self._suggestions.display = False
+        self._watched: set[Input] = set()
         self._title = title
         self.schema = schema
         self._description = description
@@ -129,6 +141,8 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
                 yield Static(text, classes="arguments-description")
             with Vertical(id="arguments-body"):
                 pass
+            if self._completer is not None:
+                yield self._suggestions
             yield Static(Content(""), id="arguments-errors")
             with Horizontal(classes="dialog-buttons"):
                 yield OrderedButton(
@@ -143,7 +157,37 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         yield KeyFooter()
 
     async def on_mount(self) -> None:
+        if self._completer is not None:
+            from mcp_tui.ui.completions import ArgumentCompletions
+
+            self.completions = ArgumentCompletions(self, self._completer, self._suggestions)
         await self._show_body()
+
+    # --- completions -------------------------------------------------------------------------
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """A text field gained focus: ask for its suggestions now and after every edit (the form
+        keeps its ``Input.Changed`` to itself, so its value is watched instead)."""
+        control = event.widget
+        if self.completions is None or not isinstance(control, Input):
+            return
+        if control not in self._watched:
+            self._watched.add(control)
+            self.watch(control, "value", lambda _value: self._ask_completions(control), init=False)
+        self._ask_completions(control)
+
+    def _ask_completions(self, control: Input) -> None:
+        """A text field of the flat form was edited or focused: ask the server (debounced)."""
+        if self.completions is None or self.use_editor or self.form_spec is None:
+            return
+        from mcp_tui.ui.widgets.form_fields import FieldRow
+        from mcp_tui.ui.widgets.schema_form import SchemaForm
+
+        row = next((a for a in control.ancestors if isinstance(a, FieldRow)), None)
+        forms = self.query(SchemaForm)
+        if row is None or not forms:
+            return
+        self.completions.request(row.field.name, control, forms.first().raw_text())
 
     async def _show_body(self) -> None:
         body = self.query_one("#arguments-body", Vertical)

@@ -236,7 +236,7 @@ class SessionVerbs(Screen[None]):
         ready = self._ready(server)
         if ready is None:
             return
-        entry, _ = ready
+        entry, connection = ready
         prompt = next((p for p in entry.prompts if p.name == name), None)
         if prompt is None:
             self.notify(f"No prompt {one_line(name)!r}", severity="error", markup=False)
@@ -251,10 +251,14 @@ class SessionVerbs(Screen[None]):
                 self.get_prompt(server, name, {k: str(v) for k, v in arguments.items()})
 
         title = f"{server} › prompt {prompt.title or prompt.name}"
+        from mcp_tui.ui.completions import completer_for
         from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
 
+        completer = completer_for(connection, "prompt", name)
         self.app.push_screen(
-            ArgumentsScreen(title, schema, description=prompt.description, verb="Get"),
+            ArgumentsScreen(
+                title, schema, description=prompt.description, verb="Get", completer=completer
+            ),
             callback=chosen,
         )
 
@@ -303,14 +307,17 @@ class SessionVerbs(Screen[None]):
                 uri = expand(template.uri, {k: str(v) for k, v in values.items()})
                 self.read_resource(server, uri, template.name)
 
+        from mcp_tui.ui.completions import completer_for
         from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
 
+        connection = self.mcp_app.connection(server)
         self.app.push_screen(
             ArgumentsScreen(
                 f"{server} › {template.name}",
                 schema,
                 description=f"{template.uri}\n{template.description or ''}".strip(),
                 verb="Read",
+                completer=completer_for(connection, "template", template.uri),
             ),
             callback=chosen,
         )
