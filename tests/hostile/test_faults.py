@@ -120,8 +120,9 @@ async def test_a_flood_of_200_elicitations_is_bounded_with_one_notice(tmp_path: 
         # Escape answers each admitted form in turn; the queue drains and the app is still live.
         for _ in range(screen.waiting + 1):
             await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 100)
+            answered = app.screen
             await pilot.press("escape")
-            await pilot.pause(0.02)
+            await wait_for(pilot, lambda s=answered: app.screen is not s, 100)  # type: ignore[misc]
         await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationScreen), 100)
         await wait_for(pilot, lambda: len(server.responses()) == 200, 300)
         assert app.entries["evil"].paused  # the rate limit paused asking; the user may resume

@@ -147,7 +147,7 @@ async def test_hostile_text_everywhere_stays_literal_and_answers_stay_exact(
         session.call_tool("evil", "ask", {})
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 300)
         await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 100)
-        await pilot.pause(0.1)
+        await pilot.pause()
         shot = app.export_screenshot()
         assert_no_raw_controls(shot)
         assert "message [bold]b[/] [@click=app.quit]q[/]" in shot.replace("&#160;", " ")

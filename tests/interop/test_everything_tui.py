@@ -18,6 +18,7 @@ from tui_driver import (
     quit_app,
     replace_text,
     result_text,
+    send_refused,
     tool_results,
     wait_for,
 )
@@ -70,8 +71,7 @@ async def test_every_field_kind_reaches_the_server_exactly_typed(
         assert [f.name for f in screen.form_spec.fields][:3] == ["name", "check", "firstLine"]
 
         # "name" is required and empty: Ctrl+S must not send anything.
-        await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        await send_refused(pilot, screen)
         assert app.screen is screen
         assert elicitation_answers(log) == []
 

@@ -98,7 +98,9 @@ async def test_request_path_opens_exactly_the_shown_url_only_after_ctrl_s(
         )
         assert screen.request.url == URL
         assert screen.request.elicitation_id  # 2025-11-25: the server's id, kept for completion
-        await pilot.pause(0.3)
+        # Settled (mounted, a control focused, its messages handled) before checking.
+        await wait_for(pilot, lambda: screen.is_mounted and app.focused is not None, "focus")
+        await pilot.pause()
         assert browser.opened() == []  # nothing opens before Ctrl+S
         await pilot.press("ctrl+s")
         responses = await wait_for(pilot, lambda: tool_results(log, TOOL), "the tool result")

@@ -23,6 +23,7 @@ from tui_driver import (
     quit_app,
     replace_text,
     result_text,
+    send_refused,
     tool_results,
     wait_for,
 )
@@ -66,8 +67,7 @@ async def test_register_user(form_example: NodeServer, tmp_path: Path) -> None:
         await replace_text(pilot, "username", "ada")
         await replace_text(pilot, "email", "ada@example.com")
         await replace_text(pilot, "password", "short")  # minLength 8: must not be sent
-        await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        await send_refused(pilot, screen)
         assert app.screen is screen and elicitation_answers(log) == []
 
         await replace_text(pilot, "password", "correct horse battery")
@@ -117,8 +117,7 @@ async def test_create_event_two_forms_in_a_row(form_example: NodeServer, tmp_pat
         await replace_text(pilot, "date", "2026-12-10")
         await replace_text(pilot, "startTime", "14:30")
         await replace_text(pilot, "duration", "500")  # maximum 480: must not be sent
-        await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        await send_refused(pilot, second)
         assert app.screen is second and len(elicitation_answers(log)) == 1
 
         await replace_text(pilot, "duration", "90")

@@ -38,6 +38,14 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], object], what: str
     raise AssertionError(f"timed out waiting for {what}")
 
 
+async def send_refused(pilot: Pilot[Any], screen: Any) -> None:
+    """Ctrl+S on a form with a field in error: wait until the form lists what to fix (the sign
+    that it handled the key), so that "nothing was sent" can then be asserted."""
+    await pilot.press("ctrl+s")
+    status = screen.query_one("#elicitation-status")
+    await wait_for(pilot, lambda: "to fix" in str(status.render()), "the form saying what to fix")
+
+
 async def quit_app(pilot: Pilot[Any]) -> None:
     """Ctrl+Q, as a user quits: the app closes every connection (HTTP DELETE, stdio EOF), then
     exits. (Leaving ``run_test`` alone would leave that to garbage collection.)"""
