@@ -67,9 +67,9 @@ async def test_a_person_writes_the_reply_and_the_server_gets_it(
 
         # Nothing typed: Ctrl+S sends nothing and says why.
         await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        status = screen.query_one("#sampling-status")
+        await wait_for(pilot, lambda: "write the reply first" in str(status.render()), "why")
         assert app.screen is screen and sampling_answers(log) == []
-        assert "write the reply first" in str(screen.query_one("#sampling-status").render())
 
         await pilot.press(*"Hello,", "enter", *"world")
         screen.query_one("#sampling-model", Input).value = "pilot-model"

@@ -114,7 +114,8 @@ async def test_log_text_reads_at_aa_contrast(theme: str) -> None:
             for level in ("debug", "info", "notice", "warning", "error", "critical")
         ]
         logs.add_batch([*events, StderrReceived("demo", "Traceback (most recent call last):")])
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: logs.lines_written >= len(events) + 1)
+        await pilot.pause()
         found = widget_contrasts(logs)
         assert any("warning message" in text for text, _ in found)
         assert not low(found), (theme, low(found))

@@ -19,7 +19,15 @@ from textual.widgets import Input
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from app_testkit import Script, make_app, open_node, session_of, tree_node, wait_for
+from app_testkit import (
+    Script,
+    make_app,
+    open_node,
+    run_from_palette,
+    session_of,
+    tree_node,
+    wait_for,
+)
 
 from mcp_tui.session.events import ConnectionState, ServerInfo, ToolInfo
 from mcp_tui.ui import commands
@@ -116,11 +124,7 @@ async def test_the_palette_finds_the_help_and_the_help_lists_the_verbs() -> None
     app, _ = make_app({"demo": many_tools()})
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
-        await pilot.press(*"help")
-        await pilot.pause(0.5)  # the palette gathers hits in batches
-        await pilot.press("enter")
+        await run_from_palette(pilot, app, "help", "Help")  # waits for the hit, not 0.5 s
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         rows = list(help_rows(app))
         verb_rows = dict((k, d) for kind, k, d in rows if kind == "row")
@@ -134,11 +138,12 @@ async def test_a_question_mark_typed_in_a_text_field_is_a_question_mark() -> Non
         await ready(pilot)
         await open_node(pilot, app, "demo", "tool_0")
         await wait_for(pilot, lambda: isinstance(app.focused, Input))
+        field = app.focused
+        assert isinstance(field, Input)
         await pilot.press("question_mark")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: field.value == "?")  # the key was handled: typed
         assert not isinstance(app.screen, HelpScreen)
-        focused = app.focused
-        assert isinstance(focused, Input) and focused.value == "?"
+        assert app.focused is field
         await pilot.press("f1")  # F1 still opens the help from a form
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
 
@@ -233,7 +238,7 @@ def test_help_screen_snapshot(snap_compare: SnapCompare, size: tuple[int, int]) 
         await ready(pilot)
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
-        await pilot.pause(0.2)
+        await pilot.pause()
 
     app, _ = make_app({"demo": many_tools()})
     assert snap_compare(app, terminal_size=size, run_before=open_help)
