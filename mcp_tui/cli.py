@@ -33,7 +33,6 @@ from mcp_tui.cli_target import (
     check_command_exists,
     check_url_argument,
     command_line_target,
-    derive_name,
     parse_env,
     unique_name,
     with_env,
@@ -44,6 +43,7 @@ from mcp_tui.config_settings import AppSettings
 from mcp_tui.errors import ConfigError, ConnectionFailed, McpTuiError, UsageError
 from mcp_tui.options import AppOptions, ToolCallRequest
 from mcp_tui.paths import ConfigLocation, locate_config
+from mcp_tui.server_names import derive_name
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.startup import pause_collector, resume_collector
 

@@ -3,8 +3,8 @@
 ``mcp-tui https://host/mcp`` and ``mcp-tui -- python server.py`` name one server without a config
 file. This module turns those words into a :class:`~mcp_tui.session.servers.ServerSpec`: it checks
 a URL argument (and explains the usual slips, such as a command given without ``--``), reads
-``--header`` and ``--env`` options, derives a short server name from the command or host, checks
-that the command exists, and keeps names unique beside the config's servers. A command named here
+``--header`` and ``--env`` options, checks that the command exists, and keeps names unique beside
+the config's servers (the name itself comes from ``server_names.py``). A command named here
 inherits the caller's environment, as it would when run from the shell. Pure: every mistake raises
 :class:`~mcp_tui.errors.UsageError` (or ``ConnectionFailed`` for a missing command) with one
 paragraph that says what to write instead.
@@ -112,25 +112,6 @@ def check_url_argument(url: str, following: Sequence[str] = ()) -> str:
         f"{url!r} is not a URL. To start a stdio server, put its command after `--`: "
         f"mcp-tui -- {words}"
     )
-
-
-_INTERPRETERS = {"python", "python3", "node", "uv", "uvx", "npx", "deno", "bun", "pipx", "java"}
-
-
-def derive_name(target: StdioTarget | HttpTarget) -> str:
-    """A short name for a server given on the command line: ``server.py``, ``127.0.0.1:8000``."""
-    if isinstance(target, HttpTarget):
-        parts = urlsplit(target.url)
-        return parts.netloc.rpartition("@")[2] or "server"
-    base = Path(target.command).name
-    if base.removesuffix(".exe") in _INTERPRETERS or base.startswith("python"):
-        args = list(target.args)
-        for i, arg in enumerate(args):
-            if arg == "-m" and i + 1 < len(args):
-                return args[i + 1]
-            if not arg.startswith("-") and arg not in ("run", "exec", "tool"):
-                return Path(arg).name or arg
-    return base or "server"
 
 
 def command_line_target(

@@ -55,7 +55,7 @@ def test_stdio_command_after_double_dash(launched: Launched) -> None:
     assert cli.main(["--", PY, "server.py", "--flag", "--", "x"]) == 0
     (spec,) = launched.servers
     assert spec.target == StdioTarget(PY, ("server.py", "--flag", "--", "x"), inherit_env=True)
-    assert spec.name == "server.py" and spec.mode == "auto" and spec.elicitation == "ask"
+    assert spec.name == "server" and spec.mode == "auto" and spec.elicitation == "ask"
     assert launched.options == AppOptions()
 
 
@@ -195,7 +195,7 @@ def test_server_selection_overrides_and_command_line_server(
     ]
     # A command-line server alone: the config's servers stay closed, its settings apply.
     assert cli.main(["--log", "cli.jsonl", "--", PY, "one.py"]) == 0
-    assert [s.name for s in launched.servers] == ["one.py"]
+    assert [s.name for s in launched.servers] == ["one"]
     assert launched.servers[0].mode == "legacy", "[app] mode is the default"
     assert launched.options.traffic_log == Path("cli.jsonl"), "--log beats the config"
     assert launched.options.review_before_send

@@ -395,7 +395,7 @@ def test_stdio_call_with_answers_and_server_stderr(
         ["call", "echo", "--args", '{"text": "\\u001b]0;x\\u0007"}', "--", PY, str(FIXTURE)], capsys
     )
     assert code == 0
-    assert "[elicit_server.py stderr] echo called with '\\x1b]0;x\\x07'" in err
+    assert "[elicit_server stderr] echo called with '\\x1b]0;x\\x07'" in err
     assert "\x1b" not in err
 
 

@@ -58,7 +58,7 @@ def test_log_level_option(mode: str) -> None:
     levels = [
         line.split(" log ", 1)[1].split("]", 1)[0]
         for line in done.stderr.splitlines()
-        if line.startswith("[features_server.py log ")
+        if line.startswith("[features_server log ")
     ]
     expected = ["warning", "error"]
     if mode == "legacy":

@@ -1,0 +1,105 @@
+"""Display names of servers named on the command line (``mcp_tui/server_names.py``): from the
+package, not the entry point's file name (every npm server's is ``index.js``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcp_tui import cli
+from mcp_tui.options import AppOptions
+from mcp_tui.server_names import derive_name
+from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
+
+EVERYTHING = "/app/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+
+
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [
+        # npm packages, run from node_modules or by a runner
+        (f"node {EVERYTHING} stdio", "server-everything"),
+        (f"/usr/bin/node --enable-source-maps {EVERYTHING}", "server-everything"),
+        ("node ./node_modules/mcp-plain/build/main.mjs", "mcp-plain"),
+        ("node C:\\srv\\node_modules\\@s\\pkg\\index.js", "pkg"),
+        ("npx -y @scope/pkg", "@scope/pkg"),
+        (
+            "npx -y @modelcontextprotocol/server-filesystem /tmp",
+            "@modelcontextprotocol/server-filesystem",
+        ),
+        ("npx --yes @scope/pkg@1.2.3 --flag", "@scope/pkg"),
+        ("npx pkg@latest", "pkg"),
+        ("npx -p @scope/pkg some-bin --opt", "@scope/pkg"),
+        ("npx.cmd -y mcp-remote https://example.com", "mcp-remote"),
+        ("bunx @scope/pkg", "@scope/pkg"),
+        ("pnpm dlx @scope/pkg", "@scope/pkg"),
+        ("npm exec -- @scope/pkg", "@scope/pkg"),
+        ("yarn dlx pkg", "pkg"),
+        # Python packages
+        ("uvx mcp-server-git", "mcp-server-git"),
+        ("uvx mcp-server-git==0.6.2 --repository .", "mcp-server-git"),
+        ("uvx --python 3.12 mcp-server-time", "mcp-server-time"),
+        ("uvx -p 3.12 mcp-server-time", "mcp-server-time"),
+        ("uvx --from mcp-server-git[extra] mcp-server-git", "mcp-server-git"),
+        ("uv tool run mcp-server-fetch", "mcp-server-fetch"),
+        ("pipx run mcp-server-fetch", "mcp-server-fetch"),
+        ("python -m pkg.sub --port 1", "pkg.sub"),
+        ("python3.11 -u -m mcp_server_time", "mcp_server_time"),
+        ("/opt/venv/bin/python -X dev -m pkg", "pkg"),
+        ("uv run --with mcp -m pkg.server", "pkg.server"),
+        # scripts: their stem
+        ("python path/server.py", "server"),
+        ("python3 -u tools/weather_server.py --verbose", "weather_server"),
+        ("uv run --directory srv server.py", "server"),
+        ("deno run -A main.ts", "main"),
+        ("./server.py", "server"),
+        # anything else: the program's own name
+        ("mcp-server-fetch --flag", "mcp-server-fetch"),
+        ("/usr/local/bin/my-server", "my-server"),
+        ("docker run -i --rm mcp/fetch", "docker"),
+        ("python", "python"),
+        ("npx", "npx"),
+    ],
+)
+def test_names_from_commands(command: str, name: str) -> None:
+    program, *args = command.split(" ")
+    assert derive_name(StdioTarget(program, tuple(args))) == name
+
+
+def test_a_script_inside_a_package_directory_is_named_by_its_package_json(tmp_path: Path) -> None:
+    package = tmp_path / "checkout"
+    (package / "dist").mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"name": "@me/weather-mcp"}))
+    script = package / "dist" / "index.js"
+    script.write_text("")
+    assert derive_name(StdioTarget("node", (str(script),))) == "weather-mcp"
+    # relative to the server's working directory
+    assert derive_name(StdioTarget("node", ("dist/index.js",), cwd=str(package))) == "weather-mcp"
+    # a Python script is named by its own file even there
+    (package / "server.py").write_text("")
+    assert derive_name(StdioTarget("python", (str(package / "server.py"),))) == "server"
+
+
+def test_without_a_package_json_a_script_is_its_stem(tmp_path: Path) -> None:
+    (tmp_path / "package.json").write_text("not json")
+    script = tmp_path / "index.js"
+    assert derive_name(StdioTarget("node", (str(script),))) == "index"
+
+
+def test_urls_are_named_by_host() -> None:
+    assert derive_name(HttpTarget("https://user:pw@example.com:8443/mcp")) == "example.com:8443"
+
+
+def test_the_command_line_uses_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[ServerSpec] = []
+
+    def fake_run_tui(servers: list[ServerSpec], options: AppOptions) -> int:
+        seen.extend(servers)
+        return 0
+
+    monkeypatch.setattr(cli, "run_tui", fake_run_tui)
+    assert cli.main(["--", sys.executable, "-m", "mcp_tui.demo"]) == 0
+    assert [s.name for s in seen] == ["mcp_tui.demo"]
