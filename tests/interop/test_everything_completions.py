@@ -18,6 +18,8 @@ from textual.widgets import Static
 from tui_driver import _messages, focus_field, quit_app, wait_for
 
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
+from mcp_tui.ui.screens.confirm import ConfirmScreen
+from mcp_tui.ui.screens.session import SessionScreen
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 
@@ -91,8 +93,10 @@ async def test_a_template_variable_completes(peers: None, tmp_path: Path) -> Non
         )
         await pilot.press("4", "2")
         await wait_for(pilot, lambda: "Suggestions for resourceId: 42" in suggestions(screen), "42")
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: not isinstance(app.screen, ArgumentsScreen), "closed")
+        await pilot.press("escape")  # what was typed is thrown away: the form asks first
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the form closed")
         await quit_app(pilot)
 
     asked = [m["params"] for m in sent(log, "completion/complete")]
