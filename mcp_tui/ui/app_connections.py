@@ -208,6 +208,10 @@ class AppConnections(App[None]):
         except OSError as error:
             self._buffer.add(Notice("mcp-tui", f"cannot write the traffic log: {error}", "error"))
 
+    def stderr_log_path(self, server: str) -> Path | None:
+        """Where ``server``'s stderr is written in full (shown under the log panel)."""
+        return self._stderr_log_for(server)
+
     def _stderr_log_for(self, server: str) -> Path | None:
         """Each server's stderr file: ``--stderr-log`` (one name per server when several)."""
         safe = re.sub(r"[^A-Za-z0-9._-]", "_", server)[:60] or "server"

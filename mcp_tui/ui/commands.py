@@ -341,6 +341,14 @@ def _view_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
     )
     yield Verb(
         "View",
+        "Log full screen",
+        "",
+        "Show the log panel on the whole screen (again: back)",
+        session.action_maximize_logs,
+        action="maximize_logs",
+    )
+    yield Verb(
+        "View",
         "Next area",
         "",
         "Move the focus to the next area (catalog, transcript, log)",

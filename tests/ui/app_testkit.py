@@ -84,9 +84,10 @@ def make_app(
     options: AppOptions | None = None,
 ) -> tuple[McpTuiApp, FakeFactory]:
     factory = FakeFactory(scripts)
-    app = McpTuiApp(
-        [spec(name) for name in servers], options or AppOptions(), connection_factory=factory
-    )
+    # A fixed stderr file name: the log panel shows it, and snapshots must not show this
+    # machine's log directory (fake connections write nothing there).
+    options = options or AppOptions(stderr_log=Path("/var/log/mcp-tui-tests/stderr.log"))
+    app = McpTuiApp([spec(name) for name in servers], options, connection_factory=factory)
     return app, factory
 
 

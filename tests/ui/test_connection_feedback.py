@@ -86,3 +86,39 @@ async def test_r_on_a_server_that_is_not_ready_says_so() -> None:
         await wait_for(
             pilot, lambda: any("not ready" in str(n.message) for n in app._notifications)
         )
+
+
+async def test_the_log_panel_goes_full_screen_and_back_and_names_its_stderr_file() -> None:
+    from mcp_tui.session.events import StderrReceived
+
+    app, factory = make_app({"demo": Script()})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session = session_of(app)
+        await wait_for(pilot, lambda: session.panels_ready)
+        logs = session.logs
+        assert "stderr file: /var/log/mcp-tui-tests/stderr.log" in str(logs.border_subtitle)
+        small = logs.size.height
+        await pilot.press("L")
+        await wait_for(pilot, lambda: logs.size.height > 15)
+        assert session.maximized is logs and small < 8
+        assert "L or Esc: back" in str(logs.border_title)
+        await pilot.press("L")
+        await wait_for(pilot, lambda: session.maximized is None)
+        await wait_for(pilot, lambda: logs.size.height == small)
+        # A traceback on stderr stays together: its lines sit under its first line.
+        sink = factory.made[-1].sink
+        for line in (
+            "Traceback (most recent call last):",
+            '  File "server.py", line 3, in boom',
+            "    raise ValueError('boom')",
+            "ValueError: boom",
+            "INFO: next request",
+        ):
+            sink(StderrReceived("demo", line))
+        await wait_for(pilot, lambda: "next request" in "\n".join(s.text for s in logs.lines))
+        text = [s.text for s in logs.lines]
+        first = next(i for i, t in enumerate(text) if "Traceback" in t)
+        assert text[first].startswith("stderr   demo Traceback")
+        assert [t.startswith("         │ ") for t in text[first + 1 : first + 4]] == [True] * 3
+        assert text[first + 4].startswith("stderr   demo INFO: next request")

@@ -173,3 +173,18 @@ def test_traffic_view(snap_compare: SnapCompare) -> None:
         await pilot.pause()
 
     assert snap_compare(make_session_app(), terminal_size=LARGE, run_before=show_traffic)
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
+def test_log_panel_maximized(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+    """``L``: the log on the whole screen, its stderr file named at the bottom."""
+
+    async def maximize(pilot: Pilot[None]) -> None:
+        await with_calls(pilot)
+        await pilot.press("L")
+        app = pilot.app
+        assert isinstance(app, McpTuiApp)
+        await wait_for(pilot, lambda: session_of(app).maximized is session_of(app).logs)
+        await pilot.pause(0.2)
+
+    assert snap_compare(make_session_app(), terminal_size=size, run_before=maximize)

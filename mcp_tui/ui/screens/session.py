@@ -50,6 +50,8 @@ class SessionScreen(SessionFeatures):
                 tooltip="Show or hide the traffic view: every JSON-RPC message"),
         Binding("l", "toggle_logs", "Log", id="session.toggle_logs",
                 tooltip="Show or hide the log panel (server logs and stderr)"),
+        Binding("L", "maximize_logs", "Log full screen", show=False, id="session.maximize_logs",
+                tooltip="The log panel full screen (L or Escape again: back)"),
         # In the palette and the server's info line; the footer is kept for what 80 columns fit.
         Binding("R", "reconnect", "Reconnect", show=False, id="session.reconnect",
                 tooltip="Reconnect the server under the cursor"),
@@ -148,7 +150,11 @@ class SessionScreen(SessionFeatures):
                     traffic,
                 ]
             )
-            await self.mount(LogPanel(id="logs"), before=self.query_one(KeyFooter))
+            logs = LogPanel(id="logs")
+            app = self.mcp_app
+            paths = [app.stderr_log_path(name) for name in app.entries]
+            logs.show_stderr_files([p for p in paths if p is not None])
+            await self.mount(logs, before=self.query_one(KeyFooter))
             self._panels_ready = True
         self._show_info()
         self.flush_entries()
@@ -293,6 +299,16 @@ class SessionScreen(SessionFeatures):
     async def action_toggle_logs(self) -> None:
         await self.mount_panels()
         self.logs.display = not self.logs.display
+
+    async def action_maximize_logs(self) -> None:
+        """``L``: the log panel full screen (Textual's maximize, on the log), or back."""
+        await self.mount_panels()
+        if self.maximized is self.logs:
+            self.minimize()
+            return
+        self.logs.display = True
+        self.logs.focus()
+        self.maximize(self.logs)
 
     def action_reconnect(self) -> None:
         server = self._current_server()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from rich.text import Text
 
@@ -25,7 +26,7 @@ with attrs_unseen():  # rich.pretty would load attrs only for what we never prin
     from textual.widgets import RichLog
 from mcp_tui.ui.contrast import readable
 from mcp_tui.ui.render import clip
-from mcp_tui.ui.text import literal_text, literal_text_line
+from mcp_tui.ui.text import literal_line, literal_text, literal_text_line
 
 #: Log levels -> the theme colour they are drawn in (``readable`` keeps it only at AA contrast).
 LEVEL_COLOR = {
@@ -62,6 +63,21 @@ def log_data_text(data: object) -> str:
         return json.dumps(data, ensure_ascii=False, default=str)
     except (TypeError, ValueError, RecursionError):
         return repr(data)
+
+
+#: Lines that open a Python traceback in a server's stderr.
+TRACEBACK_STARTS = (
+    "Traceback (most recent call last)",
+    "Exception in thread",
+    "Stack (most recent",
+)
+
+
+def continuation(line: str) -> Text:
+    """A line that belongs to the entry above it (a traceback's body): indented under it."""
+    text = Text("         │ ", end="")
+    text.append_text(literal_text_line(line, limit=2000))
+    return text
 
 
 def log_line(event: LogReceived | StderrReceived, levels: Mapping[str, str] | None = None) -> Text:
@@ -102,6 +118,50 @@ class LogPanel(RichLog):
         #: Lines counted in "not shown" summaries so far (tests and the flood benchmark read it).
         self.lines_not_shown = 0
         self._level_styles: tuple[str, dict[str, str]] | None = None
+        #: Per server: a stderr traceback is being written (its next lines join it).
+        self._in_traceback: dict[str, bool] = {}
+
+    def on_mount(self) -> None:
+        self.watch(self.screen, "maximized", self._maximized_changed, init=False)
+
+    def _maximized_changed(self, maximized: object) -> None:
+        """Full screen, the footer is hidden: the title says how to come back."""
+        self.border_title = "Log · full screen (L or Esc: back)" if maximized is self else "Log"
+
+    def _continuations(self, events: Sequence[LogReceived | StderrReceived]) -> list[bool]:
+        """For each event: does it continue the entry above it (a stderr traceback's body and
+        its final exception line)? The state carries over between flushes, per server."""
+        flags: list[bool] = []
+        for event in events:
+            if not isinstance(event, StderrReceived):
+                flags.append(False)
+                continue
+            line = event.line
+            inside = self._in_traceback.get(event.server, False)
+            if line.startswith(TRACEBACK_STARTS):
+                self._in_traceback[event.server] = True
+                flags.append(False)
+            elif inside and line[:1] in (" ", "\t"):
+                flags.append(True)
+            elif inside and line.strip():
+                flags.append(True)  # "ValueError: boom": the traceback's last line
+                self._in_traceback[event.server] = False
+            else:
+                self._in_traceback[event.server] = False
+                flags.append(False)
+        return flags
+
+    def show_stderr_files(self, paths: Sequence[Path]) -> None:
+        """Say where server stderr is written in full (the panel keeps only recent lines)."""
+        if not paths:
+            return
+        home = str(Path.home())
+        shown = [str(p).replace(home, "~", 1) if str(p).startswith(home) else str(p) for p in paths]
+        if len(shown) == 1:
+            text = f"stderr file: {shown[0]}"
+        else:
+            text = f"stderr files: {Path(shown[0]).parent!s}/ ({len(shown)})"
+        self.border_subtitle = literal_line(text, limit=300)
 
     def level_styles(self) -> dict[str, str]:
         """Level -> Rich style in the current theme, each colour kept only at AA contrast."""
@@ -133,8 +193,14 @@ class LogPanel(RichLog):
         lines: list[Text] = []
         budget = BATCH_CHARS
         levels = self.level_styles()
-        for event in reversed(events[-self.batch_lines() :]):  # the newest lines matter most
-            line = log_line(event, levels)
+        shown = events[-self.batch_lines() :]
+        joined = self._continuations(shown)
+        for event, joins in zip(reversed(shown), reversed(joined), strict=True):
+            # The newest lines matter most; a traceback's lines stay under its first line.
+            if joins and isinstance(event, StderrReceived):
+                line = continuation(event.line)
+            else:
+                line = log_line(event, levels)
             budget -= len(line)
             if budget < 0 and lines:
                 break
