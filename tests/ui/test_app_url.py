@@ -364,3 +364,28 @@ async def test_app_exit_still_closes_every_connection() -> None:
     app.exit()
     await asyncio.wait_for(running, 30)
     assert [c.close_count for c in factory.made] == [1, 1]
+
+
+async def test_a_cancelled_closer_does_not_cancel_the_shared_closing() -> None:
+    """``close_connections`` is awaited from several places (the quit worker, ``on_unmount``),
+    which share one closing: one caller cancelled (Textual cancels workers on exit) must neither
+    stop the closing half-way nor raise in the other callers."""
+    app, factory = make_app()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        connection = factory.latest("demo")
+        release, finished = asyncio.Event(), asyncio.Event()
+
+        async def slow_close() -> None:
+            await release.wait()
+            finished.set()
+
+        connection.close = slow_close  # type: ignore[method-assign]
+        first = asyncio.ensure_future(app.close_connections())
+        second = asyncio.ensure_future(app.close_connections())
+        await wait_until(lambda: app._closing_connections is not None, pilot=pilot)
+        first.cancel()
+        await wait_until(first.done, pilot=pilot)
+        release.set()
+        await asyncio.wait_for(second, 10)  # not cancelled with the first caller
+        assert finished.is_set()
