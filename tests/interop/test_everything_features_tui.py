@@ -20,6 +20,7 @@ from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.pick import PickScreen
 from mcp_tui.ui.widgets.catalog import CatalogTree
+from mcp_tui.ui.widgets.info_panel import details
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 
@@ -126,6 +127,7 @@ async def test_subscribe_updates_reread_and_log_level(peers: None, tmp_path: Pat
             "the server's acknowledgement",
         )
         await wait_for(pilot, lambda: resource.uri in entry.subscribed, "the subscribed mark")
+        assert "subscribed: yes" in details(catalog.current, entry)[1]  # what i shows
         session.call_tool("everything", "toggle-subscriber-updates", {})
         await wait_for(pilot, lambda: received(log, "notifications/resources/updated"), "an update")
         await wait_for(pilot, lambda: resource.uri in entry.updated, "the updated mark")

@@ -191,6 +191,10 @@ def details(ref: NodeRef, entry: ServerEntry | None) -> tuple[str, str]:
         text = [f"{'template' if item.template else 'resource'}: {item.uri}", f"name: {item.name}"]
         if item.mime_type:
             text.append(f"type: {item.mime_type}")
+        if entry is not None and not item.template:
+            text.append("subscribed: " + ("yes" if item.uri in entry.subscribed else "no"))
+            if item.uri in entry.updated:
+                text.append("updated since you last read it")
         text += ["", item.description or "(no description)"]
         return f"{ref.server} › {item.name}", "\n".join(text)
     if entry is None:
