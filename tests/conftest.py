@@ -81,14 +81,14 @@ def pytest_configure(config: pytest.Config) -> None:
         _hard_stop = HardStop(os.dup(sys.__stderr__.fileno()))
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> None:
     """Arm the hard stop beside pytest-timeout's own timer (returning None lets it arm too)."""
     if settings.timeout and _hard_stop is not None:
         _hard_stop.arm(item.nodeid, float(settings.timeout))
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_timeout_cancel_timer(item: pytest.Item) -> None:
     if _hard_stop is not None:
         _hard_stop.disarm()
