@@ -41,6 +41,7 @@ from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import ConnectionFactory, ServerEntry
 from mcp_tui.ui.url_waits import UrlWaits
+from mcp_tui.untrusted import one_line
 
 #: The events that make start-up work wait (a mouse move does not).
 _USER_INPUT = (
@@ -138,7 +139,7 @@ class McpTuiApp(AppConnections, AppWaits, AppChat):
         if self.options.chat is not None and self.options.chat.open_at_start:
             self.call_after_refresh(self.open_chat)
         for note in self.options.start_notes:
-            self.notify(note, timeout=12, markup=False)
+            self.notify(one_line(note, limit=None), timeout=12, markup=False)
 
     def _begin(self) -> None:
         self.run_worker(self._start_connections(), name="start", exit_on_error=False)

@@ -116,7 +116,7 @@ class ArgumentCompletions:
 
 
 def suggestion_line(argument: str, result: Completion) -> Content:
-    """"Suggestions for *argument*: a · b · c (+N more)", every value literal text."""
+    """ "Suggestions for *argument*: a · b · c (+N more)", every value literal text."""
     if not result.values:
         return Content.assemble(
             ("No suggestions for ", "dim"), literal_line(argument, limit=40, style="dim")

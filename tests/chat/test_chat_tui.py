@@ -84,7 +84,7 @@ async def test_the_model_calls_a_tool_that_elicits_and_sees_its_result(
             lambda: next((b for b in chat.query(ToolBlock) if b.has_class("-asking")), None),
             "the approval question",
         )
-        assert block.label == "demo › delete_project"
+        assert block.tool_label == "demo › delete_project"
         assert [type(b) for b in chat.query("#chat-log > *")][:2] == [UserBlock, ModelBlock]
         await run.pilot.press("y")
         form = await next_form(run, "Delete the project payments-api")

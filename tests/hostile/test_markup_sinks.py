@@ -51,6 +51,13 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "notes are one_line(...) of every note (comprehension plus appends)",
     ("mcp_tui/ui/screens/oauth.py", "Static", "text"):
         "Content.assemble of constants and literal_line(uri)",
+    ("mcp_tui/ui/screens/chat_extras.py", "OptionList",
+     '*( Option( literal_line( f"{s.created.replace(\'T\', \' \')[:16]} '
+     '{s.title or \'(no message)\'}", limit=90, ), id=str(s.path), ) for s in saved )'):
+        "each option is literal_line(...) of a saved conversation's date and first message",
+    ("mcp_tui/ui/widgets/chat_blocks.py", ".border_title =",
+     'BLOCK_TITLES.get(status, BLOCK_TITLES["done"])'):
+        "a title from mcp-tui's own constant table",
     ("mcp_tui/ui/screens/pick.py", "OptionList",
      "*(Option(label, id=key) for key, label in self._entries)"):
         "labels are Content parameters (annotated), built by callers with literal_line",

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.content import Content
 from textual.screen import Screen
 from textual.widget import AwaitMount
 from textual.widgets import Input, Static
@@ -30,8 +29,10 @@ from textual.worker import Worker
 
 from mcp_tui.chat.settings import ChatSettings
 from mcp_tui.session.events import CallOutcome, ConnectionState
+from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.chat_blocks import Approval, ModelBlock, ToolBlock, UserBlock
 from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
     from mcp_tui.chat.conversation import ChatEvent, Conversation, ToolCallProposed
@@ -118,7 +119,7 @@ class ChatScreen(Screen[None]):
             parts.append("answering… Esc stops")
         if note:
             parts.append(note)
-        self.query_one("#chat-status", Static).update(Content(" · ".join(parts)))
+        self.query_one("#chat-status", Static).update(literal_line(" · ".join(parts), limit=None))
         self.refresh_bindings()  # New / Resume / Model & tools are back once a turn ends
 
     def _log(self) -> VerticalScroll:
@@ -195,7 +196,11 @@ class ChatScreen(Screen[None]):
                 )
             self._file.append(message)
         except OSError as exc:
-            self.notify(f"The conversation could not be saved: {exc}", severity="warning")
+            self.notify(
+                f"The conversation could not be saved: {one_line(exc)}",
+                severity="warning",
+                markup=False,
+            )
 
     async def _run_turn(self, text: str) -> None:
         from mcp_tui.chat.providers import ChatSetupError
@@ -337,9 +342,9 @@ class ChatScreen(Screen[None]):
         try:
             target.write_text(to_markdown(None, self.conversation.history), encoding="utf-8")
         except OSError as exc:
-            self.notify(f"Export failed: {exc}", severity="error")
+            self.notify(f"Export failed: {one_line(exc)}", severity="error", markup=False)
             return
-        self.notify(f"Exported to {target}", markup=False)
+        self.notify(f"Exported to {one_line(target)}", markup=False)
 
     def action_resume(self) -> None:
         from mcp_tui.ui.screens.chat_extras import ResumeScreen
@@ -359,7 +364,7 @@ class ChatScreen(Screen[None]):
         try:
             saved, messages = load(path)
         except ConversationError as exc:
-            self.notify(str(exc), severity="error", markup=False)
+            self.notify(one_line(exc, limit=500), severity="error", markup=False)
             return
         self.action_new_chat()
         self.conversation = Conversation(

@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
 
+#: The provider choices (mcp-tui's own words).
+PROVIDER_OPTIONS = [(kind, kind) for kind in PROVIDERS]
+
+
 class ChatSettingsScreen(ModalScreen[tuple[ChatSettings, set[str]] | None]):
     """Model, endpoint, system prompt and enabled tools; Ctrl+S keeps them, Escape drops them."""
 
@@ -57,7 +61,7 @@ class ChatSettingsScreen(ModalScreen[tuple[ChatSettings, set[str]] | None]):
             yield Label(Content("Chat: model and tools"), classes="dialog-title")
             yield Label(Content("Provider"))
             yield Select(
-                [(kind, kind) for kind in PROVIDERS],
+                PROVIDER_OPTIONS,
                 value=s.provider if s.provider is not None else Select.NULL,
                 prompt="none",
                 id="chat-provider",
@@ -134,16 +138,15 @@ class ResumeScreen(ModalScreen[Path | None]):
         directory = self._directory or conversations_dir()
         saved = list_saved(directory)
         with Vertical(classes="dialog chat-resume"):
-            yield Label(Content(f"Saved conversations in {directory}"), classes="dialog-title")
+            yield Label(literal_line(f"Saved conversations in {directory}"), classes="dialog-title")
             if not saved:
                 yield Label(Content("None yet: a conversation is saved as it goes."))
             yield OptionList(
                 *(
                     Option(
-                        Content.assemble(
-                            (s.created.replace("T", " ")[:16], "$text-muted"),
-                            "  ",
-                            literal_line(s.title or "(no message)", limit=70),
+                        literal_line(
+                            f"{s.created.replace('T', ' ')[:16]}  {s.title or '(no message)'}",
+                            limit=90,
                         ),
                         id=str(s.path),
                     )

@@ -57,13 +57,25 @@ class ModelBlock(Static):
     def finish(self, note: str | None = None) -> None:
         """The reply ended; ``note`` (e.g. "stopped") is shown after it, muted."""
         self.remove_class("-waiting")
-        body = literal(self.text, limit=None) if self.text else Content("")
-        if note:
-            body = Content.assemble(body, ("\n" if self.text else "") + f"[{note}]")
-            body = body.stylize("$text-muted", len(body.plain) - len(note) - 2)
-        if not body.plain:
+        if not self.text and not note:
             self.display = False
-        self.update(body)
+            return
+        # The note may hold a provider's error text: literal, like the reply itself.
+        self.update(
+            Content.assemble(
+                literal(self.text, limit=None),
+                literal(("\n" if self.text else "") + f"[{note}]" if note else "", style="dim"),
+            )
+        )
+
+
+#: A tool call block's title by how the call ended.
+BLOCK_TITLES = {
+    "done": "tool call",
+    "error": "tool call: error",
+    "denied": "tool call: not run",
+    "stopped": "tool call: stopped",
+}
 
 
 class ToolBlock(Vertical):
@@ -95,7 +107,7 @@ class ToolBlock(Vertical):
     ) -> None:
         super().__init__(classes="chat-tool")
         self.call_id = call_id
-        self.label = label
+        self.tool_label = label
         self.arguments = arguments
         self._note = note
         self.result: str | None = None
@@ -104,7 +116,7 @@ class ToolBlock(Vertical):
         self.border_title = "tool call"
 
     def compose(self) -> ComposeResult:
-        yield Static(literal_line(self.label, style="bold"), classes="tool-title")
+        yield Static(literal_line(self.tool_label, style="bold"), classes="tool-title")
         # One line (wrapped when long): a short call stays a short block at 80x24.
         shown = json.dumps(self.arguments, ensure_ascii=False) if self.arguments else "{}"
         args = clip(shown)[0]
@@ -144,8 +156,8 @@ class ToolBlock(Vertical):
     def finish(self, status: str, text: str) -> None:
         """The call ended: show its result (folded) and mark errors and refusals."""
         self.result = text
-        self.result_status = status
-        self.border_title = {"done": "tool call", "error": "tool call: error"}.get(status, status)
+        self.result_status = status if status in BLOCK_TITLES else "done"
+        self.border_title = BLOCK_TITLES.get(status, BLOCK_TITLES["done"])
         self.add_class(f"-{status}")
         self._show_result()
 
@@ -158,14 +170,16 @@ class ToolBlock(Vertical):
         if self.result is None:
             return
         text, cut = (self.result, False) if self.expanded else clip(self.result)
-        body = Content.assemble(
-            ("result\n" if self.result_status == "done" else "", "$text-muted"),
-            literal(text, limit=None if self.expanded else 4000),
-        )
-        if cut:
-            body = Content.assemble(body, ("\n… (Enter on this block: show all)", "$text-muted"))
+        label = "result\n" if self.result_status == "done" else ""
+        more = "\n… (Enter on this block: show all)" if cut else ""
         existing = list(self.query(".tool-result"))
-        if existing:
-            existing[0].update(body)  # type: ignore[attr-defined]
-        else:
-            self.mount(Static(body, classes="tool-result"))
+        if not existing:
+            self.mount(Static(classes="tool-result"))
+            existing = list(self.query(".tool-result"))
+        existing[0].update(  # type: ignore[attr-defined]
+            Content.assemble(
+                (label, "$text-muted"),
+                literal(text, limit=None if self.expanded else 4000),
+                (more, "$text-muted"),
+            )
+        )
