@@ -146,6 +146,7 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
         self._call_scopes: set[anyio.CancelScope] = set()
         self._call_by_id: dict[int, anyio.CancelScope] = {}
         self._user_cancelled: set[int] = set()
+        self._task_by_call: dict[int, str] = {}
         self._roots = initial_roots(spec.roots)
         self._subscriptions: set[str] = set()
         self._roots_asked_at: float | None = None

@@ -73,6 +73,7 @@ def tool_info(tool: types.Tool) -> ToolInfo:
         title=tool.title or (tool.annotations.title if tool.annotations else None),
         input_schema=dict(tool.input_schema or {}),
         output_schema=dict(tool.output_schema) if tool.output_schema is not None else None,
+        task_support=tool.execution.task_support if tool.execution else None,
     )
 
 

@@ -46,6 +46,8 @@ class ToolInfo(Struct, frozen=True):
     title: str | None = None
     input_schema: dict[str, Any] = field(default_factory=dict)
     output_schema: dict[str, Any] | None = None
+    #: ``execution.taskSupport`` (2025-11-25): ``required``, ``optional``; ``None``: forbidden.
+    task_support: str | None = None
 
 
 class PromptArgumentInfo(Struct, frozen=True):

@@ -46,11 +46,12 @@ from mcp_tui.session.http_status import HttpStatusLog, explain_status, sdk_http_
 from mcp_tui.session.scopes import CallScope
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.session.stderr import StderrCapture
+from mcp_tui.session.tasks import ConnectionTasks
 
 URL_ELICITATION_REQUIRED = -32042
 
 
-class ConnectionRequests:
+class ConnectionRequests(ConnectionTasks):
     """The requests and state views of a connection; ``ServerConnection`` sets the attributes."""
 
     spec: ServerSpec
@@ -121,7 +122,12 @@ class ConnectionRequests:
         return CallOutcome(error=f"{self.name} is not connected ({self.state.value}){why}")
 
     async def call_tool(
-        self, name: str, arguments: Mapping[str, Any] | None = None, *, call_id: int | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        call_id: int | None = None,
+        as_task: bool | None = None,
     ) -> CallOutcome:
         """Call a tool; progress goes to the sink as ``ProgressReceived(call_id=call_id or 0)``.
 
@@ -138,16 +144,16 @@ class ConnectionRequests:
             if call_id is not None:
                 self._call_by_id[call_id] = scope.scope
             try:
-                return self._era_checked(
-                    convert.tool_outcome(
-                        await client.call_tool(
-                            name,
-                            dict(arguments) if arguments is not None else None,
-                            progress_callback=progress,
-                            meta=self._request_meta(),
-                        )
+                if self.task_mode(name, as_task, self.tools):  # ``tasks.py``
+                    result = await self.call_as_task(client, name, arguments, call_id, progress)
+                else:
+                    result = await client.call_tool(
+                        name,
+                        dict(arguments) if arguments is not None else None,
+                        progress_callback=progress,
+                        meta=self._request_meta(),
                     )
-                )
+                return self._era_checked(convert.tool_outcome(result))
             except Exception as exc:
                 outcome = self._error_outcome(exc)
                 if outcome.error_code != URL_ELICITATION_REQUIRED:

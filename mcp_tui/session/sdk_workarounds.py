@@ -30,6 +30,15 @@ the behaviour and delete the workaround if it is gone.
 4. **No bound on stdio message size.** ``stdio_client`` concatenates text until a newline with no
    limit (quadratic, unbounded memory). ``stdio_transport.py`` is a copy of that transport with a
    linear, bounded reader; it lives in its own module because it is a whole transport.
+
+5. **No task-augmented ``tools/call``.** ``ClientSession.send_request`` checks every result
+   against the SDK's per-version result table, where ``tools/call`` answers a ``CallToolResult``
+   only ("tasks/* deliberately absent"), so the ``CreateTaskResult`` a server rightly returns for a
+   call with ``task`` metadata fails as "content: Field required" before the caller sees it.
+   :func:`send_task_call` sends the same typed request the way ``send_request`` does (the
+   session's own stamp, then its dispatcher) and validates the answer as a ``CreateTaskResult``.
+   ``tasks/get``, ``tasks/result`` and ``tasks/cancel`` are not in the table, so ``send_request``
+   passes them and needs no help.
 """
 
 from __future__ import annotations
@@ -98,3 +107,20 @@ class ResultTypeFixup:
         self.fixed += 1
         fixed = msg.model_copy(update={"result": {**result, "resultType": "complete"}})
         return SessionMessage(message=fixed, metadata=message.metadata)
+
+
+async def send_task_call(session: Any, request: Any) -> Any:
+    """Workaround 5: a ``tools/call`` with ``task`` metadata, answered ``CreateTaskResult``.
+
+    ``session`` is the SDK's ``ClientSession``, ``request`` a ``types.CallToolRequest``; this uses
+    its private ``_stamp`` and ``_dispatcher`` (what ``send_request`` itself does, minus the result
+    table). Raises ``MCPError`` like ``send_request``, and ``ValidationError`` when the answer is
+    not a ``CreateTaskResult``.
+    """
+    import mcp_types as types
+
+    data = request.model_dump(by_alias=True, mode="json", exclude_none=True)
+    options: dict[str, Any] = {}
+    session._stamp(data, options)
+    raw = await session._dispatcher.send_raw_request(data["method"], data.get("params"), options)
+    return types.CreateTaskResult.model_validate(raw, by_name=False)
