@@ -98,8 +98,12 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/widgets/title_bar.py", "assemble", "middle"):
         "App.format_title of the app's title and sub-title: mcp-tui's name and server counts "
         "(the sub-title's own entry in app.py)",
-    ("mcp_tui/ui/widgets/traffic.py", "Text", 'f"{arrow} {precise_clock(event.at)} "'):
-        "an arrow constant and a local clock",
+    ("mcp_tui/ui/widgets/traffic.py", "Text", "self.time"):
+        "precise_clock of the message's local receive time",
+    ("mcp_tui/ui/widgets/traffic.py", "Text", "self.size"):
+        "human_size of the message's length (digits and a unit)",
+    ("mcp_tui/ui/widgets/traffic.py", "Text", "self.latency"):
+        "a duration formatted by _duration (digits and a unit)",
     ("mcp_tui/ui/widgets/transcript.py", "Static", "entry.summary"):
         "Entry.summary is a Content from render.py, whose Content(...) calls are checked here",
     ("mcp_tui/ui/commands.py", "assemble", "self.verb"):

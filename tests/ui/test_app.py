@@ -535,13 +535,17 @@ async def test_traffic_view_toggle_shows_messages() -> None:
         assert not session.traffic.display
         await pilot.press("t")
         await wait_until(
-            lambda: session.traffic.display and len(session.traffic.lines) >= 2, pilot=pilot
+            lambda: session.traffic.display and session.traffic.table.row_count >= 2, pilot=pilot
         )
         assert session.traffic.display and not session.transcript.display
-        text = "\n".join(line.text for line in session.traffic.lines)
-        assert "→ out" in text and "tools/call request" in text and "id=7" in text
-        assert "← in" in text and "tools/call result" in text
-        assert '"name": "e"' in text
+        rows = session.traffic.text().splitlines()
+        # One line per message: time, direction, method, id, size, latency, server.
+        assert " → tools/call request 7 " in rows[0] and rows[0].endswith(" demo")
+        assert " ← tools/call result 7 " in rows[1] and " ms " in rows[1]
+        # The highlighted message (the newest) in full under the table; Up shows the request.
+        session.traffic.focus()
+        await pilot.press("up")
+        await wait_until(lambda: '"name": "e"' in session.traffic.text(), pilot=pilot)
         await pilot.press("t")
         assert session.transcript.display and not session.traffic.display
 

@@ -122,3 +122,27 @@ async def test_the_log_panel_goes_full_screen_and_back_and_names_its_stderr_file
         assert text[first].startswith("stderr   demo Traceback")
         assert [t.startswith("         │ ") for t in text[first + 1 : first + 4]] == [True] * 3
         assert text[first + 4].startswith("stderr   demo INFO: next request")
+
+
+async def test_the_traffic_table_filters_and_keeps_one_line_per_message() -> None:
+    from mcp_tui.session.events import TrafficRecorded
+
+    app, factory = make_app({"demo": Script()})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session = session_of(app)
+        await wait_for(pilot, lambda: session.panels_ready)
+        sink = factory.made[-1].sink
+        for n in range(30):
+            method = "tools/call" if n % 3 else "ping"
+            sink(TrafficRecorded("demo", "out", {"jsonrpc": "2.0", "id": n, "method": method}))
+            sink(TrafficRecorded("demo", "in", {"jsonrpc": "2.0", "id": n, "result": {}}))
+        await pilot.press("t")
+        traffic = session.traffic
+        await wait_for(pilot, lambda: traffic.table.row_count >= 60)
+        assert traffic.table.row_count == 60
+        traffic.focus()
+        await pilot.press("slash", *"ping result")
+        await wait_for(pilot, lambda: traffic.table.row_count == 10)
+        await pilot.press("enter")  # back to the table
+        await wait_for(pilot, lambda: app.focused is traffic.table)

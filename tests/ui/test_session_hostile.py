@@ -138,7 +138,7 @@ async def test_hostile_text_everywhere_is_literal(markup_calls: list[str]) -> No
         await wait_until(lambda: session.traffic.display, pilot=pilot)
         await pilot.pause()
         assert_no_raw_controls(app.export_screenshot())
-        traffic = "\n".join(line.text for line in session.traffic.lines)
+        traffic = session.traffic.text()
         assert "[@click=app.quit]" in traffic
 
         # The command palette lists the tool by its (hostile) name.

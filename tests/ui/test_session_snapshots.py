@@ -143,7 +143,8 @@ def test_tool_arguments_dialog(snap_compare: SnapCompare) -> None:
     assert snap_compare(make_session_app(), terminal_size=SMALL, run_before=open_forecast)
 
 
-def test_traffic_view(snap_compare: SnapCompare) -> None:
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
+def test_traffic_view(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
     async def show_traffic(pilot: Pilot[None]) -> None:
         app = pilot.app
         assert isinstance(app, McpTuiApp)
@@ -169,10 +170,12 @@ def test_traffic_view(snap_compare: SnapCompare) -> None:
         await events_shown(pilot, app)
         await pilot.press("t")
         session = session_of(app)
-        await wait_until(lambda: session.traffic.display and session.traffic.lines, pilot=pilot)
+        await wait_until(
+            lambda: session.traffic.display and session.traffic.table.row_count >= 2, pilot=pilot
+        )
         await pilot.pause()
 
-    assert snap_compare(make_session_app(), terminal_size=LARGE, run_before=show_traffic)
+    assert snap_compare(make_session_app(), terminal_size=size, run_before=show_traffic)
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])

@@ -403,7 +403,14 @@ class SessionScreen(SessionFeatures):
         if self.logs.display:
             order.append(self.logs)
         focused = self.focused
-        index = order.index(focused) if focused in order else -1
+        index = next(
+            (
+                i
+                for i, area in enumerate(order)
+                if focused is area or (focused is not None and area in focused.ancestors)
+            ),
+            -1,
+        )
         order[(index + 1) % len(order)].focus()
 
     def switch_server(self, server: str) -> None:

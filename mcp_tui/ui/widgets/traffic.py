@@ -1,26 +1,44 @@
-"""The traffic view: every JSON-RPC message in and out, with direction, method, id and time.
+"""The traffic view: every JSON-RPC message in and out, one line each, with a filter and details.
 
-Traffic can be as fast as the logs, and pretty-printing JSON is not free, so messages are kept in
-a bounded backlog and only rendered while the view is shown (in batches, one write per flush).
-Responses are labelled with the method of the request they answer.
+A table of one row per message (time, direction, method, id, size, and for a response the
+latency since the request it answers, then the server), a filter box above it (every word must
+match the row), and under it the highlighted message as pretty JSON. It fits 80 columns: the
+table scrolls sideways for the server column and the detail pane keeps its own scroll.
+
+Traffic can be as fast as the logs: messages are kept in a bounded backlog and rows are made only
+while the view is shown, in batches (one table update per flush, at most
+:data:`BATCH_MESSAGES` rows; the rest are counted in one row). Sizes are measured, and JSON is
+pretty-printed, only for the rows drawn and the message highlighted. The table keeps the newest
+:data:`MAX_ROWS` rows. Every cell is literal text (``Text``), never markup: methods and ids come
+from servers.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
+from msgspec import Struct
 from rich.text import Text
-from textual.widgets import RichLog
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import DataTable, Input, Static
 
 from mcp_tui.session.events import TrafficRecorded
 from mcp_tui.ui.render import clip, pretty_json
-from mcp_tui.ui.text import literal_text, literal_text_line
+from mcp_tui.ui.text import literal, literal_text_line
 
-#: Messages rendered per flush at most; a bigger batch shows its newest messages.
+#: Messages turned into rows per flush at most; a bigger batch shows its newest messages.
 BATCH_MESSAGES = 100
+#: Rows kept in the table (the oldest go first); the ``--log`` file keeps every message.
+MAX_ROWS = 2000
+#: The table's columns, in order.
+COLUMNS = ("time", "", "method", "id", "size", "latency", "server")
 
 
 def precise_clock(at: float) -> str:
@@ -42,62 +60,230 @@ def describe(message: dict[str, Any], methods: dict[tuple[str, object], str], se
     return f"{answered} {kind}" if answered else kind
 
 
-class TrafficView(RichLog):
-    """JSON-RPC messages, newest at the bottom; renders only while displayed."""
+class Row(Struct):
+    """One message as the table shows it (computed once, when the row is made)."""
+
+    key: str
+    event: TrafficRecorded | None
+    time: str
+    direction: str
+    method: str
+    id: str
+    size: str
+    latency: str
+    server: str
+
+    @property
+    def cells(self) -> tuple[Text, ...]:
+        arrow = Text("→" if self.direction == "out" else "←" if self.direction == "in" else "")
+        return (
+            Text(self.time),
+            arrow,
+            literal_text_line(self.method, limit=60),
+            literal_text_line(self.id, limit=24),
+            Text(self.size, justify="right"),
+            Text(self.latency, justify="right"),
+            literal_text_line(self.server, limit=30),
+        )
+
+    def matches(self, words: Sequence[str]) -> bool:
+        haystack = " ".join(
+            (self.method, self.id, self.server, self.direction, self.time)
+        ).casefold()
+        return all(word in haystack for word in words)
+
+
+class TrafficView(Vertical):
+    """JSON-RPC messages, newest at the bottom; makes rows only while displayed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "filter", "Filter", id="traffic.filter"),
+    ]
+
+    DEFAULT_CSS = """
+    TrafficView > #traffic-filter { height: 1; border: none; padding: 0 1; }
+    TrafficView > #traffic-table { height: 1fr; min-height: 3; scrollbar-size: 1 1; }
+    TrafficView > #traffic-detail {
+        height: 40%; min-height: 3; border-top: solid $panel-lighten-2; padding: 0 1;
+        scrollbar-size-vertical: 1;
+    }
+    """
 
     def __init__(self, *, backlog: int = 500, id: str | None = None) -> None:
-        super().__init__(max_lines=5000, wrap=True, markup=False, highlight=False, id=id)
+        super().__init__(id=id)
         self.border_title = "Traffic"
         self._backlog: deque[TrafficRecorded] = deque(maxlen=backlog)
         self._dropped = 0
         self._methods: dict[tuple[str, object], str] = {}
+        #: When each request was seen, per (server, direction, id): a response's latency.
+        self._asked_at: dict[tuple[str, str, str], float] = {}
+        self._rows: deque[Row] = deque(maxlen=MAX_ROWS)
+        self._row_count = 0
+        self._words: list[str] = []
         self.messages_seen = 0
 
+    def compose(self) -> ComposeResult:
+        yield Input(
+            placeholder="/ filter: method, id, server, in or out",
+            id="traffic-filter",
+            compact=True,
+        )
+        table: DataTable[Text] = DataTable(id="traffic-table", cursor_type="row")
+        table.add_columns(*COLUMNS)
+        yield table
+        with VerticalScroll(id="traffic-detail", can_focus=False):
+            yield Static(id="traffic-detail-text")
+
+    @property
+    def table(self) -> DataTable[Text]:
+        return self.query_one("#traffic-table", DataTable)
+
+    def focus(self, scroll_visible: bool = True) -> TrafficView:
+        """Focus goes to the table (``f`` and the palette focus the view)."""
+        self.table.focus(scroll_visible)
+        return self
+
+    # --- messages ----------------------------------------------------------------------------
+
     def add_batch(self, events: Sequence[TrafficRecorded], dropped: int = 0) -> None:
-        """Queue messages; render them now if the view is on screen."""
+        """Queue messages; make their rows now if the view is on screen."""
         self.messages_seen += len(events)
         overflow = max(0, len(self._backlog) + len(events) - (self._backlog.maxlen or 0))
         self._dropped += dropped + overflow
         self._backlog.extend(events)
-        if self.display:
+        if self.display and self.is_mounted:
             self.render_backlog()
 
     def render_backlog(self) -> None:
-        """Draw what arrived while hidden (or since the last flush)."""
+        """Make rows for what arrived while hidden (or since the last flush): one update."""
         if not self._backlog and not self._dropped:
             return
         events = list(self._backlog)
         self._backlog.clear()
         skipped = max(0, len(events) - BATCH_MESSAGES)
         for event in events[:skipped]:  # keep request→method labels right for later responses
-            describe(event.message, self._methods, event.server)
+            self._row_for(event)
         dropped = self._dropped + skipped
         self._dropped = 0
-        text = Text(end="")
+        rows: list[Row] = []
         if dropped:
-            text.append(f"… {dropped:,} messages not shown (see --log for all)\n", style="yellow")
-        for event in events[skipped:]:
-            text.append_text(self._message_text(event))
-            text.append("\n")
-        self.write(text)
+            note = f"… {dropped:,} messages not shown (the --log file has every one)"
+            rows.append(Row(self._next_key(), None, "", "", note, "", "", "", ""))
+        rows.extend(self._row_for(event, measure=True) for event in events[skipped:])
+        self._add_rows(rows)
         if len(self._methods) > 10_000:  # answers that never came
             self._methods.clear()
+        if len(self._asked_at) > 10_000:
+            self._asked_at.clear()
 
-    def _message_text(self, event: TrafficRecorded) -> Text:
-        arrow, style = ("→ out", "cyan") if event.direction == "out" else ("← in ", "green")
-        head = Text(f"{arrow} {precise_clock(event.at)} ", style=style, end="")
-        head.append_text(literal_text_line(event.server, limit=30, style="bold"))
-        head.append(" ")
-        head.append_text(
-            literal_text_line(describe(event.message, self._methods, event.server), limit=80)
+    def _row_for(self, event: TrafficRecorded, *, measure: bool = False) -> Row:
+        message = event.message
+        method = describe(message, self._methods, event.server)
+        raw_id = message.get("id")
+        shown_id = "" if raw_id is None else str(raw_id)
+        latency = ""
+        if raw_id is not None:
+            if isinstance(message.get("method"), str):
+                self._asked_at[(event.server, event.direction, shown_id)] = event.at
+            else:
+                other = "in" if event.direction == "out" else "out"
+                asked = self._asked_at.pop((event.server, other, shown_id), None)
+                if asked is not None:
+                    latency = _duration(event.at - asked)
+        size = ""
+        if measure:
+            try:
+                size = _size(len(json.dumps(message, ensure_ascii=False, default=str)))
+            except (TypeError, ValueError, RecursionError):
+                size = "?"
+        return Row(
+            self._next_key(),
+            event,
+            precise_clock(event.at),
+            event.direction,
+            method,
+            shown_id,
+            size,
+            latency,
+            event.server,
         )
-        msg_id = event.message.get("id")
-        if msg_id is not None:
-            head.append("  id=")
-            head.append_text(literal_text_line(msg_id, limit=40))
-        body, cut = clip(pretty_json(event.message), chars=4000, lines=60)
-        head.append("\n")
-        head.append_text(literal_text(body, limit=None))
-        if cut:
-            head.append("\n… cut (the --log file has every message in full)", style="italic")
-        return head
+
+    def _next_key(self) -> str:
+        self._row_count += 1
+        return str(self._row_count)
+
+    def _add_rows(self, rows: Sequence[Row]) -> None:
+        table = self.table
+        following = table.cursor_row >= table.row_count - 1
+        overflow = len(self._rows) + len(rows) - MAX_ROWS
+        evicted = list(self._rows)[: max(0, overflow)]
+        self._rows.extend(rows)
+        shown = table.rows
+        for old in evicted:
+            if old.key in shown:
+                table.remove_row(old.key)
+        for row in rows:
+            if row.matches(self._words):
+                table.add_row(*row.cells, key=row.key)
+        if following and table.row_count:
+            table.move_cursor(row=table.row_count - 1, animate=False)
+
+    def _find(self, key: str) -> Row | None:
+        return next((row for row in reversed(self._rows) if row.key == key), None)
+
+    # --- filter and details ------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        self.query_one("#traffic-filter", Input).focus()
+
+    @on(Input.Changed, "#traffic-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._words = event.value.casefold().split()
+        table = self.table
+        table.clear()
+        for row in self._rows:
+            if row.matches(self._words):
+                table.add_row(*row.cells, key=row.key)
+        if table.row_count:
+            table.move_cursor(row=table.row_count - 1, animate=False)
+
+    @on(Input.Submitted, "#traffic-filter")
+    def _filter_done(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.table.focus()
+
+    @on(DataTable.RowHighlighted, "#traffic-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        row = self._find(str(event.row_key.value))
+        detail = self.query_one("#traffic-detail-text", Static)
+        if row is None or row.event is None:
+            detail.update(literal(row.method if row is not None else "", limit=300))
+            return
+        body, cut = clip(pretty_json(row.event.message), chars=8000, lines=200)
+        text = body + ("\n… cut (the --log file has every message in full)" if cut else "")
+        detail.update(literal(text, limit=None))
+
+    def text(self) -> str:
+        """Every row as plain text, then the detail pane (for tests and screen readers)."""
+        lines = [" ".join(cell.plain for cell in row.cells) for row in self._rows]
+        detail = self.query_one("#traffic-detail-text", Static)
+        return "\n".join([*lines, str(detail.render())])
+
+
+def _size(length: int) -> str:
+    """ "116 B", "2.0 K", "1.3 M": short enough for the table at 80 columns."""
+    if length < 1024:
+        return f"{length} B"
+    if length < 1024 * 1024:
+        return f"{length / 1024:.1f} K"
+    return f"{length / (1024 * 1024):.1f} M"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 0:
+        return ""
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    return f"{seconds:.1f} s"
