@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 from interop_peers import LOOPBACK_PRELOAD, NODE, require_peers
-from pending16 import skip_unless_era_policy
 from python_peers import require_python_peer
 
 from mcp_tui.session.servers import ServerSpec, StdioTarget
@@ -58,13 +57,6 @@ class Framework:
     defaults: dict[str, Any]
     venv: str | None = None  # a Python server's venv (python_peers); None: a node server
     tools: tuple[str, ...] = field(default=("sign_up", "preferences"))
-    #: its ``ctx.elicit()`` fails on 2026-07-28, which the old default mode negotiated with it
-    elicit_needs_era: bool = False
-
-    def skip_until_ready(self, tool: str, mode: str = "auto") -> None:
-        """Skip while the era policy ``tool`` needs is absent from the code (``pending16``)."""
-        if mode == "auto" and self.elicit_needs_era and tool != "sign_up_2026":
-            skip_unless_era_policy()
 
     def command(self) -> list[str]:
         """Start it (skips locally, fails under CI, when its peer is not installed)."""
@@ -106,7 +98,6 @@ FASTMCP4 = Framework(
     sent_defaults={"color": "blue", "priority": 2, "newsletter": True},
     defaults={"color": "blue", "priority": 2, "newsletter": True},
     tools=("sign_up", "preferences", "sign_up_2026"),
-    elicit_needs_era=True,
 )
 
 MCP1 = Framework(
@@ -153,7 +144,6 @@ MCP2 = Framework(
     sent_defaults={"color": "blue", "newsletter": True},
     defaults={"nickname": None, "color": "blue", "newsletter": True},
     tools=("sign_up", "preferences", "sign_up_full", "sign_up_2026"),
-    elicit_needs_era=True,
 )
 
 _ZOD_ANSWER: dict[str, Any] = {

@@ -37,7 +37,6 @@ def call(
 ) -> tuple[subprocess.CompletedProcess[str], Path]:
     """``mcp-tui call TOOL [OPTIONS] --log LOG -- SERVER`` in a child process (the default mode
     unless OPTIONS has ``--mode``); returns the finished process and the traffic log."""
-    framework.skip_until_ready(tool, options[1] if options[:1] == ("--mode",) else "auto")
     log = tmp_path / f"{tool}.jsonl"
     argv = ["call", tool, *options, "--log", str(log), "--timeout", str(TIMEOUT)]
     if answers is not None:

@@ -34,6 +34,7 @@ from mcp_tui.options import AppOptions, ToolCallRequest
 from mcp_tui.schema.fields import FieldKind
 from mcp_tui.session.servers import ProtocolMode
 from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.widgets.form_controls import MultiControl, SelectControl
 
@@ -151,7 +152,6 @@ async def run_form(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Call ``tool``, fill its form with ``answer`` (None: leave it untouched), press ``key``;
     return the answer sent and the server's report of what it accepted."""
-    framework.skip_until_ready(tool, mode)
     app = build_app(framework, tmp_path, tool, mode)
     log = tmp_path / "traffic.jsonl"
     async with app.run_test(size=(120, 50)) as pilot:
@@ -161,6 +161,10 @@ async def run_form(
         if answer is not None:
             await fill(pilot, screen, answer)
         await pilot.press(key)
+        if key == "escape" and answer:
+            # Escape on a form with typed text asks before throwing it away: y confirms.
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+            await pilot.press("y")
 
         def final() -> list[dict[str, Any]]:
             done = tool_results(log, tool)
@@ -190,8 +194,8 @@ async def test_an_untouched_form_sends_the_defaults(framework: Framework, tmp_pa
 
 @pytest.mark.parametrize("framework", ALL)
 async def test_escape_cancels(framework: Framework, tmp_path: Path) -> None:
-    """Escape after typing: the server gets ``cancel`` and nothing typed (the headless tests
-    decline; Ctrl+R is tested against server-everything)."""
+    """Escape after typing, confirmed: the server gets ``cancel`` and nothing typed (the
+    headless tests decline; Ctrl+R is tested against server-everything)."""
     sent, report = await run_form(framework, tmp_path, "sign_up", {"name": "thrown away"}, "escape")
     assert sent == {"action": "cancel"}
     assert report == {"action": "cancel"}
