@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
+
+T = TypeVar("T")
 
 #: Generous: the suite runs on 2 shared cores; a condition that holds returns at once anyway.
 DEFAULT_TIMEOUT = 10.0
@@ -25,26 +27,28 @@ INTERVAL = 0.01
 
 
 async def wait_until(
-    predicate: Callable[[], object],
+    predicate: Callable[[], T],
     timeout: float = DEFAULT_TIMEOUT,
     *,
     pilot: Any = None,
     message: str = "the condition never held",
     interval: float = INTERVAL,
-) -> None:
-    """Return once ``predicate()`` is true; raise ``AssertionError(message)`` after ``timeout``.
+) -> T:
+    """Return ``predicate()``'s value once it is truthy; raise ``AssertionError(message)`` after
+    ``timeout`` seconds.
 
     With a Textual ``pilot``, each check follows ``pilot.pause(interval)`` (the app runs its
     messages and timers meanwhile); without one, ``anyio.sleep(interval)``. The predicate is
     checked once more at the deadline, so a slow last step still counts.
     """
     deadline = time.monotonic() + timeout
-    while not predicate():
+    while not (value := predicate()):
         if time.monotonic() >= deadline:
-            if predicate():
-                return
+            if value := predicate():
+                return value
             raise AssertionError(f"{message} (waited {timeout:g} s)")
         if pilot is not None:
             await pilot.pause(interval)
         else:
             await anyio.sleep(interval)
+    return value

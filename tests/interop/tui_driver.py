@@ -22,6 +22,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from mcp_tui.ui.widgets.form_fields import FieldRow
+from tests.waits import wait_until
 
 #: Generous: a cold node + Python start on a busy 2-core box. Only a hang ever waits this long.
 WAIT = 60.0
@@ -29,13 +30,7 @@ WAIT = 60.0
 
 async def wait_for(pilot: Pilot[Any], condition: Callable[[], object], what: str) -> Any:
     """Let the app run until ``condition()`` is truthy; fail with ``what`` if it never is."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        await pilot.pause(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
+    return await wait_until(condition, WAIT, pilot=pilot, message=f"waiting for {what}")
 
 
 async def send_refused(pilot: Pilot[Any], screen: Any) -> None:

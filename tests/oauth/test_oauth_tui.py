@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import anyio
 import httpx2
 import pytest
 from oauth_testkit import Recorder, load_fixture, use_fake_browser
@@ -25,6 +24,7 @@ from mcp_tui.session.servers import HttpTarget, ServerSpec
 from mcp_tui.session.url_check import UrlVerdict
 from mcp_tui.ui.screens.oauth import OAuthWaitScreen, TuiAuthorizationHandler
 from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -53,10 +53,7 @@ class Host(App[None]):
 
 
 async def until(pilot: Any, condition: Any, what: str) -> Any:
-    with anyio.fail_after(WAIT):
-        while not (value := condition()):
-            await pilot.pause(0.05)
-    return value
+    return await wait_until(condition, WAIT, pilot=pilot, message=f"waiting for {what}")
 
 
 def state(app: Host) -> ConnectionState | None:

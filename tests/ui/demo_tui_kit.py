@@ -33,6 +33,7 @@ from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.widgets.form_fields import FieldRow
+from tests import waits
 from tests.proc_kit import processes_with
 
 #: Only a hang waits this long (a cold Python + `mcp` import on a busy 2-core box).
@@ -47,14 +48,9 @@ T = TypeVar("T")
 
 async def wait_until(pilot: Pilot[Any], condition: Callable[[], T | None], what: str) -> T:
     """Let the app run until ``condition()`` is truthy (and return it); fail naming ``what``."""
-    deadline = time.monotonic() + WAIT
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.03)
+    value = await waits.wait_until(condition, WAIT, pilot=pilot, message=f"waiting for {what}")
+    assert value is not None
+    return value
 
 
 # ---- the demo app ---------------------------------------------------------------------------

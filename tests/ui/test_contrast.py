@@ -25,6 +25,7 @@ from mcp_tui.schema.fields import FieldKind, FieldSpec
 from mcp_tui.session.events import LogReceived, StderrReceived
 from mcp_tui.ui.widgets.form_controls import BoolControl, TriStateControl
 from mcp_tui.ui.widgets.log_panel import LogPanel
+from tests import waits
 
 pytestmark = pytest.mark.anyio
 THEMES = ["textual-dark", "textual-light"]
@@ -50,11 +51,7 @@ class Logs(App[None]):
 
 
 async def wait_until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
-    for _ in range(200):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    assert condition()
+    await waits.wait_until(condition, pilot=pilot)
 
 
 def low(found: list[tuple[str, float]]) -> list[tuple[str, float]]:

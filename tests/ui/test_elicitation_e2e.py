@@ -26,6 +26,7 @@ from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.messages import ElicitationFinished
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from tests.waits import wait_until
 
 SERVER = Path(__file__).resolve().parent.parent / "fixtures" / "elicit_server.py"
 ERAS = ["legacy", "2026-07-28"]
@@ -62,11 +63,7 @@ async def session(app: Host, mode: str) -> AsyncIterator[Any]:
 
 
 async def until(pilot: Pilot[None], condition: Callable[[], bool], timeout: float = 15) -> None:
-    async def poll() -> None:
-        while not condition():
-            await pilot.pause(0.02)
-
-    await asyncio.wait_for(poll(), timeout)
+    await wait_until(condition, timeout, pilot=pilot)
 
 
 async def open_form(pilot: Pilot[None], app: Host) -> ElicitationScreen:
