@@ -107,7 +107,16 @@ def _sensible_bounds(field: FieldSpec) -> FieldSpec:
 
 
 def placeholder(field: FieldSpec) -> str:
-    """An example of valid input: "name@example.com", "YYYY-MM-DD", "https://…", or ""."""
+    """An example of valid input: "name@example.com", "YYYY-MM-DD", "https://…", or "".
+
+    The schema's own first ``examples`` entry comes first when it is a short text or number.
+    """
+    if field.example is not None and field.kind in (
+        FieldKind.TEXT,
+        FieldKind.NUMBER,
+        FieldKind.INTEGER,
+    ):
+        return f"e.g. {field.example}"
     if field.kind is FieldKind.TEXT and field.format is not None:
         return _PLACEHOLDERS[field.format]
     if field.kind is FieldKind.INTEGER:

@@ -123,6 +123,8 @@ class FieldSpec:
     unique_items: bool = False
     # CONST: the value always sent
     const: str | int | float | bool | None = None
+    #: The schema's first ``examples`` entry, as text (a placeholder only; never sent).
+    example: str | None = None
     #: Notes for the user and the server's author: a dropped default, an ignored keyword, a refused
     #: pattern. Never fatal.
     notes: tuple[str, ...] = ()

@@ -107,6 +107,7 @@ class FieldParser(OptionParser):
             spec = self._const_rules(prop, spec)
         if self.failed:
             return None
+        spec = replace(spec, example=_example(prop.get("examples")))
         spec = self._default(prop, spec)
         return replace(spec, notes=tuple(self.notes))
 
@@ -465,3 +466,14 @@ def _has_type(value: object, t: object) -> bool:
         ):
             return True
     return False
+
+
+def _example(examples: object) -> str | None:
+    """The first of ``examples`` as placeholder text, when it is a short string or a number."""
+    if not isinstance(examples, list) or not examples:
+        return None
+    first = examples[0]
+    if isinstance(first, bool) or not isinstance(first, str | int | float):
+        return None
+    text = first if isinstance(first, str) else format_number(first)
+    return one_line(text, limit=60) if text and len(text) <= 200 else None

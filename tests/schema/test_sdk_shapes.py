@@ -343,3 +343,23 @@ def test_an_empty_string_default_is_sent_in_the_tui_and_headless_alike() -> None
     assert validate_form(form, {"note": ""}).content == {"note": ""}  # cleared
     assert complete_with_defaults(form, {}).content == {"note": ""}  # accept-defaults, replay
     assert complete_with_defaults(form, {"note": None}).content == {"note": ""}
+
+
+def test_harmless_keywords_are_ignored_and_examples_become_placeholders() -> None:
+    field = one(
+        {
+            "type": "string",
+            "title": "City",
+            "$comment": "internal",
+            "examples": ["Paris", "Lima"],
+            "readOnly": False,
+            "deprecated": False,
+        },
+        **{"$schema": "https://json-schema.org/draft/2020-12/schema"},
+        additionalProperties=False,
+        title="Trip",
+    )
+    assert field.notes == ()
+    assert field.placeholder == "e.g. Paris"
+    assert one({"type": "integer", "examples": [42]}).placeholder == "e.g. 42"
+    assert one({"type": "string", "format": "email"}).placeholder == "name@example.com"
