@@ -26,6 +26,7 @@ from tui_driver import (
 from mcp_tui.options import AppOptions, ToolCallRequest
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
@@ -136,6 +137,10 @@ async def test_decline_and_cancel_arrive_as_such(
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), "the form")
         await replace_text(pilot, "name", "typed, then thrown away")
         await pilot.press(key)
+        if key == "escape":
+            # Escape on a form with typed text asks before throwing it away: y confirms.
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+            await pilot.press("y")
         responses = await wait_for(pilot, lambda: tool_results(log, TOOL), "the tool result")
         await quit_app(pilot)
 
