@@ -363,7 +363,12 @@ def run_headless(
     # a headless run may be long.
     if sub == "call":
         plan = headless.CallPlan(
-            ns.tool, arguments, answers=answers, policy=ns.elicit, sampling=ns.sampling
+            ns.tool,
+            arguments,
+            answers=answers,
+            policy=ns.elicit,
+            sampling=ns.sampling,
+            as_task=ns.task,
         )
         return headless.run_call(spec, plan, options)
     return headless.run_list(spec, options)

@@ -262,7 +262,7 @@ def build_call_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="mcp-tui call",
         usage="mcp-tui call TOOL [--args JSON] [--answers FILE] [--elicit POLICY] "
-        "[--sampling POLICY] [--json] [options] TARGET",
+        "[--sampling POLICY] [--task] [--json] [options] TARGET",
         description="Connect, call TOOL once and answer every elicitation without a UI.\n"
         "The result goes to stdout; each elicitation and the answer given go to stderr.",
         epilog=HEADLESS_EPILOG,
@@ -282,6 +282,12 @@ def build_call_parser() -> ArgumentParser:
         default="cancel",
         help="how to answer requests the answers file does not cover: accept-defaults (accept "
         "with the schema's defaults; URL requests are declined), decline, or cancel (default)",
+    )
+    parser.add_argument(
+        "--task",
+        action="store_true",
+        help="call a tool whose taskSupport is optional as a task (tasks/get, tasks/result); "
+        "a tool that requires tasks is always called as one",
     )
     parser.add_argument(
         "--sampling",

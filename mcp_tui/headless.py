@@ -92,6 +92,8 @@ class CallPlan:
     answers: AnswerScript | None = None
     policy: ElicitPolicy = "cancel"
     sampling: SamplingRefusal = "decline"
+    #: ``--task``: an optional-task tool is called as a task (required ones always are).
+    as_task: bool = False
 
 
 def run_call(
@@ -308,7 +310,7 @@ async def call_async(
         await anyio.sleep(conn.roots_settle_left())  # let the server apply roots it asked for
         with anyio.CancelScope() as call_scope:
             handler.on_failure = call_scope.cancel
-            outcome = await conn.call_tool(plan.tool, plan.arguments)
+            outcome = await conn.call_tool(plan.tool, plan.arguments, as_task=plan.as_task)
         if handler.failure is not None:
             run.say(f"stopped: {handler.failure}")
             return EXIT_ELICITATION

@@ -229,3 +229,75 @@ async def test_send_task_call_returns_the_created_task(
     async with Client(tasks_server.url, mode="legacy") as client:
         created = await send_task_call(client.session, _task_call())
     assert created.task.status in ("working", "input_required") and created.task.task_id
+
+
+# ---- a tool whose taskSupport is optional: the person (or --task) chooses -------------------------
+
+OPTIONAL_JS = Path(__file__).resolve().parent / "servers" / "optional_task_server.mjs"
+
+
+def optional_spec() -> ServerSpec:
+    from interop_peers import NODE
+
+    from mcp_tui.session.servers import StdioTarget
+
+    return ServerSpec("opt", StdioTarget(str(NODE), (str(OPTIONAL_JS),)), mode="legacy")
+
+
+def task_params(log: Path) -> list[object]:
+    return [
+        m["params"].get("task") for m in _messages(log, "out") if m.get("method") == "tools/call"
+    ]
+
+
+@pytest.mark.parametrize(("flag", "as_task"), [([], False), (["--task"], True)])
+def test_call_task_flag_for_an_optional_tool(
+    peers: None, tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: list[str], as_task: bool
+) -> None:
+    from interop_peers import NODE
+
+    log = tmp_path / "traffic.jsonl"
+    argv = ["call", "count", "--args", '{"n": 2}', "--mode", "legacy", "--log", str(log), *flag]
+    code = cli.main([*argv, "--", str(NODE), str(OPTIONAL_JS)])
+    out, err = capsys.readouterr()
+    assert (code, out.strip()) == (0, "counted to 2 as a task"), err
+    assert task_params(log) == ([{}] if as_task else [None])
+    assert ("runs as task" in err) is as_task
+
+
+@pytest.mark.anyio
+async def test_tui_runs_an_optional_tool_as_a_task_when_ticked(
+    peers: None, tmp_path: Path, anyio_backend: str
+) -> None:
+    from textual.widgets import Checkbox
+
+    from mcp_tui.ui.screens.arguments import ArgumentsScreen
+
+    log = tmp_path / "traffic.jsonl"
+    app = McpTuiApp([optional_spec()], AppOptions(traffic_log=log))
+    async with app.run_test(size=(120, 40)) as pilot:
+        session = app.session
+        assert session is not None
+        entry = app.entries["opt"]
+        await wait_for(pilot, lambda: entry.tools and session.panels_ready, "the tools")
+        app.call_later(session.open_tool, "opt", "count")
+        screen = await wait_for(
+            pilot, lambda: isinstance(app.screen, ArgumentsScreen) and app.screen, "the form"
+        )
+        box = screen.query_one("#arguments-task", Checkbox)
+        box.focus()
+        await pilot.press("space")
+        assert screen.as_task
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot,
+            lambda: any("runs as task" in e.full for e in session.transcript.entries),
+            "the task notice",
+        )
+        await wait_for(
+            pilot,
+            lambda: any("counted to 3 as a task" in e.full for e in session.transcript.entries),
+            "the result",
+        )
+        await quit_app(pilot)
+    assert task_params(log) == [{}]

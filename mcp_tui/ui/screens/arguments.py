@@ -25,7 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, Static, TextArea
+from textual.widgets import Checkbox, Input, Label, Static, TextArea
 
 from mcp_tui.schema.arguments.build import build_arguments
 from mcp_tui.schema.arguments.nodes import ObjectNode
@@ -40,6 +40,9 @@ from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedSc
 
 if TYPE_CHECKING:
     from mcp_tui.ui.completions import ArgumentCompletions, Completer
+
+#: The checkbox of a tool that may run as a task (mcp-tui's own words).
+TASK_LABEL = Content("Run as a task (tasks/get for the status, tasks/result for the result)")
 
 #: Forms of at most this many fields get a dialog sized to its content.
 SHORT_FIELDS = 4
@@ -84,6 +87,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         verb: str = "Call",
         initial: dict[str, Any] | None = None,
         completer: Completer | None = None,
+        task_choice: bool = False,
     ) -> None:
         super().__init__(classes="dialog-screen")
         #: The server's ``completion/complete`` for these arguments (``ui/completions.py``), when
@@ -93,6 +97,8 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         self._suggestions = Static(Content(""), id="arguments-suggestions")
         self._suggestions.display = False
         self._watched: set[Input] = set()
+        #: A tool whose ``taskSupport`` is optional: the person chooses (``as_task``).
+        self._task_box = Checkbox(TASK_LABEL, id="arguments-task") if task_choice else None
         self._title = title
         self.schema = schema
         self._description = description
@@ -143,6 +149,8 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
                 pass
             if self._completer is not None:
                 yield self._suggestions
+            if self._task_box is not None:
+                yield self._task_box
             yield Static(Content(""), id="arguments-errors")
             with Horizontal(classes="dialog-buttons"):
                 yield OrderedButton(
@@ -162,6 +170,11 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
 
             self.completions = ArgumentCompletions(self, self._completer, self._suggestions)
         await self._show_body()
+
+    @property
+    def as_task(self) -> bool:
+        """The person chose to run the call as a task (tools whose taskSupport is optional)."""
+        return self._task_box is not None and self._task_box.value
 
     # --- completions -------------------------------------------------------------------------
 

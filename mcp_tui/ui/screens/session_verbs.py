@@ -183,17 +183,23 @@ class SessionVerbs(Screen[None]):
             self.notify(f"No tool {one_line(name)!r}", severity="error", markup=False)
             return
         title = f"{server} › {tool.title or tool.name}"
+        from mcp_tui.session.tasks import server_runs_tool_tasks
+        from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
+
+        optional = tool.task_support == "optional" and server_runs_tool_tasks(entry.info)
+        screen = ArgumentsScreen(
+            title,
+            tool.input_schema,
+            description=tool.description,
+            verb="Call",
+            task_choice=optional,
+        )
 
         def chosen(arguments: dict[str, Any] | None) -> None:
             if arguments is not None:
-                self.call_tool(server, name, arguments)
+                self.call_tool(server, name, arguments, as_task=screen.as_task)
 
-        from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
-
-        self.app.push_screen(
-            ArgumentsScreen(title, tool.input_schema, description=tool.description, verb="Call"),
-            callback=chosen,
-        )
+        self.app.push_screen(screen, callback=chosen)
 
     def call_tool(
         self,
@@ -202,8 +208,10 @@ class SessionVerbs(Screen[None]):
         arguments: Mapping[str, Any],
         *,
         retry_of: UrlRound | None = None,
+        as_task: bool = False,
     ) -> int | None:
-        """Call ``name`` with exactly ``arguments``; returns the call id.
+        """Call ``name`` with exactly ``arguments``; returns the call id (``as_task``: an
+        optional-task tool runs as a task; required ones always do).
 
         ``retry_of`` is set when this call retries one that failed with -32042, so the loop
         guard can tell the same pages asked for again.
@@ -213,6 +221,7 @@ class SessionVerbs(Screen[None]):
             return None
         _, connection = ready
         args = dict(arguments)
+        task: dict[str, Any] = {"as_task": True} if as_task else {}  # test fakes take no as_task
 
         async def then(outcome: CallOutcome) -> None:
             if outcome.url_elicitations:
@@ -222,7 +231,7 @@ class SessionVerbs(Screen[None]):
             server,
             name,
             args,
-            lambda call_id: connection.call_tool(name, args, call_id=call_id),
+            lambda call_id: connection.call_tool(name, args, call_id=call_id, **task),
             then=then,
         )
         self.cancellable[call_id] = (server, f"#{call_id} {server} › {name}")
