@@ -231,7 +231,7 @@ async def test_send_task_call_returns_the_created_task(
     assert created.task.status in ("working", "input_required") and created.task.task_id
 
 
-# ---- a tool whose taskSupport is optional: the person (or --task) chooses -------------------------
+# ---- a tool whose taskSupport is optional: the person (or --task) chooses ------------------------
 
 OPTIONAL_JS = Path(__file__).resolve().parent / "servers" / "optional_task_server.mjs"
 
