@@ -48,3 +48,18 @@ async def test_text_past_max_length_is_refused_with_a_message() -> None:
         await pilot.pause()
         assert form_screen(app).query_one(Input).value == "abc"
         assert "at most 3 characters: 'd' was not typed" in error_line(app)
+
+
+async def test_the_refusal_stays_beside_the_check_until_the_field_is_left() -> None:
+    field = FieldSpec("party", FieldKind.INTEGER, "Party size", minimum=1, maximum=12)
+    app = Host(request_for(field, FieldSpec("note", FieldKind.TEXT, "Note")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press(*"2.5")
+        await pilot.pause()
+        line = error_line(app)
+        assert "whole numbers only: '.' was not typed" in line
+        assert "12" in line  # the check's own message (25 is too many) beside it
+        await pilot.press("backspace", "tab")
+        await pilot.pause()
+        assert error_line(app) == ""

@@ -329,6 +329,9 @@ class FieldRow(Vertical):
         self.null = raw is NULL and field.nullable
         #: The inline error line, built on the first error (most fields never have one).
         self._error: Static | None = None
+        #: The last check's message, and a refused key's note shown beside it until blur.
+        self._last_error: str | None = None
+        self._refusal: str | None = None
         self._composed = False
 
     def label_content(self) -> Content:
@@ -384,12 +387,18 @@ class FieldRow(Vertical):
 
     @on(TextControl.Refused)
     def _refused(self, event: TextControl.Refused) -> None:
-        """A key the field's rule refused: say so under the field (until the next check)."""
+        """A key the field's rule refused: say so under the field, beside any check's message,
+        until focus leaves the field (25.5 typed in an integer field reads 255: say why)."""
         event.stop()
-        self.set_error(event.reason)
+        self._refusal = event.reason
+        self.set_error(self._last_error)
 
     def set_error(self, message: str | None) -> None:
         """Show (or clear, with ``None``) the inline error under the control."""
+        self._last_error = message
+        refusal = self._refusal
+        if refusal:
+            message = f"{message} · {refusal}" if message else refusal
         text = literal_line(f"✗ {message}", limit=300) if message else Content("")
         if self._error is not None:
             self._error.update(text)
@@ -438,4 +447,7 @@ class FieldRow(Vertical):
         self.post_message(self.Edited(self))
 
     def on_descendant_blur(self) -> None:
+        if self._refusal is not None:  # said while typing; the check on leaving speaks now
+            self._refusal = None
+            self.set_error(self._last_error)
         self.post_message(self.Left(self))

@@ -79,7 +79,9 @@ class Row(Struct):
         return (
             Text(self.time),
             arrow,
-            literal_text_line(self.method, limit=60),
+            # Cut so the id, size and latency stay on screen at 80 columns (the detail pane
+            # and the filter see the whole method).
+            literal_text_line(self.method, limit=30),
             literal_text_line(self.id, limit=24),
             Text(self.size, justify="right"),
             Text(self.latency, justify="right"),
