@@ -12,7 +12,7 @@ everything is drawn on top of it, exactly as a user sees it:
 - the URL consent screen (a sample with every warning: an internationalised look-alike host and an
   unusual port);
 - the session screen with a transcript (real calls, a form answered, a tool's progress), the
-  waiting row of an accepted URL request, and the JSON-RPC traffic view.
+  waiting row of an accepted URL request, the JSON-RPC traffic view and the help screen.
 
 Nothing is opened: ``$BROWSER`` is set to ``true`` for the run, and the demo's connect page is
 pressed with a plain HTTP request, as a user would in the browser.
@@ -43,7 +43,7 @@ if str(ROOT) not in sys.path:
 
 from textual.pilot import Pilot  # noqa: E402
 
-from mcp_tui.cli import demo_stdio_spec  # noqa: E402
+from mcp_tui.cli_demo import demo_stdio_spec  # noqa: E402
 from mcp_tui.demo.booking import EXTRAS_SCHEMA, VISIT_SCHEMA  # noqa: E402
 from mcp_tui.demo.forms import (  # noqa: E402
     EMPTY_SCHEMA,
@@ -60,6 +60,7 @@ from mcp_tui.session.events import ConnectionState  # noqa: E402
 from mcp_tui.ui.app import McpTuiApp  # noqa: E402
 from mcp_tui.ui.screens.confirm import ConfirmScreen  # noqa: E402
 from mcp_tui.ui.screens.elicitation import ElicitationScreen  # noqa: E402
+from mcp_tui.ui.screens.help import HelpScreen  # noqa: E402
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen  # noqa: E402
 
 FORM_SIZE = (100, 30)
@@ -267,6 +268,12 @@ async def session(app: McpTuiApp, pilot: Pilot[None], shoot: Callable[[str], Non
         await pilot.pause(0.5)
         shoot("traffic")
         await pilot.press("t")
+    if wanted("help"):
+        await pilot.press("f1")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause(0.3)
+        shoot("help")
+        await pilot.press("escape")
 
 
 # --- main ---------------------------------------------------------------------------------------
@@ -296,7 +303,7 @@ async def main_async(out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     os.environ["BROWSER"] = "true"  # "opens" every page without opening anything
     written = await run_app(FORM_SIZE, out, forms)
-    if wanted("session") or wanted("traffic") or wanted("session-waiting"):
+    if wanted("session") or wanted("traffic") or wanted("session-waiting") or wanted("help"):
         written += await run_app(SESSION_SIZE, out, session)
     return written
 
