@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from msgspec import Struct
 
-from mcp_tui.chat.settings import ChatSettings
 from mcp_tui.cli_args import (
     EXIT_CONNECTION,
     EXIT_INTERRUPTED,
@@ -52,6 +51,7 @@ if TYPE_CHECKING:
 
     from textual.app import App
 
+    from mcp_tui.chat.settings import ChatSettings
     from mcp_tui.config import LoadedConfig
     from mcp_tui.headless import HeadlessOptions
 
@@ -326,7 +326,7 @@ def run_demo(
 def _chat_hint(chat: ChatSettings | None, environ: Mapping[str, str]) -> tuple[str, ...]:
     """The demo's note that a model is there to chat with (extra installed, provider known)."""
     from mcp_tui.chat import available
-    from mcp_tui.chat.settings import resolve
+    from mcp_tui.chat.settings import ChatSettings, resolve
 
     if chat is not None and chat.open_at_start:
         return ()  # the chat opens by itself

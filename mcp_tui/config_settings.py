@@ -8,11 +8,10 @@ build the defaults (no config file) without importing pydantic on the way to the
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
 
-from mcp_tui.chat.settings import ChatSettings
 from mcp_tui.options import AppOptions
 from mcp_tui.session.servers import (
     DEFAULT_ELICITATION,
@@ -25,6 +24,9 @@ from mcp_tui.session.servers import (
 
 #: What a run gets with no config file: the app-level defaults are AppOptions' own.
 _RUN = AppOptions()
+
+if TYPE_CHECKING:  # the chat's record is imported only where a chat is made
+    from mcp_tui.chat.settings import ChatSettings
 
 
 class AppSettings(Struct, frozen=True):

@@ -116,6 +116,7 @@ def test_first_frame_imports_only_what_it_paints() -> None:
         "mcp_tui.session.oauth",
         # The chat extra (pydantic-ai, about a second) loads only when the chat opens.
         "pydantic_ai",
+        "mcp_tui.chat.settings",
         "mcp_tui.chat.conversation",
         "mcp_tui.ui.screens.chat",
     )
