@@ -94,6 +94,10 @@ def touch(root: ObjectNode, state: ObjectState, path: Path) -> None:
 def _mark(state: State) -> None:
     if isinstance(state, ObjectState | ArrayState | ConstState):
         state.present = True
+    elif isinstance(state, RecursiveState) and state.inner is not None:
+        _mark(state.inner)  # an expanded part is the object inside it
+    elif isinstance(state, VariantState) and state.chosen in state.states:
+        _mark(state.states[state.chosen])
 
 
 class Reader:

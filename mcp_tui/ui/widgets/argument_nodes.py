@@ -57,10 +57,19 @@ if TYPE_CHECKING:
 
 
 class ActButton(OrderedButton):
-    """A small button that acts the same on a key and on a click."""
+    """A small button that acts the same on a key and on a click. ``tab_stop=False``: for the
+    mouse only (its action has a key of its own), so Tab goes from field to field."""
 
-    def __init__(self, label: str, action: Callable[[], Awaitable[None] | None], **kw: Any) -> None:
+    def __init__(
+        self,
+        label: str,
+        action: Callable[[], Awaitable[None] | None],
+        *,
+        tab_stop: bool = True,
+        **kw: Any,
+    ) -> None:
         super().__init__(literal_line(label, limit=60), on_press=action, compact=True, **kw)
+        self.can_focus = tab_stop
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -96,11 +105,16 @@ class NodeBox(Vertical):
         self.state = state
         self.path = path
 
+    #: Whether the form shows errors of this path here (a leaf's row does it instead).
+    REGISTERED: ClassVar[bool] = True
+
     def on_mount(self) -> None:
-        self.form.register(self.path, self)
+        if self.REGISTERED:
+            self.form.register(self.path, self)
 
     def on_unmount(self) -> None:
-        self.form.unregister(self.path, self)
+        if self.REGISTERED:
+            self.form.unregister(self.path, self)
 
     def set_error(self, message: str | None) -> None:
         for line in self.query_children(ErrorLine):
@@ -138,11 +152,7 @@ class LeafBox(NodeBox):
     """A :class:`~mcp_tui.schema.arguments.nodes.Leaf` or a JSON-text value as one row (the row
     registers the path: it shows the errors)."""
 
-    def on_mount(self) -> None:
-        pass
-
-    def on_unmount(self) -> None:
-        pass
+    REGISTERED: ClassVar[bool] = False
 
     def compose(self) -> ComposeResult:
         node, state = self.node, self.state
@@ -291,14 +301,16 @@ def _given(state: State) -> bool:
 
 
 class ItemBox(Vertical):
-    """One item of a list: its number and buttons, then its widget. Keys: Ctrl+Up / Ctrl+Down
-    move it, Ctrl+R removes it, Ctrl+N adds an item after it."""
+    """One item of a list: its number and buttons, then its widget. Keys: Alt+Up / Alt+Down
+    move it, Ctrl+R removes it, Alt+N adds an item after it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+up", "move(-1)", "Move up", show=False),
-        Binding("ctrl+down", "move(1)", "Move down", show=False),
+        # Alt+arrows as in the list editor of the flat forms (``list_control``); Ctrl+N is a
+        # field's "null" there.
+        Binding("alt+up", "move(-1)", "Move up", show=False),
+        Binding("alt+down", "move(1)", "Move down", show=False),
         Binding("ctrl+r", "remove", "Remove item"),
-        Binding("ctrl+n", "add", "Add item"),
+        Binding("alt+n", "add", "Add item"),
     ]
     DEFAULT_CSS = """
     ItemBox { height: auto; }
@@ -314,11 +326,22 @@ class ItemBox(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="item-bar"):
-            yield Static(Content(f"#{self.index + 1}"))
-            yield ActButton("↑", lambda: self.array.move(self.index, -1), classes="item-up")
-            yield ActButton("↓", lambda: self.array.move(self.index, 1), classes="item-down")
-            yield ActButton("✕ remove", lambda: self.array.remove_at(self.index), classes="item-rm")
+            yield Static(Content(f"#{self.index + 1}"), classes="item-number")
+            yield ActButton("↑", lambda: self.action_move(-1), tab_stop=False)
+            yield ActButton("↓", lambda: self.action_move(1), tab_stop=False)
+            yield ActButton("✕ remove", self.action_remove, tab_stop=False)
         yield self.array.item_widget(self.index)
+
+    def set_index(self, index: int) -> None:
+        """Now item ``index``: its number, and the paths its fields are known by."""
+        if index == self.index:
+            return
+        old, new = (*self.array.path, self.index), (*self.array.path, index)
+        self.index = index
+        for number in self.query(".item-number"):
+            if isinstance(number, Static):
+                number.update(Content(f"#{index + 1}"))
+        self.array.form.repath(self, old, new)
 
     async def action_move(self, step: int) -> None:
         await self.array.move(self.index, step)
@@ -346,7 +369,7 @@ class ArrayBox(NodeBox):
             text = literal(self.node.description, limit=DESCRIPTION_LIMIT)
             yield Static(text, classes="array-description")
         yield Vertical(*self._items(), classes="array-items")
-        yield ActButton("+ add item (Ctrl+N)", self.add_last, classes="array-add")
+        yield ActButton("+ add item (Alt+N)", self.add_last, classes="array-add")
         yield ErrorLine(classes="node-error")
 
     def _label(self) -> Content:
@@ -374,41 +397,71 @@ class ArrayBox(NodeBox):
         item = replace(self.node.items, title=self.node.items.title or f"item {index + 1}")
         return node_widget(self.form, item, self.items[index], (*self.path, index), headless=True)
 
-    async def _rebuild(self, focus: int | None) -> None:
-        holder = self.query_one(".array-items", Vertical)
-        await holder.remove_children()
-        await holder.mount_all(self._items())
-        self.form.touch(self.path)
-        if focus is not None and 0 <= focus < len(self.items):
-            boxes = list(holder.query_children(ItemBox))
-            for widget in boxes[focus].query("*"):
+    # Items are mounted, moved and removed one by one, never rebuilt: the key that asks for it
+    # is handled by a field inside an item, which must not wait for its own removal.
+
+    def _boxes(self) -> list[ItemBox]:
+        return list(self.query_one(".array-items", Vertical).query_children(ItemBox))
+
+    def _renumber(self) -> None:
+        for index, box in enumerate(self._boxes()):
+            box.set_index(index)
+
+    def _focus_in(self, box: ItemBox | None) -> None:
+        """The first field of ``box`` (now, so the next key goes there), else "add item"."""
+        if box is not None:
+            for widget in box.query("*"):
                 if widget.focusable and not isinstance(widget, Button | SectionHeader):
-                    self.screen.set_focus(widget)
+                    row = next((a for a in widget.ancestors if isinstance(a, FieldRow)), None)
+                    if row is not None:
+                        row.focus_control()  # and brings the whole row into view once laid out
+                    else:
+                        self.screen.set_focus(widget)
                     return
-        if focus is not None:
-            self.screen.set_focus(self.query_one(".array-add", Button))
+        self.screen.set_focus(self.query_one(".array-add", Button))
 
     async def add(self, index: int) -> None:
         assert isinstance(self.node, ArrayNode)
+        index = max(0, min(index, len(self.items)))
         self.items.insert(index, state_for(self.node.items))
-        await self._rebuild(index)
+        boxes = self._boxes()
+        box = ItemBox(self, index)
+        holder = self.query_one(".array-items", Vertical)
+        await holder.mount(box, before=boxes[index] if index < len(boxes) else None)
+        self._renumber()
+        self.form.touch(self.path)
+        self._focus_in(box)
 
     async def add_last(self) -> None:
         await self.add(len(self.items))
 
     async def remove_at(self, index: int) -> None:
-        if 0 <= index < len(self.items):
-            del self.items[index]
-            await self._rebuild(min(index, len(self.items) - 1) if self.items else None)
-            if not self.items:
-                self.screen.set_focus(self.query_one(".array-add", Button))
+        boxes = self._boxes()
+        if not 0 <= index < len(self.items) or index >= len(boxes):
+            return
+        del self.items[index]
+        gone = boxes.pop(index)
+        self._focus_in(boxes[min(index, len(boxes) - 1)] if boxes else None)
+        gone.remove()  # not awaited: focus may have been inside it a moment ago
+        for position, box in enumerate(boxes):
+            box.set_index(position)
+        self.form.touch(self.path)
 
     async def move(self, index: int, step: int) -> None:
         target = index + step
-        if 0 <= index < len(self.items) and 0 <= target < len(self.items):
-            items = self.items
-            items[index], items[target] = items[target], items[index]
-            await self._rebuild(target)
+        boxes = self._boxes()
+        if not (0 <= index < len(self.items) and 0 <= target < len(self.items)):
+            return
+        items = self.items
+        items[index], items[target] = items[target], items[index]
+        holder = self.query_one(".array-items", Vertical)
+        if step < 0:
+            holder.move_child(boxes[index], before=boxes[target])
+        else:
+            holder.move_child(boxes[index], after=boxes[target])
+        boxes[index].set_index(target)
+        boxes[target].set_index(index)
+        self.form.touch(self.path)
 
 
 class VariantBox(NodeBox):
@@ -507,9 +560,15 @@ class MapBox(Vertical):
         await self._rebuild()
 
     async def remove_at(self, index: int) -> None:
-        if 0 <= index < len(self.state.extra):
-            del self.state.extra[index]
-            await self._rebuild()
+        entries = list(self.query_one(".map-entries", Vertical).query_children(MapEntry))
+        if not 0 <= index < len(self.state.extra) or index >= len(entries):
+            return
+        del self.state.extra[index]
+        self.screen.set_focus(self.query_one(".map-add", Button))
+        entries.pop(index).remove()  # not awaited: focus was inside it a moment ago
+        for position, entry in enumerate(entries):
+            entry.index = position
+        self.form.touch(self.path)
 
     async def _rebuild(self) -> None:
         holder = self.query_one(".map-entries", Vertical)
@@ -519,7 +578,12 @@ class MapBox(Vertical):
 
 
 class MapEntry(Vertical):
-    """One key/value row of a map."""
+    """One key/value row of a map. Ctrl+R removes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+r", "remove", "Remove entry")]
+
+    async def action_remove(self) -> None:
+        await self.box.remove_at(self.index)
 
     DEFAULT_CSS = """
     MapEntry { height: auto; }
@@ -540,7 +604,7 @@ class MapEntry(Vertical):
         )
         with Horizontal(classes="map-key"):
             yield control
-            yield ActButton("✕ remove", lambda: self.box.remove_at(self.index))
+            yield ActButton("✕ remove", lambda: self.box.remove_at(self.index), tab_stop=False)
         assert self.box.node.extra is not None
         value = replace(self.box.node.extra, title="value")
         yield node_widget(self.box.form, value, state, (*self.box.path, key or self.index))
@@ -562,7 +626,7 @@ class RecursiveBox(NodeBox):
         yield ErrorLine(classes="node-error")
         state = self.state
         if isinstance(state, RecursiveState) and state.node is not None and state.inner is not None:
-            yield node_widget(self.form, state.node, state.inner, self.path)
+            yield node_widget(self.form, state.node, state.inner, self.path, headless=True)
         else:
             yield ActButton("▸ expand", self.open_part, classes="recursive-expand")
 
@@ -573,12 +637,13 @@ class RecursiveBox(NodeBox):
         state.node = self.node.expand()
         state.inner = state_for(state.node)
         for button in self.query(".recursive-expand"):
-            await button.remove()
-        widget = node_widget(self.form, replace(state.node, required=True), state.inner, self.path)
+            button.remove()  # not awaited: it is the widget whose key asked for this
+        node = replace(state.node, required=True)
+        widget = node_widget(self.form, node, state.inner, self.path, headless=True)
         await self.mount(widget)
         self.form.touch(self.path)
         for inner in widget.query("*"):
-            if inner.focusable:
+            if inner.focusable and not isinstance(inner, SectionHeader):
                 self.screen.set_focus(inner)
                 break
 

@@ -135,6 +135,20 @@ class ArgumentsForm(Vertical):
         if not widgets:
             self._targets.pop(path, None)
 
+    def repath(self, widget: Widget, old: Path, new: Path) -> None:
+        """Widgets under ``widget`` known by paths starting with ``old`` now start with ``new``
+        (a list item moved or renumbered)."""
+        size = len(old)
+        for node in [widget, *widget.query("*")]:
+            path = getattr(node, "path", None)
+            if isinstance(path, tuple) and path[:size] == old:
+                registered = node in self._targets.get(path, [])
+                if registered:
+                    self.unregister(path, node)
+                node.path = (*new, *path[size:])
+                if registered:
+                    self.register(node.path, node)
+
     def _target(self, path: Path) -> tuple[Path, Widget] | None:
         for end in range(len(path), -1, -1):
             widgets = self._targets.get(path[:end])

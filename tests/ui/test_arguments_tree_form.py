@@ -1,0 +1,235 @@
+"""The tool-arguments tree form through Pilot: lists, sections, variants, maps, recursion, F2.
+
+Each test plays the user with keys on the real ``ArgumentsScreen`` and asserts the exact
+arguments it is dismissed with (what would be sent).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import Button, TextArea
+
+from mcp_tui.ui.screens.arguments import ArgumentsScreen
+from mcp_tui.ui.widgets.argument_nodes import ArrayBox, ObjectBox, RecursiveBox
+from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
+from mcp_tui.ui.widgets.form_fields import FieldRow
+
+pytestmark = pytest.mark.anyio
+SIZE = (100, 40)
+
+PEOPLE = {
+    "type": "object",
+    "properties": {
+        "people": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "age": {"type": "integer", "minimum": 0},
+                },
+                "required": ["name"],
+            },
+        },
+        "options": {
+            "type": "object",
+            "properties": {"notify": {"type": "boolean"}, "note": {"type": "string"}},
+            "required": ["note"],
+        },
+    },
+    "required": ["people"],
+}
+
+
+class Host(App[None]):
+    def __init__(self, schema: Any, **kw: Any) -> None:
+        super().__init__()
+        self.schema = schema
+        self.kw = kw
+        self.results: list[dict[str, Any] | None] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(ArgumentsScreen("tool", self.schema, **self.kw), self.results.append)
+
+
+def form(pilot: Pilot[None]) -> ArgumentsForm:
+    return pilot.app.screen.query_one(ArgumentsForm)
+
+
+async def focus(pilot: Pilot[None], path: tuple[Any, ...]) -> FieldRow:
+    await pilot.pause()
+    row = form(pilot).widget_at(path)
+    assert isinstance(row, FieldRow), (path, row)
+    row.focus_control()
+    await pilot.pause()
+    return row
+
+
+async def type_at(pilot: Pilot[None], path: tuple[Any, ...], text: str) -> None:
+    await focus(pilot, path)
+    await pilot.press(*text)
+
+
+async def add_item(pilot: Pilot[None], path: tuple[Any, ...]) -> None:
+    box = form(pilot).widget_at(path)
+    assert isinstance(box, ArrayBox)
+    pilot.app.screen.set_focus(box.query_one(".array-add", Button))
+    await pilot.press("enter")
+
+
+async def test_items_are_added_removed_and_moved_with_keys() -> None:
+    app = Host(PEOPLE)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await add_item(pilot, ("people",))
+        await pilot.press(*"Ada")  # focus went to the new item's first field
+        await pilot.press("alt+n", *"Bob")  # Alt+N: a new item after this one
+        await pilot.press("alt+n", *"Cy")
+        await type_at(pilot, ("people", 2, "age"), "36")
+        await focus(pilot, ("people", 1, "name"))
+        await pilot.press("ctrl+r")  # Bob removed
+        await focus(pilot, ("people", 1, "name"))  # Cy, now second
+        await pilot.press("alt+up")  # moved first
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    # "options" was never touched: left out (its required "note" is not asked for).
+    assert app.results == [{"people": [{"name": "Cy", "age": 36}, {"name": "Ada"}]}]
+
+
+async def test_errors_land_on_the_nested_field_and_unfold_its_section() -> None:
+    app = Host(PEOPLE)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        options = form(pilot).widget_at(("options",))
+        assert isinstance(options, ObjectBox) and options.folded  # optional: folded
+        await add_item(pilot, ("people",))
+        await type_at(pilot, ("people", 0, "age"), "-3")  # below the minimum; name empty
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        errors = form(pilot).errors
+        assert errors[("people", 0, "name")] == "Required"
+        assert ("people", 0, "age") in errors
+        name = form(pilot).widget_at(("people", 0, "name"))
+        assert isinstance(name, FieldRow) and name.error_shown
+        assert pilot.app.focused is name.control  # the first field in error
+        await pilot.press(*"Ada")
+        await focus(pilot, ("people", 0, "age"))
+        await pilot.press("backspace", "backspace", "4", "2")
+        # Something typed in the folded section's field makes it sent: its "note" is required.
+        options.folded and await options.toggle()
+        await focus(pilot, ("options", "notify"))
+        await pilot.press("space")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert form(pilot).errors == {("options", "note"): "Required"}
+        assert pilot.app.focused is form(pilot).widget_at(("options", "note")).control  # type: ignore[union-attr]
+        await pilot.press(*"hi", "ctrl+s")
+        await pilot.pause()
+    assert app.results == [
+        {"people": [{"name": "Ada", "age": 42}], "options": {"notify": True, "note": "hi"}}
+    ]
+
+
+async def test_f2_carries_the_values_to_json_and_back() -> None:
+    app = Host(PEOPLE)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await add_item(pilot, ("people",))
+        await pilot.press(*"Ada")
+        await pilot.press("f2")
+        await pilot.pause()
+        editor = pilot.app.screen.query_one(TextArea)
+        assert json.loads(editor.text) == {"people": [{"name": "Ada"}]}
+        editor.text = json.dumps({"people": [{"name": "Ada", "age": 7}, {"name": "Bo"}]})
+        await pilot.press("f2")
+        await pilot.pause()
+        age = form(pilot).widget_at(("people", 0, "age"))
+        assert isinstance(age, FieldRow) and age.get_raw() == "7"
+        await type_at(pilot, ("people", 1, "name"), "b")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.results == [{"people": [{"name": "Ada", "age": 7}, {"name": "Bob"}]}]
+
+
+async def test_invalid_json_stays_in_the_editor_with_the_reason() -> None:
+    app = Host(PEOPLE, initial={})
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        pilot.app.screen.query_one(TextArea).text = '{"people": ['
+        await pilot.press("f2")
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ArgumentsScreen) and screen.use_editor
+        errors = str(screen.query_one("#arguments-errors").render())
+        assert "The form needs valid JSON" in errors
+
+
+TREE = {
+    "$defs": {
+        "Node": {
+            "type": "object",
+            "properties": {
+                "label": {"type": "string"},
+                "child": {"$ref": "#/$defs/Node"},
+            },
+            "required": ["label"],
+        }
+    },
+    "type": "object",
+    "properties": {
+        "root": {"$ref": "#/$defs/Node"},
+        "env": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "mode": {"anyOf": [{"type": "boolean"}, {"type": "string", "maxLength": 3}]},
+    },
+    "required": ["root"],
+}
+
+
+async def test_recursion_expands_on_demand_maps_take_rows_variants_switch() -> None:
+    app = Host(TREE)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await type_at(pilot, ("root", "label"), "top")
+        child = form(pilot).widget_at(("root", "child"))
+        assert isinstance(child, RecursiveBox)
+        pilot.app.screen.set_focus(child.query_one(".recursive-expand", Button))
+        await pilot.press("enter")  # one more level, focused
+        await pilot.press(*"leaf")
+        env = form(pilot).widget_at(("env",))
+        assert isinstance(env, ObjectBox)
+        await env.toggle()
+        pilot.app.screen.set_focus(env.query_one(".map-add", Button))
+        await pilot.press("enter")
+        await pilot.pause()
+        key = env.query_one("#" + env.query(".map-key Input").first().id)  # type: ignore[operator]
+        pilot.app.screen.set_focus(key)
+        await pilot.press(*"N", "tab", *"12")
+        # The variant: pick "text" (the second choice), then type a value.
+        picker = pilot.app.screen.query("VariantBox PickerRow").first()
+        assert isinstance(picker, FieldRow)
+        picker.focus_control()
+        await pilot.press("enter", "down", "down", "enter")
+        value = [r for r in pilot.app.screen.query("VariantBox LeafRow")]
+        assert len(value) == 1 and isinstance(value[0], FieldRow)
+        value[0].focus_control()
+        await pilot.press(*"abc")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.results == [
+        {"root": {"label": "top", "child": {"label": "leaf"}}, "env": {"N": 12}, "mode": "abc"}
+    ]
+
+
+async def test_a_root_that_is_no_object_opens_the_editor_with_the_reason() -> None:
+    app = Host({"type": "array", "items": {"type": "string"}})
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ArgumentsScreen) and screen.use_editor
+        note = str(screen.query_one(".arguments-note").render())
+        assert "The form cannot show this schema" in note
