@@ -36,6 +36,10 @@ LOOPBACK_PRELOAD = INTEROP_DIR / "loopback.cjs"
 
 EVERYTHING_JS = NODE_MODULES / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
 FILESYSTEM_JS = NODE_MODULES / "@modelcontextprotocol" / "server-filesystem" / "dist" / "index.js"
+MEMORY_JS = NODE_MODULES / "@modelcontextprotocol" / "server-memory" / "dist" / "index.js"
+THINKING_JS = (
+    NODE_MODULES / "@modelcontextprotocol" / "server-sequential-thinking" / "dist" / "index.js"
+)
 SDK_EXAMPLES = NODE_MODULES / "@modelcontextprotocol" / "sdk" / "dist" / "esm" / "examples"
 FORM_EXAMPLE_JS = SDK_EXAMPLES / "server" / "elicitationFormExample.js"
 CONFORMANCE_JS = NODE_MODULES / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
@@ -45,6 +49,8 @@ REQUIRED = (
     NODE,
     EVERYTHING_JS,
     FILESYSTEM_JS,
+    MEMORY_JS,
+    THINKING_JS,
     FORM_EXAMPLE_JS,
     CONFORMANCE_JS,
     CONFORMANCE_ALPHA_JS,

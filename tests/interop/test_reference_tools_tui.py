@@ -17,7 +17,15 @@ from typing import Any
 
 import pytest
 from arguments_driver import open_tool, ready, run_steps, send
-from interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE, NODE_MODULES, REPO_ROOT
+from interop_peers import (
+    EVERYTHING_JS,
+    FILESYSTEM_JS,
+    LOOPBACK_PRELOAD,
+    MEMORY_JS,
+    NODE,
+    REPO_ROOT,
+    THINKING_JS,
+)
 from tui_driver import quit_app, result_text, tool_results
 
 from mcp_tui.options import AppOptions
@@ -26,11 +34,8 @@ from mcp_tui.ui.app import McpTuiApp
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 
-PACKAGES = NODE_MODULES / "@modelcontextprotocol"
 
-
-def node_server(name: str, package: str, *args: str, **kw: Any) -> ServerSpec:
-    script = PACKAGES / package / "dist" / "index.js"
+def node_server(name: str, script: Path, *args: str, **kw: Any) -> ServerSpec:
     target = StdioTarget(str(NODE), ("-r", str(LOOPBACK_PRELOAD), str(script), *args), **kw)
     return ServerSpec(name=name, target=target, mode="legacy")
 
@@ -132,7 +137,7 @@ MEMORY: list[tuple[str, list[Any], dict[str, Any]]] = [
 
 async def test_every_memory_tool_through_its_form(peers: None, tmp_path: Path) -> None:
     memory = tmp_path / "memory.jsonl"
-    spec = node_server("memory", "server-memory", env={"MEMORY_FILE_PATH": str(memory)})
+    spec = node_server("memory", MEMORY_JS, env={"MEMORY_FILE_PATH": str(memory)})
     app = build_app(tmp_path, spec)
     log = tmp_path / "traffic.jsonl"
     graphs: list[str] = []
@@ -165,7 +170,7 @@ async def test_every_memory_tool_through_its_form(peers: None, tmp_path: Path) -
 async def test_sequential_thinking_with_its_boolean_or_string_variants(
     peers: None, tmp_path: Path
 ) -> None:
-    app = build_app(tmp_path, node_server("thinking", "server-sequential-thinking"))
+    app = build_app(tmp_path, node_server("thinking", THINKING_JS))
     log = tmp_path / "traffic.jsonl"
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app, "thinking")
@@ -263,7 +268,7 @@ def filesystem_steps(root: Path) -> list[tuple[str, list[Any], dict[str, Any]]]:
 async def test_every_filesystem_tool_through_its_form(peers: None, tmp_path: Path) -> None:
     root = (tmp_path / "files").resolve()
     root.mkdir()
-    spec = node_server("files", "server-filesystem", str(root))
+    spec = node_server("files", FILESYSTEM_JS, str(root))
     spec = ServerSpec(name=spec.name, target=spec.target, mode=spec.mode, roots=(str(root),))
     app = build_app(tmp_path, spec)
     log = tmp_path / "traffic.jsonl"
