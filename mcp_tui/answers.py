@@ -64,12 +64,21 @@ Action = Literal["accept", "decline", "cancel"]
 Mode = Literal["form", "url", "sampling"]
 
 
+class SamplingToolUse(BaseModel):
+    """``toolUse = {name = "...", input = {...}}`` of a sampling answer."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    name: str = Field(min_length=1, description="One of the tools the request offers.")
+    input: dict[str, Any] = Field(default_factory=dict, description="The tool's input.")
+
+
 class SamplingAnswer(BaseModel):
     """The reply to a sampling request (``sampling = {...}`` of an answer)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
 
-    text: str = Field(description="The reply's text (the assistant message sent back).")
+    text: str = Field(default="", description="The reply's text (the assistant message).")
     model: str = Field(default="human", min_length=1, description="The model name reported.")
     stop_reason: str = Field(
         default="endTurn",
@@ -77,6 +86,17 @@ class SamplingAnswer(BaseModel):
         validation_alias=AliasChoices("stopReason", "stop_reason"),
         description="endTurn, stopSequence, maxTokens (or any reason the server should see).",
     )
+    tool_use: SamplingToolUse | None = Field(
+        default=None,
+        validation_alias=AliasChoices("toolUse", "tool_use"),
+        description="Reply with a tool use (stop reason toolUse): {name, input}.",
+    )
+
+    @model_validator(mode="after")
+    def _something(self) -> SamplingAnswer:
+        if not self.text and self.tool_use is None:
+            raise ValueError("a sampling answer needs `text` (or `toolUse`)")
+        return self
 
 
 class AnswerEntry(BaseModel):

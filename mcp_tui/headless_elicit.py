@@ -30,7 +30,7 @@ from typing import Any, Literal, TextIO
 from mcp_tui.answers import AnswerScript, ScriptedAnswer
 from mcp_tui.schema.fields import FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
-from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
+from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest, ToolUse
 from mcp_tui.untrusted import one_line, visible
 
 ElicitPolicy = Literal["accept-defaults", "decline", "cancel"]
@@ -182,9 +182,16 @@ class ScriptedHandler:
         if reply is None:
             self._say(f"  -> {picked.entry.answer}  ({one_line(where, limit=400)})")
             return SamplingOutcome(picked.entry.answer)
+        use = reply.tool_use
         outcome = SamplingOutcome(
-            "accept", text=reply.text, model=reply.model, stop_reason=reply.stop_reason
+            "accept",
+            text=reply.text,
+            model=reply.model,
+            stop_reason="toolUse" if use is not None else reply.stop_reason,
+            tool_use=ToolUse(use.name, dict(use.input)) if use is not None else None,
         )
+        if use is not None and use.name not in {t.name for t in request.tools}:
+            self._say(f"  note: the request offers no tool {one_line(use.name)!r}")
         self._say(
             f"  -> accept {json.dumps(reply.text, ensure_ascii=True)} (model "
             f"{json.dumps(reply.model, ensure_ascii=True)}, {one_line(reply.stop_reason)})  "

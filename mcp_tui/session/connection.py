@@ -266,6 +266,12 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
                     elicitation_callback=self._bridge,
                     list_roots_callback=self.list_roots,
                     sampling_callback=self._sampling,
+                    # The review screen shows the tools offered and can answer with a tool use.
+                    sampling_capabilities=(
+                        types.SamplingCapability(tools=types.SamplingToolsCapability())
+                        if self._sampling is not None
+                        else None
+                    ),
                     logging_callback=self._on_log,
                     message_handler=self._on_message,
                     log_level=cast(types.LoggingLevel, self._log_level),

@@ -96,6 +96,13 @@ class SamplingRequest(Struct, frozen=True):
         return ""
 
 
+class ToolUse(Struct, frozen=True):
+    """A ``tool_use`` block of the reply: which offered tool, with which input."""
+
+    name: str
+    input: dict[str, object]
+
+
 class SamplingOutcome(Struct, frozen=True):
     """What the person chose. ``text``, ``model`` and ``stop_reason`` only matter with accept."""
 
@@ -105,6 +112,8 @@ class SamplingOutcome(Struct, frozen=True):
     stop_reason: str = "endTurn"
     #: Optional note for the transcript (e.g. "declined automatically: sampling = 'decline'").
     note: str | None = None
+    #: With stop reason ``toolUse``: the tool the "model" calls, and its input (a JSON object).
+    tool_use: ToolUse | None = None
 
     @classmethod
     def decline(cls, note: str | None = None) -> SamplingOutcome:

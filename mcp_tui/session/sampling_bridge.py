@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import uuid
 from typing import Any, Literal
 
 import mcp_types as types
@@ -147,10 +148,32 @@ def to_request(
     )
 
 
-def to_result(outcome: SamplingOutcome) -> types.CreateMessageResult | types.ErrorData:
-    """The one mapping from the person's outcome to the wire answer."""
+def to_result(
+    outcome: SamplingOutcome,
+) -> types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData:
+    """The one mapping from the person's outcome to the wire answer. A tool use is a
+    ``CreateMessageResultWithTools`` (the text first when there is any, then the ``tool_use``
+    block with a fresh id), stop reason ``toolUse``."""
     if outcome.action != "accept":
         return types.ErrorData(code=USER_REJECTED, message=_REFUSALS[outcome.action])
+    if outcome.tool_use is not None:
+        blocks: list[types.SamplingMessageContentBlock] = []
+        if outcome.text.strip():
+            blocks.append(types.TextContent(type="text", text=outcome.text))
+        blocks.append(
+            types.ToolUseContent(
+                type="tool_use",
+                name=outcome.tool_use.name,
+                id=f"toolu_{uuid.uuid4().hex[:24]}",
+                input=dict(outcome.tool_use.input),
+            )
+        )
+        return types.CreateMessageResultWithTools(
+            role="assistant",
+            content=blocks,
+            model=outcome.model.strip() or "human",
+            stop_reason="toolUse",
+        )
     return types.CreateMessageResult(
         role="assistant",
         content=types.TextContent(type="text", text=outcome.text),
@@ -179,7 +202,7 @@ class SamplingBridge:
 
     async def __call__(
         self, context: ClientRequestContext, params: types.CreateMessageRequestParams
-    ) -> types.CreateMessageResult | types.ErrorData:
+    ) -> types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData:
         summary = _summary(params)
         try:
             return await self.front.guarded(
@@ -199,7 +222,7 @@ class SamplingBridge:
         ctx: ClientRequestContext,
         params: types.CreateMessageRequestParams,
         summary: str,
-    ) -> types.CreateMessageResult | types.ErrorData:
+    ) -> types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData:
         if self.policy != "ask":
             verb = "declined" if self.policy == "decline" else "cancelled"
             self._notice(

@@ -6,6 +6,7 @@ the full text for the detail view. Every server string goes through :mod:`mcp_tu
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 from textual.content import Content
@@ -66,6 +67,10 @@ def sampling_finished_entry(
     if outcome.action == "accept":
         parts.append(Content.assemble(("sent:", "dim"), "\n", block(outcome.text)))
         full += ["sent:", outcome.text]
+        if outcome.tool_use is not None:
+            use = f"tool use {outcome.tool_use.name} {json.dumps(outcome.tool_use.input)}"
+            parts.append(block(use))
+            full.append(use)
     if abandoned_input:
         kept = "\n".join(abandoned_input.values())
         parts.append(

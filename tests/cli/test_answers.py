@@ -247,7 +247,8 @@ def test_sampling_answers_never_take_a_form_answer(tmp_path: Path) -> None:
     [
         ('[{"sampling": {"text": "x"}, "action": "decline"}]', "goes only with action accept"),
         ('[{"sampling": {"text": "x"}, "mode": "form"}]', "answers a sampling request"),
-        ('[{"sampling": {"model": "m"}}]', "answers[0].sampling.text: Field required"),
+        ('[{"sampling": {"model": "m"}}]', "needs `text` (or `toolUse`)"),
+        ('[{"sampling": {"toolUse": {"input": {}}}}]', "toolUse.name: Field required"),
         ('[{"sampling": {"text": "x", "temperature": 1}}]', "temperature"),
         ('[{"mode": "sampling"}]', "needs `action`"),
         ('[{"action": "accept", "mode": "sampling", "content": {}}]', "not `content`"),

@@ -87,7 +87,7 @@ async def test_the_capability_is_advertised_only_with_a_sampling_handler() -> No
     async with connected(spec("legacy"), Sampler(None), recorder, traffic_log=None):
         pass
     sent = [e.message for e in recorder.events if getattr(e, "method", None) == "initialize"]
-    assert sent and sent[0]["params"]["capabilities"].get("sampling") == {}
+    assert sent and sent[0]["params"]["capabilities"].get("sampling") == {"tools": {}}
     recorder = Recorder()
     async with connected(spec("legacy"), ScriptedHandler(), recorder):
         pass
@@ -167,3 +167,26 @@ def test_tools_and_related_task_are_kept() -> None:
     assert [t.name for t in request.tools] == ["t"] and request.tool_choice == "required"
     assert request.related_task == "task-7" and request.metadata == '{\n  "k": 1\n}'
     assert related_task({"io.modelcontextprotocol/related-task": "nope"}) is None
+
+
+@pytest.mark.parametrize(("mode", "version"), ERAS)
+async def test_a_tool_use_reply_reaches_the_server(mode: str, version: str) -> None:
+    from mcp_tui.session.sampling import ToolUse
+
+    use = ToolUse("get_weather", {"city": "Oslo"})
+    handler = Sampler(SamplingOutcome("accept", "Let me look.", "me", "toolUse", tool_use=use))
+    recorder = Recorder()
+    async with connected(spec(mode), handler, recorder) as conn:
+        outcome = await conn.call_tool("sample", {"tools": True})
+    answer = echoed(outcome)
+    assert answer["stopReason"] == "toolUse" and answer["model"] == "me"
+    text, tool = answer["content"]
+    assert text == {"type": "text", "text": "Let me look."}
+    assert (tool["type"], tool["name"], tool["input"]) == (
+        "tool_use",
+        "get_weather",
+        {"city": "Oslo"},
+    )
+    assert tool["id"].startswith("toolu_")
+    [request] = handler.sampled
+    assert [t.name for t in request.tools] == ["get_weather"]

@@ -17,6 +17,7 @@ Escape cancels (dismissed without an answer; the server gets the same error, wor
 
 from __future__ import annotations
 
+import json
 from typing import ClassVar
 
 from textual import on
@@ -24,24 +25,29 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from mcp_tui.session.sampling import (
     DEFAULT_MODEL,
     STOP_REASONS,
+    TOOL_USE,
     SamplingOutcome,
     SamplingRequest,
+    ToolUse,
 )
 from mcp_tui.ui.screens.elicitation_keys import ELICITATION_BINDINGS, answer_button
 from mcp_tui.ui.screens.request_header import RequestHeader
 from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, AsksTheChatModel
-from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.text import literal, literal_line, literal_text_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.untrusted import one_line
 
 #: The stop reasons offered (the spec's words; mcp-tui's constants, never server text).
 STOP_OPTIONS = [(reason, reason) for reason in STOP_REASONS]
+#: The same with ``toolUse``, when the request offers tools.
+TOOL_STOP_OPTIONS = [*STOP_OPTIONS, (TOOL_USE, TOOL_USE)]
 #: How much of one message or schema is shown inline (the whole request is in the traffic view).
 SHOWN_CHARS = 20_000
 
@@ -114,6 +120,10 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
     #sampling-options Label { margin: 0 1 0 0; padding: 1 0 0 0; }
     #sampling-stop { width: 26; margin: 0 2 0 0; }
     #sampling-model { width: 30; }
+    #sampling-tool-row { height: auto; margin: 1 0 0 0; }
+    #sampling-tool-row Label { margin: 0 1 0 0; }
+    #sampling-tool { width: 30; margin: 0 2 0 0; }
+    #sampling-tool-input { height: 4; width: 1fr; }
     #sampling-status { height: auto; max-height: 3; color: $text-error; display: none; }
     #sampling-status.-shown { display: block; }
     #sampling-status.-info { color: $text-muted; }
@@ -182,7 +192,7 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
             with Horizontal(id="sampling-options"):
                 yield Label(Content("Stop reason"))
                 yield Select(
-                    STOP_OPTIONS,
+                    TOOL_STOP_OPTIONS if request.tools else STOP_OPTIONS,
                     value=STOP_REASONS[0],
                     allow_blank=False,
                     id="sampling-stop",
@@ -190,6 +200,20 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
                 )
                 yield Label(Content("Model"))
                 yield Input(DEFAULT_MODEL, id="sampling-model", compact=True)
+            if request.tools:
+                with Horizontal(id="sampling-tool-row"):
+                    yield Label(Content("Tool use (with toolUse)"))
+                    yield Select(
+                        [
+                            (literal_text_line(t.name, limit=60), i)
+                            for i, t in enumerate(request.tools)
+                        ],
+                        value=0,
+                        allow_blank=False,
+                        id="sampling-tool",
+                        compact=True,
+                    )
+                    yield TextArea("{}", id="sampling-tool-input", soft_wrap=True)
             yield Static(id="sampling-status")
             with Horizontal(id="sampling-buttons"):
                 yield answer_button("accept", id="sampling-accept", on_press=self.accept_now)
@@ -205,7 +229,10 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
 
     def raw_text(self) -> dict[str, str]:
         """What the person typed so far (for the transcript when the screen closes unsent)."""
-        text = self.reply_text if self.is_mounted else ""
+        try:
+            text = self.reply_text
+        except NoMatches:  # torn down already (the app is closing)
+            return {}
         return {"reply": text} if text else {}
 
     def finish(self, outcome: SamplingOutcome) -> None:
@@ -233,7 +260,7 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
         model = self.query_one("#sampling-model", Input).value.strip()
         stop = self.query_one("#sampling-stop", Select).value
         problems = []
-        if not text.strip():
+        if not text.strip() and stop != TOOL_USE:
             problems.append("write the reply first (or decline with Ctrl+R)")
         if not model:
             problems.append("name the model the reply is reported from (e.g. human)")
@@ -242,7 +269,32 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
             self.query_one("#sampling-reply" if not text.strip() else "#sampling-model").focus()
             return
         reason = stop if isinstance(stop, str) else STOP_REASONS[0]
+        if reason == TOOL_USE:
+            use = self._tool_use()
+            if use is None:
+                return
+            self.finish(SamplingOutcome("accept", text, model, TOOL_USE, tool_use=use))
+            return
         self.finish(SamplingOutcome("accept", text=text, model=model, stop_reason=reason))
+
+    def _tool_use(self) -> ToolUse | None:
+        """The tool chosen and its input (a JSON object), or ``None`` with the problem shown."""
+        index = self.query_one("#sampling-tool", Select).value
+        raw = self.query_one("#sampling-tool-input", TextArea).text
+        try:
+            value = json.loads(raw or "{}")
+        except json.JSONDecodeError as exc:
+            self._show_status([f"the tool input is not JSON: {exc.msg} (line {exc.lineno})"])
+            self.query_one("#sampling-tool-input").focus()
+            return None
+        if not isinstance(value, dict):
+            self._show_status(["the tool input must be a JSON object, such as {}"])
+            self.query_one("#sampling-tool-input").focus()
+            return None
+        if not isinstance(index, int) or not 0 <= index < len(self.request.tools):
+            self._show_status(["choose the tool the reply uses"])
+            return None
+        return ToolUse(self.request.tools[index].name, value)
 
     def decline_now(self) -> None:
         self.finish(SamplingOutcome.decline())

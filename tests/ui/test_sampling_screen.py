@@ -1,0 +1,71 @@
+"""The sampling review screen against the Python fixture server, through the real app: the tools
+offered are shown, and a tool-use reply (stop reason toolUse, the tool, its JSON input) reaches the
+server; a bad tool input is refused on the screen, with nothing sent."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from textual.widgets import Select, Static, TextArea
+
+from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.sampling import SamplingScreen
+from tests.waits import wait_until
+
+pytestmark = pytest.mark.anyio
+
+SERVER = Path(__file__).resolve().parents[1] / "fixtures" / "elicit_server.py"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def transcript(app: McpTuiApp) -> str:
+    session = app.session
+    if session is None or not session.panels_ready:
+        return ""
+    return "\n".join(e.full for e in session.transcript.entries)
+
+
+async def test_a_tool_use_reply_from_the_review_screen(tmp_path: Path) -> None:
+    spec = ServerSpec("fx", StdioTarget(sys.executable, (str(SERVER),)), mode="legacy")
+    options = AppOptions(
+        call=ToolCallRequest("sample", {"tools": True}), stderr_log=tmp_path / "stderr.log"
+    )
+    app = McpTuiApp([spec], options)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await wait_until(
+            lambda: isinstance(app.screen, SamplingScreen), 60, pilot=pilot, message="the review"
+        )
+        screen = app.screen
+        assert isinstance(screen, SamplingScreen)
+        shown = "\n".join(str(s.render()) for s in screen.query(Static))
+        assert "Tools offered" in shown and "get_weather — The weather in a city" in shown
+        assert "[image: image/png, 900 B; not shown]" in shown
+        screen.query_one("#sampling-stop", Select).value = "toolUse"
+        screen.query_one("#sampling-tool-input", TextArea).text = '["not", "an object"]'
+        await pilot.press("ctrl+s")
+        await wait_until(
+            lambda: "must be a JSON object" in str(screen.query_one("#sampling-status").render()),
+            pilot=pilot,
+            message="the refusal",
+        )
+        assert app.screen is screen
+        screen.query_one("#sampling-tool-input", TextArea).text = '{"city": "Oslo"}'
+        await pilot.press("ctrl+s")
+        await wait_until(
+            lambda: '"stopReason":"toolUse"' in transcript(app), 60, pilot=pilot, message="result"
+        )
+        result = transcript(app)
+        await pilot.press("ctrl+q")
+        await wait_until(lambda: not app.is_running, 30, pilot=pilot, message="the app quit")
+    answer, _ = json.JSONDecoder().raw_decode(result[result.index('{"role"') :])
+    [use] = answer["content"]
+    assert (use["name"], use["input"]) == ("get_weather", {"city": "Oslo"})
