@@ -146,3 +146,29 @@ async def test_the_traffic_table_filters_and_keeps_one_line_per_message() -> Non
         await wait_for(pilot, lambda: traffic.table.row_count == 10)
         await pilot.press("enter")  # back to the table
         await wait_for(pilot, lambda: app.focused is traffic.table)
+
+
+async def test_a_long_progress_message_wraps_at_80_columns_instead_of_being_cut() -> None:
+    import asyncio
+
+    from mcp_tui.session.events import CallOutcome, ProgressReceived
+
+    release = asyncio.Event()
+
+    async def slow(connection: object, arguments: object, call_id: int) -> CallOutcome:
+        await release.wait()
+        return CallOutcome()
+
+    message = "step 3 of 8: copying the quarterly reports to the archive in zanzibar"
+    app, factory = make_app({"demo": Script(results={"echo": slow})})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session = session_of(app)
+        await wait_for(pilot, lambda: session.panels_ready)
+        call_id = session.call_tool("demo", "echo", {"text": "x"})
+        assert call_id is not None
+        factory.made[-1].sink(ProgressReceived("demo", call_id, 3, 8, message))
+        await wait_for(pilot, lambda: "quarterly" in app.export_screenshot())
+        screen = app.export_screenshot()
+        assert "zanzibar" in screen, "the end of the message is on screen too"
+        release.set()

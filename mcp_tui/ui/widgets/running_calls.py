@@ -65,9 +65,10 @@ class RunningCall(Horizontal):
             self._bar = ProgressBar(total=total, show_eta=False, classes="running-bar")
             self.mount(self._bar, before=message)
             message.update(Content(""))
+            message.add_class("-below")  # under the label and the bar (app.tcss)
         self._bar.update(total=total, progress=event.progress)
         if event.message:
-            message.update(literal_line(event.message, limit=80))
+            message.update(literal_line(event.message, limit=160))
         elif total is None:
             message.update(Content(f"{event.progress:g}"))
 
