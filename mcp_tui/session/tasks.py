@@ -30,7 +30,9 @@ import anyio
 import mcp_types as types
 from mcp import Client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from msgspec import Struct
 
+from mcp_tui.session.convert import describe_exception
 from mcp_tui.session.events import EventSink, Notice, ServerInfo, ToolInfo
 from mcp_tui.session.sdk_workarounds import send_task_call
 from mcp_tui.untrusted import one_line
@@ -67,6 +69,27 @@ def status_text(task: types.Task) -> str:
     if task.status_message:
         text += f": {one_line(task.status_message, limit=200)}"
     return text
+
+
+#: How many pages of ``tasks/list`` are read at most (a server that never ends its cursor).
+MAX_PAGES = 20
+
+
+class TaskSummary(Struct, frozen=True):
+    """One task as ``tasks/list`` reports it (the server's strings: untrusted)."""
+
+    task_id: str
+    status: str
+    status_message: str | None = None
+    created_at: str | None = None
+
+
+def server_lists_tasks(info: ServerInfo | None) -> bool:
+    """The server advertised ``tasks.list`` on a 2025-11-25 connection."""
+    if info is None or info.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        return False
+    tasks = info.capabilities.get("tasks")
+    return isinstance(tasks, dict) and tasks.get("list") is not None
 
 
 class ConnectionTasks:
@@ -164,6 +187,30 @@ class ConnectionTasks:
                     self._notice(f"{name}: {status_text(task)}")
             last.append(task)
             del last[:-1]
+
+    async def list_tasks(self) -> tuple[TaskSummary, ...] | str:
+        """Every task the server reports (``tasks/list``, page by page), or why not."""
+        client = self._client
+        if client is None:
+            return "not connected"
+        found: list[TaskSummary] = []
+        cursor: str | None = None
+        try:
+            for _ in range(MAX_PAGES):
+                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                page = await client.session.send_request(
+                    types.ListTasksRequest(params=params), types.ListTasksResult
+                )
+                found += [
+                    TaskSummary(t.task_id, t.status, t.status_message, t.created_at)
+                    for t in page.tasks
+                ]
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+        except Exception as exc:
+            return describe_exception(exc)
+        return tuple(found)
 
     async def _cancel_task(self, session: Any, task_id: str, name: str) -> None:
         try:

@@ -262,6 +262,16 @@ def _client_feature_verbs(
         "Time a round trip to this server (ping; server/discover on 2026-07-28)",
         partial(session.ping, name),
     )
+    from mcp_tui.session.tasks import server_lists_tasks
+
+    if server_lists_tasks(entry.info):
+        yield Verb(
+            "Server",
+            "Tasks",
+            name,
+            "List this server's tasks and their status (tasks/list)",
+            partial(session.list_tasks, name),
+        )
     yield Verb(
         "Server",
         "Log level",

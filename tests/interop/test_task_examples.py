@@ -301,3 +301,31 @@ async def test_tui_runs_an_optional_tool_as_a_task_when_ticked(
         )
         await quit_app(pilot)
     assert task_params(log) == [{}]
+
+
+@pytest.mark.anyio
+async def test_the_tasks_verb_lists_the_servers_tasks(
+    peers: None, tmp_path: Path, anyio_backend: str
+) -> None:
+    from test_everything_features_tui import build_app, sent, transcript
+
+    from mcp_tui.ui.commands import verbs
+
+    log = tmp_path / "traffic.jsonl"
+    app = build_app(tmp_path, ToolCallRequest(RESEARCH, {"topic": "go"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        session = app.session
+        assert session is not None
+        await wait_for(
+            pilot,
+            lambda: session.panels_ready and "Research Report" in transcript(app),
+            "the report",
+        )
+        [verb] = [v for v in verbs(app, session) if v.verb == "Tasks"]
+        app.call_later(verb.run)
+        await wait_for(pilot, lambda: "tasks/list: 1 task" in transcript(app), "the list")
+        [created] = [m for m in _messages(log, "in") if (m.get("result") or {}).get("task")]
+        task_id = created["result"]["task"]["taskId"]
+        assert f"{task_id}  completed" in transcript(app)
+        await quit_app(pilot)
+    assert sent(log, "tasks/list")

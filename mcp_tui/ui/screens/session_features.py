@@ -136,6 +136,30 @@ class SessionFeatures(SessionVerbs):
 
         self.run_worker(run(), group="features", exit_on_error=False)
 
+    # --- tasks -------------------------------------------------------------------------------
+
+    def list_tasks(self, server: str) -> None:
+        """``tasks/list``: the server's tasks, one line each, in the transcript."""
+        ready = self._ready(server)
+        if ready is None:
+            return
+        _, connection = ready
+
+        async def run() -> None:
+            found = await connection.list_tasks()  # type: ignore[attr-defined]
+            if isinstance(found, str):
+                self._note(server, f"tasks/list failed: {found}", "error")
+                return
+            lines = [f"tasks/list: {len(found)} task{'' if len(found) == 1 else 's'}"]
+            for task in found[:50]:
+                line = f"{one_line(task.task_id, limit=80)}  {one_line(task.status, limit=20)}"
+                if task.status_message:
+                    line += f"  {one_line(task.status_message, limit=120)}"
+                lines.append(line)
+            self._note(server, "\n".join(lines))
+
+        self.run_worker(run(), group="features", exit_on_error=False)
+
     # --- log level ---------------------------------------------------------------------------
 
     def choose_log_level(self, server: str) -> None:
