@@ -23,6 +23,7 @@ from tui_driver import WAIT, tool_results, traffic, wait_for
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
+from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.widgets.argument_nodes import ArrayBox, PickerRow, VariantBox
 from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
 from mcp_tui.ui.widgets.form_fields import FieldRow
@@ -143,6 +144,14 @@ def tool_calls(log: Path, tool: str) -> list[dict[str, Any]]:
     ]
 
 
+async def cancel_screen(pilot: Pilot[Any], app: McpTuiApp) -> None:
+    """Escape on the screen on top, as a user closes it ("y" when it asks first), then wait for
+    it to go: a second Escape right after the first would ask instead of cancelling."""
+    screen = app.screen
+    await pilot.press("y" if isinstance(screen, ConfirmScreen) else "escape")
+    await wait_for(pilot, lambda: app.screen is not screen, f"{screen!r} closed")
+
+
 async def send(pilot: Pilot[Any], app: McpTuiApp, log: Path, tool: str) -> dict[str, Any]:
     """Ctrl+S, then the arguments that went over the wire. Whatever the tool asks on the way (a
     form, a URL to open) is cancelled with Escape, as a user would; waits for the response."""
@@ -153,12 +162,11 @@ async def send(pilot: Pilot[Any], app: McpTuiApp, log: Path, tool: str) -> dict[
     while len(tool_results(log, tool)) <= before:
         assert time.monotonic() < deadline, f"timed out waiting for {tool}'s response"
         if app.screen is not app.screen_stack[0] and not isinstance(app.screen, ArgumentsScreen):
-            await pilot.press("escape")  # an elicitation the tool asked on the way
+            await cancel_screen(pilot, app)  # an elicitation the tool asked on the way
         await pilot.pause(0.05)
     while app.screen is not app.screen_stack[0]:  # asked again after answering: cancel too
         assert time.monotonic() < deadline, f"{app.screen!r} stays open after {tool}"
-        await pilot.press("escape")
-        await pilot.pause(0.05)
+        await cancel_screen(pilot, app)
     return tool_calls(log, tool)[-1].get("arguments") or {}
 
 

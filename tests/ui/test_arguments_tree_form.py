@@ -233,3 +233,18 @@ async def test_a_root_that_is_no_object_opens_the_editor_with_the_reason() -> No
         assert isinstance(screen, ArgumentsScreen) and screen.use_editor
         note = str(screen.query_one(".arguments-note").render())
         assert "The form cannot show this schema" in note
+
+
+async def test_escape_asks_once_an_item_was_added() -> None:
+    from mcp_tui.ui.screens.confirm import ConfirmScreen
+
+    app = Host(PEOPLE)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await add_item(pilot, ("people",))  # nothing typed, but the form changed
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.results == [None]

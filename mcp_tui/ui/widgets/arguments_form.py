@@ -68,6 +68,7 @@ class ArgumentsForm(Vertical):
         self._targets: dict[Path, list[Widget]] = {}
         self._errors: dict[Path, str] = {}
         self._touched: set[Path] = set()
+        self._changed = False
         self._index = 0
         self._pending: list[Widget] = []
 
@@ -185,7 +186,9 @@ class ArgumentsForm(Vertical):
     # --- editing -----------------------------------------------------------------------------
 
     def touch(self, path: Path) -> None:
-        """Something at ``path`` changed: objects and lists on the way are now given."""
+        """Something at ``path`` changed (a field, an item added or moved, a variant picked):
+        objects and lists on the way are now given, and Escape asks before closing."""
+        self._changed = True
         touch(self.root, self.state, path)
         for end in range(len(path)):
             for widget in self._targets.get(path[:end], []):
@@ -250,8 +253,8 @@ class ArgumentsForm(Vertical):
 
     @property
     def touched(self) -> bool:
-        """The user changed at least one field since the form opened (Escape then asks)."""
-        return bool(self._touched)
+        """The user changed something since the form opened (Escape then asks)."""
+        return self._changed or bool(self._touched)
 
     def partial(self) -> dict[str, object]:
         """Everything filled in, valid or not, as JSON (for the JSON editor)."""
