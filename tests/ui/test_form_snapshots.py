@@ -247,3 +247,23 @@ async def _set_null(pilot: Pilot[None]) -> None:
 
 def test_sdk_nullable_set_to_null(snap_compare: SnapCompare) -> None:
     assert snap_compare(host(SDK_KINDS["nullable"]), terminal_size=SMALL, run_before=_set_null)
+
+
+async def _fill_every_field(pilot: Pilot[None]) -> None:
+    """Every kind in its other state: text typed, numbers changed, booleans flipped, an option
+    chosen, items ticked (the untouched form is ``test_full_form``)."""
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.press(*"Ada Lovelace", "tab", *"ada@example.com", "tab", *"2027-03-06", "tab")
+    await pilot.press("backspace", "backspace", *"42", "tab", *"0.5", "tab")
+    await pilot.press("space", "tab", "space", "tab")  # yes -> no; not set -> yes
+    await pilot.press("enter", "down", "enter", "tab")  # a colour
+    await pilot.press(*"number 7", "down", "enter")  # the filtered list (Enter moves on)
+    await pilot.press("down", "space", "tab", "down", "enter")  # a second tag, a city
+    await pilot.pause(0.3)
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
+def test_full_form_filled(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+    app = host(*KINDS.values(), notes=("`pattern` on Full name is outside the spec",))
+    assert snap_compare(app, terminal_size=size, run_before=_fill_every_field)
