@@ -72,7 +72,8 @@ async def open_chat(pilot: Pilot[None], *, approve: bool) -> None:
     if approve:
         await pilot.press("y")
         await wait_for(pilot, lambda: not chat.generating, steps=1500)
-    await pilot.pause(0.2)
+        await wait_for(pilot, lambda: all(b.result for b in chat.query(ToolBlock)))
+    await pilot.wait_for_scheduled_animations()
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
