@@ -294,7 +294,7 @@ class AnswerRecorder:
         content: dict[str, Any] | None = None,
         server: str | None = None,
         tool: str | None = None,
-        sampling: dict[str, str] | None = None,
+        sampling: dict[str, Any] | None = None,
     ) -> None:
         """Append one answer and rewrite the file. ``content`` only with accept in form mode,
         ``sampling`` (text, model, stopReason) only with accept in sampling mode."""

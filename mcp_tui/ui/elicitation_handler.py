@@ -325,7 +325,13 @@ class TuiElicitationHandler:
         """``--save-answers``: the reply, replayable by ``mcp-tui call --answers``."""
         if self.save_answers is None:
             return
-        reply = {"text": outcome.text, "model": outcome.model, "stopReason": outcome.stop_reason}
+        reply: dict[str, Any] = {
+            "text": outcome.text,
+            "model": outcome.model,
+            "stopReason": outcome.stop_reason,
+        }
+        if outcome.tool_use is not None:
+            reply["toolUse"] = {"name": outcome.tool_use.name, "input": outcome.tool_use.input}
         try:
             if self._recorder is None:
                 from mcp_tui.answers import AnswerRecorder

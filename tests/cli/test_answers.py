@@ -265,12 +265,19 @@ def test_bad_sampling_answers(tmp_path: Path, text: str, expected: str) -> None:
 def test_recorded_sampling_replies_replay(tmp_path: Path) -> None:
     path = tmp_path / "rec.json"
     recorder = AnswerRecorder(path)
-    reply = {"text": "hi", "model": "human", "stopReason": "endTurn"}
+    reply = {
+        "text": "hi",
+        "model": "human",
+        "stopReason": "toolUse",
+        "toolUse": {"name": "get_weather", "input": {"city": "Oslo"}},
+    }
     recorder.record(message="m", mode="sampling", action="accept", server="s", sampling=reply)
     recorder.record(message="n", mode="sampling", action="decline", server="s")
     script = load_answers(path)
     first = script.pick("m", "sampling")
     assert first is not None and first.entry.sampling is not None
     assert first.entry.sampling.text == "hi"
+    use = first.entry.sampling.tool_use
+    assert use is not None and (use.name, use.input) == ("get_weather", {"city": "Oslo"})
     second = script.pick("n", "sampling")
     assert second is not None and second.entry.answer == "decline"
