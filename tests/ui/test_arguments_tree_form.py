@@ -248,3 +248,35 @@ async def test_escape_asks_once_an_item_was_added() -> None:
         await pilot.press("y")
         await pilot.pause()
     assert app.results == [None]
+
+
+async def test_server_text_in_a_nested_form_stays_literal() -> None:
+    hostile = "[bold red]boom[/] \x1b[31m$(rm -rf /)"
+    schema = {
+        "type": "object",
+        "properties": {
+            hostile: {
+                "type": "array",
+                "description": hostile,
+                "items": {
+                    "anyOf": [
+                        {
+                            "type": "object",
+                            "title": hostile,
+                            "properties": {"a": {"type": "string"}},
+                        },
+                        {"type": "integer", "title": "[link=http://x]n[/link]"},
+                    ]
+                },
+            }
+        },
+        "required": [hostile],
+    }
+    app = Host(schema)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await add_item(pilot, (hostile,))
+        await pilot.pause()
+        text = "\n".join(str(w.render()) for w in pilot.app.screen.query("Static") if w.display)
+        assert "[bold red]boom[/]" in text  # shown as typed, not as markup
+        assert "\x1b" not in text  # the escape byte never reaches the terminal
