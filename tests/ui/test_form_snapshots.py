@@ -92,15 +92,22 @@ KINDS: dict[str, FieldSpec] = {
 }
 
 
+async def _steady(pilot: Pilot[None]) -> None:
+    """A steady cursor: a blinking one is drawn or not depending on when the shot is taken."""
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()
+
+
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_field_kind(snap_compare: SnapCompare, kind: str) -> None:
-    assert snap_compare(host(KINDS[kind]), terminal_size=SMALL)
+    assert snap_compare(host(KINDS[kind]), terminal_size=SMALL, run_before=_steady)
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
 def test_full_form(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
     app = host(*KINDS.values(), notes=("`pattern` on Full name is outside the spec",))
-    assert snap_compare(app, terminal_size=size)
+    assert snap_compare(app, terminal_size=size, run_before=_steady)
 
 
 async def _submit_empty(pilot: Pilot[None]) -> None:
@@ -125,7 +132,7 @@ LONG = tuple(
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
 def test_long_form(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
     message = "A survey with many questions.\n" * 3
-    assert snap_compare(host(*LONG, message=message), terminal_size=size)
+    assert snap_compare(host(*LONG, message=message), terminal_size=size, run_before=_steady)
 
 
 async def _to_last_page(pilot: Pilot[None]) -> None:
