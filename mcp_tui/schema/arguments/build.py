@@ -15,7 +15,6 @@ rules, defaults and messages are exactly the flat form's.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,7 +22,7 @@ from mcp_tui.errors import SchemaProblem
 from mcp_tui.schema import keywords as kw
 from mcp_tui.schema.fields import FieldKind, FieldSpec, Option
 from mcp_tui.schema.limits import MAX_FIELDS, MAX_NAME_LENGTH, MAX_OPTIONS
-from mcp_tui.schema.normalize import Unreadable, merge, split_nullable
+from mcp_tui.schema.normalize import Unreadable, split_nullable
 from mcp_tui.schema.parse_fields import FieldParser
 from mcp_tui.schema.rules import json_type
 from mcp_tui.untrusted import one_line
@@ -38,6 +37,20 @@ from .nodes import (
     Recursive,
     Refused,
     Variant,
+)
+from .shapes import (
+    all_consts,
+    anchor,
+    choices,
+    count,
+    example,
+    free_scalars,
+    inferred_type,
+    label,
+    merge_all_of,
+    onto,
+    string_choices,
+    string_enum,
 )
 
 #: Nesting built at once; deeper parts become JSON text (no real tool nests this deep).
@@ -125,15 +138,15 @@ class Builder:
             if not isinstance(options, list) or not options:
                 continue
             base = {k: v for k, v in schema.items() if k != key}
-            if _all_consts(options):
+            if all_consts(options):
                 return self._choice_leaf(schema, at)
-            node = self._variant(schema, [_onto(base, o) for o in options], at, options)
+            node = self._variant(schema, [onto(base, o) for o in options], at, options)
             if isinstance(node, Variant) and key == "oneOf":
                 node = replace(node, exclusive=True)
             return node
         if "allOf" in schema:
             try:
-                merged = _merge_all_of(schema)
+                merged = merge_all_of(schema)
             except Unreadable as error:
                 return self._json(schema, f"`allOf` {error}", at)
             return self.node(merged, at)
@@ -142,10 +155,10 @@ class Builder:
         if "const" in schema:
             return self._const(schema["const"], schema, at)
         if "enum" in schema:
-            if _string_enum(schema):
+            if string_enum(schema):
                 return self._leaf(schema, "string", at)  # the flat engine's own select
             return self._choice_leaf(schema, at)
-        kind = types if isinstance(types, str) else _inferred_type(schema)
+        kind = types if isinstance(types, str) else inferred_type(schema)
         if kind == "object":
             return self._object(schema, at)
         if kind == "array":
@@ -165,7 +178,7 @@ class Builder:
         if target is None:
             why = f"refers to {one_line(ref, limit=80)}, which is not in this schema"
             return self._json(siblings, why, at)
-        merged = _onto(siblings, target)
+        merged = onto(siblings, target)
         inside = at.but(stack=(*at.stack, ref), depth=at.depth + 1)
         if ref in at.stack:
             if at.stack.count(ref) >= MAX_EXPANSIONS:
@@ -190,7 +203,7 @@ class Builder:
             return None
         pointer = ref[1:]
         if pointer and not pointer.startswith("/"):
-            return _anchor(self.root, pointer)
+            return anchor(self.root, pointer)
         node: object = self.root
         for part in pointer.split("/")[1:] if pointer else []:
             part = part.replace("~1", "/").replace("~0", "~")
@@ -241,8 +254,8 @@ class Builder:
             nullable=at.nullable,
             properties=tuple(children),
             extra=extra,
-            min_properties=_count(schema.get("minProperties")),
-            max_properties=_count(schema.get("maxProperties")),
+            min_properties=count(schema.get("minProperties")),
+            max_properties=count(schema.get("maxProperties")),
             notes=tuple(notes),
         )
         return self._finish(node, schema)
@@ -251,7 +264,7 @@ class Builder:
         items = schema.get("items", True)
         if "prefixItems" in schema or isinstance(items, list):
             return self._json(schema, "a list with positional items", at)
-        if isinstance(items, dict) and (_string_choices(items) or _free_scalars(items)):
+        if isinstance(items, dict) and (string_choices(items) or free_scalars(items)):
             # The flat engine's own fields: a multi-select, or its list editor for free items.
             return self._leaf(schema, "array", at)
         node = ArrayNode(
@@ -259,8 +272,8 @@ class Builder:
             required=at.required,
             nullable=at.nullable,
             items=self.node(items, at.child("", True)),
-            min_items=_count(schema.get("minItems")),
-            max_items=_count(schema.get("maxItems")),
+            min_items=count(schema.get("minItems")),
+            max_items=count(schema.get("maxItems")),
             unique=schema.get("uniqueItems") is True,
         )
         return self._finish(node, schema)
@@ -278,7 +291,7 @@ class Builder:
         inside = at.child(at.name, True)
         nodes = [self.node(c, inside) for c in choices]
         written = originals if originals is not None else choices
-        labels = tuple(_label(n, c, i) for i, (n, c) in enumerate(zip(nodes, written, strict=True)))
+        labels = tuple(label(n, c, i) for i, (n, c) in enumerate(zip(nodes, written, strict=True)))
         node = Variant(
             name=at.name,
             required=at.required,
@@ -307,13 +320,13 @@ class Builder:
             required=at.required,
             nullable=at.nullable,
             field=replace(spec, notes=tuple(notes)),
-            example=_example(schema),
+            example=example(schema),
         )
         return self._finish(node, schema)
 
     def _choice_leaf(self, schema: dict[str, Any], at: Site) -> Node:
         """``enum`` of any values, or ``anyOf``/``oneOf`` of ``const`` s (with titles)."""
-        values, labels = _choices(schema)
+        values, labels = choices(schema)
         if values is None:
             return self._json(schema, "the choices are not a list", at)
         if None in values:
@@ -397,150 +410,3 @@ class Site:
 _NO_DEFAULT = object()
 
 _LEAF_DROPPED = frozenset(kw.STRUCTURAL | kw.REFERENCES | {"examples", "nullable", "const"})
-
-
-def _all_consts(options: list[Any]) -> bool:
-    return all(isinstance(o, dict) and "const" in o and "properties" not in o for o in options)
-
-
-def _string_choices(items: dict[str, Any]) -> bool:
-    """``items`` the flat engine renders as a multi-select: string ``enum`` / titled consts."""
-    if items.get("type", "string") != "string" or kw.REFERENCES & items.keys():
-        return False
-    if isinstance(items.get("enum"), list):
-        return all(isinstance(v, str) for v in items["enum"])
-    for key in ("anyOf", "oneOf"):
-        options = items.get(key)
-        if isinstance(options, list) and options:
-            return all(isinstance(o, dict) and isinstance(o.get("const"), str) for o in options)
-    return False
-
-
-def _string_enum(schema: dict[str, Any]) -> bool:
-    values = schema["enum"]
-    strings = isinstance(values, list) and len(values) > 1
-    strings = strings and all(isinstance(v, str) for v in values)
-    return strings and schema.get("type", "string") == "string"
-
-
-def _free_scalars(items: dict[str, Any]) -> bool:
-    """``items`` the flat engine edits as a list of free strings or numbers (``FieldKind.LIST``)."""
-    plain = not ({"enum", "const", "anyOf", "oneOf", "allOf"} | kw.REFERENCES) & items.keys()
-    return plain and items.get("type") in ("string", "number", "integer")
-
-
-def _choices(schema: dict[str, Any]) -> tuple[list[Any] | None, list[str]]:
-    if "enum" in schema:
-        values = schema["enum"]
-        if not isinstance(values, list):
-            return None, []
-        names = schema.get("enumNames")
-        if isinstance(names, list) and len(names) == len(values):
-            return list(values), [str(n) for n in names]
-        return list(values), [_shown(v) for v in values]
-    for key in ("anyOf", "oneOf"):
-        options = schema.get(key)
-        if isinstance(options, list):
-            values = [o["const"] for o in options]
-            labels = [
-                o["title"] if isinstance(o.get("title"), str) else _shown(o["const"])
-                for o in options
-            ]
-            return values, labels
-    return None, []
-
-
-def _shown(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return str(value)
-
-
-def _example(schema: dict[str, Any]) -> str | None:
-    examples = schema.get("examples")
-    if isinstance(examples, list) and examples:
-        return one_line(_shown(examples[0]), limit=80)
-    return None
-
-
-def _onto(base: dict[str, Any], part: object) -> Any:
-    """``part`` under ``base``'s keywords (a ``$ref``'s or a variant's siblings); when the two
-    contradict each other, ``part`` as it is (the server's schema still checks the answer)."""
-    if not isinstance(part, dict):
-        return part
-    try:
-        return merge(base, part)
-    except Unreadable:
-        return part
-
-
-def _merge_all_of(schema: dict[str, Any]) -> dict[str, Any]:
-    """``allOf`` members merged into one schema; :class:`Unreadable` when they contradict."""
-    members = schema.get("allOf")
-    if not isinstance(members, list):
-        raise Unreadable("", "must be a list of schemas")
-    out = {k: v for k, v in schema.items() if k != "allOf"}
-    for member in members:
-        out = merge(out, member)
-    return out
-
-
-def _inferred_type(schema: dict[str, Any]) -> str | None:
-    if {"properties", "additionalProperties", "required"} & schema.keys():
-        return "object"
-    if {"items", "minItems", "maxItems", "prefixItems"} & schema.keys():
-        return "array"
-    if kw.BY_TYPE["string"] & schema.keys():
-        return "string"
-    if kw.BY_TYPE["number"] & schema.keys():
-        return "number"
-    return None
-
-
-def _count(value: object) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    if isinstance(value, float) and value.is_integer() and value >= 0:
-        return int(value)
-    return None
-
-
-def _anchor(root: dict[str, Any], anchor: str) -> object | None:
-    """A ``$anchor`` (``#name``) anywhere in the document, searched breadth-first."""
-    queue: list[object] = [root]
-    seen = 0
-    while queue and seen < 10_000:
-        node = queue.pop(0)
-        seen += 1
-        if isinstance(node, dict):
-            if node.get("$anchor") == anchor:
-                return node
-            queue.extend(node.values())
-        elif isinstance(node, list):
-            queue.extend(node)
-    return None
-
-
-def _label(node: Node, schema: object, index: int) -> str:
-    """A short name for a variant choice: its own title, its tag, its type."""
-    if isinstance(schema, dict) and isinstance(schema.get("title"), str):
-        return one_line(schema["title"], limit=60)
-    if isinstance(node, ObjectNode):
-        for child in node.properties:
-            if isinstance(child, Const) and isinstance(child.value, str):
-                return child.value
-        names = ", ".join(c.name for c in node.properties[:3])
-        return f"object ({names})" if names else "object"
-    if isinstance(node, Const):
-        return _shown(node.value)
-    if isinstance(node, ArrayNode):
-        return "list"
-    if isinstance(node, Leaf):
-        kind = node.field.kind
-        return {FieldKind.TEXT: "text", FieldKind.SELECT: "choice"}.get(kind, kind.value)
-    if isinstance(schema, dict) and isinstance(schema.get("type"), str):
-        return one_line(schema["type"], limit=30)
-    return f"option {index + 1}"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Button, Static
@@ -76,7 +76,7 @@ class ActButton(OrderedButton):
         await self.action_press()
 
 
-def _title(node: Node, fallback: str) -> Content:
+def title_line(node: Node, fallback: str) -> Content:
     parts = [literal_line(node.label or fallback, limit=120, style="bold")]
     if node.required and not node.nullable:
         parts.append(Content.styled(" *", "bold $text-error"))
@@ -193,7 +193,7 @@ class ConstBox(NodeBox):
         import json
 
         value = json.dumps(getattr(self.node, "value", None), ensure_ascii=False)
-        line = Content.assemble(_title(self.node, "value"), ("  ", ""), ("= ", "$text-muted"))
+        line = Content.assemble(title_line(self.node, "value"), ("  ", ""), ("= ", "$text-muted"))
         yield Static(line + literal_line(value, limit=200), classes="const-line")
 
 
@@ -243,16 +243,18 @@ class ObjectBox(NodeBox):
         #: No title line of its own: a list item (under its "#1 ↑ ↓ ✕" bar) or a variant (under
         #: its picker) is never folded.
         self.headless = headless
-        self.folded = not root and not headless and not node.required and not _given(state)
+        self.folded = not root and not headless and not node.required and not given(state)
         self.body = Vertical(classes="section-body")
         self.set_class(not root, "-nested")
 
     def header(self) -> Content:
         arrow = "▸ " if self.folded else "▾ "
         hint = ""
-        if not self.node.required and not _given(self.state):
+        if not self.node.required and not given(self.state):
             hint = "  (optional: left out until something in it is filled)"
-        return Content.assemble((arrow, "bold"), _title(self.node, "object"), (hint, "$text-muted"))
+        return Content.assemble(
+            (arrow, "bold"), title_line(self.node, "object"), (hint, "$text-muted")
+        )
 
     def compose(self) -> ComposeResult:
         if not self.root and not self.headless:
@@ -276,6 +278,8 @@ class ObjectBox(NodeBox):
             inner = state.children.setdefault(child.name, state_for(child))
             widgets.append(node_widget(self.form, child, inner, (*self.path, child.name)))
         if node.extra is not None:
+            from mcp_tui.ui.widgets.argument_maps import MapBox
+
             widgets.append(MapBox(self.form, node, state, self.path))
         return widgets
 
@@ -296,172 +300,8 @@ class ObjectBox(NodeBox):
             header.update(self.header())
 
 
-def _given(state: State) -> bool:
+def given(state: State) -> bool:
     return not isinstance(state, ObjectState | ArrayState) or state.present
-
-
-class ItemBox(Vertical):
-    """One item of a list: its number and buttons, then its widget. Keys: Alt+Up / Alt+Down
-    move it, Ctrl+R removes it, Alt+N adds an item after it."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        # Alt+arrows as in the list editor of the flat forms (``list_control``); Ctrl+N is a
-        # field's "null" there.
-        Binding("alt+up", "move(-1)", "Move up", show=False),
-        Binding("alt+down", "move(1)", "Move down", show=False),
-        Binding("ctrl+r", "remove", "Remove item"),
-        Binding("alt+n", "add", "Add item"),
-    ]
-    DEFAULT_CSS = """
-    ItemBox { height: auto; }
-    ItemBox > .item-bar { height: 1; }
-    ItemBox > .item-bar > Static { width: auto; color: $text-muted; padding: 0 1 0 0; }
-    ItemBox > .item-bar > Button { margin: 0 1 0 0; min-width: 5; }
-    """
-
-    def __init__(self, array: ArrayBox, index: int) -> None:
-        super().__init__(classes="array-item")
-        self.array = array
-        self.index = index
-
-    def compose(self) -> ComposeResult:
-        with Horizontal(classes="item-bar"):
-            yield Static(Content(f"#{self.index + 1}"), classes="item-number")
-            yield ActButton("↑", lambda: self.action_move(-1), tab_stop=False)
-            yield ActButton("↓", lambda: self.action_move(1), tab_stop=False)
-            yield ActButton("✕ remove", self.action_remove, tab_stop=False)
-        yield self.array.item_widget(self.index)
-
-    def set_index(self, index: int) -> None:
-        """Now item ``index``: its number, and the paths its fields are known by."""
-        if index == self.index:
-            return
-        old, new = (*self.array.path, self.index), (*self.array.path, index)
-        self.index = index
-        for number in self.query(".item-number"):
-            if isinstance(number, Static):
-                number.update(Content(f"#{index + 1}"))
-        self.array.form.repath(self, old, new)
-
-    async def action_move(self, step: int) -> None:
-        await self.array.move(self.index, step)
-
-    async def action_remove(self) -> None:
-        await self.array.remove_at(self.index)
-
-    async def action_add(self) -> None:
-        await self.array.add(self.index + 1)
-
-
-class ArrayBox(NodeBox):
-    """A list: items with add / remove / move, the rule on its size, its own error line."""
-
-    DEFAULT_CSS = """
-    ArrayBox { margin: 0 0 1 0; }
-    ArrayBox > .array-items { height: auto; padding: 0 0 0 2; }
-    ArrayBox > .array-description { color: $text-muted; }
-    ArrayBox > .array-add { margin: 0 0 0 2; }
-    """
-
-    def compose(self) -> ComposeResult:
-        yield Static(self._label(), classes="array-label")
-        if self.node.description:
-            text = literal(self.node.description, limit=DESCRIPTION_LIMIT)
-            yield Static(text, classes="array-description")
-        yield Vertical(*self._items(), classes="array-items")
-        yield ActButton("+ add item (Alt+N)", self.add_last, classes="array-add")
-        yield ErrorLine(classes="node-error")
-
-    def _label(self) -> Content:
-        node = self.node
-        rule = ""
-        if isinstance(node, ArrayNode):
-            lo, hi = node.min_items, node.max_items
-            if lo and hi:
-                rule = f"  {lo}–{hi} items"
-            elif lo:
-                rule = f"  at least {lo} item{'s' if lo > 1 else ''}"
-            elif hi:
-                rule = f"  at most {hi} item{'s' if hi > 1 else ''}"
-        return _title(node, "list") + literal_line(rule, limit=60, style="$text-muted")
-
-    @property
-    def items(self) -> list[State]:
-        return self.state.items if isinstance(self.state, ArrayState) else []
-
-    def _items(self) -> list[Widget]:
-        return [ItemBox(self, i) for i in range(len(self.items))]
-
-    def item_widget(self, index: int) -> Widget:
-        assert isinstance(self.node, ArrayNode)
-        item = replace(self.node.items, title=self.node.items.title or f"item {index + 1}")
-        return node_widget(self.form, item, self.items[index], (*self.path, index), headless=True)
-
-    # Items are mounted, moved and removed one by one, never rebuilt: the key that asks for it
-    # is handled by a field inside an item, which must not wait for its own removal.
-
-    def _boxes(self) -> list[ItemBox]:
-        return list(self.query_one(".array-items", Vertical).query_children(ItemBox))
-
-    def _renumber(self) -> None:
-        for index, box in enumerate(self._boxes()):
-            box.set_index(index)
-
-    def _focus_in(self, box: ItemBox | None) -> None:
-        """The first field of ``box`` (now, so the next key goes there), else "add item"."""
-        if box is not None:
-            for widget in box.query("*"):
-                if widget.focusable and not isinstance(widget, Button | SectionHeader):
-                    row = next((a for a in widget.ancestors if isinstance(a, FieldRow)), None)
-                    if row is not None:
-                        row.focus_control()  # and brings the whole row into view once laid out
-                    else:
-                        self.screen.set_focus(widget)
-                    return
-        self.screen.set_focus(self.query_one(".array-add", Button))
-
-    async def add(self, index: int) -> None:
-        assert isinstance(self.node, ArrayNode)
-        index = max(0, min(index, len(self.items)))
-        self.items.insert(index, state_for(self.node.items))
-        boxes = self._boxes()
-        box = ItemBox(self, index)
-        holder = self.query_one(".array-items", Vertical)
-        await holder.mount(box, before=boxes[index] if index < len(boxes) else None)
-        self._renumber()
-        self.form.touch(self.path)
-        self._focus_in(box)
-
-    async def add_last(self) -> None:
-        await self.add(len(self.items))
-
-    async def remove_at(self, index: int) -> None:
-        boxes = self._boxes()
-        if not 0 <= index < len(self.items) or index >= len(boxes):
-            return
-        del self.items[index]
-        gone = boxes.pop(index)
-        self._focus_in(boxes[min(index, len(boxes) - 1)] if boxes else None)
-        gone.remove()  # not awaited: focus may have been inside it a moment ago
-        for position, box in enumerate(boxes):
-            box.set_index(position)
-        self.form.touch(self.path)
-
-    async def move(self, index: int, step: int) -> None:
-        target = index + step
-        boxes = self._boxes()
-        if not (0 <= index < len(self.items) and 0 <= target < len(self.items)):
-            return
-        items = self.items
-        items[index], items[target] = items[target], items[index]
-        holder = self.query_one(".array-items", Vertical)
-        if step < 0:
-            holder.move_child(boxes[index], before=boxes[target])
-        else:
-            holder.move_child(boxes[index], after=boxes[target])
-        boxes[index].set_index(target)
-        boxes[target].set_index(index)
-        self.form.touch(self.path)
 
 
 class VariantBox(NodeBox):
@@ -529,100 +369,11 @@ class PickerRow(FieldRow):
         self.box = box
 
 
-class MapBox(Vertical):
-    """``additionalProperties``: key/value rows, with add and remove."""
-
-    DEFAULT_CSS = """
-    MapBox { height: auto; margin: 0 0 1 0; }
-    MapBox > .map-entries { height: auto; padding: 0 0 0 2; }
-    MapBox > .map-add { margin: 0 0 0 2; }
-    """
-
-    def __init__(self, form: ArgumentsForm, node: ObjectNode, state: ObjectState, path: Path):
-        super().__init__(classes="map-box")
-        self.form = form
-        self.node = node
-        self.state = state
-        self.path = path
-
-    def compose(self) -> ComposeResult:
-        label = "more entries" if self.node.properties else "entries"
-        yield Static(Content.styled(f"{label} (key: value)", "bold"), classes="map-label")
-        yield Vertical(*self._entries(), classes="map-entries")
-        yield ActButton("+ add entry", self.add, classes="map-add")
-
-    def _entries(self) -> list[Widget]:
-        return [MapEntry(self, i) for i in range(len(self.state.extra))]
-
-    async def add(self) -> None:
-        assert self.node.extra is not None
-        self.state.extra.append(("", state_for(self.node.extra)))
-        await self._rebuild()
-
-    async def remove_at(self, index: int) -> None:
-        entries = list(self.query_one(".map-entries", Vertical).query_children(MapEntry))
-        if not 0 <= index < len(self.state.extra) or index >= len(entries):
-            return
-        del self.state.extra[index]
-        self.screen.set_focus(self.query_one(".map-add", Button))
-        entries.pop(index).remove()  # not awaited: focus was inside it a moment ago
-        for position, entry in enumerate(entries):
-            entry.index = position
-        self.form.touch(self.path)
-
-    async def _rebuild(self) -> None:
-        holder = self.query_one(".map-entries", Vertical)
-        await holder.remove_children()
-        await holder.mount_all(self._entries())
-        self.form.touch(self.path)
-
-
-class MapEntry(Vertical):
-    """One key/value row of a map. Ctrl+R removes it."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+r", "remove", "Remove entry")]
-
-    async def action_remove(self) -> None:
-        await self.box.remove_at(self.index)
-
-    DEFAULT_CSS = """
-    MapEntry { height: auto; }
-    MapEntry > .map-key { height: 1; }
-    MapEntry > .map-key > Input { width: 30; }
-    MapEntry > .map-key > Button { margin: 0 0 0 1; }
-    """
-
-    def __init__(self, box: MapBox, index: int) -> None:
-        super().__init__(classes="map-entry")
-        self.box = box
-        self.index = index
-
-    def compose(self) -> ComposeResult:
-        key, state = self.box.state.extra[self.index]
-        control = TextControl(
-            key, placeholder="key", compact=True, id=f"map-key-{self.box.form.next_index()}"
-        )
-        with Horizontal(classes="map-key"):
-            yield control
-            yield ActButton("✕ remove", lambda: self.box.remove_at(self.index), tab_stop=False)
-        assert self.box.node.extra is not None
-        value = replace(self.box.node.extra, title="value")
-        yield node_widget(self.box.form, value, state, (*self.box.path, key or self.index))
-
-    @on(TextControl.Changed)
-    def _key(self, event: TextControl.Changed) -> None:
-        if event.input.id and event.input.id.startswith("map-key-"):
-            event.stop()
-            _, state = self.box.state.extra[self.index]
-            self.box.state.extra[self.index] = (event.value, state)
-            self.box.form.touch(self.box.path)
-
-
 class RecursiveBox(NodeBox):
     """A part that refers back to itself: folded behind an "expand" button until asked for."""
 
     def compose(self) -> ComposeResult:
-        yield Static(_title(self.node, "part"), classes="recursive-label")
+        yield Static(title_line(self.node, "part"), classes="recursive-label")
         yield ErrorLine(classes="node-error")
         state = self.state
         if isinstance(state, RecursiveState) and state.node is not None and state.inner is not None:
@@ -667,6 +418,8 @@ def node_widget(
         state = state if isinstance(state, ObjectState) else state_for(node)
         return ObjectBox(form, node, state, path, headless=headless)
     if isinstance(node, ArrayNode):
+        from mcp_tui.ui.widgets.argument_lists import ArrayBox
+
         state = state if isinstance(state, ArrayState) else state_for(node)
         return ArrayBox(form, node, state, path)
     if isinstance(node, Variant):

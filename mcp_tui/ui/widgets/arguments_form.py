@@ -28,11 +28,11 @@ from mcp_tui.schema.arguments.answer import Errors, Reader, answer, partial, tou
 from mcp_tui.schema.arguments.check import validate_arguments
 from mcp_tui.schema.arguments.nodes import ObjectNode, Path
 from mcp_tui.schema.arguments.state import ObjectState, state_for
+from mcp_tui.ui.widgets.argument_maps import MapBox
 from mcp_tui.ui.widgets.argument_nodes import (
     ErrorLine,
     LeafBox,
     LeafRow,
-    MapBox,
     NodeBox,
     ObjectBox,
     node_widget,
