@@ -49,6 +49,8 @@ class ElicitationRequest(Struct, frozen=True):
     #: The ``call_id`` the UI gave ``ServerConnection.call_tool`` for the call this request
     #: interrupts, when known (same rules as ``tool``).
     call_id: int | None = None
+    #: The task this request belongs to (``_meta`` ``io.modelcontextprotocol/related-task``).
+    related_task: str | None = None
 
 
 class ElicitationOutcome(Struct, frozen=True):

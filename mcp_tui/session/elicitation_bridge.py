@@ -111,6 +111,19 @@ class CallTracker:
         return len(self._in_flight)
 
 
+RELATED_TASK_KEY = "io.modelcontextprotocol/related-task"
+
+
+def related_task(meta: Any) -> str | None:
+    """The ``taskId`` of ``_meta["io.modelcontextprotocol/related-task"]``, when present."""
+    if not isinstance(meta, dict):
+        return None
+    related = meta.get(RELATED_TASK_KEY)
+    if isinstance(related, dict) and isinstance(related.get("taskId"), str):
+        return str(related["taskId"])
+    return None
+
+
 def to_elicit_result(outcome: ElicitationOutcome, mode: str) -> types.ElicitResult:
     """The one mapping from the UI's outcome to the wire answer. Raises ``ValueError`` if the
     content cannot be sent as it is (the caller turns that into ``cancel``)."""
@@ -276,6 +289,7 @@ class ElicitationBridge:
             "call_id": call.call_id if call else None,
             "request_key": request_key,
             "protocol_version": self._protocol_version(),
+            "related_task": related_task(ctx.meta if ctx.meta is not None else params.meta),
         }
         if isinstance(params, types.ElicitRequestURLParams):
             return ElicitationRequest(

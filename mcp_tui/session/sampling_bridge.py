@@ -26,7 +26,7 @@ from typing import Any, Literal
 import mcp_types as types
 from mcp.client.session import ClientRequestContext
 
-from mcp_tui.session.elicitation_bridge import ElicitationBridge
+from mcp_tui.session.elicitation_bridge import ElicitationBridge, related_task
 from mcp_tui.session.events import Notice
 from mcp_tui.session.sampling import (
     SamplingHandler,
@@ -43,7 +43,6 @@ log = logging.getLogger(__name__)
 
 #: The spec's error code for "User rejected sampling request" (outside JSON-RPC's range).
 USER_REJECTED = -1
-RELATED_TASK_KEY = "io.modelcontextprotocol/related-task"
 Severity = Literal["information", "warning", "error"]
 
 _REFUSALS = {
@@ -94,16 +93,6 @@ def describe_block(block: Any) -> SamplingPart:
         head = f"[tool result for {one_line(block.tool_use_id, limit=80)}{error}]"
         return SamplingPart(kind, "\n".join([head, *inner]))
     return SamplingPart(kind, f"[{one_line(kind, limit=40)} content; not shown]")
-
-
-def related_task(meta: Any) -> str | None:
-    """The ``taskId`` of ``_meta["io.modelcontextprotocol/related-task"]``, when present."""
-    if not isinstance(meta, dict):
-        return None
-    related = meta.get(RELATED_TASK_KEY)
-    if isinstance(related, dict) and isinstance(related.get("taskId"), str):
-        return str(related["taskId"])
-    return None
 
 
 def to_request(

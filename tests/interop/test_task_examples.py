@@ -98,7 +98,12 @@ async def test_tui_answers_the_task_form_and_shows_the_result(
     )
     app = McpTuiApp([spec], options)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), "the form")
+        screen = await wait_for(
+            pilot, lambda: isinstance(app.screen, ElicitationScreen) and app.screen, "the form"
+        )
+        header = str(screen.query_one("#elicitation-header").render())
+        assert f"during tool call confirm_delete (task {screen.request.related_task})" in header
+        assert screen.request.related_task
         await press_on(pilot, "confirm", "space")
         await pilot.press("ctrl+s")
         session = app.session

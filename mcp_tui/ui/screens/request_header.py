@@ -49,6 +49,9 @@ class RequestHeader(_ScreenBase):
         parts.append(Content(self.asks()))
         if self.request.tool:
             parts += [Content(" during tool call "), literal_line(self.request.tool, limit=60)]
+        task = getattr(self.request, "related_task", None)
+        if task:
+            parts += [Content(" (task "), literal_line(task, limit=40), Content(")")]
         if self._waiting > 0:
             parts.append(Content.styled(f"   ({self._waiting} more waiting)", "$text-warning"))
         return Content("").join(parts)
