@@ -25,8 +25,9 @@ pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 
 
 def suggestions(screen: ArgumentsScreen) -> str:
-    line = screen.query_one("#arguments-suggestions", Static)
-    return str(line.render()) if line.display else ""
+    lines = screen.query("#arguments-suggestions").results(Static)
+    line = next(lines, None)  # None until the screen's widgets are mounted
+    return str(line.render()) if line is not None and line.display else ""
 
 
 def prompt_results(log: Path) -> list[dict[str, Any]]:

@@ -56,14 +56,16 @@ async def test_a_person_writes_the_reply_and_the_server_gets_it(
         screen = await wait_for(
             pilot, lambda: isinstance(app.screen, SamplingScreen) and app.screen, "the review"
         )
-        await pilot.pause()
+        reply = await wait_for(
+            pilot, lambda: screen.query("#sampling-reply"), "the screen's widgets"
+        )
+        await wait_for(pilot, lambda: app.focused is reply.first(), "the reply box focused")
         shown = screen_text(screen)
         assert "Server everything asks for a model reply (sampling)" in shown
         assert "during tool call trigger-sampling-request" in shown
         assert "maxTokens: 42" in shown and "temperature: 0.7" in shown
         assert "You are a helpful test server." in shown
         assert "Resource trigger-sampling-request context: Say hello" in shown
-        assert app.focused is screen.query_one("#sampling-reply", TextArea)
 
         # Nothing typed: Ctrl+S sends nothing and says why.
         await pilot.press("ctrl+s")
@@ -103,7 +105,14 @@ async def test_decline_and_cancel_reach_the_server_as_the_rejection_error(
     app = build_app(tmp_path, TOOL, ARGS)
     log = tmp_path / "traffic.jsonl"
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SamplingScreen), "the review")
+        screen = await wait_for(
+            pilot, lambda: isinstance(app.screen, SamplingScreen) and app.screen, "the review"
+        )
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.focused, TextArea) and app.focused.screen is screen,
+            "the reply box focused",
+        )
         await pilot.press(*"not sent")
         await pilot.press(key)
         responses = await wait_for(pilot, lambda: tool_results(log, TOOL), "the tool result")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from interop_peers import SDK_EXAMPLES, NodeServer, node_http_server
+from textual.widgets import TextArea
 from tui_driver import _messages, press_on, quit_app, wait_for
 
 from mcp_tui import cli
@@ -101,7 +102,8 @@ async def test_tui_answers_the_task_form_and_shows_the_result(
         screen = await wait_for(
             pilot, lambda: isinstance(app.screen, ElicitationScreen) and app.screen, "the form"
         )
-        header = str(screen.query_one("#elicitation-header").render())
+        headers = await wait_for(pilot, lambda: screen.query("#elicitation-header"), "a header")
+        header = str(headers.first().render())
         assert f"during tool call confirm_delete (task {screen.request.related_task})" in header
         assert screen.request.related_task
         await press_on(pilot, "confirm", "space")
@@ -132,6 +134,11 @@ async def test_tui_writes_the_sampling_reply_of_a_task(
             pilot, lambda: isinstance(app.screen, SamplingScreen) and app.screen, "the review"
         )
         assert screen.request.related_task is not None
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.focused, TextArea) and app.focused.screen is screen,
+            "the reply box focused",
+        )
         await pilot.press(*"Soft rain")
         await pilot.press("ctrl+s")
         session = app.session

@@ -60,8 +60,8 @@ class Host(App[None]):
 
 
 def line(app: App[Any]) -> str:
-    widget = app.screen.query_one("#arguments-suggestions", Static)
-    return str(widget.render()) if widget.display else ""
+    widget = next(app.screen.query("#arguments-suggestions").results(Static), None)
+    return str(widget.render()) if widget is not None and widget.display else ""
 
 
 async def test_a_burst_of_keys_asks_once_for_the_last_value() -> None:

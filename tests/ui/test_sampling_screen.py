@@ -46,6 +46,9 @@ async def test_a_tool_use_reply_from_the_review_screen(tmp_path: Path) -> None:
         )
         screen = app.screen
         assert isinstance(screen, SamplingScreen)
+        await wait_until(
+            lambda: screen.query("#sampling-tool-input"), pilot=pilot, message="the widgets"
+        )
         shown = "\n".join(str(s.render()) for s in screen.query(Static))
         assert "Tools offered" in shown and "get_weather — The weather in a city" in shown
         assert "[image: image/png, 900 B; not shown]" in shown
