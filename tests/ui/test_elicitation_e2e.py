@@ -125,6 +125,9 @@ async def test_decline_and_cancel_reach_the_server(key: str, action: str) -> Non
         call = asyncio.create_task(conn.call_tool("all_fields", {}))
         await open_form(pilot, app)
         await pilot.press(*"typed", key)
+        if key == "escape":  # something was typed: Escape asks first, y confirms
+            await pilot.pause(0.2)
+            await pilot.press("y")
         got = echoed(await asyncio.wait_for(call, 15))
     assert got == {"action": action, "content": None}
 
