@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from fake_openai import Reply, fake_openai
+from textual.pilot import Pilot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "session"))
@@ -28,6 +29,20 @@ from mcp_tui.ui.screens.sampling import SamplingScreen
 pytestmark = pytest.mark.anyio
 
 
+async def sampling_review(app: McpTuiApp, pilot: Pilot[None]) -> SamplingScreen:
+    """Call the fixture server's ``sample`` tool once it is ready; its review screen."""
+    entry = app.entries["fx"]
+    await wait_until(pilot, lambda: entry.state is ConnectionState.READY, "ready")
+    await wait_until(pilot, lambda: app.session and app.session.panels_ready, "panels")
+    assert app.session is not None
+    app.session.call_tool("fx", "sample", {})
+    return await wait_until(
+        pilot,
+        lambda: app.screen if isinstance(app.screen, SamplingScreen) else None,
+        "the sampling review",
+    )
+
+
 async def test_the_chat_model_answers_a_sampling_request_after_the_person_asks(
     tmp_path: Path,
 ) -> None:
@@ -35,16 +50,7 @@ async def test_the_chat_model_answers_a_sampling_request_after_the_person_asks(
         chat = ChatSettings(provider="openai-compatible", base_url=fake.url, model="fake-1")
         app = McpTuiApp([stdio_spec()], AppOptions(stderr_log=tmp_path / "err.log", chat=chat))
         async with app.run_test(size=(100, 40)) as pilot:
-            entry = app.entries["fx"]
-            await wait_until(pilot, lambda: entry.state is ConnectionState.READY, "ready")
-            await wait_until(pilot, lambda: app.session and app.session.panels_ready, "panels")
-            assert app.session is not None
-            app.session.call_tool("fx", "sample", {})
-            screen = await wait_until(
-                pilot,
-                lambda: app.screen if isinstance(app.screen, SamplingScreen) else None,
-                "the sampling review",
-            )
+            screen = await sampling_review(app, pilot)
             assert fake.requests == []  # nothing goes to the model before the person asks
             assert screen.check_action("ask_model", ()) is True
             await pilot.press("ctrl+g")
@@ -80,16 +86,7 @@ async def test_without_a_model_ctrl_g_is_not_offered(
         monkeypatch.delenv(key, raising=False)
     app = McpTuiApp([stdio_spec()], AppOptions(stderr_log=tmp_path / "err.log"))
     async with app.run_test(size=(100, 40)) as pilot:
-        entry = app.entries["fx"]
-        await wait_until(pilot, lambda: entry.state is ConnectionState.READY, "ready")
-        await wait_until(pilot, lambda: app.session and app.session.panels_ready, "panels")
-        assert app.session is not None
-        app.session.call_tool("fx", "sample", {})
-        screen = await wait_until(
-            pilot,
-            lambda: app.screen if isinstance(app.screen, SamplingScreen) else None,
-            "the sampling review",
-        )
+        screen = await sampling_review(app, pilot)
         assert screen.check_action("ask_model", ()) is False
         await pilot.press("ctrl+g")
         assert screen.query_one("#sampling-reply").text == ""  # type: ignore[attr-defined]

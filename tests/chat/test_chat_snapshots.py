@@ -76,31 +76,19 @@ async def open_chat(pilot: Pilot[None], *, approve: bool) -> None:
     await pilot.wait_for_scheduled_animations()
 
 
+@pytest.mark.parametrize("approve", [False, True], ids=["waiting", "answered"])
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
-def test_a_tool_call_waiting_for_approval(
+def test_a_tool_call(
     snap_compare: SnapCompare,
     size: tuple[int, int],
+    approve: bool,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Waiting for approval, then (answered) its result and the model's reply."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
 
     async def run(pilot: Pilot[None]) -> None:
-        await open_chat(pilot, approve=False)
-
-    assert snap_compare(chat_app(tmp_path), terminal_size=size, run_before=run)
-
-
-@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
-def test_a_finished_call_and_the_reply(
-    snap_compare: SnapCompare,
-    size: tuple[int, int],
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-
-    async def run(pilot: Pilot[None]) -> None:
-        await open_chat(pilot, approve=True)
+        await open_chat(pilot, approve=approve)
 
     assert snap_compare(chat_app(tmp_path), terminal_size=size, run_before=run)
