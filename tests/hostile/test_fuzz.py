@@ -30,6 +30,7 @@ from mcp_tui.session.elicitation_gate import ElicitationGate
 from mcp_tui.session.events import ElicitationRefused, Notice, SessionEvent
 from mcp_tui.session.sdk_refusals import sdk_refusal
 from mcp_tui.session.url_check import UrlVerdict, check_url
+from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 
 # ---- strategies ---------------------------------------------------------------------------------
@@ -340,7 +341,7 @@ def test_any_elicitation_params_get_a_clear_outcome(params: dict[str, Any], vers
         calls=CallTracker(),
         protocol_version=lambda: version,
     )
-    context: Any = SimpleNamespace(request_id=1)
+    context: Any = SimpleNamespace(request_id=1, meta=None)  # as the SDK's ClientRequestContext
     result = anyio.run(bridge, context, parsed)
     errors = [e.text for e in events if isinstance(e, Notice) and e.severity == "error"]
     assert not errors, errors  # the bridge's catch-all fired: a defect, not an outcome
@@ -380,6 +381,9 @@ async def _drive(form: FormSpec, message: str) -> None:
         if isinstance(app.screen, ElicitationScreen):  # not valid yet: the form says what to fix
             await pilot.press("escape")
             await pilot.pause()
+            if isinstance(app.screen, ConfirmScreen):  # something was typed: Escape asks first
+                await pilot.press("y")
+                await pilot.pause()
         assert not isinstance(app.screen, ElicitationScreen)
     assert len(app.outcomes) == 1
     outcome = app.outcomes[0]
