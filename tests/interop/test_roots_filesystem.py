@@ -22,6 +22,7 @@ from interop_peers import FILESYSTEM_JS, LOOPBACK_PRELOAD, NODE
 from tui_driver import quit_app, result_text, tool_results, wait_for
 
 from mcp_tui.options import AppOptions
+from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.roots import RootsScreen
@@ -62,6 +63,9 @@ async def test_default_root_then_a_root_added_in_the_dialog(
     async with app.run_test(size=(120, 40)) as pilot:
         # The server asks for the roots after the handshake and applies them asynchronously.
         await wait_for(pilot, lambda: stderr_says(1), "server-filesystem taking the default root")
+        # It may say so before its tools are listed (the connection is ready only then).
+        entry = app.entries["files"]
+        await wait_for(pilot, lambda: entry.state is ConnectionState.READY, "the server ready")
         session = app.session
         assert session is not None
         session.call_tool("files", "read_text_file", {"path": str(home / "notes.txt")})
