@@ -281,6 +281,8 @@ class SelectControl(OrderedKeys, Select[int]):
 
     def __init__(self, options: Sequence[Option], chosen: int | None, *, id: str) -> None:
         self._choices = tuple(options)
+        #: The option chosen when the form opened (a default), or None.
+        self.initial = chosen
         # Rich Text (not str, which would be markup) so type-to-search still finds labels.
         items = [(Text(one_line(o.label, limit=120)), i) for i, o in enumerate(options)]
         super().__init__(

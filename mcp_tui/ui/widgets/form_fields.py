@@ -333,6 +333,9 @@ class FieldRow(Vertical):
         self._last_error: str | None = None
         self._refusal: str | None = None
         self._composed = False
+        #: A ``Select`` announces its initial value once mounted (Textual posts ``Changed`` for
+        #: it): that echo is not an edit, or an untouched form would ask before Escape.
+        self._select_start: object = getattr(self.control, "initial", None)
 
     def label_content(self) -> Content:
         """Title, required marker, secret marker and the constraint in words, on one line."""
@@ -442,6 +445,10 @@ class FieldRow(Vertical):
     @on(ListControl.Changed)
     def _edited(self, event: Message) -> None:
         event.stop()
+        if isinstance(event, Select.Changed):
+            start, self._select_start = self._select_start, None
+            if start is not None and event.value == start:
+                return  # the initial value, announced at mount
         if self.null:
             self._set_null(False)  # typing a value takes back "null"
         self.post_message(self.Edited(self))
