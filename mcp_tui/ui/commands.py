@@ -231,9 +231,9 @@ def _connection_verbs(app: McpTuiApp, session: SessionScreen, entry: ServerEntry
         "Server",
         "Ask again" if entry.paused else "Stop asking",
         name,
-        "Show this server's elicitation requests again"
+        "Show this server's forms and sampling requests again"
         if entry.paused
-        else "Cancel this server's elicitation requests without showing them",
+        else "Cancel this server's forms and sampling requests without showing them",
         partial(app.set_elicitation_paused, name, not entry.paused),
         action="ask_again" if entry.paused else "stop_asking",
     )

@@ -59,9 +59,9 @@ class SessionScreen(SessionFeatures):
                 tooltip="Reconnect the server under the cursor on the other protocol era"),
         # One key, two labels: the footer says what x will do for the server under the cursor.
         Binding("x", "stop_asking", "Stop asking", id="session.toggle_asking",
-                tooltip="Stop asking: cancel this server's elicitation requests unseen"),
+                tooltip="Stop asking: cancel this server's forms and sampling requests unseen"),
         Binding("x", "ask_again", "Ask again", id="session.ask_again",
-                tooltip="Ask again: show this server's elicitation requests"),
+                tooltip="Ask again: show this server's forms and sampling requests"),
         Binding("d", "url_done", "Done", id="session.url_done",
                 tooltip="A URL request you accepted: the page is done"),
         Binding("g", "url_give_up", "Give up", id="session.url_give_up",

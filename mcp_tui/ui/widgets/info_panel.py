@@ -60,7 +60,7 @@ def _server_summary(entry: ServerEntry) -> list[Content]:
             else "not asking"
         )
         lines.append(
-            Content.styled(f"{why}: elicitation requests are cancelled · x asks again", "$warning")
+            Content.styled(f"{why}: its requests are cancelled · x asks again", "$warning")
         )
     if entry.detail:
         failed = entry.state is ConnectionState.FAILED
