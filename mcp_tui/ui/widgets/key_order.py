@@ -41,7 +41,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import events
 from textual.dom import NoScreen
@@ -52,6 +52,7 @@ from textual.widgets import Button
 __all__ = [
     "CarriedAction",
     "KeyInput",
+    "KeyKeeper",
     "KeysHandled",
     "OrderedButton",
     "OrderedKeys",
@@ -75,9 +76,20 @@ class SequencedKey(events.Event, bubble=False):
     def __init__(self, key: KeyInput, *, carried: bool = False) -> None:
         super().__init__()
         self.key = key
-        #: From a screen that closed (:class:`KeyCarry`): the App has not checked it for priority
-        #: bindings on this screen yet.
+        #: From a screen that closed (``key_carry.KeyCarry``): the App has not checked it for
+        #: priority bindings on this screen yet.
         self.carried = carried
+
+
+class KeyKeeper(Protocol):
+    """Where a closing :class:`SequencedScreen` puts the keys it still has queued: the
+    ``KeyCarry`` of ``key_carry`` (a Protocol so that this lower module need not import it)."""
+
+    def start(self) -> None:
+        """A screen is closing with another to come: keep what follows for that one."""
+
+    def keep(self, key: KeyInput | str) -> None:
+        """A key (or an :func:`after_keys` action's name) the closed screen had queued."""
 
 
 class CarriedAction(events.Event, bubble=False):
@@ -129,8 +141,6 @@ def _screen_of(widget: Widget) -> Screen[Any] | None:
 
 
 if TYPE_CHECKING:
-    from mcp_tui.ui.widgets.key_carry import KeyCarry
-
     _WidgetBase = Widget
     _ScreenBase = Screen[Any]
 else:
@@ -234,10 +244,10 @@ class SequencedScreen(_ScreenBase):
     """
 
     #: Set by whoever shows this screen in a sequence of screens (see ``key_carry.KeyCarry``).
-    key_carry: KeyCarry | None = None
+    key_carry: KeyKeeper | None = None
     #: After :meth:`close_keys`: where the keys still queued go (``None``: nowhere).
     _keys_closed: bool = False
-    _carry_to: KeyCarry | None = None
+    _carry_to: KeyKeeper | None = None
     #: While a carried key or action runs: :func:`after_keys` callbacks run right after it.
     _inline: list[Callable[[], Awaitable[None] | None]] | None = None
 
@@ -368,7 +378,7 @@ def after_keys(
     taken effect, and on a :class:`SequencedScreen` hold the keys after it until it has finished.
 
     ``action`` names the screen action that asked (``"accept"``): if the screen closes before its
-    turn comes, the action is carried to the next screen (:class:`KeyCarry`) like a key.
+    turn comes, the action is carried to the next screen (``key_carry.KeyCarry``) like a key.
 
     On a screen that is not a :class:`SequencedScreen` the callback goes through the App's queue
     only, which covers keys already handled by their widgets but not keys still in a widget's
