@@ -2,7 +2,9 @@
 
 ``parse.py`` builds a :class:`FormSpec` from a raw JSON Schema dict; ``validate.py`` turns raw
 widget input into exactly typed ``content``. The UI maps each :class:`FieldKind` to a widget in one
-place (``mcp_tui.ui.widgets.form_fields``); these classes carry no widget code.
+place (``mcp_tui.ui.widgets.form_fields``); these classes carry no widget code, and they import
+nothing of the engine above them: ``describe.py`` words a field's rules, ``formats.py`` and
+``rules.py`` check them, and all of them build on this model, never the other way round.
 
 Every string in here (names, titles, descriptions, option labels and values) came from a server and
 is untrusted: display it only through ``mcp_tui.untrusted`` / ``mcp_tui.ui.text``.
@@ -128,27 +130,6 @@ class FieldSpec:
     #: Notes for the user and the server's author: a dropped default, an ignored keyword, a refused
     #: pattern. Never fatal.
     notes: tuple[str, ...] = ()
-
-    @property
-    def constraint_text(self) -> str:
-        """The field's rules in words: "3–20 characters", "1 to 100", "pick 1–3", or ""."""
-        from mcp_tui.schema.describe import constraint_text
-
-        return constraint_text(self)
-
-    @property
-    def constraint_text_full(self) -> str:
-        """Every rule in words, with what the short hint leaves out (long patterns, huge bounds)."""
-        from mcp_tui.schema.describe import constraint_text
-
-        return constraint_text(self, full=True)
-
-    @property
-    def placeholder(self) -> str:
-        """An example of valid input for a text-like field ("name@example.com", "YYYY-MM-DD")."""
-        from mcp_tui.schema.describe import placeholder
-
-        return placeholder(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from mcp_tui.schema import parse_requested_schema
+from mcp_tui.schema import constraint_text, parse_requested_schema, placeholder
 
 
 def describe(prop: dict[str, Any]) -> tuple[str, str]:
     field = parse_requested_schema({"type": "object", "properties": {"f": prop}}).fields[0]
-    return field.constraint_text, field.placeholder
+    return constraint_text(field), placeholder(field)
 
 
 ARRAY: dict[str, Any] = {"type": "array", "items": {"enum": ["a", "b", "c", "d"]}}

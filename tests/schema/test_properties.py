@@ -28,9 +28,11 @@ from mcp_tui.schema import (
     FormSpec,
     RawValue,
     complete_with_defaults,
+    constraint_text,
     initial_value,
     initial_values,
     parse_requested_schema,
+    placeholder,
     validate_form,
 )
 from mcp_tui.schema.fields import NULL
@@ -476,7 +478,7 @@ def test_junk_schemas_give_a_form_or_a_schema_error(schema: object, data: st.Dat
         return
     assert isinstance(form, FormSpec)
     for f in form.fields:
-        _ = (f.constraint_text, f.placeholder)
+        _ = (constraint_text(f), placeholder(f))
     validate_form(form, initial_values(form))
     validate_form(form, {f.name: data.draw(junk_raw) for f in form.fields})
     complete_with_defaults(form, data.draw(st.dictionaries(st.text(max_size=5), json_values)))

@@ -17,7 +17,9 @@ from mcp_tui.schema import (
     FormSpec,
     Option,
     classify_input_schema,
+    constraint_text,
     parse_requested_schema,
+    placeholder,
     validate_form,
 )
 
@@ -305,18 +307,18 @@ ZOD_DATE_TIME = (
 def test_zod_patterns_and_full_range_bounds_stay_out_of_the_visible_hint() -> None:
     # zod's email regex uses lookaheads, which RE2 cannot run: a note, and format email applies.
     email = one({"type": "string", "format": "email", "pattern": ZOD_EMAIL})
-    assert email.pattern is None and email.constraint_text == ""
+    assert email.pattern is None and constraint_text(email) == ""
     when = one({"type": "string", "format": "date-time", "pattern": ZOD_DATE_TIME})
     assert when.pattern == ZOD_DATE_TIME  # still enforced
-    assert when.constraint_text == ""
-    assert ZOD_DATE_TIME in when.constraint_text_full
+    assert constraint_text(when) == ""
+    assert ZOD_DATE_TIME in constraint_text(when, full=True)
     count = one({"type": "integer", "minimum": -9007199254740991, "maximum": 9007199254740991})
-    assert count.constraint_text == "whole number"
-    assert "9007199254740991" in count.constraint_text_full
+    assert constraint_text(count) == "whole number"
+    assert "9007199254740991" in constraint_text(count, full=True)
     small = one({"type": "integer", "minimum": 1, "maximum": 9007199254740991})
-    assert small.constraint_text == "whole number, at least 1"
+    assert constraint_text(small) == "whole number, at least 1"
     short = one({"type": "string", "pattern": "^[a-z]+$"})
-    assert short.constraint_text == "matching ^[a-z]+$"
+    assert constraint_text(short) == "matching ^[a-z]+$"
     assert content({"type": "integer", "maximum": 9007199254740991}, "9007199254740992") == {
         "f": "A whole number of at most 9007199254740991"
     }
@@ -360,6 +362,6 @@ def test_harmless_keywords_are_ignored_and_examples_become_placeholders() -> Non
         title="Trip",
     )
     assert field.notes == ()
-    assert field.placeholder == "e.g. Paris"
-    assert one({"type": "integer", "examples": [42]}).placeholder == "e.g. 42"
-    assert one({"type": "string", "format": "email"}).placeholder == "name@example.com"
+    assert placeholder(field) == "e.g. Paris"
+    assert placeholder(one({"type": "integer", "examples": [42]})) == "e.g. 42"
+    assert placeholder(one({"type": "string", "format": "email"})) == "name@example.com"

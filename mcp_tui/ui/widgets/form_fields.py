@@ -39,6 +39,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select, SelectionList, Static
 from textual.widgets._input import _RESTRICT_TYPES, InputType
 
+from mcp_tui.schema.describe import constraint_text, placeholder
 from mcp_tui.schema.fields import NULL, FieldKind, FieldSpec, Option, RawValue
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.choice_filter import FILTER_SHOWN, ChoiceFilter
@@ -157,7 +158,7 @@ def _text(field: FieldSpec, raw: RawValue, control_id: str) -> ControlWidget:
         kind = "text"
     control = TextControl(
         value,
-        placeholder=one_line(field.placeholder, limit=80),
+        placeholder=one_line(placeholder(field), limit=80),
         id=control_id,
         type=kind,
         select_on_focus=False,
@@ -197,7 +198,7 @@ def _multi_select(field: FieldSpec, raw: RawValue, control_id: str) -> ControlWi
 def _list(field: FieldSpec, raw: RawValue, control_id: str) -> ControlWidget:
     rows = raw if isinstance(raw, list) else []
     item = field.item
-    hint = "" if item is None else item.placeholder
+    hint = "" if item is None else placeholder(item)
     return ListControl(rows, placeholder=one_line(hint, limit=80), id=control_id)
 
 
@@ -345,7 +346,7 @@ class FieldRow(Vertical):
             parts.append(Content.styled(" *", "bold $text-error"))
         if self.secret:
             parts.append(Content.styled("  ⚠ looks like a secret", "bold $text-warning"))
-        rule = f.constraint_text
+        rule = constraint_text(f)
         if rule:
             parts.append(literal_line(f"  {rule}", limit=160, style="$text-muted"))
         if self.null:
@@ -361,8 +362,8 @@ class FieldRow(Vertical):
             else None
         )
         label = FieldLabel(self.label_content(), description)
-        full = self.field.constraint_text_full
-        if full != self.field.constraint_text:
+        full = constraint_text(self.field, full=True)
+        if full != constraint_text(self.field):
             # What the short hint leaves out (a long pattern, full-range bounds), on hover.
             label.tooltip = literal_line(f"Rules: {full}", limit=2000)
         yield label
