@@ -16,7 +16,8 @@ from textual.widgets import Button, TextArea
 
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.widgets.argument_lists import ArrayBox
-from mcp_tui.ui.widgets.argument_nodes import ObjectBox, RecursiveBox
+from mcp_tui.ui.widgets.argument_objects import ObjectBox
+from mcp_tui.ui.widgets.argument_variants import RecursiveBox
 from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
 from mcp_tui.ui.widgets.form_fields import FieldRow
 

@@ -21,14 +21,8 @@ from textual.widgets import Button, Static
 from mcp_tui.schema.arguments.nodes import ArrayNode
 from mcp_tui.schema.arguments.state import ArrayState, State, state_for
 from mcp_tui.ui.text import literal, literal_line
-from mcp_tui.ui.widgets.argument_nodes import (
-    ActButton,
-    ErrorLine,
-    NodeBox,
-    SectionHeader,
-    node_widget,
-    title_line,
-)
+from mcp_tui.ui.widgets.argument_base import ActButton, ErrorLine, NodeBox, title_line
+from mcp_tui.ui.widgets.argument_objects import SectionHeader
 from mcp_tui.ui.widgets.form_fields import DESCRIPTION_LIMIT, FieldRow
 
 
@@ -127,7 +121,7 @@ class ArrayBox(NodeBox):
     def item_widget(self, index: int) -> Widget:
         assert isinstance(self.node, ArrayNode)
         item = replace(self.node.items, title=self.node.items.title or f"item {index + 1}")
-        return node_widget(self.form, item, self.items[index], (*self.path, index), headless=True)
+        return self.form.node_widget(item, self.items[index], (*self.path, index), headless=True)
 
     # Items are mounted, moved and removed one by one, never rebuilt: the key that asks for it
     # is handled by a field inside an item, which must not wait for its own removal.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,11 +15,8 @@ from textual.widgets import Button, Static
 
 from mcp_tui.schema.arguments.nodes import ObjectNode, Path
 from mcp_tui.schema.arguments.state import ObjectState, state_for
-from mcp_tui.ui.widgets.argument_nodes import ActButton, node_widget
+from mcp_tui.ui.widgets.argument_base import ActButton, FormHost
 from mcp_tui.ui.widgets.form_controls import TextControl
-
-if TYPE_CHECKING:
-    from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
 
 
 class MapBox(Vertical):
@@ -31,7 +28,7 @@ class MapBox(Vertical):
     MapBox > .map-add { margin: 0 0 0 2; }
     """
 
-    def __init__(self, form: ArgumentsForm, node: ObjectNode, state: ObjectState, path: Path):
+    def __init__(self, form: FormHost, node: ObjectNode, state: ObjectState, path: Path):
         super().__init__(classes="map-box")
         self.form = form
         self.node = node
@@ -100,7 +97,7 @@ class MapEntry(Vertical):
             yield ActButton("✕ remove", lambda: self.box.remove_at(self.index), tab_stop=False)
         assert self.box.node.extra is not None
         value = replace(self.box.node.extra, title="value")
-        yield node_widget(self.box.form, value, state, (*self.box.path, key or self.index))
+        yield self.box.form.node_widget(value, state, (*self.box.path, key or self.index))
 
     @on(TextControl.Changed)
     def _key(self, event: TextControl.Changed) -> None:

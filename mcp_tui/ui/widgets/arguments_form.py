@@ -1,5 +1,5 @@
 """The form for a tool's arguments when they are more than flat fields (nested objects, lists,
-variants, maps): the widgets of :mod:`argument_nodes` over the model of
+variants, maps): the widgets of :mod:`argument_kinds` over the model of
 :mod:`mcp_tui.schema.arguments`.
 
 The values live in the model's state, which the widgets update as the user edits; the answer is
@@ -26,17 +26,13 @@ from textual.widgets import Static
 
 from mcp_tui.schema.arguments.answer import Errors, Reader, answer, partial, touch
 from mcp_tui.schema.arguments.check import validate_arguments
-from mcp_tui.schema.arguments.nodes import ObjectNode, Path
-from mcp_tui.schema.arguments.state import ObjectState, state_for
+from mcp_tui.schema.arguments.nodes import Node, ObjectNode, Path
+from mcp_tui.schema.arguments.state import ObjectState, State, state_for
+from mcp_tui.ui.widgets import argument_kinds
+from mcp_tui.ui.widgets.argument_base import ErrorLine, NodeBox
+from mcp_tui.ui.widgets.argument_leaves import LeafBox, LeafRow
 from mcp_tui.ui.widgets.argument_maps import MapBox
-from mcp_tui.ui.widgets.argument_nodes import (
-    ErrorLine,
-    LeafBox,
-    LeafRow,
-    NodeBox,
-    ObjectBox,
-    node_widget,
-)
+from mcp_tui.ui.widgets.argument_objects import ObjectBox
 from mcp_tui.ui.widgets.form_controls import scroll_home
 from mcp_tui.ui.widgets.form_fields import FieldRow
 
@@ -79,6 +75,13 @@ class ArgumentsForm(Vertical):
         self._index += 1
         return self._index
 
+    def node_widget(
+        self, node: Node, state: State, path: Path, *, headless: bool = False
+    ) -> Widget:
+        """The widget of ``node``, from the ONE dispatch of node kinds to widgets (the node
+        widgets build their inner widgets through this, see ``argument_base.FormHost``)."""
+        return argument_kinds.node_widget(self, node, state, path, headless=headless)
+
     def compose(self) -> ComposeResult:
         if any(c.required and not c.nullable for c in self.root.properties):
             yield Static(
@@ -95,7 +98,7 @@ class ArgumentsForm(Vertical):
         rows: list[Widget] = []
         for child in self.root.properties:
             inner = self.state.children.setdefault(child.name, state_for(child))
-            rows.append(node_widget(self, child, inner, (child.name,)))
+            rows.append(self.node_widget(child, inner, (child.name,)))
         if self.root.extra is not None:
             rows.append(MapBox(self, self.root, self.state, ()))
         return rows

@@ -1,0 +1,92 @@
+"""The scalar widgets of a tool-arguments tree: a value typed in a row, or a fixed value shown.
+
+A scalar is the flat form's own :class:`~mcp_tui.ui.widgets.form_fields.FieldRow` (same controls,
+labels, rules and inline errors), writing its raw value into the model's state
+(:mod:`mcp_tui.schema.arguments.state`) as the user edits, so nothing lives only in a widget. A
+value the form cannot break down (free JSON) is a text row of JSON; a ``const`` is shown, not
+edited.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.content import Content
+from textual.widgets import Static
+
+from mcp_tui.schema.arguments.nodes import JsonValue, Leaf, Path
+from mcp_tui.schema.arguments.state import JsonState, LeafState
+from mcp_tui.schema.fields import FieldKind, FieldSpec
+from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.widgets.argument_base import FormHost, NodeBox, title_line
+from mcp_tui.ui.widgets.form_controls import TextControl
+from mcp_tui.ui.widgets.form_fields import FieldRow
+
+
+class LeafRow(FieldRow):
+    """A scalar: the flat form's row, writing its raw value into the state as the user edits."""
+
+    def __init__(
+        self, form: FormHost, spec: FieldSpec, raw: Any, path: Path, *, example: str | None
+    ) -> None:
+        super().__init__(spec, form.next_index(), raw)
+        self.form = form
+        self.path = path
+        if example and isinstance(self.control, TextControl):
+            self.control.placeholder = literal_line(f"e.g. {example}", limit=80).plain
+
+    def on_mount(self) -> None:
+        self.form.register(self.path, self)
+
+    def on_unmount(self) -> None:
+        self.form.unregister(self.path, self)
+
+
+class LeafBox(NodeBox):
+    """A :class:`~mcp_tui.schema.arguments.nodes.Leaf` or a JSON-text value as one row (the row
+    registers the path: it shows the errors)."""
+
+    REGISTERED: ClassVar[bool] = False
+
+    def compose(self) -> ComposeResult:
+        node, state = self.node, self.state
+        if isinstance(node, Leaf) and isinstance(state, LeafState):
+            spec = replace(node.field, title=node.label or node.field.title)
+            yield LeafRow(self.form, spec, state.raw, self.path, example=node.example)
+        elif isinstance(node, JsonValue) and isinstance(state, JsonState):
+            why = "" if node.why == "any JSON value" else f" ({node.why})"
+            text = (node.description + "\n" if node.description else "") + f"JSON{why}"
+            spec = FieldSpec(
+                name=node.name,
+                kind=FieldKind.TEXT,
+                title=node.label or "value",
+                description=text,
+                required=node.required and not node.nullable,
+            )
+            yield LeafRow(self.form, spec, state.text, self.path, example=None)
+
+    def changed(self, row: FieldRow) -> bool:
+        """Whether the row holds something else than the state."""
+        raw = row.get_raw()
+        if isinstance(self.state, LeafState):
+            return bool(self.state.raw != raw)
+        return isinstance(self.state, JsonState) and self.state.text != raw
+
+    def store(self, row: FieldRow) -> None:
+        raw = row.get_raw()
+        if isinstance(self.state, LeafState):
+            self.state.raw = raw
+        elif isinstance(self.state, JsonState):
+            self.state.text = raw if isinstance(raw, str) else ""
+
+
+class ConstBox(NodeBox):
+    """A fixed value: shown, not editable."""
+
+    def compose(self) -> ComposeResult:
+        value = json.dumps(getattr(self.node, "value", None), ensure_ascii=False)
+        line = Content.assemble(title_line(self.node, "value"), ("  ", ""), ("= ", "$text-muted"))
+        yield Static(line + literal_line(value, limit=200), classes="const-line")
