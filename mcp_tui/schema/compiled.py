@@ -16,6 +16,7 @@ from collections import OrderedDict
 from typing import Any, Final
 
 from mcp_tui.schema.fields import FormSpec
+from mcp_tui.schema.keywords import DEFINITIONS, IN_LIST, IN_NAMES, IN_ONE
 
 _STRIPPED = frozenset(
     {
@@ -28,24 +29,8 @@ _STRIPPED = frozenset(
         "$recursiveAnchor",
     }
 )
-_ONE = frozenset(
-    {
-        "items",
-        "additionalProperties",
-        "additionalItems",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contains",
-        "propertyNames",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "contentSchema",
-    }
-)
-_MANY = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-_NAMED = frozenset({"properties", "$defs", "definitions", "dependentSchemas"})
+#: Every place a subschema can be, definitions included: a pattern inside one is stripped too.
+_NAMED: Final = IN_NAMES | DEFINITIONS
 _MAX_DEPTH = 32
 
 
@@ -65,9 +50,9 @@ def check_copy(schema: object, depth: int = 0) -> object:
             continue
         if key in _NAMED and isinstance(value, dict):
             out[key] = {k: check_copy(v, depth + 1) for k, v in value.items()}
-        elif key in _MANY and isinstance(value, list):
+        elif key in IN_LIST and isinstance(value, list):
             out[key] = [check_copy(v, depth + 1) for v in value]
-        elif key in _ONE:
+        elif key in IN_ONE:
             out[key] = check_copy(value, depth + 1)
         else:
             out[key] = value

@@ -11,6 +11,11 @@ Four outcomes for a keyword the engine does not render itself:
 * anything else known to JSON Schema (``const``, ``contentMediaType`` ...) is kept: a note says
   the server's schema checks it when the answer is submitted. Unknown keywords (not JSON
   Schema at all) are ignored with a note, exactly as jsonschema ignores them.
+
+It also says where subschemas live (:data:`IN_ONE`, :data:`IN_LIST`, :data:`IN_NAMES`,
+:data:`DEFINITIONS`), for the walks that copy a schema: inlining references (``normalize``) and
+stripping it for the final check (``compiled``). One table, so the two walks cannot disagree
+about which values are schemas.
 """
 
 from __future__ import annotations
@@ -108,3 +113,27 @@ TWENTY_TWENTY: Final = frozenset(
         "https://json-schema.org/draft/2020-12/schema#",
     }
 )
+
+#: Keywords whose value is one subschema.
+IN_ONE: Final = frozenset(
+    {
+        "items",
+        "additionalProperties",
+        "additionalItems",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "contentSchema",
+    }
+)
+#: Keywords whose value is a list of subschemas (``items`` too, in draft-04..07's tuple form).
+IN_LIST: Final = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
+#: Keywords whose value maps names (or patterns) to subschemas, definitions apart.
+IN_NAMES: Final = frozenset({"properties", "patternProperties", "dependentSchemas"})
+#: Where definitions live (a name to a subschema, like :data:`IN_NAMES`).
+DEFINITIONS: Final = frozenset({"$defs", "definitions"})

@@ -36,6 +36,7 @@ from typing import Any, Final
 from urllib.parse import unquote
 
 from mcp_tui.errors import SchemaProblem
+from mcp_tui.schema.keywords import DEFINITIONS, IN_LIST, IN_NAMES, IN_ONE
 from mcp_tui.untrusted import one_line
 
 __all__ = [
@@ -71,29 +72,6 @@ ANNOTATIONS: Final = frozenset(
         "$anchor",
     }
 )
-#: Keywords whose value is one subschema.
-_ONE: Final = frozenset(
-    {
-        "items",
-        "additionalProperties",
-        "additionalItems",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contains",
-        "propertyNames",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "contentSchema",
-    }
-)
-#: Keywords whose value is a list of subschemas (``items`` too, in draft-04..07's tuple form).
-_MANY: Final = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-#: Keywords whose value maps names to subschemas.
-_NAMED: Final = frozenset({"properties", "patternProperties", "dependentSchemas"})
-#: Where definitions live: dropped from the inlined copy (everything used is written out).
-DEFINITIONS: Final = frozenset({"$defs", "definitions"})
 _NULL: Final = "null"
 
 
@@ -139,13 +117,13 @@ def _needs_work(node: object, depth: int) -> bool:
         if "$ref" in node or "allOf" in node or DEFINITIONS & node.keys():
             return True
         for key, value in node.items():
-            if key in _NAMED and isinstance(value, dict):
+            if key in IN_NAMES and isinstance(value, dict):
                 if any(_needs_work(v, depth + 1) for v in value.values()):
                     return True
-            elif key in _MANY and isinstance(value, list):
+            elif key in IN_LIST and isinstance(value, list):
                 if any(_needs_work(v, depth + 1) for v in value):
                     return True
-            elif key in _ONE and _needs_work(value, depth + 1):
+            elif key in IN_ONE and _needs_work(value, depth + 1):
                 return True
     return False
 
@@ -170,17 +148,17 @@ def _copy(
     for key, value in node.items():
         if key == "$ref" or key == "allOf" or key in DEFINITIONS:
             continue
-        if key in _NAMED and isinstance(value, dict):
+        if key in IN_NAMES and isinstance(value, dict):
             out[key] = {
                 k: _copy(v, root, _join(path, k), chain, depth + 1, budget)
                 for k, v in value.items()
             }
-        elif key in _MANY and isinstance(value, list):
+        elif key in IN_LIST and isinstance(value, list):
             out[key] = [
                 _copy(v, root, _join(path, f"{key}[{i}]"), chain, depth + 1, budget)
                 for i, v in enumerate(value)
             ]
-        elif key in _ONE:
+        elif key in IN_ONE:
             out[key] = _copy(value, root, _join(path, key), chain, depth + 1, budget)
         else:
             out[key] = value
