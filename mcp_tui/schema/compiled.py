@@ -11,12 +11,11 @@ built.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from typing import Any, Final
 
 from mcp_tui.schema.fields import FormSpec
 from mcp_tui.schema.keywords import DEFINITIONS, IN_LIST, IN_NAMES, IN_ONE
+from mcp_tui.schema.lru import Lru
 
 _STRIPPED = frozenset(
     {
@@ -90,72 +89,47 @@ class ValidatorCache:
     of a schema is held as Python objects, several times its JSON size). The 10,000-option
     ``oneOf`` of ``benchmarks/bench_schema.py`` is ~0.5 M characters and is still worth caching: its
     key costs less than rebuilding. A short identity memo in front skips even the ``json.dumps``
-    when the same form is checked again (every submit of an open 200-field form). A lock keeps the
-    bookkeeping consistent if a worker thread validates while the event loop does; compiling
-    happens outside it (two threads may both compile on a miss, which is harmless).
+    when the same form is checked again (every submit of an open 200-field form). Both are
+    :class:`~mcp_tui.schema.lru.Lru` maps, whose locks keep the bookkeeping consistent if a worker
+    thread validates while the event loop does; compiling happens outside them (two threads may
+    both compile on a miss, which is harmless: the later one is kept).
     """
 
     def __init__(self, size: int = 64, budget: int = 4_000_000, largest: int = 1_000_000) -> None:
         self.size = size
         self.budget = budget
         self.largest = largest
-        self._by_key: OrderedDict[str, Any] = OrderedDict()
-        self._chars = 0
-        self._by_form: OrderedDict[int, tuple[FormSpec, Any]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._by_key: Lru[str, Any] = Lru(size, budget=budget, weigh=len)
+        self._by_form: Lru[int, tuple[FormSpec, Any]] = Lru(_FORM_MEMO_SIZE)
 
     def __len__(self) -> int:
         return len(self._by_key)
 
     def clear(self) -> None:
         """Forget every compiled validator (tests; a long session never needs it)."""
-        with self._lock:
-            self._by_key.clear()
-            self._by_form.clear()
-            self._chars = 0
+        self._by_key.clear()
+        self._by_form.clear()
 
     def validator(self, form: FormSpec) -> Any:
         """The compiled validator for ``form``'s schema, compiled at most once per distinct JSON."""
-        with self._lock:
-            hit = self._by_form.get(id(form))
-            if hit is not None and hit[0] is form:
-                self._by_form.move_to_end(id(form))
-                return hit[1]
+        hit = self._by_form.get(id(form))
+        if hit is not None and hit[0] is form:
+            return hit[1]
         key = schema_key(form.schema)
         if key is not None and len(key) > self.largest:
             key = None
-        validator = None if key is None else self._lookup(key)
+        validator = None if key is None else self._by_key.get(key)
         if validator is None:
             schema = None if key is None else _read(key)
             if key is None or schema is None:  # not JSON both ways: compiled, never shared
                 return self._remember(form, build_validator(check_copy(form.schema)))
             validator = build_validator(check_copy(schema))
-            self._store(key, validator)
+            self._by_key.put(key, validator)
         return self._remember(form, validator)
 
     def _remember(self, form: FormSpec, validator: Any) -> Any:
-        with self._lock:
-            self._by_form[id(form)] = (form, validator)
-            while len(self._by_form) > _FORM_MEMO_SIZE:
-                self._by_form.popitem(last=False)
+        self._by_form.put(id(form), (form, validator))
         return validator
-
-    def _lookup(self, key: str) -> Any:
-        with self._lock:
-            validator = self._by_key.get(key)
-            if validator is not None:
-                self._by_key.move_to_end(key)
-            return validator
-
-    def _store(self, key: str, validator: Any) -> None:
-        with self._lock:
-            if key in self._by_key:
-                return
-            self._by_key[key] = validator
-            self._chars += len(key)
-            while len(self._by_key) > self.size or self._chars > self.budget:
-                old, _ = self._by_key.popitem(last=False)
-                self._chars -= len(old)
 
 
 _FORM_MEMO_SIZE = 8
