@@ -56,7 +56,8 @@ from mcp_tui.schema.limits import (
     MAX_TOTAL_OPTIONS,
 )
 from mcp_tui.schema.normalize import inline_refs
-from mcp_tui.schema.parse_fields import FieldParser, name_of
+from mcp_tui.schema.parse_fields import FieldParser
+from mcp_tui.schema.parse_kinds import name_of
 from mcp_tui.schema.rules import json_type, shown
 from mcp_tui.untrusted import one_line
 

@@ -1,7 +1,11 @@
 """One property of a requested schema → one :class:`FieldSpec`, or problems with their paths.
 
-Called by :mod:`mcp_tui.schema.parse` for each entry of ``properties``. Every check appends to
-``problems`` and carries on, so the user sees every reason a schema is refused at once.
+Called by :mod:`mcp_tui.schema.parse` for each entry of ``properties`` (and by the tool-arguments
+tree for each scalar). Every check appends to ``problems`` and carries on, so the user sees every
+reason a schema is refused at once. The kind is decided, and the keywords it does not render
+swept, in :mod:`mcp_tui.schema.parse_kinds`; the choices are read by the
+:class:`~mcp_tui.schema.parse_options.OptionParser` base; this module reads each kind's rules and
+the default.
 """
 
 from __future__ import annotations
@@ -26,40 +30,10 @@ from mcp_tui.schema.limits import (
     MAX_TITLE_LENGTH,
 )
 from mcp_tui.schema.normalize import split_nullable
+from mcp_tui.schema.parse_kinds import CHOICE_KEYS, kind_of, name_of, sweep
 from mcp_tui.schema.parse_options import OptionParser
 from mcp_tui.schema.rules import check_typed, integer_bounds, json_type, shown
 from mcp_tui.untrusted import one_line
-
-_KIND_TYPE = {
-    FieldKind.TEXT: "string",
-    FieldKind.SELECT: "string",
-    FieldKind.NUMBER: "number",
-    FieldKind.INTEGER: "number",
-    FieldKind.BOOLEAN: "boolean",
-    FieldKind.MULTI_SELECT: "array",
-    FieldKind.LIST: "array",
-    FieldKind.CONST: "const",
-}
-_CHOICE_KEYS = ("enum", "oneOf", "anyOf")
-_ITEM_KINDS = {"string": FieldKind.TEXT, "number": FieldKind.NUMBER, "integer": FieldKind.INTEGER}
-_HANDLED: dict[FieldKind, frozenset[str]] = {
-    FieldKind.TEXT: frozenset({"type", "default", "minLength", "maxLength", "pattern", "format"}),
-    FieldKind.SELECT: frozenset(
-        {"type", "default", "enum", "enumNames", "oneOf", "anyOf"} | kw.BY_TYPE["string"]
-    ),
-    FieldKind.NUMBER: frozenset({"type", "default"}) | kw.BY_TYPE["number"],
-    FieldKind.INTEGER: frozenset({"type", "default"}) | kw.BY_TYPE["number"],
-    FieldKind.BOOLEAN: frozenset({"type", "default"}),
-    FieldKind.MULTI_SELECT: frozenset(
-        {"type", "default", "items", "minItems", "maxItems", "uniqueItems"}
-    ),
-    FieldKind.LIST: frozenset({"type", "default", "items", "minItems", "maxItems", "uniqueItems"}),
-    FieldKind.CONST: frozenset({"type", "default", "const"}),
-}
-
-
-def name_of(keyword: str) -> str:
-    return one_line(keyword, limit=60)
 
 
 class FieldParser(OptionParser):
@@ -81,10 +55,10 @@ class FieldParser(OptionParser):
             self.problem(f"`{key}` is not supported: every property must be written out in full")
         title = self._text(prop, "title", MAX_TITLE_LENGTH)
         description = self._text(prop, "description", MAX_DESCRIPTION_LENGTH)
-        kind = None if references else self._kind(prop)
+        kind = None if references else kind_of(prop, self)
         if kind is None:
             return None
-        self._sweep(prop, kind)
+        sweep(prop, kind, self)
         spec = FieldSpec(
             name=self.name,
             kind=kind,
@@ -111,60 +85,6 @@ class FieldParser(OptionParser):
         spec = self._default(prop, spec)
         return replace(spec, notes=tuple(self.notes))
 
-    # ------------------------------------------------------------ kind
-
-    def _kind(self, prop: dict[str, Any]) -> FieldKind | None:
-        if "const" in prop and not any(k in prop for k in _CHOICE_KEYS):
-            return FieldKind.CONST
-        if "type" not in prop:
-            if "enum" in prop or "oneOf" in prop or _const_list(prop.get("anyOf")):
-                self.choice_type = _inferred_choice_type(prop)
-                if self.choice_type == "string":
-                    self.note('no "type": treated as a string choice')
-                return FieldKind.SELECT
-            structural = [k for k in prop if k in kw.STRUCTURAL]
-            for key in structural:
-                self.problem(f"`{name_of(key)}` is not supported in a form")
-            if not structural:
-                self.problem('has no "type"')
-            return None
-        t = prop["type"]
-        if isinstance(t, list):
-            shown_types = ", ".join(one_line(x, limit=20) for x in t[:5])
-            self.problem(
-                f"a choice between types ([{shown_types}]) cannot be one field: give one type"
-            )
-            return None
-        if t == "string":
-            choice = "enum" in prop or "oneOf" in prop or "anyOf" in prop
-            return FieldKind.SELECT if choice else FieldKind.TEXT
-        if t in ("number", "integer"):
-            if any(k in prop for k in _CHOICE_KEYS):
-                self.choice_type = t
-                return FieldKind.SELECT
-            return FieldKind.NUMBER if t == "number" else FieldKind.INTEGER
-        if t == "boolean":
-            return FieldKind.BOOLEAN
-        if t == "array":
-            items = prop.get("items")
-            if (
-                isinstance(items, dict)
-                and not any(k in items for k in _CHOICE_KEYS)
-                and items.get("type") in _ITEM_KINDS
-                and not kw.REFERENCES & items.keys()
-            ):
-                return FieldKind.LIST
-            return FieldKind.MULTI_SELECT
-        if t == "object":
-            self.problem("nested objects are not supported: a form holds only flat fields")
-        elif t == "null":
-            self.problem('type "null" is not supported')
-        elif isinstance(t, str):
-            self.problem(f"unknown type {shown(t)}")
-        else:
-            self.problem(f'"type" must be a string, got {json_type(t)}')
-        return None
-
     def _text(self, prop: dict[str, Any], key: str, limit: int) -> str | None:
         value = prop.get(key)
         if value is None:
@@ -176,27 +96,6 @@ class FieldParser(OptionParser):
             self.problem(f"`{key}` is longer than {limit:,} characters")
             return None
         return value
-
-    def _sweep(self, prop: dict[str, Any], kind: FieldKind) -> None:
-        """Notes or problems for every keyword this kind does not render."""
-        own = _KIND_TYPE[kind]
-        for key in prop:
-            if key in _HANDLED[kind] or key in kw.SILENT or key in kw.REFERENCES:
-                continue
-            shown_key = name_of(key)
-            if key in kw.STRUCTURAL or (
-                key in ("enum", "enumNames") and kind is not FieldKind.SELECT
-            ):
-                if key in ("enum", "oneOf", "anyOf"):
-                    self.problem(f"`{shown_key}` is only supported for string choices")
-                else:
-                    self.problem(f"`{shown_key}` is not supported in a form")
-            elif any(key in keys for t, keys in kw.BY_TYPE.items() if t != own):
-                self.note(f"`{shown_key}` does not apply to a {kind.value} field; ignored")
-            elif key in kw.VOCABULARY:
-                self.note(f"`{shown_key}` is not shown in the form; it is checked on submit")
-            else:
-                self.note(f"unknown keyword `{shown_key}` ignored")
 
     # ------------------------------------------------------------ kinds
 
@@ -290,7 +189,7 @@ class FieldParser(OptionParser):
         return spec
 
     def _single_options(self, prop: dict[str, Any]) -> tuple[Option, ...]:
-        present = [k for k in ("enum", "oneOf", "anyOf") if k in prop]
+        present = [k for k in CHOICE_KEYS if k in prop]
         if len(present) > 1:
             self.problem(f"has both `{present[0]}` and `{present[1]}`: give the choices once")
             return ()
@@ -331,7 +230,7 @@ class FieldParser(OptionParser):
             if t == "object":
                 self.problem("arrays of objects are not supported", ".items")
             else:
-                if any(k in items for k in _CHOICE_KEYS):
+                if any(k in items for k in CHOICE_KEYS):
                     self.problem(f"choices in a list must be strings, not {shown(t)}", ".items")
                 else:
                     self.problem(
@@ -422,32 +321,6 @@ class FieldParser(OptionParser):
                 self.note(f"default {shown(value)} dropped: too large to edit as text")
                 return spec
         return replace(spec, default=checked, has_default=True)
-
-
-def _const_list(members: object) -> bool:
-    """``anyOf`` made only of ``{"const": ...}`` choices (read like ``oneOf``)."""
-    return (
-        isinstance(members, list)
-        and bool(members)
-        and all(isinstance(m, dict) and "const" in m for m in members)
-    )
-
-
-def _inferred_choice_type(prop: dict[str, Any]) -> str:
-    """ "integer" or "number" when every choice of an untyped select is a number, else "string"."""
-    values: list[object] = []
-    if isinstance(prop.get("enum"), list):
-        values = list(prop["enum"])
-    else:
-        for key in ("oneOf", "anyOf"):
-            members = prop.get(key)
-            if isinstance(members, list):
-                values = [m.get("const") for m in members if isinstance(m, dict)]
-                break
-    numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
-    if not values or len(numbers) != len(values):
-        return "string"
-    return "integer" if all(isinstance(v, int) for v in numbers) else "number"
 
 
 def _has_type(value: object, t: object) -> bool:
