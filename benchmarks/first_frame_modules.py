@@ -1,6 +1,6 @@
 """``mcp-tui ARGS`` with one probe: at its first painted frame, which ``mcp`` modules are loaded?
 
-``python benchmarks/first_frame_modules.py OUT -- SERVER COMMAND...`` runs ``mcp_tui.cli.main``
+``python benchmarks/first_frame_modules.py OUT -- SERVER COMMAND...`` runs ``mcp_tui.cli.main.main``
 for that stdio server and writes ``{"mcp_loaded": [...], "modules": N, "mcp_tui_loaded": [...]}``
 to OUT when the first frame is written. ``import mcp`` must not be on the path to the first frame:
 it costs several times Textual's own import.
@@ -45,7 +45,7 @@ def main() -> int:
     out = Path(sys.argv[1])
     rest = sys.argv[2:]
     install(out)
-    from mcp_tui.cli import main as mcp_tui_main
+    from mcp_tui.cli.main import main as mcp_tui_main
 
     return mcp_tui_main(rest)
 

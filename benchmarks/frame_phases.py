@@ -2,7 +2,7 @@
 
 ``python benchmarks/frame_phases.py [RUNS]`` runs each program RUNS times (default 10),
 alternating, in a pty with the same environment as ``run.py``, and prints the median time from
-process start to each phase: ``textual.app`` imported, ``mcp_tui.cli`` imported, ``build_app``,
+process start to each phase: ``textual.app`` imported, ``mcp_tui.cli.main`` imported, ``build_app``,
 ``App.run``, the first screen's compose started and done, and the first frame written. The
 profile behind issue 9's closing note; nothing in ``tests`` runs it.
 """
@@ -60,8 +60,8 @@ if floor:
     sys.argv = ["floor_textual.py"]
     runpy.run_path(os.path.join(os.environ["BENCH_DIR"], "floor_textual.py"), run_name="__main__")
 else:
-    import mcp_tui.cli as cli
-    T["mcp_tui.cli imported"] = time.perf_counter()
+    import mcp_tui.cli.main as cli
+    T["mcp_tui.cli.main imported"] = time.perf_counter()
     build = cli.build_app
     def timed_build(*args, **kwargs):
         T["build_app start"] = time.perf_counter()

@@ -39,7 +39,7 @@ if floor:
     import runpy
     runpy.run_path(os.path.join(os.environ["BENCH_DIR"], "floor_textual.py"), run_name="__main__")
 else:
-    from mcp_tui.cli import main
+    from mcp_tui.cli.main import main
     main(["--", sys.executable, os.path.join(os.environ["BENCH_DIR"], "bench_server.py")])
 """
 

@@ -2,7 +2,7 @@
 
 ``python benchmarks/tui_harness.py SCENARIO --out FILE [--runs N] [--keys N] [--mode M]``
 
-The app is built exactly as the CLI builds it (``mcp_tui.cli.build_app``) for one stdio server,
+The app is built exactly as the CLI builds it (``mcp_tui.cli.main.build_app``) for one stdio server,
 ``bench_server.py``. Only timing hooks are added:
 
 - frames and keys: ``probe.FrameProbe`` (the same code times the bare Textual floor);
@@ -83,8 +83,8 @@ def install_hooks() -> None:
 
 
 def build(mode: str) -> Any:
-    from mcp_tui.cli import build_app
-    from mcp_tui.options import AppOptions
+    from mcp_tui.cli.main import build_app
+    from mcp_tui.config.options import AppOptions
     from mcp_tui.session.servers import ServerSpec, StdioTarget
 
     spec = ServerSpec("bench", StdioTarget(sys.executable, (str(SERVER),)), mode=mode)  # type: ignore[arg-type]
@@ -282,7 +282,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     install_hooks()
     app = build(args.mode)
     frames = probe.FrameProbe(app)
-    gc.freeze()  # as ``mcp_tui.cli.run_tui`` does before ``app.run()``
+    gc.freeze()  # as ``mcp_tui.cli.main.run_tui`` does before ``app.run()``
     task = asyncio.ensure_future(app.run_async())
     h = Harness(app, frames)
     try:

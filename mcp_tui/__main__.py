@@ -1,6 +1,6 @@
 """``python -m mcp_tui`` behaves exactly as the ``mcp-tui`` console script."""
 
-from mcp_tui.cli import main
+from mcp_tui.cli.main import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

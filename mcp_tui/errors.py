@@ -1,12 +1,26 @@
-"""One exception tree for mcp-tui; each message is written for the person reading it.
+"""One exception tree for mcp-tui, and the exit codes; each message is written for its reader.
 
 Fatal start-up problems (bad arguments, config, commands) end the program with one clear paragraph
-and a non-zero exit code; nothing here should ever surface as a traceback.
+and a non-zero exit code; nothing here should ever surface as a traceback. The codes live here, not
+with the argument parsers, because both the command line and the headless runner end with them
+(``mcp-tui --help`` lists them: ``cli/args.py``).
 """
 
 from __future__ import annotations
 
 from msgspec import Struct
+
+EXIT_OK = 0
+#: The tool call failed: ``isError``, or a JSON-RPC error answered the call.
+EXIT_TOOL_ERROR = 1
+#: Bad arguments, a missing or invalid config or answers file.
+EXIT_USAGE = 2
+#: The server could not be started or reached, or the connection was lost.
+EXIT_CONNECTION = 3
+#: An elicitation request could not be answered validly (a scripted answer does not fit).
+EXIT_ELICITATION = 4
+#: Ctrl+C.
+EXIT_INTERRUPTED = 130
 
 
 class McpTuiError(Exception):

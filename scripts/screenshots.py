@@ -43,7 +43,8 @@ if str(ROOT) not in sys.path:
 
 from textual.pilot import Pilot  # noqa: E402
 
-from mcp_tui.cli_demo import demo_stdio_spec  # noqa: E402
+from mcp_tui.cli.demo import demo_stdio_spec  # noqa: E402
+from mcp_tui.config.options import AppOptions  # noqa: E402
 from mcp_tui.demo.booking import EXTRAS_SCHEMA, VISIT_SCHEMA  # noqa: E402
 from mcp_tui.demo.forms import (  # noqa: E402
     EMPTY_SCHEMA,
@@ -53,7 +54,6 @@ from mcp_tui.demo.forms import (  # noqa: E402
     delete_schema,
 )
 from mcp_tui.demo.state import default_projects  # noqa: E402
-from mcp_tui.options import AppOptions  # noqa: E402
 from mcp_tui.schema.parse import parse_requested_schema  # noqa: E402
 from mcp_tui.session.elicitation import ElicitationRequest  # noqa: E402
 from mcp_tui.session.events import ConnectionState  # noqa: E402

@@ -1,7 +1,12 @@
-"""The layers import one way: pure -> session -> ui -> cli (see ARCHITECTURE.md).
+"""The packages import one way (see docs/architecture.md):
 
-Two checks that can fail: a static scan of every module's imports against the layer rules, and a
-subprocess that imports every pure and session module and asserts Textual was never loaded.
+    errors, untrusted, process, config, schema  (pure Python)
+        -> session (the MCP SDK)  -> ui (Textual) / headless (no screen)  -> cli
+
+with ``chat`` (the optional extra: a model, no SDK, no Textual) between session and ui, and
+``demo`` (the bundled server) standing alone. Two checks that can fail: a static scan of every
+module's imports (top-level, function-local and ``TYPE_CHECKING`` alike) against the rules, and a
+subprocess that imports every module below the UI and asserts Textual was never loaded.
 """
 
 from __future__ import annotations
@@ -15,53 +20,79 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mcp_tui"
 
-#: Top-level imports each layer may not make (module-name prefixes).
+_SDK = ("mcp", "mcp_types")
+_ABOVE_SESSION = ("mcp_tui.ui", "mcp_tui.cli", "mcp_tui.headless", "mcp_tui.chat")
+#: Imports each package may not make (module-name prefixes), by the package's top-level name.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "schema": ("textual", "mcp", "mcp_types", "mcp_tui.session", "mcp_tui.ui", "mcp_tui.cli"),
-    "session": ("textual", "mcp_tui.ui", "mcp_tui.cli"),
-    "ui": ("mcp", "mcp_types", "mcp_tui.cli"),
+    # Pure Python: read before any screen exists, usable by every layer above.
+    "errors": ("textual", *_SDK, "mcp_tui.session", *_ABOVE_SESSION, "mcp_tui.demo"),
+    "untrusted": ("textual", *_SDK, "mcp_tui.session", *_ABOVE_SESSION, "mcp_tui.demo"),
+    "process": ("textual", *_SDK, "mcp_tui.session", *_ABOVE_SESSION, "mcp_tui.demo"),
+    # The config builds server specs and the chat's settings (plain data both: PURE_DATA below).
+    "config": (
+        "textual",
+        *_SDK,
+        "mcp_tui.session",
+        "mcp_tui.ui",
+        "mcp_tui.cli",
+        "mcp_tui.headless",
+    ),
+    "schema": ("textual", *_SDK, "mcp_tui.session", *_ABOVE_SESSION, "mcp_tui.config"),
+    "session": ("textual", *_ABOVE_SESSION, "mcp_tui.demo"),
     # The chat (the optional extra): the conversation and its provider, below the UI, no SDK.
-    "chat": ("textual", "mcp", "mcp_types", "mcp_tui.ui", "mcp_tui.cli"),
+    "chat": ("textual", *_SDK, "mcp_tui.ui", "mcp_tui.cli", "mcp_tui.headless"),
+    "headless": ("textual", "mcp_tui.ui", "mcp_tui.cli", "mcp_tui.chat"),
+    "ui": (*_SDK, "mcp_tui.cli", "mcp_tui.headless"),
+    # The top: it builds the app or the headless run; every rule above keeps others out of it.
+    "cli": (),
+    # The bundled demo server: a server for any client, it imports nothing of mcp-tui's client.
+    "demo": (
+        "textual",
+        "mcp_tui.errors",
+        "mcp_tui.untrusted",
+        "mcp_tui.process",
+        "mcp_tui.config",
+        "mcp_tui.schema",
+        "mcp_tui.session",
+        *_ABOVE_SESSION,
+    ),
 }
-#: Session modules that are plain data with no ``mcp`` import, which the config layer builds.
+#: Session and chat modules that are plain data (no ``mcp``, no ``pydantic_ai``), which the
+#: config layer builds and the pure layers may name.
 PURE_DATA = (
     "mcp_tui.session.servers",
     "mcp_tui.session.oauth_settings",
     "mcp_tui.session.roots",
+    "mcp_tui.chat",
+    "mcp_tui.chat.settings",
 )
-PURE_MODULES = (
-    "config",
-    "config_models",
-    "config_json",
-    "config_text",
-    "errors",
-    "untrusted",
-    "options",
-    "paths",
-    "answers",
-    "collector",
-    "startup",
-)
+#: Packages whose modules must never load Textual, even indirectly.
+BELOW_THE_UI = ("errors", "untrusted", "process", "config", "schema", "session", "chat", "headless")
 
 
 def _layer(path: Path) -> str | None:
     rel = path.relative_to(PACKAGE)
-    if rel.parts[0] in FORBIDDEN:
-        return rel.parts[0]
-    if len(rel.parts) == 1 and rel.stem in PURE_MODULES:
-        return "schema"  # same rules as the schema engine: pure Python
-    return None
+    top = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+    return top if top in FORBIDDEN else None
 
 
 def _imports(path: Path) -> list[str]:
+    """Every absolute import in the module, wherever it is (function bodies, TYPE_CHECKING).
+
+    ``from mcp_tui.x import y`` counts as importing ``mcp_tui.x.y`` when ``y`` is a module.
+    """
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.append(node.module)
-    return names
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                where = PACKAGE.parent / full.replace(".", "/")
+                is_module = where.is_dir() or where.with_suffix(".py").is_file()
+                names.append(full if is_module else node.module)
+    return list(dict.fromkeys(names))
 
 
 def _violations() -> list[str]:
@@ -74,34 +105,61 @@ def _violations() -> list[str]:
             if name in PURE_DATA:
                 continue
             for prefix in FORBIDDEN[layer]:
+                if prefix.startswith(f"mcp_tui.{layer}"):
+                    continue
                 if name == prefix or name.startswith(prefix + "."):
                     found.append(f"{path.relative_to(PACKAGE.parent)} imports {name}")
-    return found
+                    break
+    return sorted(set(found))
+
+
+def test_every_module_belongs_to_a_layer() -> None:
+    loose = [
+        str(p.relative_to(PACKAGE.parent))
+        for p in PACKAGE.rglob("*.py")
+        if _layer(p) is None and p.name not in ("__init__.py", "__main__.py")
+    ]
+    assert loose == [], "a new top-level package needs its rules in FORBIDDEN"
 
 
 def test_no_module_imports_against_the_layer_direction() -> None:
     assert _violations() == []
 
 
-def test_the_scan_sees_a_violation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("where", "source", "expected"),
+    [
+        ("schema/bad.py", "import textual.app\n", "imports textual.app"),
+        ("config/bad.py", "def f():\n    from mcp_tui.ui import app\n", "imports mcp_tui.ui"),
+        ("headless/bad.py", "from mcp_tui.cli import main\n", "imports mcp_tui.cli"),
+        ("demo/bad.py", "from mcp_tui.untrusted import visible\n", "imports mcp_tui.untrusted"),
+        ("errors.py", "from mcp_tui.session import connection\n", "imports mcp_tui.session"),
+    ],
+)
+def test_the_scan_sees_a_violation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, source: str, expected: str
+) -> None:
     fake = tmp_path / "mcp_tui"
-    (fake / "schema").mkdir(parents=True)
-    (fake / "schema" / "bad.py").write_text("import textual.app\n", encoding="utf-8")
+    (fake / where).parent.mkdir(parents=True, exist_ok=True)
+    (fake / where).write_text(source, encoding="utf-8")
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
-    assert _violations() == ["mcp_tui/schema/bad.py imports textual.app"]
+    found = _violations()
+    assert len(found) == 1 and found[0].startswith(f"mcp_tui/{where} {expected}"), found
 
 
 def test_pure_data_modules_import_nothing_heavy() -> None:
     for name in PURE_DATA:
-        path = PACKAGE.parent / (name.replace(".", "/") + ".py")
-        assert not [i for i in _imports(path) if i.split(".")[0] in ("mcp", "mcp_types", "textual")]
+        base = PACKAGE.parent / name.replace(".", "/")
+        path = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+        heavy = ("mcp", "mcp_types", "textual", "pydantic_ai")
+        assert not [i for i in _imports(path) if i.split(".")[0] in heavy], name
 
 
-def test_pure_and_session_modules_never_load_textual() -> None:
+def test_modules_below_the_ui_never_load_textual() -> None:
     modules = sorted(
-        ".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts)
+        ".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
         for p in PACKAGE.rglob("*.py")
-        if _layer(p) in ("schema", "session", "chat") and p.stem != "__main__"
+        if _layer(p) in BELOW_THE_UI and p.stem != "__main__"
     )
     code = (
         "import importlib, sys\n"

@@ -1,4 +1,4 @@
-"""``mcp_tui.startup``: the collector is paused for start-up only, and always turned back on."""
+"""``mcp_tui.process.startup``: the collector is paused for start-up only, and always back on."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import gc
 
 import pytest
 
-from mcp_tui import startup
-from mcp_tui.cli import main
+from mcp_tui.cli.main import main
+from mcp_tui.process import startup
 
 
 def test_pause_then_resume_freezes_and_enables() -> None:
@@ -64,7 +64,7 @@ def test_the_log_panel_loads_without_attrs_and_attrs_still_loads_after() -> None
 def test_attrs_unseen_hides_attrs_only_inside_and_only_when_not_loaded() -> None:
     out = _run(
         "import sys\n"
-        "from mcp_tui.startup import attrs_unseen\n"
+        "from mcp_tui.process.startup import attrs_unseen\n"
         "with attrs_unseen():\n"
         "    try:\n"
         "        import attr\n"
@@ -79,9 +79,10 @@ def test_attrs_unseen_hides_attrs_only_inside_and_only_when_not_loaded() -> None
 
 
 def test_start_up_and_form_holds_share_one_count() -> None:
-    # A form built while start-up still holds the collector (mcp_tui.collector): the collector
-    # comes back with the last release, whichever it is, and start-up's freeze still happens.
-    from mcp_tui.collector import Hold, holds
+    # A form built while start-up still holds the collector (mcp_tui.process.collector): the
+    # collector comes back with the last release, whichever it is, and start-up's freeze still
+    # happens.
+    from mcp_tui.process.collector import Hold, holds
 
     assert gc.isenabled() and holds() == 0
     startup.pause_collector()

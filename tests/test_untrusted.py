@@ -110,10 +110,11 @@ def test_boundary_code_points_equal_the_per_character_rule(codes: list[int], kee
 def test_the_generated_table_is_exactly_the_rule_for_every_code_point() -> None:
     import unicodedata
 
-    from mcp_tui import untrusted_table
-    from mcp_tui.untrusted import render_table, unsafe_ranges
+    from mcp_tui.untrusted import table as untrusted_table
+    from mcp_tui.untrusted import unsafe_ranges
+    from mcp_tui.untrusted.generate import render_table
 
-    # If this fails after a Python upgrade, regenerate: python -m mcp_tui.untrusted_table
+    # If this fails after a Python upgrade, regenerate: python -m mcp_tui.untrusted.generate
     assert unicodedata.unidata_version == untrusted_table.UNIDATA_VERSION
     ranges = unsafe_ranges()
     assert (0x00, 0x1F) in ranges and (0x7F, 0x9F) in ranges

@@ -39,7 +39,7 @@ class SavedConversation(Struct, frozen=True):
 
 
 def conversations_dir() -> Path:
-    from mcp_tui.paths import data_dir
+    from mcp_tui.config.paths import data_dir
 
     return data_dir() / "conversations"
 

@@ -37,7 +37,7 @@ MAX_RECORD_BYTES = 1 << 20
 
 def default_directory() -> Path:
     """``<platform data dir>/oauth``."""
-    from mcp_tui.paths import data_dir
+    from mcp_tui.config.paths import data_dir
 
     return data_dir() / OAUTH_DIR_NAME
 

@@ -1,6 +1,6 @@
 """Server specifications: how to reach one MCP server, independent of where the spec came from.
 
-Built by ``mcp_tui.config`` (config files) and ``mcp_tui.cli`` (command line); consumed by
+Built by ``mcp_tui.config.load`` (config files) and ``mcp_tui.cli.main`` (command line); consumed by
 ``connection.py``. Pure data: importing this module does not import ``mcp``.
 """
 

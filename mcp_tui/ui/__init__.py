@@ -1,0 +1,5 @@
+"""The Textual app: screens, widgets and one stylesheet (``app.tcss``).
+
+Talks to ``session`` objects, never to raw MCP types; every server string is shown as literal
+text. See ``docs/architecture.md``.
+"""

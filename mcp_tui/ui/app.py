@@ -29,7 +29,7 @@ from textual.binding import Binding, BindingType
 from textual.command import Provider
 from textual.screen import Screen
 
-from mcp_tui.options import AppOptions
+from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState, Notice, ResourceUpdated
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.ui.app_chat import AppChat

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
-from mcp_tui.options import AppOptions
+from mcp_tui.config.options import AppOptions
 
 if TYPE_CHECKING:
     from mcp_tui.chat.settings import ChatSettings

@@ -33,11 +33,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 from textual.app import App
 
-from mcp_tui.options import AppOptions
+from mcp_tui.config.options import AppOptions
+from mcp_tui.process.startup import resume_collector
 from mcp_tui.session.era import Era, mode_for, other_era
 from mcp_tui.session.events import ConnectionState, Notice, ServerStateChanged, SessionEvent
 from mcp_tui.session.roots import Root
-from mcp_tui.startup import resume_collector
 from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
@@ -153,7 +153,7 @@ class AppConnections(App[None]):
             await self._discard_head_starts()
             return
         finally:
-            resume_collector()  # start-up's imports are done (``mcp_tui.startup``)
+            resume_collector()  # start-up's imports are done (``mcp_tui.process.startup``)
         handler = self._load_handler()
         self._open_traffic_log()
         for entry in self.entries.values():
@@ -218,7 +218,7 @@ class AppConnections(App[None]):
         path = self.options.stderr_log
         if path is None:
             try:
-                from mcp_tui.paths import log_dir
+                from mcp_tui.config.paths import log_dir
 
                 return log_dir() / f"{safe}.stderr.log"
             except Exception:

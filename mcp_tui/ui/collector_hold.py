@@ -8,8 +8,8 @@ work made the form appear later, and more so the bigger the form. Held, it runs 
 the frame, while the user starts reading; it is also less work, since one young collection then
 covers what would have been dozens.
 
-A hold is a :class:`mcp_tui.collector.Hold` (holds nest, and the collector is only turned back on
-by the hold that turned it off) that never outlives :data:`MAX_HOLD` seconds.
+A hold is a :class:`mcp_tui.process.collector.Hold` (holds nest, and the collector is only turned
+back on by the hold that turned it off) that never outlives :data:`MAX_HOLD` seconds.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from textual.app import App
 
-from mcp_tui.collector import Hold, holds
+from mcp_tui.process.collector import Hold, holds
 
 __all__ = ["MAX_HOLD", "CollectorHold", "holds"]
 

@@ -15,7 +15,7 @@ connection runs in a Textual worker); the handler
 - posts ``ElicitationShown`` (once the screen has painted: the transcript is behind it) and
   ``ElicitationFinished`` to the app for the transcript;
 - never raises (cancellation aside, which must propagate): failures become ``cancel`` with a note;
-- optionally records every answer, in order, in an answers file (``mcp_tui.answers``) that
+- optionally records every answer, in order, in an answers file (``mcp_tui.config.answers``) that
   ``mcp-tui call --answers`` replays.
 
 Cleanup after a cancellation never awaits: under anyio a cancelled scope cancels every later await.
@@ -41,7 +41,7 @@ from mcp_tui.ui.widgets.key_carry import KeyCarry
 from mcp_tui.ui.widgets.key_order import SequencedScreen
 
 if TYPE_CHECKING:
-    from mcp_tui.answers import AnswerRecorder
+    from mcp_tui.config.answers import AnswerRecorder
 
 log = logging.getLogger(__name__)
 
@@ -334,7 +334,7 @@ class TuiElicitationHandler:
             reply["toolUse"] = {"name": outcome.tool_use.name, "input": outcome.tool_use.input}
         try:
             if self._recorder is None:
-                from mcp_tui.answers import AnswerRecorder
+                from mcp_tui.config.answers import AnswerRecorder
 
                 self._recorder = AnswerRecorder(self.save_answers)
             self._recorder.record(
@@ -360,7 +360,7 @@ class TuiElicitationHandler:
             return
         try:
             if self._recorder is None:
-                from mcp_tui.answers import AnswerRecorder
+                from mcp_tui.config.answers import AnswerRecorder
 
                 self._recorder = AnswerRecorder(self.save_answers)
             self._recorder.record(

@@ -21,7 +21,7 @@ from demo_tui_kit import wait_until
 from session_testkit import stdio_spec
 
 from mcp_tui.chat.settings import ChatSettings
-from mcp_tui.options import AppOptions
+from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.sampling import SamplingScreen

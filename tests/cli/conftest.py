@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_tui import paths
+from mcp_tui.config import paths
 
 
 @pytest.fixture(autouse=True)

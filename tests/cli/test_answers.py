@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_tui.answers import AnswerRecorder, load_answers
+from mcp_tui.config.answers import AnswerRecorder, load_answers
 from mcp_tui.errors import ConfigError
 
 TOML = """
@@ -153,7 +153,7 @@ def test_tui_answer_replay_and_accept_defaults_send_the_same_content(tmp_path: P
     """One rule for empty fields (``validate.left_empty``): an untouched ``""`` default is sent by
     the TUI, replayed from ``--save-answers`` and sent by ``--elicit accept-defaults`` alike; a
     null the user asked for and a number choice survive the round trip with their JSON types."""
-    from mcp_tui.headless_elicit import ScriptedHandler
+    from mcp_tui.headless.elicit import ScriptedHandler
     from mcp_tui.schema import parse_requested_schema, validate_form
     from mcp_tui.schema.fields import NULL
     from mcp_tui.session.elicitation import ElicitationRequest

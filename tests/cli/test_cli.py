@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from mcp_tui import cli, cli_demo
-from mcp_tui.cli_args import build_call_parser, build_list_parser, build_main_parser
-from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.cli import demo as cli_demo
+from mcp_tui.cli import main as cli
+from mcp_tui.cli.args import build_call_parser, build_list_parser, build_main_parser
+from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
 PY = sys.executable
@@ -351,7 +352,7 @@ def test_python_dash_m_help_without_mcp_or_textual() -> None:
     probe = run_module(
         "-c",
         "import sys\n"
-        "from mcp_tui.cli import main\n"
+        "from mcp_tui.cli.main import main\n"
         "for argv in (['--help'], ['call', '--help'], ['ftp://x']):\n"
         "    try:\n"
         "        main(argv)\n"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_tui import cli
-from mcp_tui.options import AppOptions
+from mcp_tui.cli import main as cli
+from mcp_tui.config.options import AppOptions
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 
 PY = sys.executable

@@ -1,5 +1,5 @@
 """Library logging never reaches the terminal as it is: one escaped line in headless runs, nothing
-with ``--quiet``, a log file under the TUI (``mcp_tui.cli_logging``)."""
+with ``--quiet``, a log file under the TUI (``mcp_tui.process.logs``)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from mcp_tui import cli
-from mcp_tui.cli_logging import TUI_LOG_NAME, headless_logging, tui_logging
-from mcp_tui.options import AppOptions
+from mcp_tui.cli import main as cli
+from mcp_tui.config.options import AppOptions
+from mcp_tui.process.logs import TUI_LOG_NAME, headless_logging, tui_logging
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 
 

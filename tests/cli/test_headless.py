@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from mcp_tui import cli
+from mcp_tui.cli import main as cli
 
 PY = sys.executable
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "elicit_server.py"
@@ -453,7 +453,7 @@ def test_answers_recorded_in_the_tui_replay_unchanged(
     url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """What ``--save-answers`` writes (``AnswerRecorder``) is what ``call --answers`` replays."""
-    from mcp_tui.answers import AnswerRecorder
+    from mcp_tui.config.answers import AnswerRecorder
 
     path = tmp_path / "recorded.json"
     recorder = AnswerRecorder(path)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_tui import cli
+from mcp_tui.cli import main as cli
 
 SDK_SERVER = Path(__file__).resolve().parents[1] / "fixtures" / "sdk_elicit_server.py"
 COMMAND = ["--", sys.executable, str(SDK_SERVER)]

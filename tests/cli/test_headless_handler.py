@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_tui.answers import load_answers
-from mcp_tui.headless_elicit import ScriptedHandler
+from mcp_tui.config.answers import load_answers
+from mcp_tui.headless.elicit import ScriptedHandler
 from mcp_tui.schema.parse import parse_requested_schema
 from mcp_tui.session.elicitation import ElicitationRequest
 

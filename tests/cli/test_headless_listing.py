@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import anyio
 import pytest
 
-from mcp_tui import headless
+from mcp_tui.headless import run as headless
 from mcp_tui.session.events import (
     CatalogChanged,
     ConnectionState,

@@ -15,7 +15,7 @@ from mcp_types import (
 )
 from pydantic import BaseModel, ConfigDict
 
-from mcp_tui.headless import _Run
+from mcp_tui.headless.run import _Run
 from mcp_tui.session.events import TrafficRecorded
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_tui.config import load_config
+from mcp_tui.config.load import load_config
 from mcp_tui.errors import ConfigError
 
 

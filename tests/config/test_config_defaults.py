@@ -1,9 +1,10 @@
 """The defaults, pinned: an EMPTY config file, no config file, and every layer that takes one.
 
-Each default is written once (``session/servers.py``, ``options.py``, ``oauth_settings.py``) and
-read everywhere else; these tests hold the values a user gets when they configure nothing, so a
-default changed in any one place (the config models, the settings record, the run's options, the
-connection or the gate) fails here rather than drifting apart silently. ``config.example.toml``
+Each default is written once (``session/servers.py``, ``config/options.py``,
+``session/oauth_settings.py``) and read everywhere else; these tests hold the values a user gets
+when they configure nothing, so a default changed in any one place (the config models, the
+settings record, the run's options, the connection or the gate) fails here rather than drifting
+apart silently. ``config.example.toml``
 is no help for this: it sets most keys explicitly.
 """
 
@@ -17,9 +18,9 @@ import msgspec
 import pytest
 
 from mcp_tui.chat.settings import DEFAULT_SYSTEM_PROMPT
-from mcp_tui.config import AppSettings, load_config
-from mcp_tui.config_models import AppConfig, HttpServerConfig, OAuthConfig, RateLimitConfig
-from mcp_tui.options import AppOptions
+from mcp_tui.config.load import AppSettings, load_config
+from mcp_tui.config.models import AppConfig, HttpServerConfig, OAuthConfig, RateLimitConfig
+from mcp_tui.config.options import AppOptions
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.elicitation_bridge import ElicitationBridge
 from mcp_tui.session.elicitation_gate import ElicitationGate

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_tui.config import load_config
+from mcp_tui.config.load import load_config
 from mcp_tui.errors import ConfigError
 from mcp_tui.session.servers import HttpTarget, StdioTarget
 from tests.config import config_kit
@@ -51,8 +51,8 @@ def test_example_file_loads_with_every_server() -> None:
 
 def test_example_documents_every_key() -> None:
     """Every field of every model appears in the example, so the example stays complete."""
-    from mcp_tui.config import AppConfig, HttpServerConfig, RateLimitConfig, StdioServerConfig
-    from mcp_tui.config_models import ChatConfig
+    from mcp_tui.config.load import AppConfig, HttpServerConfig, RateLimitConfig, StdioServerConfig
+    from mcp_tui.config.models import ChatConfig
 
     text = EXAMPLE.read_text(encoding="utf-8")
     for model in (AppConfig, RateLimitConfig, StdioServerConfig, HttpServerConfig, ChatConfig):

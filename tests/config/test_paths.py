@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_tui import paths
-from mcp_tui.config_text import (
+from mcp_tui.config import paths
+from mcp_tui.config.text import (
     ExpansionError,
     expand_variables,
     format_key_path,

@@ -34,7 +34,7 @@ from app_testkit import (  # type: ignore[import-not-found]  # noqa: E402
     wait_for,
 )
 
-from mcp_tui.options import AppOptions  # noqa: E402
+from mcp_tui.config.options import AppOptions  # noqa: E402
 from mcp_tui.session.events import ConnectionState  # noqa: E402
 from mcp_tui.session.servers import ServerSpec, StdioTarget  # noqa: E402
 from mcp_tui.ui.app import McpTuiApp  # noqa: E402

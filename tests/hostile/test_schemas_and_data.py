@@ -21,7 +21,7 @@ from hostile_kit import (
 )
 from textual.widgets import Input
 
-from mcp_tui.options import AppOptions
+from mcp_tui.config.options import AppOptions
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 

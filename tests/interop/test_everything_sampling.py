@@ -18,7 +18,7 @@ from test_everything_tui import build_app
 from textual.widgets import Input, Select, Static, TextArea
 from tui_driver import _messages, quit_app, result_text, tool_results, wait_for
 
-from mcp_tui import cli
+from mcp_tui.cli import main as cli
 from mcp_tui.ui.screens.sampling import SamplingScreen
 
 pytestmark = [pytest.mark.interop]

@@ -23,7 +23,7 @@ from tui_driver import (
     wait_for,
 )
 
-from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.confirm import ConfirmScreen

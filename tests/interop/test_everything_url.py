@@ -28,7 +28,7 @@ from tui_driver import (
     wait_for,
 )
 
-from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.events import CallOutcome, SessionEvent

@@ -30,7 +30,7 @@ from tui_driver import (
     wait_for,
 )
 
-from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.schema.fields import FieldKind
 from mcp_tui.session.servers import ProtocolMode
 from mcp_tui.ui.app import McpTuiApp

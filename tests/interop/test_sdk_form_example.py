@@ -28,7 +28,7 @@ from tui_driver import (
     wait_for,
 )
 
-from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.session.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation import ElicitationScreen

@@ -20,8 +20,8 @@ from interop_peers import SDK_EXAMPLES, NodeServer, node_http_server
 from textual.widgets import TextArea
 from tui_driver import _messages, press_on, quit_app, wait_for
 
-from mcp_tui import cli
-from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.cli import main as cli
+from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.session.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation import ElicitationScreen

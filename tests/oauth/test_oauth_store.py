@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_tui.cli import main
+from mcp_tui.cli.main import main
 from mcp_tui.session.oauth_store import (
     TokenFile,
     canonical_url,
@@ -91,7 +91,7 @@ def test_forget_and_list_never_show_tokens() -> None:
     assert entry.server_url == "https://a.example/mcp"
     assert entry.has_access_token and entry.has_refresh_token and entry.client_id == "client-123"
     out = io.StringIO()
-    from mcp_tui.cli_auth import run_auth
+    from mcp_tui.cli.auth import run_auth
 
     assert run_auth(["list"], {}, out) == 0
     text = out.getvalue()

@@ -24,7 +24,7 @@ if str(HERE / "fixtures") not in sys.path:
 
 from fake_connection import FakeFactory, Script, spec  # noqa: E402
 
-from mcp_tui.options import AppOptions  # noqa: E402
+from mcp_tui.config.options import AppOptions  # noqa: E402
 from mcp_tui.ui.app import McpTuiApp  # noqa: E402
 from mcp_tui.ui.screens.session import SessionScreen  # noqa: E402
 from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef  # noqa: E402

@@ -25,8 +25,8 @@ from typing import Any, TypeVar
 from textual.dom import DOMNode
 from textual.pilot import Pilot
 
+from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.demo.server import demo_stdio_command, demo_stdio_env
-from mcp_tui.options import AppOptions, ToolCallRequest
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.servers import ProtocolMode, ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp

@@ -28,7 +28,7 @@ from app_testkit import (
 )
 from textual.widgets import ProgressBar, TextArea
 
-from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import (
@@ -106,8 +106,8 @@ def test_first_frame_imports_only_what_it_paints() -> None:
     schema engine, the URL checks, the confirmation screen or OAuth: they load when first needed.
     The panels (and their modules: RichLog pulls in rich.pretty) come right after it. No
     dataclass of mcp-tui is made on the way (Python 3.11 compiles six methods for each frozen one;
-    the records there are msgspec structs). And the collector pause of ``mcp_tui.startup`` never
-    applies outside the command line."""
+    the records there are msgspec structs). And the collector pause of
+    ``mcp_tui.process.startup`` never applies outside the command line."""
     later = (
         "mcp",
         "mcp_tui.schema",
@@ -132,7 +132,7 @@ def test_first_frame_imports_only_what_it_paints() -> None:
         dataclasses._process_class = counted
         seen = []
         from textual.app import App
-        from mcp_tui.options import AppOptions
+        from mcp_tui.config.options import AppOptions
         from mcp_tui.session.servers import ServerSpec, StdioTarget
         from mcp_tui.ui.app import McpTuiApp
         from tests.waits import wait_until

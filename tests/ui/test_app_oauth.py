@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from app_testkit import make_app, open_node, session_of, wait_for
 
-from mcp_tui.options import AppOptions
+from mcp_tui.config.options import AppOptions
 from mcp_tui.session.browser import OpenResult
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.servers import HttpTarget, ServerSpec

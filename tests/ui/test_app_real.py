@@ -29,7 +29,7 @@ from app_testkit import (
 )
 from textual.widgets import Input
 
-from mcp_tui.options import AppOptions
+from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp

@@ -33,7 +33,7 @@ from app_testkit import events_shown, session_of, transcript_text, wait_for
 from test_app_real import needs_proc, processes_with, python_server
 from textual.pilot import Pilot
 
-from mcp_tui.options import AppOptions
+from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.servers import ProtocolMode
 from mcp_tui.ui.app import McpTuiApp

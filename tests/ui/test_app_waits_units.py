@@ -12,7 +12,7 @@ import pytest
 from textual.app import App
 
 import mcp_tui
-from mcp_tui.options import AppOptions
+from mcp_tui.config.options import AppOptions
 from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.render import url_wait_entry

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from textual.app import App, ComposeResult
 
-from mcp_tui.answers import load_answers
+from mcp_tui.config.answers import load_answers
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.collector_hold import holds

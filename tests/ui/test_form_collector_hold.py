@@ -40,7 +40,7 @@ def test_holds_nest_and_release_once() -> None:
 
 
 def test_a_hold_leaves_a_collector_someone_else_turned_off_alone() -> None:
-    gc.disable()  # as start-up does (mcp_tui.startup)
+    gc.disable()  # as start-up does (mcp_tui.process.startup)
     hold = CollectorHold()
     hold.release()
     assert not gc.isenabled()

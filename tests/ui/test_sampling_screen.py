@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Select, Static, TextArea
 
-from mcp_tui.options import AppOptions, ToolCallRequest
+from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.sampling import SamplingScreen

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from rich.text import Text
 
+from mcp_tui.process.startup import attrs_unseen
 from mcp_tui.session.events import LogReceived, StderrReceived
-from mcp_tui.startup import attrs_unseen
 
 with attrs_unseen():  # rich.pretty would load attrs only for what we never print
     from textual.widgets import RichLog

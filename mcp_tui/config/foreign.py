@@ -11,9 +11,9 @@ Two shapes exist in the wild:
 
 These files are written for other programs, so keys we do not use are skipped with a note instead of
 failing the whole file: the user's existing file must keep working. Values of keys we *do* use are
-checked as strictly as our TOML (by the same pydantic models, in ``config.py``).
+checked as strictly as our TOML (by the same pydantic models, in ``config/load.py``).
 
-Pure: no pydantic here; the result is plain dicts for ``config.py`` to validate.
+Pure: no pydantic here; the result is plain dicts for ``config/load.py`` to validate.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from mcp_tui.config_text import KeyPath, format_key_path
+from mcp_tui.config.text import KeyPath, format_key_path
 
 ConfigFormat = Literal["toml", "mcpServers", "vscode"]
 ServerKind = Literal["stdio", "http"]
@@ -45,7 +45,7 @@ _WHY_IGNORED = {
 
 
 class ForeignConfigError(Exception):
-    """A problem at ``key`` that makes the file unusable; ``config.py`` adds file and line."""
+    """A problem at ``key`` that makes the file unusable; ``config/load.py`` adds file and line."""
 
     def __init__(self, key: KeyPath, message: str) -> None:
         super().__init__(message)

@@ -32,8 +32,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from mcp_tui.config_json import ConfigFormat, ForeignConfigError, translate_json
-from mcp_tui.config_models import (
+from mcp_tui.config.foreign import ConfigFormat, ForeignConfigError, translate_json
+from mcp_tui.config.models import (
     AppConfig,
     ChatConfig,
     HttpServerConfig,
@@ -42,8 +42,9 @@ from mcp_tui.config_models import (
     StdioServerConfig,
     check_url,
 )
-from mcp_tui.config_settings import AppSettings
-from mcp_tui.config_text import (
+from mcp_tui.config.paths import expand_user_path
+from mcp_tui.config.settings import AppSettings
+from mcp_tui.config.text import (
     ExpansionError,
     KeyPath,
     expand_variables,
@@ -54,7 +55,6 @@ from mcp_tui.config_text import (
     toml_key_lines,
 )
 from mcp_tui.errors import ConfigError
-from mcp_tui.paths import expand_user_path
 from mcp_tui.session.servers import (
     HttpTarget,
     ServerSpec,

@@ -42,7 +42,7 @@ def demo_http_server(startup_timeout: float = 60.0) -> Iterator[str]:
     so it can never block on a full pipe. It runs in its own session, so a Ctrl+C meant for us
     does not kill it mid-answer; we terminate it (then kill it) on the way out.
     """
-    from mcp_tui.paths import log_dir
+    from mcp_tui.config.paths import log_dir
 
     log = log_dir() / "demo-http.stderr.log"
     log.parent.mkdir(parents=True, exist_ok=True)

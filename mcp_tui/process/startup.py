@@ -1,7 +1,7 @@
 """Start-up: the collector held off for start-up's imports, and imports kept off its path.
 
-The command line (``cli.main``) holds the collector off (:mod:`mcp_tui.collector`) while mcp-tui
-starts: Textual and the first-frame modules, then the SDK right after the first frame. Those
+The command line (``cli.main``) holds the collector off (:mod:`mcp_tui.process.collector`) while
+mcp-tui starts: Textual and the first-frame modules, then the SDK right after the first frame. Those
 imports allocate hundreds of thousands of objects and almost no garbage (measured: Textual plus
 the first-frame modules 177-315 ms with the collector on, 155-209 ms with it off).
 :func:`resume_collector` ends the hold once the imports are done, freezing what they allocated.
@@ -14,7 +14,7 @@ import contextlib
 import sys
 from collections.abc import Iterator
 
-from mcp_tui.collector import Hold
+from mcp_tui.process.collector import Hold
 
 _start_up: Hold | None = None
 

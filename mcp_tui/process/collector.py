@@ -3,9 +3,9 @@
 Two moments build hundreds of thousands of objects that all survive, and the collector, walking
 everything allocated so far at each allocation burst, only slows them down:
 
-- start-up's imports (``mcp_tui.startup``): about 400 modules before the first frame and the SDK
-  after it; held off, the imports are about a tenth faster. Released once they are done, with
-  ``gc.freeze()`` first, so what start-up allocated (it lives as long as the process) is never
+- start-up's imports (``mcp_tui.process.startup``): about 400 modules before the first frame and
+  the SDK after it; held off, the imports are about a tenth faster. Released once they are done,
+  with ``gc.freeze()`` first, so what start-up allocated (it lives as long as the process) is never
   walked again;
 - building an elicitation form, until its first frame (``mcp_tui.ui.collector_hold``).
 

@@ -1,4 +1,4 @@
-"""Display names of servers named on the command line (``mcp_tui/server_names.py``): from the
+"""Display names of servers named on the command line (``mcp_tui/cli/names.py``): from the
 package, not the entry point's file name (every npm server's is ``index.js``)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from mcp_tui import cli
-from mcp_tui.options import AppOptions
-from mcp_tui.server_names import derive_name
+from mcp_tui.cli import main as cli
+from mcp_tui.cli.names import derive_name
+from mcp_tui.config.options import AppOptions
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
 EVERYTHING = "/app/node_modules/@modelcontextprotocol/server-everything/dist/index.js"

@@ -1,7 +1,7 @@
-"""The argument parsers of ``mcp-tui``, its exit codes, and ``--args`` JSON.
+"""The argument parsers of ``mcp-tui``, the help text of its exit codes, and ``--args`` JSON.
 
-Separate from ``cli.py`` so the parsing can be tested without any app (the server named on the
-command line is :mod:`mcp_tui.cli_target`): every function here is pure
+Separate from :mod:`mcp_tui.cli.main` so the parsing can be tested without any app (the server
+named on the command line is :mod:`mcp_tui.cli.target`): every function here is pure
 (no ``mcp``, no ``textual``) and every mistake raises :class:`~mcp_tui.errors.UsageError` with one
 paragraph that says what to write instead.
 """
@@ -15,15 +15,16 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from mcp_tui import __version__
-from mcp_tui.errors import UsageError
+from mcp_tui.errors import (
+    EXIT_CONNECTION,
+    EXIT_ELICITATION,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_TOOL_ERROR,
+    EXIT_USAGE,
+    UsageError,
+)
 from mcp_tui.session.servers import DEFAULT_CONNECT_TIMEOUT
-
-EXIT_OK = 0
-EXIT_TOOL_ERROR = 1
-EXIT_USAGE = 2
-EXIT_CONNECTION = 3
-EXIT_ELICITATION = 4
-EXIT_INTERRUPTED = 130
 
 SUBCOMMANDS = ("demo", "call", "list", "auth", "chat")
 MODES = ("auto", "legacy", "2026-07-28")

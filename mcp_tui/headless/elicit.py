@@ -2,7 +2,7 @@
 policy.
 
 :class:`ScriptedHandler` is the :class:`~mcp_tui.session.elicitation.ElicitationHandler` of
-``mcp-tui call``. For each request it picks an answer (``answers.py``), and for a form's
+``mcp-tui call``. For each request it picks an answer (``config/answers.py``), and for a form's
 ``accept`` completes the content with the schema's defaults and validates it with the same schema
 engine as the TUI's forms. Content that does not fit is **never sent**: the handler answers
 ``cancel``, records a failure that names the fields, and asks the run to stop (exit code 4).
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TextIO
 
-from mcp_tui.answers import AnswerScript, ScriptedAnswer
+from mcp_tui.config.answers import AnswerScript, ScriptedAnswer
 from mcp_tui.schema.fields import FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest, ToolUse

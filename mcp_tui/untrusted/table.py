@@ -5,7 +5,7 @@ instead of asking ``unicodedata`` about every character; computing the table tak
 slow for start-up. It depends on the Unicode version of ``unicodedata`` (unassigned code points,
 category Cn): ``untrusted`` uses it only when :data:`UNIDATA_VERSION` matches and otherwise computes
 the ranges itself. ``tests/test_untrusted.py`` checks every code point against the per-character
-rule. Regenerate with ``python -m mcp_tui.untrusted_table > mcp_tui/untrusted_table.py``.
+rule. Regenerate with ``python -m mcp_tui.untrusted.generate > mcp_tui/untrusted/table.py``.
 """
 
 from __future__ import annotations
@@ -81,8 +81,3 @@ ffef-fffb fffe-ffff 1000c 10027 1003b 1003e 1004e-1004f 1005e-1007f 100fb-100ff 
 1faf7-1faff 1fb93 1fbcb-1fbef 1fbfa-1ffff 2a6e0-2a6ff 2b739-2b73f 2b81e-2b81f 2cea2-2ceaf
 2ebe1-2f7ff 2fa1e-2ffff 3134b-e00ff e01f0-10ffff
 """
-
-if __name__ == "__main__":  # pragma: no cover - maintenance
-    from mcp_tui.untrusted import render_table
-
-    print(render_table(), end="")

@@ -2,7 +2,7 @@
 
 A plain record in a module that imports neither pydantic nor the loader, so the command line can
 build the defaults (no config file) without importing pydantic on the way to the first frame
-(about 100 ms; see benchmarks/). ``mcp_tui.config`` re-exports it.
+(about 100 ms; see benchmarks/). ``mcp_tui.config.load`` re-exports it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
 
-from mcp_tui.options import AppOptions
+from mcp_tui.config.options import AppOptions
 from mcp_tui.session.servers import (
     DEFAULT_ELICITATION,
     DEFAULT_MODE,

@@ -50,7 +50,7 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from mcp_tui.config_text import (
+from mcp_tui.config.text import (
     KeyPath,
     find_line,
     format_key_path,

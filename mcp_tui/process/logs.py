@@ -122,7 +122,7 @@ def headless_logging(err: TextIO, quiet: bool) -> Iterator[logging.Handler]:
 
 
 def tui_log_path() -> Path:
-    from mcp_tui.paths import log_dir
+    from mcp_tui.config.paths import log_dir
 
     return log_dir() / TUI_LOG_NAME
 

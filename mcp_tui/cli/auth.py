@@ -71,7 +71,7 @@ def describe(entry: StoredAuth, now: float | None = None) -> str:
 def _server_url(name: str, config: str | None, environ: Mapping[str, str]) -> str:
     if name.startswith(("http://", "https://")):
         return name
-    from mcp_tui.cli import load_located_config
+    from mcp_tui.config.located import load_located_config
     from mcp_tui.session.servers import HttpTarget
 
     location, loaded = load_located_config(config, environ)

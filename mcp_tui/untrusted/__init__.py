@@ -70,18 +70,9 @@ def unsafe_ranges() -> list[tuple[int, int]]:
     return ranges
 
 
-def render_table() -> str:
-    """The source of ``mcp_tui/untrusted_table.py`` for this Python's Unicode version."""
-    import textwrap
-
-    items = " ".join(f"{a:x}" if a == b else f"{a:x}-{b:x}" for a, b in unsafe_ranges())
-    body = textwrap.fill(items, 95, break_on_hyphens=False)
-    return _TABLE_TEMPLATE.format(version=unicodedata.unidata_version, ranges=body)
-
-
 def _table_ranges() -> list[tuple[int, int]]:
     """The generated table when it matches this ``unicodedata``; otherwise computed (once)."""
-    from mcp_tui import untrusted_table
+    from mcp_tui.untrusted import table as untrusted_table
 
     if unicodedata.unidata_version != untrusted_table.UNIDATA_VERSION:
         return unsafe_ranges()
@@ -176,29 +167,3 @@ def visible(text: object, *, limit: int | None = DEFAULT_LIMIT, keep_newlines: b
 def one_line(text: object, *, limit: int | None = 200) -> str:
     """Like :func:`visible` for places that hold one line (titles, labels, option names)."""
     return visible(text, limit=limit, keep_newlines=False)
-
-
-_TABLE_TEMPLATE = '''"""The code points ``untrusted.is_unsafe_char`` refuses, as ranges (generated).
-
-``visible`` escapes non-ASCII text with one regular expression built from this table (~8 ms, once)
-instead of asking ``unicodedata`` about every character; computing the table takes ~0.4 s, too
-slow for start-up. It depends on the Unicode version of ``unicodedata`` (unassigned code points,
-category Cn): ``untrusted`` uses it only when :data:`UNIDATA_VERSION` matches and otherwise computes
-the ranges itself. ``tests/test_untrusted.py`` checks every code point against the per-character
-rule. Regenerate with ``python -m mcp_tui.untrusted_table > mcp_tui/untrusted_table.py``.
-"""
-
-from __future__ import annotations
-
-UNIDATA_VERSION = "{version}"
-
-#: Hex code points and inclusive ranges, separated by white space.
-RANGES = """
-{ranges}
-"""
-
-if __name__ == "__main__":  # pragma: no cover - maintenance
-    from mcp_tui.untrusted import render_table
-
-    print(render_table(), end="")
-'''

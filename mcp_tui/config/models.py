@@ -1,6 +1,6 @@
 """The pydantic models of our TOML config: one frozen, strict model per table.
 
-``extra="forbid"``: a typo in our own file is an error with its key path and line (``config.py``
+``extra="forbid"``: a typo in our own file is an error with its key path and line (``load.py``
 adds the line). Every field has a description; ``config.example.toml`` documents each one and a
 test checks that it does. The JSON files of other clients are translated into these same models.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcp_tui.chat.settings import ChatSettings, ProviderKind
-from mcp_tui.config_settings import AppSettings
+from mcp_tui.config.settings import AppSettings
 from mcp_tui.session.oauth_settings import Grant, OAuthSettings, TokenEndpointAuthMethod
 from mcp_tui.session.servers import (
     DEFAULT_RATE_LIMIT,

@@ -3,7 +3,7 @@
 Both run one :class:`~mcp_tui.session.connection.ServerConnection` (the same session code as the
 TUI) inside ``anyio.run``. Results go to stdout — text, or with ``--json`` the exact result as it
 came over the wire — and everything else to stderr: each elicitation and the answer given
-(``headless_elicit.py``), notices, and unless ``--quiet`` the server's stderr and log messages.
+(``elicit.py``), notices, and unless ``--quiet`` the server's stderr and log messages.
 Server text is escaped before it is printed, and JSON output is pure ASCII, so nothing a server
 sends can drive the terminal.
 
@@ -13,12 +13,12 @@ in the session, so a call that races the listing goes without them. A tool the s
 is still called (servers may hide tools, and a 2026-07-28 client drops tools with invalid header
 annotations from the listing), with a warning on stderr.
 
-Library logging (the SDK's own warnings) goes through ``cli_logging.headless_logging``: one escaped,
-prefixed line per warning on stderr, nothing with ``--quiet``.
+Library logging (the SDK's own warnings) goes through ``process.logs.headless_logging``: one
+escaped, prefixed line per warning on stderr, nothing with ``--quiet``.
 
-Exit codes (``cli_args.py`` documents them in ``--help``): 0 success; 1 the call failed (``isError``
-or a JSON-RPC error); 3 the server could not be reached or the connection was lost, or the run
-timed out; 4 an elicitation could not be answered validly.
+Exit codes (``errors.py``; ``cli/args.py`` documents them in ``--help``): 0 success; 1 the call
+failed (``isError`` or a JSON-RPC error); 3 the server could not be reached or the connection was
+lost, or the run timed out; 4 an elicitation could not be answered validly.
 """
 
 from __future__ import annotations
@@ -35,11 +35,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import anyio
 
-from mcp_tui.answers import AnswerScript
-from mcp_tui.cli_args import EXIT_CONNECTION, EXIT_ELICITATION, EXIT_OK, EXIT_TOOL_ERROR
-from mcp_tui.cli_logging import headless_logging
-from mcp_tui.headless_elicit import ElicitPolicy, SamplingRefusal, ScriptedHandler
-from mcp_tui.headless_output import print_catalog, print_outcome
+from mcp_tui.config.answers import AnswerScript
+from mcp_tui.errors import EXIT_CONNECTION, EXIT_ELICITATION, EXIT_OK, EXIT_TOOL_ERROR
+from mcp_tui.headless.elicit import ElicitPolicy, SamplingRefusal, ScriptedHandler
+from mcp_tui.headless.output import print_catalog, print_outcome
+from mcp_tui.process.logs import headless_logging
+from mcp_tui.process.startup import resume_collector
 from mcp_tui.session.elicitation import CancelAll
 from mcp_tui.session.events import (
     CatalogChanged,
@@ -53,7 +54,6 @@ from mcp_tui.session.events import (
     TrafficRecorded,
 )
 from mcp_tui.session.servers import ServerSpec
-from mcp_tui.startup import resume_collector
 from mcp_tui.untrusted import one_line, visible
 
 if TYPE_CHECKING:
@@ -238,7 +238,7 @@ async def _connected(
         from mcp_tui.session.connection import ServerConnection
         from mcp_tui.session.traffic import TrafficLog
 
-        resume_collector()  # start-up's imports are done (``mcp_tui.startup``)
+        resume_collector()  # start-up's imports are done (``mcp_tui.process.startup``)
         traffic = TrafficLog(options.traffic_log) if options.traffic_log else None
         conn = ServerConnection(
             spec,

@@ -4,7 +4,7 @@
 file. This module turns those words into a :class:`~mcp_tui.session.servers.ServerSpec`: it checks
 a URL argument (and explains the usual slips, such as a command given without ``--``), reads
 ``--header`` and ``--env`` options, checks that the command exists, and keeps names unique beside
-the config's servers (the name itself comes from ``server_names.py``). A command named here
+the config's servers (the name itself comes from ``names.py``). A command named here
 inherits the caller's environment, as it would when run from the shell. Pure: every mistake raises
 :class:`~mcp_tui.errors.UsageError` (or ``ConnectionFailed`` for a missing command) with one
 paragraph that says what to write instead.

@@ -16,10 +16,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from msgspec import Struct
 
-from mcp_tui.cli_args import (
-    EXIT_CONNECTION,
-    EXIT_INTERRUPTED,
-    EXIT_USAGE,
+from mcp_tui.cli.args import (
     SUBCOMMANDS,
     build_call_parser,
     build_demo_parser,
@@ -28,7 +25,8 @@ from mcp_tui.cli_args import (
     parse_tool_args,
     split_command,
 )
-from mcp_tui.cli_target import (
+from mcp_tui.cli.names import derive_name
+from mcp_tui.cli.target import (
     check_command_exists,
     check_url_argument,
     command_line_target,
@@ -38,13 +36,20 @@ from mcp_tui.cli_target import (
     with_mode,
     with_roots,
 )
-from mcp_tui.config_settings import AppSettings
-from mcp_tui.errors import ConfigError, ConnectionFailed, McpTuiError, UsageError
-from mcp_tui.options import AppOptions, ToolCallRequest
-from mcp_tui.paths import ConfigLocation, locate_config
-from mcp_tui.server_names import derive_name
+from mcp_tui.config.located import load_located_config
+from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.config.settings import AppSettings
+from mcp_tui.errors import (
+    EXIT_CONNECTION,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    ConfigError,
+    ConnectionFailed,
+    McpTuiError,
+    UsageError,
+)
+from mcp_tui.process.startup import pause_collector, resume_collector
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
-from mcp_tui.startup import pause_collector, resume_collector
 
 if TYPE_CHECKING:
     import argparse
@@ -52,8 +57,8 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from mcp_tui.chat.settings import ChatSettings
-    from mcp_tui.config import LoadedConfig
-    from mcp_tui.headless import HeadlessOptions
+    from mcp_tui.config.load import LoadedConfig
+    from mcp_tui.headless.run import HeadlessOptions
 
 GETTING_STARTED = (
     "No server to open, and no config file at {path}. To start, try the bundled demo with "
@@ -101,7 +106,7 @@ def _dispatch(args: list[str], environ: Mapping[str, str]) -> int:
                 )
             return run_demo(rest, environ)
         if sub == "auth":
-            from mcp_tui.cli_auth import run_auth
+            from mcp_tui.cli.auth import run_auth
 
             return run_auth(rest, environ)
         if sub == "chat":
@@ -136,10 +141,10 @@ def run_main(
 
 def run_chat(args: list[str], command: list[str] | None, environ: Mapping[str, str]) -> int:
     """``mcp-tui chat``: the chat's options, then the TUI (or the demo) with the chat open."""
-    from mcp_tui.cli_chat import parse_chat_command
+    from mcp_tui.cli.chat import parse_chat_command
 
     if "-h" in args or "--help" in args:
-        from mcp_tui.cli_chat import build_chat_parser
+        from mcp_tui.cli.chat import build_chat_parser
 
         build_chat_parser().print_help()
         return 0
@@ -174,22 +179,6 @@ class TuiPlan(Struct, frozen=True):
     options: AppOptions
     #: Notes about the config file (skipped keys of another client's JSON) for stderr.
     notes: tuple[str, ...] = ()
-
-
-def load_located_config(
-    explicit: str | None, environ: Mapping[str, str]
-) -> tuple[ConfigLocation, LoadedConfig | None]:
-    """The config by precedence; ``None`` when the default file does not exist (not an error)."""
-    location = locate_config(explicit, environ)
-    if not location.path.exists():
-        if location.explicit:
-            raise ConfigError(f"Config file {location.describe()} does not exist.")
-        return location, None
-    # The loader (pydantic) is imported only when there is a file to read: without one, nothing
-    # on the way to the first frame imports pydantic.
-    from mcp_tui.config import load_config
-
-    return location, load_config(location.path, environ)
 
 
 def plan_tui(
@@ -282,9 +271,9 @@ def build_app(servers: list[ServerSpec], options: AppOptions) -> App[Any]:
 
 
 def run_tui(servers: list[ServerSpec], options: AppOptions) -> int:
-    """Run the TUI. Library logging goes to a file first (``cli_logging``): Textual owns the
+    """Run the TUI. Library logging goes to a file first (``process/logs.py``): Textual owns the
     terminal, and a stray warning on stderr would be drawn over the screen."""
-    from mcp_tui.cli_logging import tui_logging
+    from mcp_tui.process.logs import tui_logging
 
     with tui_logging():
         app = build_app(servers, options)
@@ -315,7 +304,7 @@ def run_demo(
         connect_timeout=ns.connect_timeout,
     )
     mode = ns.mode or settings.mode
-    from mcp_tui.cli_demo import demo_http_server, demo_stdio_spec
+    from mcp_tui.cli.demo import demo_http_server, demo_stdio_spec
 
     if ns.http:
         with demo_http_server() as url:
@@ -352,12 +341,12 @@ def run_headless(
     arguments = parse_tool_args(ns.args) if sub == "call" else {}
     answers = None
     if sub == "call" and ns.answers is not None:
-        from mcp_tui.answers import load_answers
+        from mcp_tui.config.answers import load_answers
 
         answers = load_answers(ns.answers)
     spec = headless_target(ns, command, environ, sub)
     options = _headless_options(ns)
-    from mcp_tui import headless
+    from mcp_tui.headless import run as headless
 
     # The collector stays off until the SDK is imported (``headless``), then comes back on:
     # a headless run may be long.
@@ -375,7 +364,7 @@ def run_headless(
 
 
 def _headless_options(ns: argparse.Namespace) -> HeadlessOptions:
-    from mcp_tui.headless import HeadlessOptions
+    from mcp_tui.headless.run import HeadlessOptions
 
     return HeadlessOptions(
         json_output=ns.json,
@@ -405,7 +394,7 @@ def headless_target(
     if ns.name is not None and target is None and not ns.demo:
         raise UsageError("--name names a server given by URL or after `--`.")
     if ns.demo:
-        from mcp_tui.cli_demo import demo_stdio_spec
+        from mcp_tui.cli.demo import demo_stdio_spec
 
         spec = demo_stdio_spec()
         if ns.name:
