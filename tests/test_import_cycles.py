@@ -19,19 +19,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mcp_tui"
 #: Circles known and being broken; each entry is one circle's modules, sorted. Only shrinks.
 KNOWN: list[list[str]] = [
     [
-        "mcp_tui.schema.describe",
-        "mcp_tui.schema.fields",
-        "mcp_tui.schema.formats",
-        "mcp_tui.schema.rules",
-    ],
-    ["mcp_tui.ui.widgets.key_carry", "mcp_tui.ui.widgets.key_order"],
-    [
-        "mcp_tui.ui.widgets.argument_lists",
-        "mcp_tui.ui.widgets.argument_maps",
-        "mcp_tui.ui.widgets.argument_nodes",
-        "mcp_tui.ui.widgets.arguments_form",
-    ],
-    [
         "mcp_tui.ui.app",
         "mcp_tui.ui.app_chat",
         "mcp_tui.ui.app_connections",
