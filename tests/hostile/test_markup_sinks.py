@@ -167,6 +167,17 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "IDNA/ASCII host (letters, digits, dots, hyphens, IP literals) and an int port"
         for source in ('f"[{host}]"', "host[:cut]", "domain", "host", 'f":{verdict.port}"')
     },
+    **{
+        (path, sink, source): "argument_base.title_line (annotated to return Content): "
+        "literal_line of the node's label plus a constant marker"
+        for path, sink, source in [
+            ("mcp_tui/ui/widgets/argument_leaves.py", "assemble", 'title_line(self.node, "value")'),
+            ("mcp_tui/ui/widgets/argument_objects.py", "assemble", 'title_line(self.node, "object")'),
+            ("mcp_tui/ui/widgets/argument_variants.py", "Static", 'title_line(self.node, "part")'),
+        ]
+    },
+    ("mcp_tui/ui/widgets/argument_leaves.py", "Static", "line + literal_line(value, limit=200)"):
+        "line: Content.assemble of title_line (see above) and constants",
     ("mcp_tui/ui/widgets/info_panel.py", "assemble", "state"):
         "a state word of our own enum and a number of seconds",
 }  # fmt: skip
