@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from mcp_tui.cli.names import derive_name
+from mcp_tui.config.settings import AppSettings
 from mcp_tui.errors import ConnectionFailed, UsageError
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
@@ -199,3 +201,25 @@ def with_mode(specs: Sequence[ServerSpec], mode: str | None) -> list[ServerSpec]
     from msgspec.structs import replace
 
     return [replace(s, mode=mode) for s in specs]
+
+
+def command_line_spec(
+    target: StdioTarget | HttpTarget,
+    name: str | None,
+    settings: AppSettings,
+    taken: Sequence[str],
+) -> ServerSpec:
+    """The spec of the server named on the command line, with the config's defaults; ``name`` is
+    ``--name`` and ``taken`` the config's names, which it may not repeat."""
+    if isinstance(target, StdioTarget):
+        check_command_exists(target)
+    if name is not None and name in taken:
+        raise UsageError(f"--name {name!r} is already the name of a server in the config file.")
+    chosen = name or unique_name(derive_name(target), taken)
+    return ServerSpec(
+        chosen,
+        target,
+        mode=settings.mode,
+        elicitation=settings.elicitation,
+        sampling=settings.sampling,
+    )

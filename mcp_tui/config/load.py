@@ -40,25 +40,19 @@ from mcp_tui.config.models import (
     RateLimitConfig,
     ServerCommon,
     StdioServerConfig,
-    check_url,
 )
-from mcp_tui.config.paths import expand_user_path
+from mcp_tui.config.problems import Locator
 from mcp_tui.config.settings import AppSettings
+from mcp_tui.config.specs import build_spec, resolve_path
 from mcp_tui.config.text import (
-    ExpansionError,
     KeyPath,
-    expand_variables,
-    find_line,
-    format_key_path,
     json_key_lines,
     strip_jsonc,
     toml_key_lines,
 )
 from mcp_tui.errors import ConfigError
 from mcp_tui.session.servers import (
-    HttpTarget,
     ServerSpec,
-    StdioTarget,
 )
 
 __all__ = [
@@ -115,63 +109,6 @@ class LoadedConfig:
         return chosen
 
 
-# ---- errors -------------------------------------------------------------------------------------
-
-
-class _Locator:
-    """Turns key paths into ``line N`` using the source text."""
-
-    def __init__(self, path: Path, lines: Mapping[KeyPath, int]) -> None:
-        self.path = path
-        self.lines = lines
-
-    def where(self, key: KeyPath) -> str:
-        line = find_line(self.lines, key)
-        at = f", line {line}" if line is not None else ""
-        return f"{self.path}{at}: {format_key_path(key)}"
-
-    def error(self, key: KeyPath, message: str) -> ConfigError:
-        return ConfigError(f"Config file {self.where(key)}: {message}")
-
-    def from_validation(
-        self, prefix: KeyPath, exc: ValidationError, rename: Mapping[str, str] | None = None
-    ) -> ConfigError:
-        """One paragraph for every problem pydantic found, the first one in full.
-
-        ``rename`` maps our key names back to the file's (``transport`` came from ``type``).
-        """
-        problems = []
-        for err in exc.errors(include_url=False):
-            loc = [p for p in err["loc"] if isinstance(p, str | int)]
-            if loc and rename and isinstance(loc[0], str):
-                loc[0] = rename.get(loc[0], loc[0])
-            key = (*prefix, *loc)
-            problems.append((key, _explain(err)))
-        first_key, first_msg = problems[0]
-        text = f"Config file {self.where(first_key)}: {first_msg}."
-        if len(problems) > 1:
-            rest = "; ".join(
-                f"{format_key_path(k)} (line {find_line(self.lines, k) or '?'}): {m}"
-                for k, m in problems[1:4]
-            )
-            more = f" and {len(problems) - 4} more" if len(problems) > 4 else ""
-            text += f" Also: {rest}{more}."
-        return ConfigError(text)
-
-
-def _explain(err: Mapping[str, Any]) -> str:
-    kind = err.get("type", "")
-    if kind == "extra_forbidden":
-        return "unknown key (see config.example.toml for the keys mcp-tui reads)"
-    if kind == "missing":
-        return "this key is required"
-    message = str(err.get("msg", "invalid value"))
-    message = message.removeprefix("Value error, ")
-    if "input" in err and kind not in ("missing",) and not isinstance(err["input"], dict | list):
-        message += f" (got {err['input']!r})"
-    return message
-
-
 # ---- loading ------------------------------------------------------------------------------------
 
 
@@ -205,7 +142,7 @@ def _load_toml(file: Path, text: str, env: Mapping[str, str]) -> LoadedConfig:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"Config file {file} is not valid TOML: {exc}.") from None
-    locator = _Locator(file, toml_key_lines(text))
+    locator = Locator(file, toml_key_lines(text))
     unknown = [k for k in data if k not in ("app", "servers", "chat")]
     if unknown:
         raise locator.error(
@@ -235,8 +172,8 @@ def _settings(app: AppConfig, file: Path, chat: ChatConfig | None = None) -> App
     return AppSettings(
         chat=chat.settings() if chat is not None else None,
         review_before_send=app.review_before_send,
-        traffic_log=_resolve_path(app.traffic_log, file) if app.traffic_log else None,
-        stderr_log=_resolve_path(app.stderr_log, file) if app.stderr_log else None,
+        traffic_log=resolve_path(app.traffic_log, file) if app.traffic_log else None,
+        stderr_log=resolve_path(app.stderr_log, file) if app.stderr_log else None,
         rate_limit_count=app.rate_limit.count,
         rate_limit_seconds=app.rate_limit.seconds,
         connect_timeout=app.connect_timeout,
@@ -246,7 +183,7 @@ def _settings(app: AppConfig, file: Path, chat: ChatConfig | None = None) -> App
     )
 
 
-def _validate(model: type[_M], data: Any, prefix: KeyPath, locator: _Locator) -> _M:
+def _validate(model: type[_M], data: Any, prefix: KeyPath, locator: Locator) -> _M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -262,7 +199,7 @@ def _load_json(file: Path, text: str, env: Mapping[str, str]) -> LoadedConfig:
             f"Config file {file} is not valid JSON: {exc.msg} at line {exc.lineno}, "
             f"column {exc.colno}."
         ) from None
-    locator = _Locator(file, json_key_lines(clean))
+    locator = Locator(file, json_key_lines(clean))
     try:
         shape = translate_json(data)
     except ForeignConfigError as exc:
@@ -282,7 +219,7 @@ class _ServerTable:
     """Collects the servers of one file; defers the ``${VAR}`` errors of disabled servers."""
 
     def __init__(
-        self, file: Path, env: Mapping[str, str], app: AppConfig, locator: _Locator
+        self, file: Path, env: Mapping[str, str], app: AppConfig, locator: Locator
     ) -> None:
         self.file, self.env, self.app, self.locator = file, env, app, locator
         self.servers: dict[str, ServerSpec] = {}
@@ -301,7 +238,7 @@ class _ServerTable:
         if not parsed.enabled:
             self.disabled.add(name)
         try:
-            self.servers[name] = _build_spec(
+            self.servers[name] = build_spec(
                 name, parsed, self.app, key, self.file, self.env, self.locator, rename
             )
         except ConfigError as exc:
@@ -328,77 +265,3 @@ _ADAPTERS: dict[str, TypeAdapter[Any]] = {
     "stdio": TypeAdapter(StdioServerConfig),
     "http": TypeAdapter(HttpServerConfig),
 }
-
-
-def _resolve_path(raw: str, file: Path) -> Path:
-    """``~`` expanded; a relative path is relative to the config file's folder."""
-    path = expand_user_path(raw)
-    return path if path.is_absolute() else file.resolve().parent / path
-
-
-def _build_spec(
-    name: str,
-    parsed: ServerCommon,
-    app: AppConfig,
-    key: KeyPath,
-    file: Path,
-    env: Mapping[str, str],
-    locator: _Locator,
-    rename: Mapping[str, str] | None = None,
-) -> ServerSpec:
-    """A :class:`ServerSpec` from one validated entry, with ``${VAR}``s filled in."""
-    names = rename or {}
-
-    def expand(value: str, *sub: str | int) -> str:
-        try:
-            return expand_variables(value, env, config_path=file)
-        except ExpansionError as exc:
-            first = sub[0] if sub else ""
-            renamed = (names.get(first, first), *sub[1:]) if isinstance(first, str) else sub
-            raise locator.error((*key, *renamed), f"{exc}.") from None
-
-    target: StdioTarget | HttpTarget
-    if isinstance(parsed, StdioServerConfig):
-        cwd = expand(parsed.cwd, "cwd") if parsed.cwd is not None else None
-        target = StdioTarget(
-            command=expand(parsed.command, "command"),
-            args=tuple(expand(a, "args", i) for i, a in enumerate(parsed.args)),
-            env={k: expand(v, "env", k) for k, v in parsed.env.items()},
-            cwd=str(_resolve_path(cwd, file)) if cwd else None,
-            inherit_env=parsed.inherit_env,
-        )
-    elif isinstance(parsed, HttpServerConfig):
-        url = expand(parsed.url, "url")
-        try:
-            url = check_url(url)
-        except ValueError as exc:
-            raise locator.error((*key, names.get("url", "url")), f"{exc}.") from None
-        target = HttpTarget(
-            url=url,
-            transport=parsed.transport,
-            headers={k: expand(v, "headers", k) for k, v in parsed.headers.items()},
-            oauth=parsed.oauth.settings() if parsed.oauth is not None else None,
-        )
-    else:  # pragma: no cover - the two models above are the only ones
-        raise TypeError(type(parsed).__name__)
-    roots: tuple[str, ...] | None = None
-    if parsed.roots is not None:
-        from mcp_tui.session.roots import RootError, make_root
-
-        found: list[str] = []
-        for index, raw in enumerate(parsed.roots):
-            try:
-                path = make_root(_resolve_path(expand(raw, "roots", index), file)).path
-            except RootError as exc:
-                raise locator.error((*key, "roots", index), f"{exc}.") from None
-            if path not in found:
-                found.append(path)
-        roots = tuple(found)
-    return ServerSpec(
-        name=name,
-        target=target,
-        mode=parsed.mode or app.mode,
-        elicitation=parsed.elicitation or app.elicitation,
-        sampling=parsed.sampling or app.sampling,
-        roots=roots,
-    )
