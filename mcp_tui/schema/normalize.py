@@ -46,6 +46,7 @@ __all__ = [
     "Unreadable",
     "inline_refs",
     "merge",
+    "pointer_target",
     "split_nullable",
 ]
 
@@ -197,19 +198,33 @@ def _follow(ref: object, root: dict[str, Any], path: str, chain: tuple[str, ...]
     pointer = unquote(ref[1:])
     if not pointer.startswith("/"):
         raise Unreadable(path, f"`$ref` {shown} is not a JSON pointer (anchors are not supported)")
-    node: object = root
-    for raw in pointer[1:].split("/"):
+    try:
+        node = pointer_target(root, pointer)
+    except LookupError:
+        raise Unreadable(path, f"`$ref` {shown} points to nothing in the schema") from None
+    if isinstance(node, bool):
+        node = {} if node else {"not": {}}
+    if not isinstance(node, dict):
+        raise Unreadable(path, f"`$ref` {shown} does not point to a schema")
+    return node
+
+
+def pointer_target(root: object, pointer: str) -> object:
+    """What the JSON Pointer ``pointer`` (``""`` or ``"/$defs/Color"``, %-decoded) names in
+    ``root``; ``LookupError`` when it names nothing. ``~1`` and ``~0`` are read as ``/`` and ``~``.
+
+    The one pointer walk of the engine: the flat parser's :func:`inline_refs` and the
+    tool-arguments tree both follow references with it.
+    """
+    node = root
+    for raw in pointer.split("/")[1:] if pointer else ():
         part = raw.replace("~1", "/").replace("~0", "~")
         if isinstance(node, dict) and part in node:
             node = node[part]
         elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
             node = node[int(part)]
         else:
-            raise Unreadable(path, f"`$ref` {shown} points to nothing in the schema")
-    if isinstance(node, bool):
-        node = {} if node else {"not": {}}
-    if not isinstance(node, dict):
-        raise Unreadable(path, f"`$ref` {shown} does not point to a schema")
+            raise LookupError(pointer)
     return node
 
 

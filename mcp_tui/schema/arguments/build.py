@@ -40,13 +40,14 @@ from .nodes import (
 )
 from .shapes import (
     all_consts,
-    anchor,
+    checked_on_send,
     choices,
     count,
     example,
     free_scalars,
     inferred_type,
     label,
+    local_target,
     merge_all_of,
     onto,
     string_choices,
@@ -61,10 +62,6 @@ MAX_NODES = 5000
 MAX_EXPANSIONS = 12
 
 _SCALARS = ("string", "number", "integer", "boolean")
-_STRUCTURAL_NOTED = (
-    *("not", "if", "dependentSchemas", "dependencies", "patternProperties"),
-    *("unevaluatedProperties", "propertyNames", "contains", "unevaluatedItems"),
-)
 
 
 def build_arguments(schema: object) -> ObjectNode | Refused:
@@ -173,7 +170,7 @@ class Builder:
 
     def _reference(self, schema: dict[str, Any], at: Site) -> Node:
         ref = schema["$ref"]
-        target = self.resolve(ref)
+        target = local_target(self.root, ref)
         siblings = {k: v for k, v in schema.items() if k != "$ref"}
         if target is None:
             why = f"refers to {one_line(ref, limit=80)}, which is not in this schema"
@@ -196,24 +193,6 @@ class Builder:
             )
             return self._finish(node, merged if isinstance(merged, dict) else {})
         return self.node(merged, inside)
-
-    def resolve(self, ref: object) -> object | None:
-        """A local reference (``#``, ``#/$defs/X``, any JSON Pointer) in this document."""
-        if not isinstance(ref, str) or not ref.startswith("#"):
-            return None
-        pointer = ref[1:]
-        if pointer and not pointer.startswith("/"):
-            return anchor(self.root, pointer)
-        node: object = self.root
-        for part in pointer.split("/")[1:] if pointer else []:
-            part = part.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, dict) and part in node:
-                node = node[part]
-            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-                node = node[int(part)]
-            else:
-                return None
-        return node
 
     # ------------------------------------------------------------ kinds
 
@@ -245,9 +224,7 @@ class Builder:
             and "patternProperties" not in schema
         ):
             extra = self._json({}, "any JSON value", at.child("", True))
-        for key in _STRUCTURAL_NOTED:
-            if key in schema:
-                notes.append(f"`{key}` is checked when the arguments are sent")
+        notes.extend(checked_on_send(schema))
         node = ObjectNode(
             name=at.name,
             required=at.required,
@@ -312,9 +289,7 @@ class Builder:
         if spec is None:
             return self._json(schema, problems[0].message if problems else "not understood", at)
         notes = [n for n in spec.notes if "not shown in the form" not in n]
-        for key in _STRUCTURAL_NOTED:
-            if key in schema:
-                notes.append(f"`{key}` is checked when the arguments are sent")
+        notes.extend(checked_on_send(schema))
         node = Leaf(
             name=at.name,
             required=at.required,
@@ -408,5 +383,4 @@ class Site:
 
 
 _NO_DEFAULT = object()
-
 _LEAF_DROPPED = frozenset(kw.STRUCTURAL | kw.REFERENCES | {"examples", "nullable", "const"})

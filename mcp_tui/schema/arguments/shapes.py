@@ -1,8 +1,9 @@
 """What a schema looks like, read without building anything: helpers of :mod:`.build`.
 
 Whether ``items`` are string choices or free scalars, the choices of an ``enum`` or of ``const``
-options and their labels, an ``allOf`` merged, the type a schema without ``type`` implies, a
-short label for a variant's choice. Pure functions on JSON-shaped dicts.
+options and their labels, an ``allOf`` merged, where a local ``$ref`` points, the type a schema
+without ``type`` implies, a short label for a variant's choice. Pure functions on JSON-shaped
+dicts.
 """
 
 from __future__ import annotations
@@ -12,10 +13,25 @@ from typing import Any
 
 from mcp_tui.schema import keywords as kw
 from mcp_tui.schema.fields import FieldKind
-from mcp_tui.schema.normalize import Unreadable, merge
+from mcp_tui.schema.normalize import Unreadable, merge, pointer_target
 from mcp_tui.untrusted import one_line
 
 from .nodes import ArrayNode, Const, Leaf, Node, ObjectNode
+
+#: Keywords no node shows, checked when the arguments are sent (a note says so).
+_CHECKED_ON_SEND = (
+    *("not", "if", "dependentSchemas", "dependencies", "patternProperties"),
+    *("unevaluatedProperties", "propertyNames", "contains", "unevaluatedItems"),
+)
+
+
+def checked_on_send(schema: dict[str, Any]) -> list[str]:
+    """Notes for the keywords of ``schema`` a node does not show but the final check applies."""
+    return [
+        f"`{key}` is checked when the arguments are sent"
+        for key in _CHECKED_ON_SEND
+        if key in schema
+    ]
 
 
 def all_consts(options: list[Any]) -> bool:
@@ -127,7 +143,21 @@ def count(value: object) -> int | None:
     return None
 
 
-def anchor(root: dict[str, Any], anchor: str) -> object | None:
+def local_target(root: dict[str, Any], ref: object) -> object | None:
+    """What a local reference (``#``, ``#/$defs/X``, any JSON Pointer, a ``#name`` anchor) names
+    in the document ``root``, or ``None`` (also for a reference to another document)."""
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    pointer = ref[1:]
+    if pointer and not pointer.startswith("/"):
+        return _anchor(root, pointer)
+    try:
+        return pointer_target(root, pointer)
+    except LookupError:
+        return None
+
+
+def _anchor(root: dict[str, Any], anchor: str) -> object | None:
     """A ``$anchor`` (``#name``) anywhere in the document, searched breadth-first."""
     queue: list[object] = [root]
     seen = 0
