@@ -1,9 +1,18 @@
 """The schema engine: a requested schema → a typed form model → exactly typed ``content``.
 
 Pure Python: no Textual, no MCP session, no network. jsonschema is imported only when a form's
-answer is first checked. See ``parse`` (what is understood and refused, size limits),
-``validate`` (how input becomes content), ``formats`` (numbers, formats and ``pattern``) and
-``describe`` (rules in words).
+answer is first checked. The modules, in layers: each imports only modules of its own layer or
+of the layers above it (``tests/test_import_cycles.py`` keeps them free of circles):
+
+* the model and its vocabulary: ``fields`` (the form model: imports nothing of the engine),
+  ``keywords`` (what is done with each JSON Schema keyword, where subschemas live), ``limits``;
+* reading values: ``formats`` (numbers, the string formats, ``pattern``), ``rules`` (one field's
+  rules on a typed value), ``describe`` (the rules in words);
+* reading schemas: ``normalize`` (``$ref``, ``allOf`` and "T or null" rewritten to plain shapes),
+  ``parse_options`` → ``parse_kinds`` → ``parse_fields`` (one property) → ``parse`` (a schema);
+* answers: ``validate`` (input → ``content``), with ``compiled``, ``fastcheck``, ``passed`` and
+  the ``lru`` behind its final jsonschema check; ``parse_cache`` (forms asked again);
+* ``arguments``: a tool's ``inputSchema`` as a tree of nodes, built on the flat engine's fields.
 """
 
 from __future__ import annotations
