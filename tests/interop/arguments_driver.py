@@ -27,7 +27,7 @@ from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.widgets.argument_lists import ArrayBox
 from mcp_tui.ui.widgets.argument_variants import PickerRow, VariantBox
 from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-from mcp_tui.ui.widgets.form_fields import FieldRow
+from mcp_tui.ui.widgets.field_row import FieldRow
 from mcp_tui.ui.widgets.list_control import ItemInput, ListControl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))

@@ -19,7 +19,7 @@ from mcp_tui.ui.widgets.argument_lists import ArrayBox
 from mcp_tui.ui.widgets.argument_objects import ObjectBox
 from mcp_tui.ui.widgets.argument_variants import RecursiveBox
 from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-from mcp_tui.ui.widgets.form_fields import FieldRow
+from mcp_tui.ui.widgets.field_row import FieldRow
 
 pytestmark = pytest.mark.anyio
 SIZE = (100, 40)

@@ -193,7 +193,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         """A text field of the flat form was edited or focused: ask the server (debounced)."""
         if self.completions is None or self.use_editor or self.form_spec is None:
             return
-        from mcp_tui.ui.widgets.form_fields import FieldRow
+        from mcp_tui.ui.widgets.field_row import FieldRow
         from mcp_tui.ui.widgets.schema_form import SchemaForm
 
         row = next((a for a in control.ancestors if isinstance(a, FieldRow)), None)

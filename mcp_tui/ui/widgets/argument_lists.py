@@ -23,7 +23,8 @@ from mcp_tui.schema.arguments.state import ArrayState, State, state_for
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.argument_base import ActButton, ErrorLine, NodeBox, title_line
 from mcp_tui.ui.widgets.argument_objects import SectionHeader
-from mcp_tui.ui.widgets.form_fields import DESCRIPTION_LIMIT, FieldRow
+from mcp_tui.ui.widgets.field_row import FieldRow
+from mcp_tui.ui.widgets.form_fields import DESCRIPTION_LIMIT
 
 
 class ItemBox(Vertical):

@@ -23,7 +23,7 @@ from mcp_tui.schema.arguments.state import RecursiveState, VariantState, state_f
 from mcp_tui.schema.fields import FieldSpec
 from mcp_tui.ui.widgets.argument_base import ActButton, ErrorLine, NodeBox, title_line
 from mcp_tui.ui.widgets.argument_objects import SectionHeader
-from mcp_tui.ui.widgets.form_fields import FieldRow
+from mcp_tui.ui.widgets.field_row import FieldRow
 
 
 class VariantBox(NodeBox):

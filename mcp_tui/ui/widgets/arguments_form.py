@@ -33,8 +33,8 @@ from mcp_tui.ui.widgets.argument_base import ErrorLine, NodeBox
 from mcp_tui.ui.widgets.argument_leaves import LeafBox, LeafRow
 from mcp_tui.ui.widgets.argument_maps import MapBox
 from mcp_tui.ui.widgets.argument_objects import ObjectBox
+from mcp_tui.ui.widgets.field_row import FieldRow
 from mcp_tui.ui.widgets.form_controls import scroll_home
-from mcp_tui.ui.widgets.form_fields import FieldRow
 
 
 class ArgumentsForm(Vertical):

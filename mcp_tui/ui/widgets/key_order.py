@@ -23,7 +23,7 @@ taken effect*, and Ctrl+S acts after all of them.
 - An :class:`OrderedKeys` control handles a key completely in one go: its own key handling (an
   Input inserts the character), then the key's bindings, resolved right there against the current
   focus (Tab and Enter move the focus at once). A key nothing handles is dropped, as Textual drops
-  it. Controls also act at once where Textual would go through a message (``form_fields``).
+  it. Controls also act at once where Textual would go through a message (``form_controls``).
 - :func:`after_keys` (Ctrl+S, Ctrl+R) runs its callback once every key queued before it has been
   handled, from the App's queue (where keys typed into plain widgets such as a button are
   resolved), and holds the keys after it until the callback has finished.

@@ -33,8 +33,9 @@ from textual.widgets import Button, Static
 
 from mcp_tui.schema.fields import FieldSpec, FormResult, FormSpec, RawValue
 from mcp_tui.schema.validate import initial_values, validate_field, validate_form
+from mcp_tui.ui.widgets.field_row import FieldRow
 from mcp_tui.ui.widgets.form_controls import focus_past, scroll_home
-from mcp_tui.ui.widgets.form_fields import FieldRow, raw_to_text
+from mcp_tui.ui.widgets.form_fields import raw_to_text
 from mcp_tui.ui.widgets.key_order import OrderedButton
 
 
