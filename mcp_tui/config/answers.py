@@ -55,7 +55,7 @@ from mcp_tui.config.text import (
     find_line,
     format_key_path,
     json_key_lines,
-    strip_jsonc,
+    load_jsonc,
     toml_key_lines,
 )
 from mcp_tui.errors import ConfigError
@@ -223,14 +223,7 @@ def load_answers(path: str | os.PathLike[str]) -> AnswerScript:
         suffix != ".toml" and head.startswith(("{", "[", "//")) and not head.startswith("[[")
     )
     if is_json:
-        clean = strip_jsonc(text)
-        try:
-            data = json.loads(clean)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(
-                f"Answers file {file} is not valid JSON: {exc.msg} at line {exc.lineno}, "
-                f"column {exc.colno}."
-            ) from None
+        data, clean = load_jsonc(text, f"Answers file {file}")
         lines = json_key_lines(clean)
         if isinstance(data, list):
             data = {"answers": data}

@@ -22,7 +22,6 @@ the key path and the line. Pure: no ``mcp``, no ``textual``.
 
 from __future__ import annotations
 
-import json
 import os
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -47,7 +46,7 @@ from mcp_tui.config.specs import build_spec, resolve_path
 from mcp_tui.config.text import (
     KeyPath,
     json_key_lines,
-    strip_jsonc,
+    load_jsonc,
     toml_key_lines,
 )
 from mcp_tui.errors import ConfigError
@@ -191,14 +190,7 @@ def _validate(model: type[_M], data: Any, prefix: KeyPath, locator: Locator) -> 
 
 
 def _load_json(file: Path, text: str, env: Mapping[str, str]) -> LoadedConfig:
-    clean = strip_jsonc(text)
-    try:
-        data = json.loads(clean)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(
-            f"Config file {file} is not valid JSON: {exc.msg} at line {exc.lineno}, "
-            f"column {exc.colno}."
-        ) from None
+    data, clean = load_jsonc(text, f"Config file {file}")
     locator = Locator(file, json_key_lines(clean))
     try:
         shape = translate_json(data)

@@ -16,6 +16,9 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+
+from mcp_tui.errors import ConfigError
 
 KeyPath = tuple[str | int, ...]
 
@@ -81,6 +84,18 @@ def strip_jsonc(text: str) -> str:
             i += 1
     blanked = "".join(out)
     return _blank_trailing_commas(blanked)
+
+
+def load_jsonc(text: str, what: str) -> tuple[Any, str]:
+    """JSON with comments and trailing commas -> (the value, the text without them); ``what``
+    names the file in the error (``Config file x.json``), with the line and column of the slip."""
+    clean = strip_jsonc(text)
+    try:
+        return json.loads(clean), clean
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+        ) from None
 
 
 def _blank_trailing_commas(text: str) -> str:
