@@ -25,7 +25,16 @@ def test_sigint_cancels_the_call_then_exits_130(tmp_path: Path, mode: str) -> No
     record, log = tmp_path / "record.jsonl", tmp_path / "traffic.jsonl"
     command = [sys.executable, "-m", "mcp_tui", "call", "slow", "--mode", mode, "--log", str(log)]
     command += ["--", sys.executable, str(FEATURES_SERVER), str(record)]
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # A suite started in the background (`cmd &` in a script, as CI runners may) inherits
+        # SIGINT ignored, and Python then installs no KeyboardInterrupt handler: the child must
+        # get the default one, or the SIGINT below is silently dropped and the call runs on.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         deadline = time.monotonic() + 60
         while not (record.exists() and "slow started" in record.read_text()):
