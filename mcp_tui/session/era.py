@@ -20,7 +20,8 @@ What real servers do (read in their code, and checked by running them):
 - Tools written for 2026 either branch on the era (the SDK's ``Resolve``/``Elicit`` helpers do it
   for them, and so do hand-written tools that check ``ctx.protocol_version``) and then work on
   both, or return an ``InputRequiredResult`` unconditionally and fail on 2025-11-25 (FastMCP:
-  "... only exists at MCP 2026-07-28"; the SDK: -32603 "Handler returned an invalid result").
+  "... only exists at MCP 2026-07-28"; the SDK: -32603 "Handler returned an invalid result", which
+  a plain server bug also gives, so that hint only suggests trying the other era).
 - ``mcp`` 1.x, the TypeScript SDK 1.x and the npm reference servers speak only 2025-era versions;
   some never answer the 2026 ``server/discover`` probe sent before ``initialize``, which made the
   SDK's ``auto`` wait 10 s before falling back.
@@ -62,6 +63,10 @@ _NO_BACK_CHANNEL = (
 )
 #: ... and when a tool that returns ``input_required`` runs on a 2025-era connection (FastMCP).
 _NEEDS_MODERN = ("only exists at mcp 2026-07-28",)
+#: The ``mcp`` 2.x SDK's words for a result that does not fit the connection's version: on a
+#: 2025-era connection the usual cause is a tool that returns ``input_required`` unconditionally,
+#: but a plain server bug reads the same, so the hint for it only suggests the other era.
+_MAYBE_NEEDS_MODERN = ("handler returned an invalid result",)
 
 
 def is_modern(protocol_version: str | None) -> bool:
@@ -85,9 +90,19 @@ def needed_era(outcome: CallOutcome, protocol_version: str | None) -> Era | None
     if is_modern(protocol_version):
         if any(phrase in folded for phrase in _NO_BACK_CHANNEL):
             return LEGACY_ERA
-    elif protocol_version is not None and any(phrase in folded for phrase in _NEEDS_MODERN):
+    elif protocol_version is not None and any(
+        phrase in folded for phrase in (*_NEEDS_MODERN, *_MAYBE_NEEDS_MODERN)
+    ):
         return MODERN_ERA
     return None
+
+
+def _only_maybe(outcome: CallOutcome) -> bool:
+    """True when the era was inferred from the SDK's generic invalid-result error alone."""
+    folded = (outcome.error or "").casefold()
+    return any(p in folded for p in _MAYBE_NEEDS_MODERN) and not any(
+        p in folded for p in _NEEDS_MODERN
+    )
 
 
 def mode_for(era: Era) -> Literal["legacy", "2026-07-28"]:
@@ -102,9 +117,21 @@ def other_era(protocol_version: str | None, mode: str) -> Era:
     return LEGACY_ERA if mode == MODERN_ERA else MODERN_ERA
 
 
-def era_hint(era: Era, *, key: str | None = "E") -> str:
-    """One sentence: why the call failed and how to fix it (``key=None``: no TUI, e.g. headless)."""
+def era_hint(era: Era, *, key: str | None = "E", maybe: bool = False) -> str:
+    """One sentence: why the call failed and how to fix it (``key=None``: no TUI, e.g. headless).
+
+    ``maybe``: the error only *may* be the era's (the SDK's generic invalid-result error), so the
+    sentence says what usually causes it and offers the other era as a thing to try.
+    """
     mode = mode_for(era)
+    if maybe:
+        why = (
+            "The server's SDK refused this tool's result on 2025-11-25, as it does when a tool "
+            "written for 2026-07-28 returns input_required"
+        )
+        if key is None:
+            return f'{why}: try --mode {mode} (or mode = "{mode}" in the config).'
+        return f"{why}: press {key} to try it on {era} (or run with --mode {mode})."
     if era == LEGACY_ERA:
         why = (
             "This server asks questions with server-initiated requests, which 2026-07-28 "
@@ -125,5 +152,5 @@ def outcome_hint(outcome: CallOutcome, *, key: str | None = "E") -> str | None:
     if outcome.needs_era == LEGACY_ERA:
         return era_hint(LEGACY_ERA, key=key)
     if outcome.needs_era == MODERN_ERA:
-        return era_hint(MODERN_ERA, key=key)
+        return era_hint(MODERN_ERA, key=key, maybe=_only_maybe(outcome))
     return None

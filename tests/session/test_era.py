@@ -50,6 +50,7 @@ SDK_NO_BACK_CHANNEL = (
 FASTMCP_NO_BACK_CHANNEL = (
     "elicitation via server-initiated requests is unavailable on 2026-07-28 connections."
 )
+SDK_INVALID_RESULT = "-32603 (internal error): Handler returned an invalid result"
 FASTMCP_NEEDS_MODERN = (
     "-32602 (invalid params): Tool 'guard' returned an InputRequiredResult to request client "
     "input, but the multi-round-trip result type (SEP-2322) only exists at MCP 2026-07-28; this "
@@ -156,6 +157,31 @@ async def test_2026_mode_still_tests_the_new_era_and_names_the_era_failure() -> 
 
 
 @pytest.mark.anyio
+async def test_a_tool_that_only_speaks_2026_gets_a_hedged_hint_and_works_on_2026() -> None:
+    """``mcp`` 2.3 refuses an unconditional InputRequiredResult on 2025-11-25 with a bare -32603
+    that names no era; the hint suggests the other era, and there the same tool asks its form."""
+    async with connected(sdk_spec("auto"), ScriptedHandler(None)) as conn:
+        outcome = await conn.call_tool("only_2026")
+    assert outcome.error_code == -32603
+    assert "Handler returned an invalid result" in (outcome.error or "")
+    assert outcome.needs_era == MODERN_ERA
+    assert outcome_hint(outcome) == (
+        "The server's SDK refused this tool's result on 2025-11-25, as it does when a tool "
+        "written for 2026-07-28 returns input_required: press E to try it on 2026-07-28 (or run "
+        "with --mode 2026-07-28)."
+    )
+    assert outcome_hint(outcome, key=None) == (
+        "The server's SDK refused this tool's result on 2025-11-25, as it does when a tool "
+        "written for 2026-07-28 returns input_required: try --mode 2026-07-28 (or mode = "
+        '"2026-07-28" in the config).'
+    )
+    handler = ScriptedHandler(ElicitationOutcome("accept", {"sure": True}))
+    async with connected(sdk_spec("2026-07-28"), handler) as conn:
+        outcome = await conn.call_tool("only_2026")
+    assert echoed(outcome) == {"action": "accept", "content": {"sure": True}}
+
+
+@pytest.mark.anyio
 async def test_legacy_mode_reaches_ctx_elicit() -> None:
     handler = ScriptedHandler(ElicitationOutcome("accept", BOOKING))
     async with connected(sdk_spec("legacy"), handler) as conn:
@@ -224,6 +250,10 @@ def _failed(error: str | None = None, *texts: str) -> CallOutcome:
         # a successful result that merely mentions the words is no failure
         (CallOutcome(items=(ContentItem("text", text=FASTMCP_NO_BACK_CHANNEL),)), MODERN_ERA, None),
         (_failed("-32603 (internal error): boom"), MODERN_ERA, None),
+        (_failed("-32603 (internal error): boom"), LEGACY_ERA, None),
+        # the SDK's generic refusal of a result: on 2025 eras, probably a 2026-only tool
+        (_failed(SDK_INVALID_RESULT), LEGACY_ERA, MODERN_ERA),
+        (_failed(SDK_INVALID_RESULT), MODERN_ERA, None),
     ],
 )
 def test_era_failures_are_recognised(
@@ -241,7 +271,17 @@ def test_the_hint_says_what_happened_and_the_fix_in_one_sentence() -> None:
     )
     headless = era_hint(LEGACY_ERA, key=None)
     assert headless.endswith(': run again with --mode legacy (or mode = "legacy" in the config).')
-    for text in (modern, headless, era_hint(LEGACY_ERA)):
+    maybe = era_hint(MODERN_ERA, maybe=True)
+    assert maybe.startswith("The server's SDK refused this tool's result on 2025-11-25")
+    # FastMCP's own words name the era: the certain sentence, not the hedged one
+    assert outcome_hint(CallOutcome(error=FASTMCP_NEEDS_MODERN, needs_era=MODERN_ERA)) == modern
+    for text in (
+        modern,
+        headless,
+        era_hint(LEGACY_ERA),
+        maybe,
+        era_hint(MODERN_ERA, maybe=True, key=None),
+    ):
         assert text.count(". ") == 0 and text.endswith(".")
     assert outcome_hint(CallOutcome(error="x")) is None
 
