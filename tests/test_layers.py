@@ -4,9 +4,10 @@
         -> session (the MCP SDK)  -> ui (Textual) / headless (no screen)  -> cli
 
 with ``chat`` (the optional extra: a model, no SDK, no Textual) between session and ui, and
-``demo`` (the bundled server) standing alone. Two checks that can fail: a static scan of every
-module's imports (top-level, function-local and ``TYPE_CHECKING`` alike) against the rules, and a
-subprocess that imports every module below the UI and asserts Textual was never loaded.
+``demo`` (the bundled server) standing alone. Checks that can fail: a static scan of every
+module's imports (top-level, function-local and ``TYPE_CHECKING`` alike) against the rules; a
+subprocess that imports every module below the UI and asserts Textual was never loaded; and a run
+on a broken config file that must end before Textual is imported.
 """
 
 from __future__ import annotations
@@ -175,3 +176,26 @@ def test_modules_below_the_ui_never_load_textual() -> None:
         timeout=120,
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_the_config_is_read_before_any_screen_exists(tmp_path: Path) -> None:
+    """A broken config file ends the run with its message before Textual is even imported: the
+    command line reads the config first, so no screen can come up on a half-read file."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[servers.x]\ncommand = 'python'\nnot_a_key = 1\n", encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from mcp_tui.cli.main import main\n"
+        f"code = main(['--config', {str(bad)!r}])\n"
+        "print(code, any(n == 'textual' or n.startswith('textual.') for n in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=PACKAGE.parent,
+        timeout=120,
+    )
+    assert out.stdout.split() == ["2", "False"], out.stderr
+    assert "not_a_key" in out.stderr and "line 3" in out.stderr
