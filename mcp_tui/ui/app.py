@@ -22,7 +22,7 @@ import asyncio
 import itertools
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
@@ -34,6 +34,7 @@ from mcp_tui.session.events import ConnectionState, Notice, ResourceUpdated
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.ui.app_chat import AppChat
 from mcp_tui.ui.app_connections import CLOSE_TIMEOUT, AppConnections
+from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.app_waits import WAIT_TICK, AppWaits
 from mcp_tui.ui.catalog_notes import catalog_note
 from mcp_tui.ui.commands import McpCommands
@@ -315,3 +316,7 @@ class McpTuiApp(AppConnections, AppWaits, AppChat):
         """Any other way out (``exit()``, an error, a test ending): still close everything."""
         self._quitting = True
         await self.close_connections()
+
+
+if TYPE_CHECKING:  # mypy checks that the app offers what the screens and the palette use
+    _OFFERS: type[McpApp] = McpTuiApp

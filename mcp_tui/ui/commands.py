@@ -1,88 +1,38 @@
-"""The command palette's verbs, registered in one place and shown grouped.
+"""The command palette's verbs, registered in one place.
 
 Every verb comes from a *verb source* registered here with :func:`verb_source` (app-wide verbs)
 or :func:`server_verbs` (verbs per server, called once for each server): a new verb is one
 decorated function in this module, and it appears in the palette (before any typing, in its
-group) and in the help screen's list of verbs without touching anything else. Groups are shown in
-the order of :data:`GROUPS`; a group not listed there comes after them.
+group) and in the help screen's list of verbs without touching anything else. How a verb looks
+and is matched is :mod:`mcp_tui.ui.palette`'s part.
 
 One verb per catalog item ("Call tool  demo › echo  Echo a message"), so fuzzy search finds a tool
-by name; the item's title follows its name, so every entry says which item it acts on. Tool and
-server names are untrusted: hits are displayed as literal ``Content`` and highlighted here
-(Textual's ``Matcher.highlight`` parses its argument as markup). Help lines are parsed as markup
-by Textual, so they hold only mcp-tui's own words, never a server's.
+by name; the item's title follows its name, so every entry says which item it acts on.
 
 Textual's own system commands (theme, maximize, screenshot) are folded into the "App" group,
 without its second "Quit" and its "Keys" panel (the help screen replaces it), so the palette is
 one provider with one order.
+
+The sources get the app as :class:`~mcp_tui.ui.app_interface.McpApp` (what they use of it): the
+app imports this module for its provider, so this module does not import the app.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Any
 
-from msgspec import Struct
-from textual.command import DiscoveryHit, Hit, Hits, Provider
-from textual.content import Content
+from textual.app import App
 
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.app_interface import McpApp
+from mcp_tui.ui.palette import Verb, VerbPalette, in_group_order, key_for
+from mcp_tui.ui.screens.session import SessionScreen
+from mcp_tui.ui.state import ServerEntry
 
-if TYPE_CHECKING:
-    from mcp_tui.ui.app import McpTuiApp
-    from mcp_tui.ui.screens.session import SessionScreen
-    from mcp_tui.ui.state import ServerEntry
-
-#: The palette's groups, in the order they are shown (a verb's ``group`` names one).
-GROUPS: tuple[str, ...] = ("Help", "Call", "Server", "Waiting", "View", "App")
-#: Width of the group column in the palette (the longest group name and a space).
-_GROUP_WIDTH = max(len(group) for group in GROUPS) + 1
-
-
-class Verb(Struct, frozen=True):
-    """One palette entry: ``verb`` and ``help`` are ours, ``subject`` may be a server's string.
-
-    ``action`` names the screen or app action the verb runs, when a key runs it too: the palette
-    and the help screen then show that key, looked up in the bindings (never written twice).
-    ``note`` (a server's title for the item, untrusted) is shown dimmed after the subject.
-    ``help`` is parsed as markup by Textual: only mcp-tui's own words.
-    """
-
-    group: str
-    verb: str
-    subject: str
-    help: str
-    run: Callable[[], object]
-    action: str = ""
-    note: str = ""
-
-    @property
-    def text(self) -> str:
-        return f"{self.verb}  {self.subject}" if self.subject else self.verb
-
-    def display(self, offsets: tuple[int, ...] = (), key: str = "") -> Content:
-        content = Content.assemble(
-            (self.verb, "bold"), "  " if self.subject else "", literal_line(self.subject)
-        )
-        # Offsets index ``text``; ``literal_line`` may lengthen the subject (escapes), so only
-        # highlight positions that still line up: the verb, and a subject left unchanged.
-        same = content.plain == self.text
-        for offset in offsets:
-            if offset < len(self.verb) or same:
-                content = content.stylize("bold $accent underline", offset, offset + 1)
-        group = Content.styled(self.group.ljust(_GROUP_WIDTH), "$text-muted")
-        shown = Content.assemble(group, content)
-        if self.note and self.note != self.subject.rpartition(" › ")[2]:
-            shown = Content.assemble(shown, "  ", literal_line(self.note, limit=60, style="dim"))
-        if key:
-            shown = Content.assemble(shown, Content.styled(f"  {key}", "$text-muted"))
-        return shown
-
-
-VerbSource = Callable[["McpTuiApp", "SessionScreen"], Iterable[Verb]]
-ServerVerbSource = Callable[["McpTuiApp", "SessionScreen", "ServerEntry"], Iterable[Verb]]
+VerbSource = Callable[[McpApp, SessionScreen], Iterable[Verb]]
+ServerVerbSource = Callable[[McpApp, SessionScreen, ServerEntry], Iterable[Verb]]
 
 _SOURCES: list[VerbSource] = []
 _SERVER_SOURCES: list[ServerVerbSource] = []
@@ -100,38 +50,33 @@ def server_verbs(source: ServerVerbSource) -> ServerVerbSource:
     return source
 
 
-def verbs(app: McpTuiApp, session: SessionScreen) -> list[Verb]:
-    """Every verb available now, grouped in :data:`GROUPS` order, catalog items included."""
+def verbs(app: McpApp, session: SessionScreen) -> list[Verb]:
+    """Every verb available now, grouped in ``GROUPS`` order, catalog items included."""
     found: list[Verb] = []
     for source in _SOURCES:
         found.extend(source(app, session))
     for entry in app.entries.values():
         for server_source in _SERVER_SOURCES:
             found.extend(server_source(app, session, entry))
-
-    def rank(verb: Verb) -> int:
-        return GROUPS.index(verb.group) if verb.group in GROUPS else len(GROUPS)
-
-    return sorted(found, key=rank)  # stable: each group keeps its sources' order
+    return in_group_order(found)
 
 
-def key_for(app: McpTuiApp, session: SessionScreen, action: str) -> str:
-    """How the key bound to ``action`` is written ("t", "^p"), or "" when no key runs it."""
-    if not action:
-        return ""
-    for node in (session, app):
-        for bindings in node._bindings.key_to_bindings.values():
-            for binding in bindings:
-                if binding.action == action:
-                    return app.get_key_display(binding)
-    return ""
+def verbs_in(app: App[Any] | None) -> tuple[list[Verb], SessionScreen | None]:
+    """The verbs of ``app`` now and the session screen they act on; none in an app that is not
+    mcp-tui's, or before its session screen exists."""
+    if not isinstance(app, McpApp):
+        return [], None
+    session = app.session
+    if not isinstance(session, SessionScreen):
+        return [], None
+    return verbs(app, session), session
 
 
 # --- the verbs ------------------------------------------------------------------------------
 
 
 @verb_source
-def _help_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
+def _help_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
     yield Verb(
         "Help",
         "Help",
@@ -143,7 +88,7 @@ def _help_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
 
 
 @server_verbs
-def _catalog_verbs(app: McpTuiApp, session: SessionScreen, entry: ServerEntry) -> Iterator[Verb]:
+def _catalog_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -> Iterator[Verb]:
     """Call a tool, get a prompt, read a resource or template: one verb per catalog item."""
     if entry.state is not ConnectionState.READY:
         return
@@ -188,7 +133,7 @@ def _catalog_verbs(app: McpTuiApp, session: SessionScreen, entry: ServerEntry) -
 
 
 @server_verbs
-def _connection_verbs(app: McpTuiApp, session: SessionScreen, entry: ServerEntry) -> Iterator[Verb]:
+def _connection_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -> Iterator[Verb]:
     """Per server: move to it, reconnect (on either era), refresh its lists, stop or resume
     asking."""
     name = entry.name
@@ -241,7 +186,7 @@ def _connection_verbs(app: McpTuiApp, session: SessionScreen, entry: ServerEntry
 
 @server_verbs
 def _client_feature_verbs(
-    app: McpTuiApp, session: SessionScreen, entry: ServerEntry
+    app: McpApp, session: SessionScreen, entry: ServerEntry
 ) -> Iterator[Verb]:
     """Per server: roots, ping, log level; per subscribable resource: (un)subscribe."""
     name = entry.name
@@ -297,7 +242,7 @@ def _client_feature_verbs(
 
 
 @verb_source
-def _cancel_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
+def _cancel_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
     """Per running tool call: cancel it."""
     for call_id, (_, heading) in list(session.cancellable.items()):
         yield Verb(
@@ -310,7 +255,7 @@ def _cancel_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
 
 
 @verb_source
-def _url_wait_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
+def _url_wait_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
     """Per accepted URL request still waiting: done, or give up."""
     for wait in app.url_waits.waiting:
         subject = f"{wait.subject} › {wait.host}"
@@ -332,7 +277,7 @@ def _url_wait_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
 
 
 @verb_source
-def _view_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
+def _view_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
     yield Verb(
         "View",
         "Toggle traffic",
@@ -368,7 +313,7 @@ def _view_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
 
 
 @verb_source
-def _chat_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
+def _chat_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
     yield Verb(
         "View",
         "Chat with a model",
@@ -384,8 +329,9 @@ _SYSTEM_LEFT_OUT = frozenset({"Quit", "Keys"})
 
 
 @verb_source
-def _app_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
-    for title, help_text, callback, discover in app.get_system_commands(app.screen):
+def _app_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
+    textual = session.app  # Textual's side of the app
+    for title, help_text, callback, discover in textual.get_system_commands(textual.screen):
         if discover and title not in _SYSTEM_LEFT_OUT:
             yield Verb("App", title, "", help_text, callback)
     yield Verb(
@@ -398,30 +344,11 @@ def _app_verbs(app: McpTuiApp, session: SessionScreen) -> Iterator[Verb]:
     )
 
 
-class McpCommands(Provider):
+class McpCommands(VerbPalette):
     """The palette's only provider: every verb, grouped, all shown before typing."""
 
-    def _verbs(self) -> list[tuple[Verb, str]]:
-        from mcp_tui.ui.app import McpTuiApp
-        from mcp_tui.ui.screens.session import SessionScreen
-
-        app = self.app
-        if not isinstance(app, McpTuiApp):
+    def verbs_with_keys(self) -> list[tuple[Verb, str]]:
+        found, session = verbs_in(self.app)
+        if session is None:
             return []
-        session = app.session
-        if not isinstance(session, SessionScreen):
-            return []
-        return [(verb, key_for(app, session, verb.action)) for verb in verbs(app, session)]
-
-    async def discover(self) -> Hits:
-        for verb, key in self._verbs():
-            yield DiscoveryHit(verb.display(key=key), verb.run, text=verb.text, help=verb.help)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for verb, key in self._verbs():
-            text = verb.text
-            score, offsets = matcher.fuzzy_search.match(matcher.query, text)
-            if score > 0:
-                display = verb.display(tuple(offsets), key=key)
-                yield Hit(score, display, verb.run, text=text, help=verb.help)
+        return [(verb, key_for(session, verb.action)) for verb in found]

@@ -106,18 +106,18 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "a duration formatted by _duration (digits and a unit)",
     ("mcp_tui/ui/widgets/transcript.py", "Static", "entry.summary"):
         "Entry.summary is a Content from render.py, whose Content(...) calls are checked here",
-    ("mcp_tui/ui/commands.py", "assemble", "self.verb"):
+    ("mcp_tui/ui/palette.py", "assemble", "self.verb"):
         "palette verbs are mcp-tui's own words (Call tool, Get prompt, ...)",
-    ("mcp_tui/ui/commands.py", "styled", "self.group.ljust(_GROUP_WIDTH)"):
-        "palette groups are mcp-tui's own words (commands.GROUPS)",
-    ("mcp_tui/ui/commands.py", "assemble", "group"): "the styled group just above",
-    ("mcp_tui/ui/commands.py", "assemble", "content"):
+    ("mcp_tui/ui/palette.py", "styled", "self.group.ljust(_GROUP_WIDTH)"):
+        "palette groups are mcp-tui's own words (palette.GROUPS)",
+    ("mcp_tui/ui/palette.py", "assemble", "group"): "the styled group just above",
+    ("mcp_tui/ui/palette.py", "assemble", "content"):
         "the verb and literal_line(subject) built just above",
-    ("mcp_tui/ui/commands.py", "assemble", "shown"):
+    ("mcp_tui/ui/palette.py", "assemble", "shown"):
         "group, verb and subject built above (each checked here)",
-    ("mcp_tui/ui/commands.py", "styled", 'f" {key}"'):
+    ("mcp_tui/ui/palette.py", "styled", 'f" {key}"'):
         "a key's display from Textual (get_key_display) of mcp-tui's own BINDINGS",
-    ("mcp_tui/ui/commands.py", "assemble", 'Content.styled(f" {key}", "$text-muted")'):
+    ("mcp_tui/ui/palette.py", "assemble", 'Content.styled(f" {key}", "$text-muted")'):
         "the key display just above",
     ("mcp_tui/ui/screens/help.py", "Content", "first"):
         "help rows: key names and context titles from mcp-tui's own BINDINGS and CONTEXTS, "

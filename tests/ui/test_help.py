@@ -32,7 +32,8 @@ from app_testkit import (
 from mcp_tui.session.events import ConnectionState, ServerInfo, ToolInfo
 from mcp_tui.ui import commands
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.commands import GROUPS, Verb, verbs
+from mcp_tui.ui.commands import verbs
+from mcp_tui.ui.palette import GROUPS, Verb
 from mcp_tui.ui.screens.help import HelpScreen, help_rows, key_contexts, key_name
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.widgets.catalog import CatalogTree

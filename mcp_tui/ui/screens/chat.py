@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -29,6 +29,8 @@ from textual.worker import Worker
 
 from mcp_tui.chat.settings import ChatSettings
 from mcp_tui.session.events import CallOutcome, ConnectionState
+from mcp_tui.ui.app_interface import McpApp
+from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.chat_blocks import Approval, ModelBlock, ToolBlock, UserBlock
 from mcp_tui.ui.widgets.key_footer import KeyFooter
@@ -38,7 +40,6 @@ if TYPE_CHECKING:
     from mcp_tui.chat.conversation import ChatEvent, Conversation, ToolCallProposed
     from mcp_tui.chat.store import ConversationFile
     from mcp_tui.chat.tools import ChatTool, ToolCatalog
-    from mcp_tui.ui.app import McpTuiApp
 
 
 class ChatScreen(Screen[None]):
@@ -100,11 +101,10 @@ class ChatScreen(Screen[None]):
         self.query_one("#chat-input", Input).focus()
 
     @property
-    def mcp_app(self) -> McpTuiApp:
-        from mcp_tui.ui.app import McpTuiApp
-
-        assert isinstance(self.app, McpTuiApp)
-        return self.app
+    def mcp_app(self) -> McpApp:
+        """The app, by what the chat uses of it (``ui/app_interface.py``; the app imports this
+        screen); the chat only ever runs in ``McpTuiApp``."""
+        return cast(McpApp, self.app)
 
     @property
     def generating(self) -> bool:
@@ -302,7 +302,7 @@ class ChatScreen(Screen[None]):
     async def _call(self, tool: ChatTool, arguments: dict[str, Any]) -> CallOutcome:
         """Run the call through the session screen (its transcript, its running calls)."""
         session = self.mcp_app.session
-        if session is None:
+        if not isinstance(session, SessionScreen):
             return CallOutcome(error="The session screen is not ready.")
         return await session.call_tool_awaited(tool.server, tool.tool.name, arguments)
 

@@ -5,7 +5,7 @@ It imports every module of :mod:`mcp_tui.ui` and lists, for each class that decl
 (screens and widgets alike), the keys that mcp-tui's own classes bind, with their descriptions;
 a new screen or key shows up by itself. :data:`CONTEXTS` only titles and orders the contexts
 ("Everywhere" for the app's keys, ...); a class it does not name is listed after them under its
-class name. The palette's verbs come from :func:`mcp_tui.ui.commands.verbs`, grouped as the
+class name. The palette's verbs come from :func:`mcp_tui.ui.commands.verbs_in`, grouped as the
 palette groups them. Opened rarely, so importing every screen (forms, editors) here is fine.
 """
 
@@ -16,7 +16,7 @@ import inspect
 import pkgutil
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -28,9 +28,6 @@ from textual.widgets import Label, Static
 
 import mcp_tui.ui
 from mcp_tui.ui.widgets.key_footer import KeyFooter
-
-if TYPE_CHECKING:
-    from mcp_tui.ui.app import McpTuiApp
 
 #: Context titles, in the order shown: a class's name -> what the user calls that place.
 CONTEXTS: dict[str, str] = {
@@ -152,20 +149,20 @@ def key_contexts() -> list[tuple[str, list[tuple[str, str]]]]:
     return contexts
 
 
-def help_rows(app: McpTuiApp | None) -> Iterator[tuple[str, str, str]]:
+def help_rows(app: App[Any] | None) -> Iterator[tuple[str, str, str]]:
     """The help as rows: ``("title", text, "")`` or ``("row", keys, description)``."""
     for title, rows in key_contexts():
         yield ("title", title, "")
         for keys, description in rows:
             yield ("row", keys, description)
-    from mcp_tui.ui.commands import verbs
+    from mcp_tui.ui.commands import verbs_in
 
-    session = app.session if app is not None else None
-    if app is None or session is None:
+    found, session = verbs_in(app)
+    if session is None:
         return
     yield ("title", "Command palette (Ctrl+P): type any part of a name", "")
     groups: dict[str, list[str]] = {}
-    for verb in verbs(app, session):
+    for verb in found:
         names = groups.setdefault(verb.group, [])
         if verb.verb not in names:
             names.append(verb.verb)
@@ -196,14 +193,11 @@ class HelpScreen(ModalScreen[None]):
     """
 
     def compose(self) -> ComposeResult:
-        from mcp_tui.ui.app import McpTuiApp
-
-        app = self.app
         with Vertical(id="help-dialog"):
             yield Label("Keys and commands", id="help-title")
             yield Label("↑ ↓ PgUp PgDn scroll · Esc closes", id="help-hint")
             with VerticalScroll(id="help-scroll"):
-                for kind, first, second in help_rows(app if isinstance(app, McpTuiApp) else None):
+                for kind, first, second in help_rows(self.app):
                     if kind == "title":
                         yield Static(Content(first), classes="help-context")
                     else:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from textual.screen import Screen
 
 from mcp_tui.session.events import CallOutcome, ConnectionState, ResourceInfo
+from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.render import Entry, call_entry, outcome_entry
 from mcp_tui.ui.screens.url_required import UrlRound, url_required
 from mcp_tui.ui.state import Connection, ServerEntry
@@ -25,7 +26,6 @@ from mcp_tui.ui.uri_template import expand, variables
 from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
-    from mcp_tui.ui.app import McpTuiApp
     from mcp_tui.ui.widgets.log_panel import LogPanel
     from mcp_tui.ui.widgets.running_calls import RunningCalls
     from mcp_tui.ui.widgets.traffic import TrafficView
@@ -61,12 +61,10 @@ class SessionVerbs(Screen[None]):
         self._panels_ready = False
 
     @property
-    def mcp_app(self) -> McpTuiApp:
-        from mcp_tui.ui.app import McpTuiApp
-
-        app = self.app
-        assert isinstance(app, McpTuiApp)
-        return app
+    def mcp_app(self) -> McpApp:
+        """The app, by what the screen uses of it (``ui/app_interface.py``: no import of the
+        app, which imports this screen); this screen only ever runs in ``McpTuiApp``."""
+        return cast(McpApp, self.app)
 
     # Queried by id: the widget classes are imported by ``SessionScreen.mount_panels``.
 

@@ -5,23 +5,25 @@ hands such an outcome here (:func:`url_required`): each page goes through the el
 like any URL-mode request, an accepted one waits visibly until it is finished, and only then is
 one retry of the same call offered. A loop guard stops a server that keeps asking for the same
 pages, or for pages :data:`MAX_URL_ROUNDS` times in a row.
+
+The screen it works on is a :class:`RetryingScreen` (what the flow uses of ``SessionVerbs``),
+not the class itself: the session screen's verbs call this module, so it cannot import them.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from msgspec import Struct
+from textual.app import App
 
 from mcp_tui.session.elicitation import ElicitationRequest
-from mcp_tui.ui.render import url_loop_entry
+from mcp_tui.ui.app_interface import McpApp
+from mcp_tui.ui.render import Entry, url_loop_entry
 from mcp_tui.ui.url_waits import FINISHED
 from mcp_tui.untrusted import one_line
-
-if TYPE_CHECKING:
-    from mcp_tui.ui.screens.session_verbs import SessionVerbs
 
 #: A chain of -32042 answers (each retry asking for other pages) stops after this many rounds.
 MAX_URL_ROUNDS = 3
@@ -34,8 +36,38 @@ class UrlRound(Struct, frozen=True):
     rounds: int
 
 
+class RetryingScreen(Protocol):
+    """What the flow uses of the session screen (``SessionVerbs``): the transcript queue, the
+    URL waits' rows, and its ``call_tool`` for the retry."""
+
+    @property
+    def app(self) -> App[Any]: ...
+
+    @property
+    def is_attached(self) -> bool: ...
+
+    @property
+    def mcp_app(self) -> McpApp: ...
+
+    def queue_entries(self, entries: Iterable[Entry]) -> None: ...
+
+    def flush_entries(self) -> None: ...
+
+    def url_waits_changed(self) -> None: ...
+
+    def call_tool(
+        self,
+        server: str,
+        name: str,
+        arguments: Mapping[str, Any],
+        *,
+        retry_of: UrlRound | None = None,
+        as_task: bool = False,
+    ) -> int | None: ...
+
+
 async def url_required(
-    screen: SessionVerbs,
+    screen: RetryingScreen,
     server: str,
     name: str,
     arguments: dict[str, Any],
@@ -109,9 +141,14 @@ async def url_required(
     screen.call_tool(server, name, arguments, retry_of=UrlRound(urls, rounds))
 
 
-async def _offer_retry(screen: SessionVerbs, server: str, name: str, pages: int) -> bool:
+def _on_top(screen: RetryingScreen) -> bool:
+    top: object = screen.app.screen
+    return top is screen
+
+
+async def _offer_retry(screen: RetryingScreen, server: str, name: str, pages: int) -> bool:
     """Ask (once the user is back on this screen) whether to retry the call now."""
-    while screen.app.screen is not screen:  # never put a question over a form being filled
+    while not _on_top(screen):  # never put a question over a form being filled
         if not screen.is_attached:
             return False
         await asyncio.sleep(0.2)
@@ -132,7 +169,7 @@ async def _offer_retry(screen: SessionVerbs, server: str, name: str, pages: int)
 
 
 def _stop_url_loop(
-    screen: SessionVerbs, server: str, name: str, urls: list[str], reason: str
+    screen: RetryingScreen, server: str, name: str, urls: list[str], reason: str
 ) -> None:
     screen.queue_entries([url_loop_entry(server, name, urls, reason)])
     screen.flush_entries()
