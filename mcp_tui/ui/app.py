@@ -11,9 +11,12 @@ ending) closes them in :meth:`McpTuiApp.on_unmount`, while the event loop still 
 are not Textual workers, and how a stdio server is stopped: :mod:`mcp_tui.ui.app_connections`).
 
 The app is split by concern: :class:`~mcp_tui.ui.app_connections.AppConnections` (starting,
-reconnecting and closing connections), :class:`~mcp_tui.ui.app_waits.AppWaits` (elicitation
-transcript lines and URL waits) and this module (the screen, the event flush, ``--call`` and
-quitting).
+reconnecting and closing connections), :class:`~mcp_tui.ui.app_servers.AppServers` (what the user
+asks of one server: reconnect, other era, stop asking, roots, refresh),
+:class:`~mcp_tui.ui.app_waits.AppWaits` (elicitation transcript lines and URL waits),
+:class:`~mcp_tui.ui.app_chat.AppChat` (the chat screen and its model) and this module (the
+screen, the event flush, ``--call`` and quitting). What the screens use of it is
+:class:`~mcp_tui.ui.app_interface.McpApp`.
 """
 
 from __future__ import annotations
@@ -33,8 +36,9 @@ from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState, Notice, ResourceUpdated
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.ui.app_chat import AppChat
-from mcp_tui.ui.app_connections import CLOSE_TIMEOUT, AppConnections
+from mcp_tui.ui.app_connections import CLOSE_TIMEOUT
 from mcp_tui.ui.app_interface import McpApp
+from mcp_tui.ui.app_servers import AppServers
 from mcp_tui.ui.app_waits import WAIT_TICK, AppWaits
 from mcp_tui.ui.catalog_notes import catalog_note
 from mcp_tui.ui.commands import McpCommands
@@ -57,7 +61,7 @@ _USER_INPUT = (
 FLUSH_INTERVAL = 0.05
 
 
-class McpTuiApp(AppConnections, AppWaits, AppChat):
+class McpTuiApp(AppServers, AppWaits, AppChat):
     """mcp-tui: servers, their tools, prompts and resources, and elicitation as real forms."""
 
     CSS_PATH = "app.tcss"

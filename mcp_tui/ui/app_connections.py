@@ -16,6 +16,9 @@ first frame, like the elicitation handler): the same URL consent screen, then a 
 screen; sign-ins of several servers queue behind one another. Quitting while one shows closes the
 connection, which cancels the sign-in and closes its screen.
 
+What the user asks of one running server (reconnect, the other era, stop asking, roots, refresh)
+is in :mod:`mcp_tui.ui.app_servers`, built on this lifecycle.
+
 :class:`AppConnections` is a part of :class:`~mcp_tui.ui.app.McpTuiApp`, not an app of its own: it
 subclasses ``App`` so that its methods are type-checked against, and tested for clashes with,
 Textual's ``App``; the app sets the attributes it declares.
@@ -35,13 +38,10 @@ from textual.app import App
 
 from mcp_tui.config.options import AppOptions
 from mcp_tui.process.startup import resume_collector
-from mcp_tui.session.era import Era, mode_for, other_era
 from mcp_tui.session.events import ConnectionState, Notice, ServerStateChanged, SessionEvent
-from mcp_tui.session.roots import Root
 from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
-from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:  # annotations only; the modules load after the first frame, when needed
     from mcp_tui.session.elicitation import ElicitationHandler
@@ -296,39 +296,6 @@ class AppConnections(App[None]):
         entry = self.entries.get(server)
         return None if entry is None else entry.connection
 
-    def reconnect(self, server: str) -> None:
-        """Close ``server``'s connection (if any) and open a new one."""
-        entry = self.entries.get(server)
-        if entry is None or self._quitting:
-            return
-        self.run_worker(self._reconnect(entry), name=f"reconnect {server}", exit_on_error=False)
-
-    def other_era(self, server: str) -> Era | None:
-        """The protocol era ``server`` is not on (what :meth:`reconnect_on_other_era` picks)."""
-        entry = self.entries.get(server)
-        if entry is None:
-            return None
-        return other_era(entry.info.protocol_version if entry.info else None, entry.spec.mode)
-
-    def reconnect_on_other_era(self, server: str) -> None:
-        """``E``: reconnect ``server`` on the protocol era it is not on (``session/era.py``).
-
-        The server's mode is pinned to that era (``legacy`` or ``2026-07-28``) until switched
-        back; nothing is re-run: calls that failed are the user's to repeat.
-        """
-        entry = self.entries.get(server)
-        era = self.other_era(server)
-        if entry is None or era is None or self._quitting:
-            return
-        from msgspec.structs import replace
-
-        mode = mode_for(era)
-        entry.spec = replace(entry.spec, mode=mode)
-        note = f"reconnecting on {era} (mode {mode}; E switches back)"
-        self.run_worker(
-            self._reconnect(entry, note), name=f"reconnect {server}", exit_on_error=False
-        )
-
     async def _reconnect(self, entry: ServerEntry, note: str = "reconnecting") -> None:
         old = entry.connection
         entry.generation += 1  # events of the old connection are dropped from now on
@@ -339,58 +306,6 @@ class AppConnections(App[None]):
             await self._close_connections([old])
         factory = await self._load_factory()
         self._connect(entry, factory, self._load_handler())
-
-    def set_elicitation_paused(self, server: str, paused: bool) -> None:
-        """Per-server "stop asking": requests are cancelled without a form while paused."""
-        entry = self.entries.get(server)
-        if entry is None:
-            return
-        entry.paused = paused
-        entry.paused_by_limit = False
-        if entry.connection is not None:
-            entry.connection.set_elicitation_paused(paused)
-        text = "stopped asking: its requests are cancelled" if paused else "asking again"
-        self._buffer.add(Notice(server, text))
-        if self._session is not None:
-            self._session.catalog.update_server(entry)
-            self._session.server_changed()
-
-    def refresh_server(self, server: str) -> None:
-        """Redraw a server's tree and info after the UI changed its entry (marks, level)."""
-        entry = self.entries.get(server)
-        if entry is not None and self._session is not None:
-            self._session.catalog.update_server(entry)
-            self._session.server_changed()
-
-    def set_roots(self, server: str, roots: Sequence[Root]) -> None:
-        """The roots dialog's list: kept for reconnects, and sent to the live connection."""
-        entry = self.entries.get(server)
-        if entry is None:
-            return
-        from msgspec.structs import replace
-
-        entry.spec = replace(entry.spec, roots=tuple(root.path for root in roots))
-        connection = entry.connection
-        if connection is None:
-            shown = ", ".join(root.path for root in roots) or "none"
-            self._buffer.add(Notice(server, f"roots are now: {shown} (from the next connection)"))
-            return
-        self.run_worker(connection.set_roots(roots), name=f"roots {server}", exit_on_error=False)
-
-    def refresh_catalog(self, server: str) -> None:
-        """``r``: list the server's tools, prompts and resources again; the transcript then says
-        what changed (``ui/catalog_notes.py``)."""
-        connection = self.connection(server)
-        entry = self.entries.get(server)
-        if connection is None or entry is None or entry.state is not ConnectionState.READY:
-            self.notify(
-                f"{one_line(server)} is not ready: R reconnects it",
-                severity="warning",
-                markup=False,
-            )
-            return
-        self.notify(f"Refreshing {one_line(server)}'s lists…", markup=False, timeout=2)
-        self.run_worker(connection.refresh_catalog(), exit_on_error=False)
 
     # --- closing -----------------------------------------------------------------------------
 

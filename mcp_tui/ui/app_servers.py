@@ -1,0 +1,110 @@
+"""What the user asks of one server, from a key or the palette, while the app runs.
+
+Reconnect it (``R``), or reconnect it on the other protocol era (``E``); stop or resume asking
+(``x``: its forms and sampling requests are cancelled unseen while paused); change its roots
+(``o``); list its tools, prompts and resources again (``r``); redraw it after the UI changed its
+entry. Each is a small request about a running server that uses the connections' lifecycle in
+:mod:`mcp_tui.ui.app_connections` (start after the first frame, connect, close), which it is
+split from so that lifecycle reads on its own.
+
+:class:`AppServers` is a part of :class:`~mcp_tui.ui.app.McpTuiApp`, like the class it extends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mcp_tui.session.era import Era, mode_for, other_era
+from mcp_tui.session.events import ConnectionState, Notice
+from mcp_tui.session.roots import Root
+from mcp_tui.ui.app_connections import AppConnections
+from mcp_tui.untrusted import one_line
+
+
+class AppServers(AppConnections):
+    """Per-server requests of :class:`~mcp_tui.ui.app.McpTuiApp` (see the module docstring)."""
+
+    def reconnect(self, server: str) -> None:
+        """Close ``server``'s connection (if any) and open a new one."""
+        entry = self.entries.get(server)
+        if entry is None or self._quitting:
+            return
+        self.run_worker(self._reconnect(entry), name=f"reconnect {server}", exit_on_error=False)
+
+    def other_era(self, server: str) -> Era | None:
+        """The protocol era ``server`` is not on (what :meth:`reconnect_on_other_era` picks)."""
+        entry = self.entries.get(server)
+        if entry is None:
+            return None
+        return other_era(entry.info.protocol_version if entry.info else None, entry.spec.mode)
+
+    def reconnect_on_other_era(self, server: str) -> None:
+        """``E``: reconnect ``server`` on the protocol era it is not on (``session/era.py``).
+
+        The server's mode is pinned to that era (``legacy`` or ``2026-07-28``) until switched
+        back; nothing is re-run: calls that failed are the user's to repeat.
+        """
+        entry = self.entries.get(server)
+        era = self.other_era(server)
+        if entry is None or era is None or self._quitting:
+            return
+        from msgspec.structs import replace
+
+        mode = mode_for(era)
+        entry.spec = replace(entry.spec, mode=mode)
+        note = f"reconnecting on {era} (mode {mode}; E switches back)"
+        self.run_worker(
+            self._reconnect(entry, note), name=f"reconnect {server}", exit_on_error=False
+        )
+
+    def set_elicitation_paused(self, server: str, paused: bool) -> None:
+        """Per-server "stop asking": requests are cancelled without a form while paused."""
+        entry = self.entries.get(server)
+        if entry is None:
+            return
+        entry.paused = paused
+        entry.paused_by_limit = False
+        if entry.connection is not None:
+            entry.connection.set_elicitation_paused(paused)
+        text = "stopped asking: its requests are cancelled" if paused else "asking again"
+        self._buffer.add(Notice(server, text))
+        if self._session is not None:
+            self._session.catalog.update_server(entry)
+            self._session.server_changed()
+
+    def refresh_server(self, server: str) -> None:
+        """Redraw a server's tree and info after the UI changed its entry (marks, level)."""
+        entry = self.entries.get(server)
+        if entry is not None and self._session is not None:
+            self._session.catalog.update_server(entry)
+            self._session.server_changed()
+
+    def set_roots(self, server: str, roots: Sequence[Root]) -> None:
+        """The roots dialog's list: kept for reconnects, and sent to the live connection."""
+        entry = self.entries.get(server)
+        if entry is None:
+            return
+        from msgspec.structs import replace
+
+        entry.spec = replace(entry.spec, roots=tuple(root.path for root in roots))
+        connection = entry.connection
+        if connection is None:
+            shown = ", ".join(root.path for root in roots) or "none"
+            self._buffer.add(Notice(server, f"roots are now: {shown} (from the next connection)"))
+            return
+        self.run_worker(connection.set_roots(roots), name=f"roots {server}", exit_on_error=False)
+
+    def refresh_catalog(self, server: str) -> None:
+        """``r``: list the server's tools, prompts and resources again; the transcript then says
+        what changed (``ui/catalog_notes.py``)."""
+        connection = self.connection(server)
+        entry = self.entries.get(server)
+        if connection is None or entry is None or entry.state is not ConnectionState.READY:
+            self.notify(
+                f"{one_line(server)} is not ready: R reconnects it",
+                severity="warning",
+                markup=False,
+            )
+            return
+        self.notify(f"Refreshing {one_line(server)}'s lists…", markup=False, timeout=2)
+        self.run_worker(connection.refresh_catalog(), exit_on_error=False)
