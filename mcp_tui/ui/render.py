@@ -8,7 +8,7 @@ widget but is still reachable. Every server string goes through :mod:`mcp_tui.ui
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from msgspec import Struct
@@ -26,8 +26,9 @@ from mcp_tui.session.events import (
     ServerInfo,
     ServerStateChanged,
 )
+from mcp_tui.session.sampling import SamplingOutcome
 from mcp_tui.ui.text import literal, literal_line
-from mcp_tui.ui.url_waits import UrlWait
+from mcp_tui.ui.url_waits import FINISHED, UrlWait
 
 #: Inline bounds for one block of server text in the transcript; the rest is in the detail view.
 INLINE_CHARS = 1500
@@ -293,39 +294,59 @@ def elicitation_shown_entry(request: ElicitationRequest, waiting: int) -> Entry:
     return Entry("elicitation", _join(parts), full, heading)
 
 
+#: How the transcript says a request was answered, by the outcome's action.
+ANSWERED = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
+
+
 def elicitation_finished_entry(
     request: ElicitationRequest,
     outcome: ElicitationOutcome,
     abandoned_input: Mapping[str, str] | None,
 ) -> Entry:
     """The answer exactly as sent (accept with its content, decline, cancel) and anything lost."""
-    verbs = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
-    heading = f"{request.server}: {verbs[outcome.action]}"
-    style = {"accept": "$success", "decline": "$warning", "cancel": "$warning"}[outcome.action]
+    sent = []
+    if outcome.action == "accept" and outcome.content is not None:
+        sent.append(pretty_json(outcome.content))
+    typed = None
+    if abandoned_input:
+        typed = "\n".join(f"{name}: {value}" for name, value in abandoned_input.items())
+    heading = f"{request.server}: {ANSWERED[outcome.action]}"
+    return answered_entry(heading, outcome, sent, typed, "the form closed before it was sent")
+
+
+def answered_entry(
+    heading: str,
+    outcome: ElicitationOutcome | SamplingOutcome,
+    sent: Sequence[str],
+    typed: str | None,
+    closed: str,
+) -> Entry:
+    """How a server's request (a form, a sampling request) was answered, in one shape.
+
+    The heading marked by the outcome's action, mcp-tui's note on it, what was ``sent`` (the
+    first block under "sent:", any more after it), and what was ``typed`` on a screen that
+    closed before sending (``closed`` says what closed), so nothing typed is lost.
+    """
+    accepted = outcome.action == "accept"
+    note = outcome.note
+    style = "$success" if accepted else "$warning"
     parts = [
-        Content.assemble(
-            ("✓ " if outcome.action == "accept" else "– ", style),
-            literal_line(heading, style="bold"),
-        )
+        Content.assemble(("✓ " if accepted else "– ", style), literal_line(heading, style="bold"))
     ]
     full = [heading]
-    if outcome.note:
-        parts.append(literal_line(outcome.note, limit=300, style="dim italic"))
-        full.append(outcome.note)
-    if outcome.action == "accept" and outcome.content is not None:
-        sent = pretty_json(outcome.content)
-        parts.append(Content.assemble(("sent:", "dim"), "\n", block(sent)))
-        full += ["sent:", sent]
-    if abandoned_input:
-        kept = "\n".join(f"{name}: {value}" for name, value in abandoned_input.items())
-        parts.append(
-            Content.assemble(
-                ("the form closed before it was sent; what you typed:", "$warning"),
-                "\n",
-                block(kept),
-            )
-        )
-        full += ["what you typed:", kept]
+    if note:
+        parts.append(literal_line(note, limit=300, style="dim italic"))
+        full.append(note)
+    if sent:
+        parts.append(Content.assemble(("sent:", "dim"), "\n", block(sent[0])))
+        full += ["sent:", sent[0]]
+        for more in sent[1:]:
+            parts.append(block(more))
+            full.append(more)
+    if typed is not None:
+        warning = f"{closed}; what you typed:"
+        parts.append(Content.assemble((warning, "$warning"), "\n", block(typed)))
+        full += ["what you typed:", typed]
     return Entry("elicitation", _join(parts), "\n".join(full), heading)
 
 
@@ -343,24 +364,19 @@ def url_wait_entry(wait: UrlWait, timeout: float) -> Entry | None:
     """
     who = wait.subject  # "server › tool", or the server alone
     where = f"the page at {wait.host}"
-    if wait.state == "completed":
-        ident = wait.elicitation_id
-        text = f"{who}: {where} is finished (the server completed elicitation {ident})"
-        mark, style = "✓ ", "$success"
-    elif wait.state == "done":
-        text = f"{who}: you marked {where} as done"
-        mark, style = "✓ ", "$success"
-    elif wait.state == "gave_up":
-        text = f"{who}: stopped waiting for {where} (you gave up)"
-        mark, style = "– ", "$warning"
-    elif wait.state == "timed_out":
-        text = f"{who}: stopped waiting for {where}: no completion within {_minutes(timeout)}"
-        mark, style = "– ", "$warning"
-    elif wait.state == "closed":
-        text = f"{who}: stopped waiting for {where}: the connection ended"
-        mark, style = "– ", "$warning"
-    else:
+    endings = {
+        "completed": f"{where} is finished (the server completed elicitation "
+        f"{wait.elicitation_id})",
+        "done": f"you marked {where} as done",
+        "gave_up": f"stopped waiting for {where} (you gave up)",
+        "timed_out": f"stopped waiting for {where}: no completion within {_minutes(timeout)}",
+        "closed": f"stopped waiting for {where}: the connection ended",
+    }
+    ending = endings.get(wait.state)
+    if ending is None:
         return None
+    text = f"{who}: {ending}"
+    mark, style = ("✓ ", "$success") if wait.state in FINISHED else ("– ", "$warning")
     summary = Content.assemble((mark, style), literal_line(text, limit=400))
     return Entry("notice", summary, f"{text}\n{wait.request.url or ''}", text)
 

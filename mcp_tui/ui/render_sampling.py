@@ -1,7 +1,8 @@
 """Transcript entries for sampling requests: what the server asked, and the reply sent.
 
-The same shape as the elicitation entries in ``render.py``: a bounded literal summary inline and
-the full text for the detail view. Every server string goes through :mod:`mcp_tui.ui.text`.
+The same shape as the elicitation entries in ``render.py`` (an answer is drawn by its
+``answered_entry``): a bounded literal summary inline and the full text for the detail
+view. Every server string goes through :mod:`mcp_tui.ui.text`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from textual.content import Content
 
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
-from mcp_tui.ui.render import Entry, block
+from mcp_tui.ui.render import ANSWERED, Entry, answered_entry, block
 from mcp_tui.ui.text import literal_line
 
 
@@ -49,36 +50,14 @@ def sampling_finished_entry(
     abandoned_input: Mapping[str, str] | None,
 ) -> Entry:
     """The reply exactly as sent (text, model, stop reason), or decline / cancel."""
-    verbs = {"accept": "replied", "decline": "declined", "cancel": "cancelled"}
-    heading = f"{request.server}: sampling {verbs[outcome.action]}"
+    verb = "replied" if outcome.action == "accept" else ANSWERED[outcome.action]
+    heading = f"{request.server}: sampling {verb}"
+    sent = []
     if outcome.action == "accept":
         heading += f" as model {outcome.model!r}, stopReason {outcome.stop_reason}"
-    style = "$success" if outcome.action == "accept" else "$warning"
-    parts = [
-        Content.assemble(
-            ("✓ " if outcome.action == "accept" else "– ", style),
-            literal_line(heading, style="bold"),
-        )
-    ]
-    full = [heading]
-    if outcome.note:
-        parts.append(literal_line(outcome.note, limit=300, style="dim italic"))
-        full.append(outcome.note)
-    if outcome.action == "accept":
-        parts.append(Content.assemble(("sent:", "dim"), "\n", block(outcome.text)))
-        full += ["sent:", outcome.text]
+        sent.append(outcome.text)
         if outcome.tool_use is not None:
-            use = f"tool use {outcome.tool_use.name} {json.dumps(outcome.tool_use.input)}"
-            parts.append(block(use))
-            full.append(use)
-    if abandoned_input:
-        kept = "\n".join(abandoned_input.values())
-        parts.append(
-            Content.assemble(
-                ("the request closed before the reply was sent; what you typed:", "$warning"),
-                "\n",
-                block(kept),
-            )
-        )
-        full += ["what you typed:", kept]
-    return Entry("elicitation", Content("\n").join(parts), "\n".join(full), heading)
+            sent.append(f"tool use {outcome.tool_use.name} {json.dumps(outcome.tool_use.input)}")
+    typed = "\n".join(abandoned_input.values()) if abandoned_input else None
+    closed = "the request closed before the reply was sent"
+    return answered_entry(heading, outcome, sent, typed, closed)

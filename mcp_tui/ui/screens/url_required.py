@@ -56,13 +56,7 @@ class RetryingScreen(Protocol):
     def url_waits_changed(self) -> None: ...
 
     def call_tool(
-        self,
-        server: str,
-        name: str,
-        arguments: Mapping[str, Any],
-        *,
-        retry_of: UrlRound | None = None,
-        as_task: bool = False,
+        self, server: str, name: str, arguments: Mapping[str, Any], *, retry_of: UrlRound | None
     ) -> int | None: ...
 
 
