@@ -330,8 +330,8 @@ _SYSTEM_LEFT_OUT = frozenset({"Quit", "Keys"})
 
 @verb_source
 def _app_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
-    textual = session.app  # Textual's side of the app
-    for title, help_text, callback, discover in textual.get_system_commands(textual.screen):
+    textual_app = session.app  # the same app, as Textual types it
+    for title, help_text, callback, discover in textual_app.get_system_commands(textual_app.screen):
         if discover and title not in _SYSTEM_LEFT_OUT:
             yield Verb("App", title, "", help_text, callback)
     yield Verb(
