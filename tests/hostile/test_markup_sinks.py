@@ -146,10 +146,9 @@ ALLOWED: dict[tuple[str, str, str], str] = {
      'f"Server {request.server}: the sampling request was withdrawn " '
      'f"({ABANDONED_NOTE}); the screen was closed.{kept}"'):
         "markup=False; request.server is the user's own name for the connection, not server text",
-    ("mcp_tui/ui/render_sampling.py", "assemble", "block(outcome.text)"):
-        "render.block: literal() of the clipped text",
-    ("mcp_tui/ui/render_sampling.py", "assemble", "block(kept)"):
-        "render.block: literal() of the clipped text",
+    ("mcp_tui/ui/render.py", "assemble", "warning"):
+        "answered_entry's closed: a constant of each caller (elicitation, sampling), not server "
+        "text",
     ("mcp_tui/ui/screens/url_consent.py", "Static", "self.header_content()"):
         "RequestHeader.header_content (request_header.py): constants and literal_line of the "
         "server and tool names; its Content calls are checked here",
