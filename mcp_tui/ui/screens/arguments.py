@@ -6,7 +6,8 @@ schema neither can show (its root is not an object) opens the JSON editor first,
 F2 switches between form and JSON both ways, keeping the values. Either way the arguments are
 checked against the tool's own schema before they are sent (:mod:`mcp_tui.ui.json_args`). The
 screen returns the arguments, or ``None`` when cancelled. Names, descriptions and the schema are
-the server's: shown only as literal text.
+the server's: shown only as literal text. The three bodies are in
+:mod:`~mcp_tui.ui.screens.arguments_bodies`; this module is the dialog around them and its keys.
 
 Keys typed in a burst (a fast typist, a macro, ``tmux send-keys``) take effect in order, on the
 field focused once the keys before them have, and Ctrl+S sends only after all of them
@@ -16,27 +17,26 @@ form and in the JSON editor alike.
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Checkbox, Input, Label, Static, TextArea
+from textual.widgets import Checkbox, Input, Label, Static
 
 from mcp_tui.schema.arguments.build import build_arguments
 from mcp_tui.schema.arguments.nodes import ObjectNode
-from mcp_tui.schema.arguments.state import ObjectState, state_for
 from mcp_tui.schema.fields import FormSpec
-from mcp_tui.ui.json_args import check_arguments, parse_arguments, starter_text
+from mcp_tui.ui.json_args import parse_arguments
 from mcp_tui.ui.render import clip
+from mcp_tui.ui.screens.arguments_bodies import Body, EditorBody, FlatBody, TreeBody
 from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
-from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
+from mcp_tui.ui.widgets.key_order import OrderedButton, SequencedScreen, after_keys
 
 if TYPE_CHECKING:
     from mcp_tui.ui.completions import ArgumentCompletions, Completer
@@ -59,10 +59,6 @@ def classify(schema: dict[str, Any]) -> tuple[FormSpec | None, str | None]:
     if isinstance(result, FormSpec):
         return result, None
     return None, result.reason
-
-
-class JsonEditor(OrderedKeys, TextArea):
-    """The JSON editor: each key takes effect before the next, so Ctrl+S sees all of them."""
 
 
 class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | None]):
@@ -103,13 +99,9 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         self.schema = schema
         self._description = description
         self._verb = verb
-        self._initial = initial
         self.form_spec, self.editor_reason = classify(schema)
         #: The tree form's model when the flat form cannot show the schema.
         self.tree_model: ObjectNode | None = None
-        self._tree_state: ObjectState | None = None
-        #: The flat form's values as they came back from the JSON editor (F2).
-        self._flat_raws: dict[str, Any] | None = None
         if self.form_spec is None:
             built = build_arguments(schema)
             if isinstance(built, ObjectNode):
@@ -119,16 +111,24 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         self.use_editor = (
             self.form_spec is None and self.tree_model is None
         ) or initial is not None
-        #: Set after a Ctrl+S on a schema we cannot check: the next Ctrl+S sends unchecked.
-        self._unchecked_ok = False
+        #: The form the schema gets, if any, and the JSON editor: F2 switches between the two.
+        self._form: FlatBody | TreeBody | None = None
+        if self.form_spec is not None:
+            self._form = FlatBody(self.form_spec, schema)
+        elif self.tree_model is not None:
+            self._form = TreeBody(self.tree_model, schema)
+        self._editor = EditorBody(schema, initial, self.editor_reason)
         #: Dismissed already: a second Ctrl+S (or a click) in the same burst does nothing.
         self._sent = False
-        #: The JSON editor's text when it was opened (Escape asks when it changed).
-        self._editor_start: str | None = None
         #: The body was switched (F2) at least once: the values may differ from the start.
         self._switched = False
 
     # --- building ----------------------------------------------------------------------------
+
+    @property
+    def _body(self) -> Body:
+        """The body on screen: the form, or the JSON editor."""
+        return self._editor if self.use_editor or self._form is None else self._form
 
     @property
     def short(self) -> bool:
@@ -191,66 +191,27 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
 
     def _ask_completions(self, control: Input) -> None:
         """A text field of the flat form was edited or focused: ask the server (debounced)."""
-        if self.completions is None or self.use_editor or self.form_spec is None:
+        body = self._body
+        if self.completions is None or not isinstance(body, FlatBody) or body.form is None:
             return
         from mcp_tui.ui.widgets.field_row import FieldRow
-        from mcp_tui.ui.widgets.schema_form import SchemaForm
 
         row = next((a for a in control.ancestors if isinstance(a, FieldRow)), None)
-        forms = self.query(SchemaForm)
-        if row is None or not forms:
+        if row is None or not body.form.is_attached:
             return
-        self.completions.request(row.field.name, control, forms.first().raw_text())
+        self.completions.request(row.field.name, control, body.form.raw_text())
 
     async def _show_body(self) -> None:
-        body = self.query_one("#arguments-body", Vertical)
-        await body.remove_children()
+        holder = self.query_one("#arguments-body", Vertical)
+        await holder.remove_children()
         self.query_one(".arguments-dialog").set_class(self.use_editor, "-editor")
         self.query_one(".arguments-dialog").set_class(self.short, "-short")
         self._set_errors([])
-        if not self.use_editor and self.form_spec is not None:
-            if self.form_spec.is_confirmation:
-                await body.mount(Static(Content("No arguments."), classes="arguments-note"))
-                self._focus_send()
-                return
-            from mcp_tui.ui.widgets.schema_form import SchemaForm
-
-            form = SchemaForm(self.form_spec, id="arguments-form", raws=self._flat_raws)
-            await body.mount(VerticalScroll(form, id="arguments-scroll"))
-            if not form.focus_first():
-                self._focus_send()
-            if self.short:
-                self.call_after_refresh(self._fit)
-            return
-        if not self.use_editor and self.tree_model is not None:
-            from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-
-            tree_form = ArgumentsForm(
-                self.tree_model, self.schema, state=self._tree_state, id="arguments-form"
-            )
-            await body.mount(VerticalScroll(tree_form, id="arguments-scroll"))
-            if not tree_form.focus_first():
-                self._focus_send()
-            return
-        note = "Arguments as a JSON object, checked against the schema before sending."
-        if self.editor_reason:
-            note += f"\n{self.editor_reason}"
-        text = (
-            json.dumps(self._initial, indent=2, ensure_ascii=False)
-            if self._initial is not None
-            else starter_text(self.schema)
-        )
-        editor = JsonEditor(
-            text,
-            soft_wrap=True,
-            show_line_numbers=True,
-            tab_behavior="indent",
-            id="arguments-json",
-        )
-        self._editor_start = text
-        await body.mount(Static(literal(note, limit=600), classes="arguments-note"), editor)
-        # At once, not after the App's queue (``Widget.focus``): the next key must reach it.
-        self.set_focus(editor)
+        body = self._body
+        if not await body.show(holder):
+            self._focus_send()
+        if self.short and body.sized_to_content:
+            self.call_after_refresh(self._fit)
 
     def _focus_send(self) -> None:
         self.set_focus(self.query_one("#send", OrderedButton))
@@ -274,39 +235,10 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
     def collect(self, *, focus: bool = True) -> dict[str, Any] | None:
         """Validate what is on screen; the arguments to send, or None (with errors shown and,
         with ``focus``, the first field in error focused soon after)."""
-        if not self.use_editor and self.form_spec is not None:
-            if self.form_spec.is_confirmation:
-                return {}
-            from mcp_tui.ui.widgets.schema_form import SchemaForm
-
-            result = self.query_one(SchemaForm).submit(focus=focus)
-            if result.ok and result.content is not None:
-                return dict(result.content)
-            self._set_errors(["Please fix the fields marked in red."])
-            return None
-        if not self.use_editor and self.tree_model is not None:
-            from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-
-            tree_form = self.query_one(ArgumentsForm)
-            arguments = tree_form.submit()
-            if arguments is not None:
-                return arguments
-            self._set_errors(["Please fix the fields marked in red.", *tree_form.form_errors])
-            return None
-        text = self.query_one("#arguments-json", TextArea).text
-        check = check_arguments(text, self.schema)
-        if check.ok:
-            return check.arguments
-        if check.errors:
-            self._unchecked_ok = False
-            self._set_errors(list(check.errors))
-            return None
-        if check.schema_problem and check.arguments is not None:
-            if self._unchecked_ok:
-                return check.arguments
-            self._unchecked_ok = True
-            self._set_errors([check.schema_problem, "Press Ctrl+S again to send without checking."])
-        return None
+        arguments, errors = self._body.collect(focus=focus)
+        if errors:
+            self._set_errors(errors)
+        return arguments
 
     def action_send(self) -> None:
         """Ctrl+S: send once every key typed before it has taken effect."""
@@ -322,14 +254,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             self._sent = True
             self.dismiss(arguments)
             return
-        if not self.use_editor and self.form_spec is not None:
-            from mcp_tui.ui.widgets.schema_form import SchemaForm
-
-            await self.query_one(SchemaForm).focus_first_error()
-        elif not self.use_editor and self.tree_model is not None:
-            from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-
-            await self.query_one(ArgumentsForm).focus_first_error()
+        await self._body.focus_first_error()
 
     def action_cancel(self) -> None:
         """Escape: close at once when nothing was typed; otherwise ask first, so what was typed
@@ -363,23 +288,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
     @property
     def changed(self) -> bool:
         """Something was typed or changed since the dialog opened."""
-        if self._switched:
-            return True
-        if self.use_editor:
-            editors = self.query("#arguments-json")
-            return bool(editors) and (
-                self._editor_start is not None
-                and cast(TextArea, editors.first()).text != self._editor_start
-            )
-        if self.tree_model is not None:
-            from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-
-            forms = self.query(ArgumentsForm)
-            return bool(forms) and forms.first().touched
-        from mcp_tui.ui.widgets.schema_form import SchemaForm
-
-        flat = self.query(SchemaForm)
-        return bool(flat) and flat.first().touched
+        return self._switched or self._body.changed
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Only the JSON editor can hold a schema without a form: hide the key then.
@@ -396,62 +305,20 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
     async def toggle_editor_now(self) -> None:
         """Switch, carrying the values over: the form's as JSON to the editor, the editor's JSON
         back into the form (it must parse as an object first)."""
-        if self._sent or (self.form_spec is None and self.tree_model is None):
+        if self._sent or self._form is None:
             return
         if not self.use_editor:
-            self._initial = self._form_values()
+            self._editor.initial = self._form.values()
         else:
-            text = self.query_one("#arguments-json", TextArea).text
-            value, error = parse_arguments(text)
+            value, error = parse_arguments(self._editor.text)
             if value is None:
                 self._set_errors([f"The form needs valid JSON: {error}"])
                 return
-            self._initial = None
-            self._from_json(value)
+            self._editor.initial = None
+            self._form.load(value)
         self.use_editor = not self.use_editor
         self._switched = True
         await self._show_body()
-
-    def _form_values(self) -> dict[str, Any] | None:
-        if self.tree_model is not None:
-            from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-
-            return self.query_one(ArgumentsForm).partial()
-        if self.form_spec is not None and not self.form_spec.is_confirmation:
-            from mcp_tui.ui.widgets.schema_form import SchemaForm
-
-            form = self.query_one(SchemaForm)
-            result = form.submit()
-            if result.content is not None:
-                return dict(result.content)
-            from mcp_tui.schema.arguments.answer import partial
-
-            flat = build_arguments(self.schema)
-            if isinstance(flat, ObjectNode):
-                state = state_for(flat)
-                assert isinstance(state, ObjectState)
-                for name, raw in form.raw_values().items():
-                    leaf = state.children.get(name)
-                    if leaf is not None and hasattr(leaf, "raw"):
-                        leaf.raw = raw
-                return partial(flat, state)
-        return None
-
-    def _from_json(self, value: dict[str, Any]) -> None:
-        """The editor's JSON as the form's starting values."""
-        if self.tree_model is not None:
-            state = state_for(self.tree_model, value)
-            assert isinstance(state, ObjectState)
-            state.present = True
-            self._tree_state = state
-        elif self.form_spec is not None:
-            flat = build_arguments(self.schema)
-            if isinstance(flat, ObjectNode):
-                state = state_for(flat, value)
-                assert isinstance(state, ObjectState)
-                self._flat_raws = {
-                    name: getattr(leaf, "raw", None) for name, leaf in state.children.items()
-                }
 
     async def on_button_pressed(self, event: OrderedButton.Pressed) -> None:
         """A click (keys go through ``on_press`` at once)."""
