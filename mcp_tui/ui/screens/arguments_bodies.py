@@ -95,7 +95,9 @@ class FlatBody:
         each field read as far as it goes."""
         if self.spec.is_confirmation or self.form is None:
             return None
-        result = self.form.submit()
+        # Without focus: the form is about to go, and a field focused now would be gone by the
+        # time it scrolls into view.
+        result = self.form.submit(focus=False)
         if result.content is not None:
             return dict(result.content)
         from mcp_tui.schema.arguments.answer import partial

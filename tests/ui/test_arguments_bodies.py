@@ -1,0 +1,111 @@
+"""The arguments screen's bodies through Pilot: what F2 carries between the flat form and the
+JSON editor, Escape in the editor, and a schema that cannot check what it is sent.
+
+The tree form's own F2 round trip is in ``test_arguments_tree_form``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+
+from mcp_tui.ui.screens.arguments import ArgumentsScreen
+from mcp_tui.ui.screens.confirm import ConfirmScreen
+from mcp_tui.ui.widgets.schema_form import SchemaForm
+
+pytestmark = pytest.mark.anyio
+SIZE = (100, 40)
+
+FLAT = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}, "count": {"type": "integer"}},
+    "required": ["name"],
+}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+class Host(App[None]):
+    def __init__(self, schema: Any, **kw: Any) -> None:
+        super().__init__()
+        self.schema = schema
+        self.kw = kw
+        self.results: list[dict[str, Any] | None] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(ArgumentsScreen("tool", self.schema, **self.kw), self.results.append)
+
+
+async def until(pilot: Pilot[None], condition: Any) -> None:
+    for _ in range(300):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    assert condition()
+
+
+def editor(pilot: Pilot[None]) -> TextArea:
+    return pilot.app.screen.query_one("#arguments-json", TextArea)
+
+
+async def test_f2_carries_flat_values_to_json_and_back_even_invalid_ones() -> None:
+    app = Host(FLAT)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: pilot.app.screen.query(SchemaForm))
+        await pilot.press("tab", "7")  # the required name left empty: what is filled still goes
+        await pilot.press("f2")
+        await until(pilot, lambda: pilot.app.screen.query("#arguments-json"))
+        assert json.loads(editor(pilot).text) == {"name": "", "count": 7}
+        editor(pilot).text = json.dumps({"name": "Bo", "count": 3})
+        await pilot.press("f2")
+        await until(pilot, lambda: pilot.app.screen.query(SchemaForm))
+        form = pilot.app.screen.query_one(SchemaForm)
+        assert form.raw_values() == {"name": "Bo", "count": "3"}
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.results)
+    assert app.results == [{"name": "Bo", "count": 3}]
+
+
+async def test_escape_in_the_editor_closes_untouched_and_asks_once_typed_in() -> None:
+    app = Host(FLAT, initial={"name": "Ada"})
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: pilot.app.screen.query("#arguments-json"))
+        start = editor(pilot).text
+        # The editor's first Escape only moves the focus out of it (Textual's TextArea).
+        await pilot.press("escape")
+        await until(pilot, lambda: not editor(pilot).has_focus)
+        await pilot.press("escape")  # untouched: closes at once
+        await until(pilot, lambda: app.results)
+        assert app.results == [None]
+        app.push_screen(ArgumentsScreen("tool", FLAT, initial={"name": "Ada"}), app.results.append)
+        await until(pilot, lambda: pilot.app.screen.query("#arguments-json"))
+        await pilot.press("end", "space", "escape")
+        await until(pilot, lambda: not editor(pilot).has_focus)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+        assert editor(pilot).text != start
+        assert app.results == [None]
+
+
+async def test_a_schema_that_cannot_check_sends_on_the_second_ctrl_s() -> None:
+    app = Host({"type": 5})  # not a JSON Schema: neither form shows it, nothing can check it
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: pilot.app.screen.query("#arguments-json"))
+        editor(pilot).text = '{"a": 1}'
+        await pilot.press("ctrl+s")
+        screen = pilot.app.screen
+        await until(pilot, lambda: "again" in str(screen.query_one("#arguments-errors").render()))
+        assert app.results == []
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.results)
+    assert app.results == [{"a": 1}]
