@@ -16,9 +16,6 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mcp_tui"
 
-#: Circles known and being broken; each entry is one circle's modules, sorted. Only shrinks.
-KNOWN: list[list[str]] = []
-
 
 def _modules(package: Path) -> dict[str, Path]:
     found = {}
@@ -102,15 +99,11 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-def test_no_new_import_circles() -> None:
-    new = [c for c in circles(import_graph(PACKAGE)) if c not in KNOWN]
-    assert new == [], "modules that import each other: " + "; ".join(" <-> ".join(c) for c in new)
-
-
-def test_the_known_circles_still_exist() -> None:
-    """A broken circle leaves the list, so it cannot come back unnoticed."""
-    gone = [c for c in KNOWN if c not in circles(import_graph(PACKAGE))]
-    assert gone == [], f"remove from KNOWN: {gone}"
+def test_no_two_modules_import_each_other() -> None:
+    found = circles(import_graph(PACKAGE))
+    assert found == [], "modules that import each other: " + "; ".join(
+        " <-> ".join(c) for c in found
+    )
 
 
 @pytest.mark.parametrize(
