@@ -242,8 +242,9 @@ class AppConnections(App[None]):
         entry.generation += 1
         generation = entry.generation
         name = entry.name
-        entry.subscribed.clear()  # a new connection starts with none, at the default level
-        entry.log_level = "debug"
+        # A new connection starts with no subscriptions; the log level the person chose is kept
+        # (asked for at connect on 2025 eras, sent with each request on 2026-07-28).
+        entry.subscribed.clear()
         entry.marks_version += 1
 
         def sink(event: SessionEvent) -> None:
@@ -264,6 +265,7 @@ class AppConnections(App[None]):
                 stderr_log=self._stderr_log_for(name),
                 rate_limit=(self.options.rate_limit_count, self.options.rate_limit_seconds),
                 authorization=self._load_auth_handler(),
+                log_level=entry.log_level,
                 **extra,
             )
         except Exception as error:

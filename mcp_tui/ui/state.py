@@ -111,6 +111,7 @@ class ConnectionFactory(Protocol):
         stderr_log: Path | None,
         rate_limit: tuple[int, float],
         authorization: AuthorizationHandler | None = None,
+        log_level: str = "debug",
     ) -> Connection: ...
 
 

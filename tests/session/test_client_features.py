@@ -175,6 +175,18 @@ async def test_log_level_2026_rides_each_request(tmp_path: Path) -> None:
 
 
 @pytest.mark.anyio
+async def test_a_new_connection_starts_at_the_level_it_is_given(tmp_path: Path) -> None:
+    """A reconnect passes the level the person chose: on 2026-07-28 the first call carries it."""
+    rec = Recorder()
+    server = spec(tmp_path / "r", "2026-07-28")
+    async with connected(server, recorder=rec, log_level="warning") as conn:
+        assert conn.log_level == "warning"
+        await conn.call_tool("log_each_level", {}, call_id=1)
+        await rec.wait_for(LogReceived, lambda e: e.level == "error")
+        assert [e.level for e in rec.of(LogReceived)] == ["warning", "error"]
+
+
+@pytest.mark.anyio
 async def test_log_level_refused_by_a_2025_server_says_why(tmp_path: Path) -> None:
     """MCPServer has no logging/setLevel (server-everything, which has, is in tests/interop)."""
     async with connected(spec(tmp_path / "r", "legacy")) as conn:

@@ -133,3 +133,28 @@ async def test_palette_verbs_per_server() -> None:
 def _transcript(app: Any) -> str:
     session = session_of(app)
     return "\n".join(e.full for e in session.transcript.entries) if session.panels_ready else ""
+
+
+async def test_the_chosen_log_level_survives_a_reconnect() -> None:
+    """The level the person picked is asked for again by the next connection (R, or E to the
+    other era), and the info panel keeps showing it; subscriptions start afresh."""
+    app, factory = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        entry = app.entries["demo"]
+        await wait_for(pilot, lambda: entry.state is ConnectionState.READY)
+        session = session_of(app)
+        session.choose_log_level("demo")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickScreen))
+        await pilot.press("down", "down", "down", "enter")  # debug -> warning
+        await wait_for(pilot, lambda: entry.log_level == "warning")
+        first = factory.latest("demo")
+        assert first.log_level == "warning"
+        entry.subscribed.add("demo://a")
+        app.reconnect("demo")
+        await wait_for(
+            pilot,
+            lambda: factory.latest("demo") is not first and entry.state is ConnectionState.READY,
+        )
+        assert factory.latest("demo").log_level == "warning"
+        assert entry.log_level == "warning" and entry.subscribed == set()
+        await wait_for(pilot, lambda: "logs: warning" in str(session.query_one("#info").render()))
