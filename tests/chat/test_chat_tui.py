@@ -9,6 +9,8 @@ a second Escape goes back to the session screen), and a saved conversation is re
 
 from __future__ import annotations
 
+import asyncio
+import json
 import sys
 import threading
 from collections.abc import AsyncIterator
@@ -28,6 +30,7 @@ from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.chat import ChatScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
+from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.ui.widgets.chat_blocks import ModelBlock, ToolBlock, UserBlock
 
 pytestmark = pytest.mark.anyio
@@ -183,3 +186,56 @@ async def test_a_saved_conversation_is_resumed(
         await run.pilot.press("f4")
         await wait_until(run.pilot, lambda: files[0].with_suffix(".md").exists(), "export")
         assert "Second answer." in files[0].with_suffix(".md").read_text()
+
+
+async def test_a_tool_that_needs_a_page_first_is_retried_for_the_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """-32042 inside the chat: the same consent, wait and retry as a call made by hand, asked
+    over the chat; the model gets the retried call's result, never the -32042."""
+    from test_app_url_demo import LISTING, press_page
+
+    opened = tmp_path / "browser.jsonl"
+    browser = tmp_path / "record-browser"
+    browser.write_text(
+        f"#!{sys.executable}\nimport json, sys\n"
+        f"open({str(opened)!r}, 'a').write(json.dumps(sys.argv[1:]) + '\\n')\n",
+        encoding="utf-8",
+    )
+    browser.chmod(0o755)
+    monkeypatch.setenv("BROWSER", str(browser))
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    files = ToolCall("demo__list_files", {"folder": "/"}, id="call_files")
+    script = [Reply(tool_calls=[files]), Reply(text="Here are your files.")]
+    async with chat_app(tmp_path, script, monkeypatch) as (run, fake, chat):
+        await say(run, "list my files")
+        await wait_until(
+            run.pilot, lambda: any(b.has_class("-asking") for b in chat.query(ToolBlock)), "ask"
+        )
+        await run.pilot.press("y")
+        consent = await wait_until(
+            run.pilot,
+            lambda: run.app.screen if isinstance(run.app.screen, UrlConsentScreen) else None,
+            "the consent screen over the chat",
+        )
+        url = consent.verdict.url
+        await run.pilot.press("ctrl+s")
+        await wait_until(run.pilot, lambda: run.app.screen is chat, "back on the chat")
+        await wait_until(run.pilot, lambda: run.app.url_waits.waiting, "the page's wait")
+        assert len(fake.requests) == 1  # the model waits; it has not seen the -32042
+        await asyncio.to_thread(press_page, url)
+        retry = await wait_until(
+            run.pilot,
+            lambda: run.app.screen if isinstance(run.app.screen, ConfirmScreen) else None,
+            "the retry question over the chat",
+        )
+        assert "Retry list_files?" in str(retry.query_one(".dialog-title").render())
+        await run.pilot.press("y")
+        await wait_until(run.pilot, lambda: "Here are your files." in model_text(chat), "reply")
+        tool_message = fake.requests[1]["messages"][-1]
+        assert tool_message["role"] == "tool" and LISTING in tool_message["content"]
+        assert "32042" not in tool_message["content"]
+        assert json.loads(opened.read_text().splitlines()[0]) == [url]
+        calls = [m for m in traffic(run.log) if m.get("message", {}).get("method") == "tools/call"]
+        assert len(calls) == 2  # the call and its one retry

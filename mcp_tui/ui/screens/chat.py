@@ -304,7 +304,9 @@ class ChatScreen(Screen[None]):
         session = self.mcp_app.session
         if not isinstance(session, SessionScreen):
             return CallOutcome(error="The session screen is not ready.")
-        return await session.call_tool_awaited(tool.server, tool.tool.name, arguments)
+        return await session.call_tool_awaited(
+            tool.server, tool.tool.name, arguments, asking_over=self
+        )
 
     # --- keys --------------------------------------------------------------------------------
 

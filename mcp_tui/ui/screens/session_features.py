@@ -16,6 +16,7 @@ from typing import Any, Literal
 from mcp_tui.session.events import LOG_LEVELS, CallOutcome, Notice, ResourceInfo
 from mcp_tui.ui.render import notice_entry
 from mcp_tui.ui.screens.session_verbs import SessionVerbs
+from mcp_tui.ui.screens.url_required import url_required
 from mcp_tui.ui.text import literal_line
 from mcp_tui.untrusted import one_line
 
@@ -47,12 +48,34 @@ class SessionFeatures(SessionVerbs):
         self.notify(f"Cancelling call #{call_id}", markup=False)
 
     async def call_tool_awaited(
-        self, server: str, name: str, arguments: Mapping[str, Any]
+        self,
+        server: str,
+        name: str,
+        arguments: Mapping[str, Any],
+        *,
+        asking_over: object | None = None,
     ) -> CallOutcome:
         """Call a tool for someone who awaits its outcome (the chat), shown like any call here.
 
-        If the caller stops waiting (the chat's Escape), the call is cancelled on the server too.
+        A -32042 (pages to visit first) goes through the same consent, wait and retry as a call
+        made by hand, the retry question asked over ``asking_over`` (the chat): the caller gets
+        the retried call's outcome, or the -32042 when the person stops. If the caller stops
+        waiting (the chat's Escape), the running call is cancelled on the server too.
         """
+        retry_of = None
+        while True:
+            outcome = await self._call_awaited_once(server, name, arguments)
+            if not outcome.url_elicitations:
+                return outcome
+            retry_of = await url_required(
+                self, server, name, outcome.url_elicitations, retry_of, asking_over=asking_over
+            )
+            if retry_of is None:
+                return outcome
+
+    async def _call_awaited_once(
+        self, server: str, name: str, arguments: Mapping[str, Any]
+    ) -> CallOutcome:
         ready = self._ready(server)
         if ready is None:
             return CallOutcome(error=f"{server} is not ready.")

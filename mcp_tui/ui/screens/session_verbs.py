@@ -223,7 +223,9 @@ class SessionVerbs(Screen[None]):
 
         async def then(outcome: CallOutcome) -> None:
             if outcome.url_elicitations:
-                await url_required(self, server, name, args, outcome.url_elicitations, retry_of)
+                again = await url_required(self, server, name, outcome.url_elicitations, retry_of)
+                if again is not None:
+                    self.call_tool(server, name, args, retry_of=again)
 
         call_id = self._run_request(
             server,

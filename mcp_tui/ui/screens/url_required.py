@@ -6,6 +6,10 @@ like any URL-mode request, an accepted one waits visibly until it is finished, a
 one retry of the same call offered. A loop guard stops a server that keeps asking for the same
 pages, or for pages :data:`MAX_URL_ROUNDS` times in a row.
 
+The flow decides; the caller retries: a call made by hand is retried as a new call in the
+transcript, and a call the chat's model made is retried for the model, which then gets the
+retried outcome instead of the -32042 (the question is asked over whichever screen is waiting).
+
 The screen it works on is a :class:`RetryingScreen` (what the flow uses of ``SessionVerbs``),
 not the class itself: the session screen's verbs call this module, so it cannot import them.
 """
@@ -13,7 +17,7 @@ not the class itself: the session screen's verbs call this module, so it cannot 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from msgspec import Struct
@@ -37,8 +41,8 @@ class UrlRound(Struct, frozen=True):
 
 
 class RetryingScreen(Protocol):
-    """What the flow uses of the session screen (``SessionVerbs``): the transcript queue, the
-    URL waits' rows, and its ``call_tool`` for the retry."""
+    """What the flow uses of the session screen (``SessionVerbs``): the transcript queue and the
+    URL waits' rows."""
 
     @property
     def app(self) -> App[Any]: ...
@@ -55,32 +59,32 @@ class RetryingScreen(Protocol):
 
     def url_waits_changed(self) -> None: ...
 
-    def call_tool(
-        self, server: str, name: str, arguments: Mapping[str, Any], *, retry_of: UrlRound | None
-    ) -> int | None: ...
-
 
 async def url_required(
     screen: RetryingScreen,
     server: str,
     name: str,
-    arguments: dict[str, Any],
     requests: Sequence[Any],
     previous: UrlRound | None,
-) -> None:
+    *,
+    asking_over: object | None = None,
+) -> UrlRound | None:
     """-32042: consent for each URL, wait for the pages to finish, then offer one retry.
 
     The tool failed because the user must first visit pages the server named. Each request
     goes through the elicitation handler like any URL-mode request (queued, checked,
     recorded in the transcript); an accepted one waits, visibly, until the server completes
-    it or the user says it is done. Only then is the retry offered (one key). The loop
-    guard: a retry answered with the same URLs again stops here, and so does a chain of
-    more than :data:`MAX_URL_ROUNDS` rounds.
+    it or the user says it is done. Only then is the retry offered (one key), once the user is
+    back on ``asking_over`` (default: ``screen``). The loop guard: a retry answered with the same
+    URLs again stops here, and so does a chain of more than :data:`MAX_URL_ROUNDS` rounds.
+
+    Returns the round to retry with (the caller calls again, passing it as ``previous`` for the
+    next -32042), or ``None`` when the call is not to be retried (the transcript says why).
     """
     handler = screen.mcp_app.handler
     asked = [r for r in requests if isinstance(r, ElicitationRequest)]
     if handler is None or not asked:
-        return
+        return None
     urls = tuple(r.url or "" for r in asked)
     url_list = sorted(set(urls))
     if previous is not None and sorted(set(previous.urls)) == url_list:
@@ -95,7 +99,7 @@ async def url_required(
             "mcp-tui stops here instead of asking in a loop; call the tool again when the "
             "page is done.",
         )
-        return
+        return None
     rounds = previous.rounds + 1 if previous is not None else 1
     if rounds > MAX_URL_ROUNDS:
         _stop_url_loop(
@@ -106,7 +110,7 @@ async def url_required(
             f"The server asked for pages {rounds} times in a row; mcp-tui stops retrying. "
             "Call the tool again yourself to continue.",
         )
-        return
+        return None
     keys = []
     for request in asked:
         outcome = await handler.elicit(request)
@@ -115,7 +119,7 @@ async def url_required(
             _stop_url_loop(
                 screen, server, name, [], f"You {verb} the page, so the call is not retried."
             )
-            return
+            return None
         keys.append(screen.mcp_app.url_waits.add(request).key)
         screen.url_waits_changed()
     waits = await screen.mcp_app.url_waits.settled(keys)
@@ -129,21 +133,23 @@ async def url_required(
         state = unfinished[0].state if unfinished else None
         reason = why.get(state or "", "The wait ended before the page was finished.")
         _stop_url_loop(screen, server, name, [], reason)
-        return
-    if not await _offer_retry(screen, server, name, len(keys)):
-        return
-    screen.call_tool(server, name, arguments, retry_of=UrlRound(urls, rounds))
+        return None
+    if not await _offer_retry(screen, server, name, len(keys), asking_over):
+        return None
+    return UrlRound(urls, rounds)
 
 
-def _on_top(screen: RetryingScreen) -> bool:
+def _on_top(screen: RetryingScreen, asking_over: object | None) -> bool:
     top: object = screen.app.screen
-    return top is screen
+    return top is (asking_over if asking_over is not None else screen)
 
 
-async def _offer_retry(screen: RetryingScreen, server: str, name: str, pages: int) -> bool:
-    """Ask (once the user is back on this screen) whether to retry the call now."""
-    while not _on_top(screen):  # never put a question over a form being filled
-        if not screen.is_attached:
+async def _offer_retry(
+    screen: RetryingScreen, server: str, name: str, pages: int, asking_over: object | None
+) -> bool:
+    """Ask (once the user is back on the screen that waits) whether to retry the call now."""
+    while not _on_top(screen, asking_over):  # never put a question over a form being filled
+        if not screen.is_attached or getattr(asking_over, "is_attached", True) is False:
             return False
         await asyncio.sleep(0.2)
     from mcp_tui.ui.screens.confirm import ConfirmScreen
