@@ -157,8 +157,8 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
     def _flush_events(self) -> None:
         """Move everything buffered to the widgets: one pass per timer tick, not per event."""
         session = self._session
-        if session is None or not session.panels_ready:
-            return  # the events wait in the buffer
+        if session is None or not session.panels_live:
+            return  # the events wait in the buffer (or the app is closing: never shown)
         if not self._buffer.pending:
             session.flush_entries()
             return

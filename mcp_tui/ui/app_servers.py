@@ -69,15 +69,13 @@ class AppServers(AppConnections):
         text = "stopped asking: its requests are cancelled" if paused else "asking again"
         self._buffer.add(Notice(server, text))
         if self._session is not None:
-            self._session.catalog.update_server(entry)
-            self._session.server_changed()
+            self._session.server_changed(entry)
 
     def refresh_server(self, server: str) -> None:
         """Redraw a server's tree and info after the UI changed its entry (marks, level)."""
         entry = self.entries.get(server)
         if entry is not None and self._session is not None:
-            self._session.catalog.update_server(entry)
-            self._session.server_changed()
+            self._session.server_changed(entry)
 
     def set_roots(self, server: str, roots: Sequence[Root]) -> None:
         """The roots dialog's list: kept for reconnects, and sent to the live connection."""

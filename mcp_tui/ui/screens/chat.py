@@ -30,6 +30,7 @@ from textual.worker import Worker
 from mcp_tui.chat.settings import ChatSettings
 from mcp_tui.session.events import CallOutcome, ConnectionState
 from mcp_tui.ui.app_interface import McpApp
+from mcp_tui.ui.screens.closing import closing
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.chat_blocks import Approval, ModelBlock, ToolBlock, UserBlock
@@ -111,6 +112,8 @@ class ChatScreen(Screen[None]):
         return self._turn is not None and self._turn.is_running
 
     def _show_status(self, note: str = "") -> None:
+        if closing(self):
+            return  # the turn's worker outlives the screen's widgets (``closing.py``)
         tools = len(self.tool_catalog())
         model = self.settings.model_name or "no model"
         where = f" ({self.settings.provider})" if self.settings.provider else ""
@@ -236,6 +239,8 @@ class ChatScreen(Screen[None]):
     # --- events from the conversation --------------------------------------------------------
 
     def _on_event(self, event: ChatEvent) -> None:
+        if closing(self):
+            return  # the reply goes on streaming while the app closes: nowhere to show it
         from mcp_tui.chat import conversation as c
 
         if isinstance(event, c.ResponseStarted):
@@ -261,6 +266,8 @@ class ChatScreen(Screen[None]):
             self._close_model_block(notes.get(event.status))
 
     def _close_model_block(self, note: str | None = None) -> None:
+        if closing(self):
+            return
         block = self._model_block
         if block is not None:
             block.finish(note)
@@ -271,8 +278,10 @@ class ChatScreen(Screen[None]):
             shown.finish(note)
 
     async def _approve(self, call: ToolCallProposed) -> Approval:
-        block = self._tool_blocks[call.call_id]
         future: asyncio.Future[Approval] = asyncio.get_running_loop().create_future()
+        block = self._tool_blocks.get(call.call_id)
+        if block is None:  # proposed while the screen closes: its worker is cancelled next
+            return await future
         self._asking = (block, future)
         mounting = self._tool_mounts.pop(call.call_id, None)
         if mounting is not None:
@@ -283,8 +292,9 @@ class ChatScreen(Screen[None]):
             return await future
         finally:
             self._asking = None
-            self.refresh_bindings()
-            self.query_one("#chat-input", Input).focus()
+            if not closing(self):
+                self.refresh_bindings()
+                self.query_one("#chat-input", Input).focus()
 
     def on_tool_block_answered(self, event: ToolBlock.Answered) -> None:
         asking = self._asking

@@ -29,6 +29,7 @@ from mcp_tui.session.events import ConnectionState, ElicitationRefused, Resource
 from mcp_tui.ui.event_buffer import Batch
 from mcp_tui.ui.messages import EntryDetailRequested
 from mcp_tui.ui.render import dropped_entry, notice_entry, refused_entry, state_entry
+from mcp_tui.ui.screens.closing import closing
 from mcp_tui.ui.screens.session_features import SessionFeatures
 from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef
@@ -118,11 +119,6 @@ class SessionScreen(SessionFeatures):
         if connecting:
             self._show_info()
 
-    @property
-    def panels_ready(self) -> bool:
-        """The panels are mounted: batches, entries and the panel keys can reach them."""
-        return self._panels_ready
-
     async def mount_panels(self) -> None:
         """Mount the info, running-calls, URL-waits, transcript, traffic and log panels (once;
         a second caller waits for the first). The app calls it after the first frame, before
@@ -171,6 +167,8 @@ class SessionScreen(SessionFeatures):
 
     def apply_batch(self, batch: Batch, changed: Iterable[ServerEntry]) -> None:
         """Show one flush worth of events; ``changed`` are the servers whose model changed."""
+        if not self.panels_live:
+            return  # the app flushes only to ready panels; these went while the app closes
         for entry in changed:
             self.catalog.update_server(entry)
         for state in batch.states:
@@ -200,8 +198,8 @@ class SessionScreen(SessionFeatures):
         return self.mcp_app.entries.get(server)
 
     def _show_info(self) -> None:
-        if not self._panels_ready:
-            return  # ``mount_panels`` shows it
+        if not self.panels_live:
+            return  # ``mount_panels`` shows it (or the screen is being taken down)
         ref = self.catalog.current
         entry = self._entry(ref.server) if ref is not None else None
         if ref is None and self.mcp_app.entries:
@@ -228,16 +226,21 @@ class SessionScreen(SessionFeatures):
             self._asking_key_for = paused
             self.refresh_bindings()
 
-    def server_changed(self) -> None:
-        """A server's pause state changed outside a batch (the user's own toggle)."""
+    def server_changed(self, entry: ServerEntry | None = None) -> None:
+        """A server's model changed outside a batch (the user's own toggle, a mark, the log
+        level): redraw its tree (``entry``), the info panel and the keys."""
+        if closing(self):
+            return  # its widgets may be gone already
+        if entry is not None:
+            self.catalog.update_server(entry)
         self._show_info()
         self._refresh_asking_key()
 
     def url_waits_changed(self) -> None:
         """The URL waits changed: redraw their rows and show or hide ``d`` and ``g``."""
-        if self._panels_ready:
+        if self.panels_live:
             cast("UrlWaitsPanel", self.query_one("#url-waits")).redraw(force=True)
-        if self.is_mounted:
+        if self.is_mounted and not closing(self):
             self.refresh_bindings()
 
     @on(Tree.NodeSelected, "#catalog")

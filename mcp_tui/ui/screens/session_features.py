@@ -17,6 +17,7 @@ from mcp_tui.session.events import LOG_LEVELS, CallOutcome, Notice, ResourceInfo
 from mcp_tui.ui.render import notice_entry
 from mcp_tui.ui.screens.session_verbs import SessionVerbs
 from mcp_tui.ui.screens.url_required import url_required
+from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.text import literal_line
 from mcp_tui.untrusted import one_line
 
@@ -245,5 +246,6 @@ class SessionFeatures(SessionVerbs):
 
         self.run_worker(run(), group="features", exit_on_error=False)
 
-    def server_changed(self) -> None:
-        """Overridden by the session screen: redraw the info panel and the keys."""
+    def server_changed(self, entry: ServerEntry | None = None) -> None:
+        """Overridden by the session screen: redraw the server's tree, the info panel and the
+        keys."""

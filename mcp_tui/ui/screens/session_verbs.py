@@ -19,6 +19,7 @@ from textual.screen import Screen
 from mcp_tui.session.events import CallOutcome, ConnectionState, ResourceInfo
 from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.render import Entry, call_entry, outcome_entry
+from mcp_tui.ui.screens.closing import closing
 from mcp_tui.ui.screens.url_required import UrlRound, url_required
 from mcp_tui.ui.state import Connection, ServerEntry
 from mcp_tui.ui.text import literal_line
@@ -66,6 +67,17 @@ class SessionVerbs(Screen[None]):
         app, which imports this screen); this screen only ever runs in ``McpTuiApp``."""
         return cast(McpApp, self.app)
 
+    @property
+    def panels_ready(self) -> bool:
+        """The panels are mounted: batches, entries and the panel keys can reach them."""
+        return self._panels_ready
+
+    @property
+    def panels_live(self) -> bool:
+        """The panels are mounted and still there: False again once the screen is being taken
+        down (``closing.py``), when whatever still arrives is dropped, not drawn."""
+        return self._panels_ready and not closing(self)
+
     # Queried by id: the widget classes are imported by ``SessionScreen.mount_panels``.
 
     @property
@@ -91,7 +103,7 @@ class SessionVerbs(Screen[None]):
         self._pending_entries.extend(entries)
 
     def flush_entries(self) -> None:
-        if self._pending_entries and self._panels_ready:
+        if self._pending_entries and self.panels_live:
             entries, self._pending_entries = self._pending_entries, []
             self.transcript.add_entries(entries)
 
@@ -149,7 +161,8 @@ class SessionVerbs(Screen[None]):
             finally:
                 if self.cancellable.pop(call_id, None) is not None:
                     self.refresh_bindings()
-                self.running.finish(call_id)
+                if self.panels_live:  # a call that ends while the app closes has no row left
+                    self.running.finish(call_id)
                 self._call_ended(server, call_id)
             # Through the app's queue, so an ElicitationFinished posted before the result came
             # back is written first (the transcript keeps the order things happened in); what
