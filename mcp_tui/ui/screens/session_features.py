@@ -1,6 +1,6 @@
 """The session screen's client-feature verbs: cancel a call, roots, ping, log level, subscribe.
 
-Between the call verbs (``session_verbs.py``) and the screen itself (``session.py``). Each verb
+Between the call verbs (``session_verbs.py``) and the areas (``session_layout.py``). Each verb
 is a key and a palette entry; each works on the server under the catalog cursor (or the one the
 palette entry names), runs the request in a worker, and reports in a notification and the
 transcript. What each does on which protocol era is the session layer's business
