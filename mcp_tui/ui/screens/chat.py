@@ -2,10 +2,10 @@
 
 Pushed over the session screen (``m`` or the palette's "Chat with a model", or ``mcp-tui chat``).
 The conversation itself is :mod:`mcp_tui.chat` (no Textual); this screen feeds it the user's text,
-shows its events as blocks (:mod:`mcp_tui.ui.widgets.chat_blocks`), asks the user to approve each
-tool call, and runs approved calls through the session screen, so they appear in its transcript and
-running calls too, and a tool's elicitation forms, URL consents and sampling requests open over
-this screen exactly as they do for a call made by hand.
+shows its events as blocks and asks the user to approve each tool call (:mod:`.chat_log`, the
+screen's base), and runs approved calls through the session screen, so they appear in its
+transcript and running calls too, and a tool's elicitation forms, URL consents and sampling
+requests open over this screen exactly as they do for a call made by hand.
 
 Escape stops a reply being generated (the turn's worker is cancelled; the conversation keeps the
 text received and answers any tool call that did not run); with nothing running, Escape goes back
@@ -14,7 +14,6 @@ to the session screen. The provider library is imported on first use, in a threa
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
@@ -22,28 +21,27 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import Screen
-from textual.widget import AwaitMount
 from textual.widgets import Input, Static
 from textual.worker import Worker
 
 from mcp_tui.chat.settings import ChatSettings
 from mcp_tui.session.events import CallOutcome, ConnectionState
 from mcp_tui.ui.app_interface import McpApp
+from mcp_tui.ui.screens.chat_log import ChatLog
 from mcp_tui.ui.screens.closing import closing
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.text import literal_line
-from mcp_tui.ui.widgets.chat_blocks import Approval, ModelBlock, ToolBlock, UserBlock
+from mcp_tui.ui.widgets.chat_blocks import ModelBlock, UserBlock
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
-    from mcp_tui.chat.conversation import ChatEvent, Conversation, ToolCallProposed
+    from mcp_tui.chat.conversation import Conversation
     from mcp_tui.chat.store import ConversationFile
     from mcp_tui.chat.tools import ChatTool, ToolCatalog
 
 
-class ChatScreen(Screen[None]):
+class ChatScreen(ChatLog):
     """See the module docstring."""
 
     DEFAULT_CSS = """
@@ -81,10 +79,6 @@ class ChatScreen(Screen[None]):
         #: Tools the user switched off in the settings (by ``server › tool`` label).
         self.disabled_tools: set[str] = set()
         self._turn: Worker[Any] | None = None
-        self._model_block: ModelBlock | None = None
-        self._tool_blocks: dict[str, ToolBlock] = {}
-        self._tool_mounts: dict[str, AwaitMount] = {}
-        self._asking: tuple[ToolBlock, asyncio.Future[Approval]] | None = None
         self._model: Any = None
 
     # --- layout ------------------------------------------------------------------------------
@@ -124,15 +118,6 @@ class ChatScreen(Screen[None]):
             parts.append(note)
         self.query_one("#chat-status", Static).update(literal_line(" · ".join(parts), limit=None))
         self.refresh_bindings()  # New / Resume / Model & tools are back once a turn ends
-
-    def _log(self) -> VerticalScroll:
-        return self.query_one("#chat-log", VerticalScroll)
-
-    def _add(self, widget: Any) -> AwaitMount:
-        log = self._log()
-        mounted = log.mount(widget)
-        log.scroll_end(animate=False)
-        return mounted
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "answer":
@@ -236,79 +221,6 @@ class ChatScreen(Screen[None]):
         if event.worker is self._turn:
             self._show_status()
 
-    # --- events from the conversation --------------------------------------------------------
-
-    def _on_event(self, event: ChatEvent) -> None:
-        if closing(self):
-            return  # the reply goes on streaming while the app closes: nowhere to show it
-        from mcp_tui.chat import conversation as c
-
-        if isinstance(event, c.ResponseStarted):
-            if self._model_block is None or self._model_block.text:
-                self._model_block = ModelBlock()
-                self._add(self._model_block)
-        elif isinstance(event, c.TextDelta) and self._model_block is not None:
-            self._model_block.add(event.text)
-            self._log().scroll_end(animate=False)
-        elif isinstance(event, c.ToolCallProposed):
-            self._close_model_block()
-            label = event.tool.label if event.tool is not None else f"? › {event.name}"
-            note = f"(unreadable arguments) {event.bad_arguments}" if event.bad_arguments else None
-            block = ToolBlock(event.call_id, label, event.arguments, note)
-            self._tool_blocks[event.call_id] = block
-            self._tool_mounts[event.call_id] = self._add(block)
-        elif isinstance(event, c.ToolCallFinished):
-            found = self._tool_blocks.get(event.call_id)
-            if found is not None:
-                found.finish(event.status, event.result)
-        elif isinstance(event, c.TurnEnded):
-            notes = {"stopped": "stopped", "step_limit": event.error, "error": event.error}
-            self._close_model_block(notes.get(event.status))
-
-    def _close_model_block(self, note: str | None = None) -> None:
-        if closing(self):
-            return
-        block = self._model_block
-        if block is not None:
-            block.finish(note)
-            self._model_block = None
-        elif note:
-            shown = ModelBlock()
-            self._add(shown)
-            shown.finish(note)
-
-    async def _approve(self, call: ToolCallProposed) -> Approval:
-        future: asyncio.Future[Approval] = asyncio.get_running_loop().create_future()
-        block = self._tool_blocks.get(call.call_id)
-        if block is None:  # proposed while the screen closes: its worker is cancelled next
-            return await future
-        self._asking = (block, future)
-        mounting = self._tool_mounts.pop(call.call_id, None)
-        if mounting is not None:
-            await mounting  # its buttons exist before they are shown
-        block.ask()
-        self.refresh_bindings()
-        try:
-            return await future
-        finally:
-            self._asking = None
-            if not closing(self):
-                self.refresh_bindings()
-                self.query_one("#chat-input", Input).focus()
-
-    def on_tool_block_answered(self, event: ToolBlock.Answered) -> None:
-        asking = self._asking
-        if asking is not None and asking[0] is event.block and not asking[1].done():
-            asking[1].set_result(event.approval)
-
-    def action_answer(self, approval: Approval) -> None:
-        if self._asking is not None:
-            self._asking[0].answer(approval)
-
-    def _cancel_asking(self) -> None:
-        if self._asking is not None and not self._asking[1].done():
-            self._asking[1].cancel()
-
     async def _call(self, tool: ChatTool, arguments: dict[str, Any]) -> CallOutcome:
         """Run the call through the session screen (its transcript, its running calls)."""
         session = self.mcp_app.session
@@ -328,20 +240,10 @@ class ChatScreen(Screen[None]):
             return
         self.dismiss(None)
 
-    def action_toggle_block(self) -> None:
-        focused = self.focused
-        block = focused if isinstance(focused, ToolBlock) else None
-        if block is None and focused is not None:
-            block = next((a for a in focused.ancestors if isinstance(a, ToolBlock)), None)
-        if block is not None:
-            block.toggle()
-
     def action_new_chat(self) -> None:
         self.conversation = None
         self._file = None
-        self._tool_blocks.clear()
-        self._tool_mounts.clear()
-        self._log().remove_children()
+        self._clear_log()
         self._show_status("new conversation")
 
     def action_export(self) -> None:

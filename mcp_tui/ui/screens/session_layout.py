@@ -119,7 +119,7 @@ class SessionLayout(SessionFeatures):
             ref = NodeRef("server", entry.name)
         cast("InfoPanel", self.query_one("#info")).show(ref, entry)
 
-    # --- keys between the areas -------------------------------------------------------------------
+    # --- keys between the areas --------------------------------------------------------------
 
     async def action_toggle_traffic(self) -> None:
         await self.mount_panels()
