@@ -225,12 +225,19 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
         )
         settled = True
         for entry in candidates:
-            if entry.state is ConnectionState.READY and entry.find_tool(request.tool):
+            tool = entry.find_tool(request.tool) if entry.state is ConnectionState.READY else None
+            if tool is not None:
                 settling = entry.connection.roots_settle_left() if entry.connection else 0.0
                 if settling > 0:  # the server is applying the roots it asked for
                     self.set_timer(settling, self._run_requested_call)
                     return
                 self._pending_call = None
+                # The tool's form starts from these (typed by the user, in the shell) unless a
+                # call was already sent from the form: see ``last_sent.remember``.
+                from mcp_tui.schema.arguments.last_sent import remember
+
+                schema = tool.input_schema
+                remember(entry.last_sent, tool.name, schema, request.arguments, origin="--call")
                 session.call_tool(entry.name, request.tool, request.arguments)
                 return
             # Explicit 2026-07-28 mode skips server/discover, so capabilities may be unknown

@@ -13,6 +13,10 @@ Keys typed in a burst (a fast typist, a macro, ``tmux send-keys``) take effect i
 field focused once the keys before them have, and Ctrl+S sends only after all of them
 (:mod:`mcp_tui.ui.widgets.key_order`): ``payments-api`` then Ctrl+S sends ``payments-api``, in the
 form and in the JSON editor alike.
+
+A tool's form may start from the arguments of its last call (``prefill``, chosen by
+:mod:`mcp_tui.schema.arguments.last_sent`): a line above the form says where they came from,
+and F3 switches between them and the schema's defaults, so a filled-in form is never a trap.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
 from mcp_tui.schema.arguments.build import build_arguments
+from mcp_tui.schema.arguments.last_sent import Prefill
 from mcp_tui.schema.arguments.nodes import ObjectNode
 from mcp_tui.schema.fields import FormSpec
 from mcp_tui.ui.json_args import parse_arguments
@@ -72,6 +77,24 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         # from a field's own key handling it would remove that field while it is still busy.
         Binding("f2", "toggle_editor", "Form/JSON", priority=True, id="arguments.toggle_editor"),
         Binding("escape", "cancel", "Cancel", id="arguments.cancel"),
+        # F3 is one key for both ways; only the way that applies is shown. (Not Ctrl+D: in a
+        # text field that deletes the character under the cursor.)
+        Binding(
+            "f3",
+            "defaults",
+            "Defaults",
+            tooltip="Start from the schema's defaults instead of the last call's arguments",
+            priority=True,
+            id="arguments.defaults",
+        ),
+        Binding(
+            "f3",
+            "last_sent",
+            "Last sent",
+            tooltip="Fill the form with the last call's arguments again",
+            priority=True,
+            id="arguments.last_sent",
+        ),
     ]
 
     def __init__(
@@ -84,6 +107,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         initial: dict[str, Any] | None = None,
         completer: Completer | None = None,
         task_choice: bool = False,
+        prefill: Prefill | None = None,
     ) -> None:
         super().__init__(classes="dialog-screen")
         #: The server's ``completion/complete`` for these arguments (``ui/completions.py``), when
@@ -118,9 +142,15 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         elif self.tree_model is not None:
             self._form = TreeBody(self.tree_model, schema)
         self._editor = EditorBody(schema, initial, self.editor_reason)
+        #: What a tool's form may start from: its last call's arguments, or why not.
+        self.prefill = prefill if prefill is not None else Prefill()
+        #: The body starts from the remembered arguments (F3: from the defaults, and back).
+        self.remembered = self.prefill.arguments is not None
+        if self.remembered:
+            self._start_from(self.prefill.arguments)
         #: Dismissed already: a second Ctrl+S (or a click) in the same burst does nothing.
         self._sent = False
-        #: The body was switched (F2) at least once: the values may differ from the start.
+        #: Something was typed in a body F2 then switched away from (Escape and F3 ask).
         self._switched = False
 
     # --- building ----------------------------------------------------------------------------
@@ -145,6 +175,10 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
                 if cut:
                     text = Content.assemble(text, ("… (i in the catalog shows it all)", "dim"))
                 yield Static(text, classes="arguments-description")
+            origin = Static(self._origin_text(), id="arguments-origin")
+            origin.display = bool(self.prefill.label or self.prefill.note)
+            origin.set_class(self.prefill.label is None, "-note")
+            yield origin
             with Vertical(id="arguments-body"):
                 pass
             if self._completer is not None:
@@ -201,7 +235,28 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             return
         self.completions.request(row.field.name, control, body.form.raw_text())
 
+    def _origin_text(self) -> Content:
+        """Where the values come from: the last call (F3: the defaults), or why not."""
+        label, note = self.prefill.label, self.prefill.note
+        if label is None:
+            return literal(note or "", limit=600)
+        if self.remembered:
+            return literal(f"Values {label} · F3: the defaults")
+        return literal(f"The defaults · F3: the values {label}")
+
+    def _start_from(self, values: dict[str, Any] | None) -> None:
+        """The form and the editor start from ``values`` (``None``: the schema's defaults)."""
+        if self._form is not None:
+            if values is None:
+                self._form.reset()
+            else:
+                self._form.load(values)
+        self._editor.initial = values
+
     async def _show_body(self) -> None:
+        origin = self.query_one("#arguments-origin", Static)
+        origin.update(self._origin_text())
+        origin.display = bool(self.prefill.label or self.prefill.note)
         holder = self.query_one("#arguments-body", Vertical)
         await holder.remove_children()
         self.query_one(".arguments-dialog").set_class(self.use_editor, "-editor")
@@ -291,6 +346,11 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         return self._switched or self._body.changed
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # F3 shows the way back that applies, and nothing when nothing was remembered.
+        if action in ("defaults", "last_sent"):
+            if self.prefill.arguments is None:
+                return False
+            return self.remembered == (action == "defaults")
         # Only the JSON editor can hold a schema without a form: hide the key then.
         if action == "toggle_editor":
             if self.tree_model is not None:
@@ -307,6 +367,8 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         back into the form (it must parse as an object first)."""
         if self._sent or self._form is None:
             return
+        # Only what was typed makes the switched body "changed" (Escape and F3 ask first).
+        self._switched = self._switched or self._body.changed
         if not self.use_editor:
             self._editor.initial = self._form.values()
         else:
@@ -317,7 +379,48 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             self._editor.initial = None
             self._form.load(value)
         self.use_editor = not self.use_editor
-        self._switched = True
+        await self._show_body()
+
+    def action_defaults(self) -> None:
+        """F3 on remembered values: start from the schema's defaults."""
+        after_keys(self, lambda: self._restart(remembered=False))
+
+    def action_last_sent(self) -> None:
+        """F3 on the defaults: fill in the remembered values again."""
+        after_keys(self, lambda: self._restart(remembered=True))
+
+    async def _restart(self, *, remembered: bool) -> None:
+        """Show the body again from the defaults or the remembered values; asks first when
+        something was typed, which would be lost."""
+        if self._sent or self.remembered == remembered:
+            return
+        if not self.changed:
+            await self._restart_now(remembered)
+            return
+        from mcp_tui.ui.screens.confirm import ConfirmScreen
+
+        def answered(replace: bool | None) -> None:
+            if replace:
+                self.call_later(self._restart_now, remembered)
+
+        where = "the values " + (self.prefill.label or "") if remembered else "the defaults"
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Start from {where}?",
+                "What you typed will be lost. (Esc or n: keep the form.)",
+                yes="Replace",
+                no="Keep the form",
+            ),
+            callback=answered,
+        )
+
+    async def _restart_now(self, remembered: bool) -> None:
+        if self._sent:
+            return
+        self.remembered = remembered
+        self._start_from(self.prefill.arguments if remembered else None)
+        self._switched = False
+        self.refresh_bindings()
         await self._show_body()
 
     async def on_button_pressed(self, event: OrderedButton.Pressed) -> None:

@@ -121,6 +121,10 @@ class FlatBody:
             assert isinstance(state, ObjectState)
             self.raws = {name: getattr(leaf, "raw", None) for name, leaf in state.children.items()}
 
+    def reset(self) -> None:
+        """Start again from the schema's defaults."""
+        self.raws = None
+
 
 class TreeBody:
     """The tree form (``ArgumentsForm``) of nested objects, lists, variants and maps."""
@@ -166,6 +170,10 @@ class TreeBody:
         assert isinstance(state, ObjectState)
         state.present = True
         self.state = state
+
+    def reset(self) -> None:
+        """Start again from the schema's defaults."""
+        self.state = None
 
 
 class EditorBody:

@@ -194,20 +194,24 @@ class SessionVerbs(Screen[None]):
             self.notify(f"No tool {one_line(name)!r}", severity="error", markup=False)
             return
         title = f"{server} › {tool.title or tool.name}"
+        from mcp_tui.schema.arguments.last_sent import recall, remember
         from mcp_tui.session.tasks import server_runs_tool_tasks
         from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
 
         optional = tool.task_support == "optional" and server_runs_tool_tasks(entry.info)
+        schema = tool.input_schema
         screen = ArgumentsScreen(
             title,
-            tool.input_schema,
+            schema,
             description=tool.description,
             verb="Call",
             task_choice=optional,
+            prefill=recall(entry.last_sent, name, schema),
         )
 
         def chosen(arguments: dict[str, Any] | None) -> None:
             if arguments is not None:
+                remember(entry.last_sent, name, schema, arguments)
                 self.call_tool(server, name, arguments, as_task=screen.as_task)
 
         self.app.push_screen(screen, callback=chosen)

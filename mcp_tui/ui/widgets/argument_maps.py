@@ -103,6 +103,8 @@ class MapEntry(Vertical):
     def _key(self, event: TextControl.Changed) -> None:
         if event.input.id and event.input.id.startswith("map-key-"):
             event.stop()
-            _, state = self.box.state.extra[self.index]
+            key, state = self.box.state.extra[self.index]
+            if event.value == key:
+                return  # the key it was built with, announced at mount: not an edit
             self.box.state.extra[self.index] = (event.value, state)
             self.box.form.touch(self.box.path)

@@ -45,6 +45,9 @@ __all__ = ["NULL_KEY", "FieldLabel", "FieldRow"]
 #: The key that sets a nullable field to null (and back).
 NULL_KEY = "ctrl+n"
 
+#: No value recorded to compare the first change event with.
+_NO_START: object = object()
+
 
 class FieldLabel(Static):
     """A field's label line and, under it, its description in the muted colour: one widget.
@@ -143,6 +146,10 @@ class FieldRow(Vertical):
         #: A ``Select`` announces its initial value once mounted (Textual posts ``Changed`` for
         #: it): that echo is not an edit, or an untouched form would ask before Escape.
         self._select_start: object = getattr(self.control, "initial", None)
+        #: So do an ``Input`` given a value and each item of a list field: until a change event
+        #: finds another value, they are that echo, not edits (a form filled with defaults, or
+        #: with a tool's last arguments, is untouched until the user types).
+        self._start_raw: object = self._raw_now()
 
     def label_content(self) -> Content:
         """Title, required marker, secret marker and the constraint in words, on one line."""
@@ -180,6 +187,12 @@ class FieldRow(Vertical):
 
     def get_raw(self) -> RawValue:
         return NULL if self.null else self.control.get_raw()
+
+    def _raw_now(self) -> object:
+        try:
+            return self.control.get_raw()
+        except Exception:  # a control that cannot say before it is mounted: no echo to skip
+            return _NO_START
 
     def action_toggle_null(self) -> None:
         """Send null instead of the value (nullable fields only); again to undo. Editing the
@@ -256,6 +269,10 @@ class FieldRow(Vertical):
             start, self._select_start = self._select_start, None
             if start is not None and event.value == start:
                 return  # the initial value, announced at mount
+        if self._start_raw is not _NO_START:
+            if self._raw_now() == self._start_raw:
+                return  # the value it was built with, announced at mount (once per item)
+            self._start_raw = _NO_START
         if self.null:
             self._set_null(False)  # typing a value takes back "null"
         self.post_message(self.Edited(self))

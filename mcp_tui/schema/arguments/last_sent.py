@@ -1,0 +1,120 @@
+"""The arguments a tool was last called with, offered again when its arguments form reopens.
+
+A developer hand-testing a server calls the same tool again and again with small changes; a form
+that starts from the schema's defaults every time makes them type everything again. So the
+arguments sent from the form are kept, per server (the caller holds one :data:`Memory` per server)
+and tool, in memory only, for the app's lifetime, and the next form starts from them.
+
+Only what was *sent* is kept. A form closed with Escape and "Close without sending?" answered
+yes is gone, as the question says: a half-typed attempt the user gave up on should not come back
+by itself, and the form's only question stays true. ``--call TOOL --args JSON`` may fill an
+empty place (the user typed those too, in the shell) but never replaces a call sent from the form;
+a model's calls in the chat are not kept at all (they are the model's choices, not the user's).
+
+Remembered values are offered only while they still make sense: the tool's ``inputSchema`` must
+be the one they were sent against (a ``tools/list_changed`` with a different schema makes them
+stale) and they must still validate against it. Otherwise they are dropped and the form starts
+from the defaults, with a :attr:`Prefill.note` saying why.
+
+Pure Python, cheap to import: the validator is imported only when something is recalled.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, TypeAlias
+
+#: Where remembered arguments came from: sent from the arguments form, or ``--call``.
+Origin: TypeAlias = Literal["form", "--call"]
+
+
+@dataclass(frozen=True, slots=True)
+class LastSent:
+    """One tool's last arguments, with the fingerprint of the schema they were sent against."""
+
+    arguments: dict[str, Any]
+    fingerprint: str
+    at: datetime
+    origin: Origin = "form"
+
+    @property
+    def clock(self) -> str:
+        """The local time they were sent, as ``12:03:04``."""
+        return self.at.strftime("%H:%M:%S")
+
+    @property
+    def label(self) -> str:
+        """Where the values came from, as the form says it: ``last sent 12:03:04``."""
+        if self.origin == "--call":
+            return f"from --call {self.clock}"
+        return f"last sent {self.clock}"
+
+
+#: One server's remembered arguments, by tool name.
+Memory: TypeAlias = dict[str, LastSent]
+
+
+@dataclass(frozen=True, slots=True)
+class Prefill:
+    """What a tool's form starts from: ``arguments`` (``None``: the schema's defaults), where
+    they came from (``label``), and ``note``: why remembered values were not used."""
+
+    arguments: dict[str, Any] | None = None
+    label: str | None = None
+    note: str | None = None
+
+
+def fingerprint(schema: object) -> str:
+    """A digest of the schema's canonical JSON: equal for equal schemas, whatever the key order."""
+    try:
+        text = json.dumps(schema, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):  # not JSON (a test double, a NaN): still comparable
+        text = repr(schema)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def remember(
+    memory: Memory,
+    tool: str,
+    schema: object,
+    arguments: dict[str, Any],
+    *,
+    at: datetime | None = None,
+    origin: Origin = "form",
+) -> None:
+    """Keep ``arguments`` as the tool's last call (a copy: the caller's dict may change later).
+
+    ``--call`` only fills an empty place: it never replaces what was sent from the form.
+    """
+    if origin == "--call" and tool in memory:
+        return
+    when = at if at is not None else datetime.now()
+    memory[tool] = LastSent(copy.deepcopy(dict(arguments)), fingerprint(schema), when, origin)
+
+
+def recall(memory: Memory, tool: str, schema: object) -> Prefill:
+    """What the tool's form should start from; stale values are dropped, with a note."""
+    last = memory.get(tool)
+    if last is None:
+        return Prefill()
+    if last.fingerprint != fingerprint(schema):
+        del memory[tool]
+        return Prefill(
+            note=f"The tool's schema changed since the call at {last.clock}: "
+            "the form starts from the defaults."
+        )
+    from .check import path_text, validate_arguments
+
+    verdict = validate_arguments(last.arguments, schema)
+    if verdict.errors:  # a schema that cannot be used (``problem``) checks nothing: keep them
+        del memory[tool]
+        path, message = verdict.errors[0]
+        return Prefill(
+            note=f"The arguments {last.label} do not fit the schema "
+            f"({path_text(path)}: {message}): the form starts from the defaults."
+        )
+    return Prefill(copy.deepcopy(last.arguments), last.label)

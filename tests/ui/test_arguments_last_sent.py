@@ -1,0 +1,312 @@
+"""A tool's form starts from its last call's arguments, says so, and F3 goes to the defaults and
+back: the flat form, the tree form (lists, variants, maps) and the JSON editor, then the whole
+round trip through the session screen (send, reopen, a changed schema, ``--call``).
+
+The choice of what to offer is unit-tested in ``tests/schema/test_last_sent.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from app_testkit import catalog_has, make_app, open_node, wait_for, wait_until
+
+from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.schema.arguments import partial
+from mcp_tui.schema.arguments.last_sent import Prefill
+from mcp_tui.session.events import CatalogChanged, ConnectionState, ToolInfo
+from mcp_tui.ui.screens.arguments import ArgumentsScreen
+from mcp_tui.ui.screens.confirm import ConfirmScreen
+from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
+from mcp_tui.ui.widgets.schema_form import SchemaForm
+
+pytestmark = pytest.mark.anyio
+SIZE = (100, 40)
+
+FLAT = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "count": {"type": "integer", "default": 1},
+        "loud": {"type": "boolean"},
+    },
+    "required": ["name"],
+}
+
+TREE = {
+    "type": "object",
+    "properties": {
+        "tags": {"type": "array", "items": {"type": "string", "minLength": 1}},
+        "target": {
+            "oneOf": [
+                {
+                    "type": "object",
+                    "title": "file",
+                    "properties": {"kind": {"const": "file"}, "path": {"type": "string"}},
+                    "required": ["kind", "path"],
+                },
+                {
+                    "type": "object",
+                    "title": "url",
+                    "properties": {"kind": {"const": "url"}, "url": {"type": "string"}},
+                    "required": ["kind", "url"],
+                },
+            ]
+        },
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+    },
+    "required": ["target"],
+}
+
+SENT_TREE: dict[str, Any] = {
+    "tags": ["alpha", "beta"],
+    "target": {"kind": "url", "url": "https://example.com/x"},
+    "labels": {"env": "dev"},
+}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+class Host(App[None]):
+    def __init__(self, schema: Any, **kw: Any) -> None:
+        super().__init__()
+        self.schema = schema
+        self.kw = kw
+        self.results: list[dict[str, Any] | None] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(ArgumentsScreen("tool", self.schema, **self.kw), self.results.append)
+
+
+async def until(pilot: Pilot[None], condition: Any) -> None:
+    for _ in range(400):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    assert condition()
+
+
+def origin(app: App[Any]) -> str:
+    widget = app.screen.query_one("#arguments-origin")
+    return str(widget.render()) if widget.display else ""
+
+
+def footer_keys(app: App[Any]) -> dict[str, str]:
+    return {b.binding.action: b.binding.description for b in app.active_bindings.values()}
+
+
+def flat_raws(app: App[Any]) -> dict[str, Any]:
+    return app.screen.query_one(SchemaForm).raw_values()
+
+
+async def test_a_flat_form_starts_from_the_last_call_and_f3_goes_to_the_defaults_and_back() -> None:
+    sent = {"name": "Ada", "count": 4, "loud": True}
+    app = Host(FLAT, prefill=Prefill(sent, "last sent 12:03:04"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.query(SchemaForm))
+        assert flat_raws(app) == {"name": "Ada", "count": "4", "loud": True}
+        assert origin(app) == "Values last sent 12:03:04 · F3: the defaults"
+        assert footer_keys(app).get("defaults") == "Defaults"
+        assert "last_sent" not in footer_keys(app)
+        await pilot.press("f3")
+        await until(pilot, lambda: origin(app).startswith("The defaults"))
+        await until(pilot, lambda: app.screen.query(SchemaForm))
+        assert flat_raws(app) == {"name": "", "count": "1", "loud": None}
+        assert origin(app) == "The defaults · F3: the values last sent 12:03:04"
+        assert footer_keys(app).get("last_sent") == "Last sent"
+        assert "defaults" not in footer_keys(app)
+        await pilot.press("f3")
+        await until(pilot, lambda: origin(app).startswith("Values"))
+        await until(pilot, lambda: app.screen.query(SchemaForm))
+        assert flat_raws(app) == {"name": "Ada", "count": "4", "loud": True}
+        await pilot.press("ctrl+s")  # untouched, the remembered values are sent as they are
+        await until(pilot, lambda: app.results)
+    assert app.results == [sent]
+
+
+async def test_f3_asks_before_it_replaces_what_was_typed() -> None:
+    app = Host(FLAT, prefill=Prefill({"name": "Ada"}, "last sent 12:03:04"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.query(SchemaForm))
+        await pilot.press("end", *"ne")  # the name field has the focus: "Adane"
+        await pilot.press("f3")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")  # keep the form: nothing changes
+        await until(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+        assert flat_raws(app)["name"] == "Adane"
+        assert origin(app).startswith("Values last sent")
+        await pilot.press("f3")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+        await until(pilot, lambda: origin(app).startswith("The defaults"))
+        await until(pilot, lambda: app.screen.query(SchemaForm))
+        assert flat_raws(app)["name"] == ""
+        await pilot.press("escape")  # the defaults, untouched: closes without asking
+        await until(pilot, lambda: app.results)
+    assert app.results == [None]
+
+
+async def test_f2_shows_the_prefilled_values_and_f3_in_the_editor_gives_the_starter() -> None:
+    sent = {"name": "Ada", "count": 4}
+    app = Host(FLAT, prefill=Prefill(sent, "last sent 12:03:04"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.query(SchemaForm))
+        await pilot.press("f2")
+        await until(pilot, lambda: app.screen.query("#arguments-json"))
+        editor = app.screen.query_one("#arguments-json", TextArea)
+        assert json.loads(editor.text) == sent
+        await pilot.press("f3")
+        await until(pilot, lambda: origin(app).startswith("The defaults"))
+        await until(pilot, lambda: app.screen.query("#arguments-json"))
+        editor = app.screen.query_one("#arguments-json", TextArea)
+        assert json.loads(editor.text) != sent  # the starter, built from the schema
+        assert "Ada" not in editor.text
+        await pilot.press("f2")  # and the form behind it is at the defaults too
+        await until(pilot, lambda: app.screen.query(SchemaForm))
+        assert flat_raws(app)["count"] == "1"
+
+
+async def test_a_schema_only_the_editor_shows_starts_from_the_last_call() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "object", "not": {"type": "null"}}}}
+    app = Host(schema, prefill=Prefill({"a": {"b": 1}}, "last sent 12:03:04"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.query("#arguments-json, #arguments-form"))
+        if app.screen.query("#arguments-form"):
+            await pilot.press("f2")
+        await until(pilot, lambda: app.screen.query("#arguments-json"))
+        editor = app.screen.query_one("#arguments-json", TextArea)
+        assert json.loads(editor.text) == {"a": {"b": 1}}
+
+
+async def test_the_tree_form_starts_from_lists_variants_and_maps_of_the_last_call() -> None:
+    app = Host(TREE, prefill=Prefill(SENT_TREE, "last sent 12:03:04"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.query(ArgumentsForm))
+        form = app.screen.query_one(ArgumentsForm)
+        assert form.partial() == SENT_TREE
+        await pilot.press("f2")
+        await until(pilot, lambda: app.screen.query("#arguments-json"))
+        assert json.loads(app.screen.query_one("#arguments-json", TextArea).text) == SENT_TREE
+        await pilot.press("f2")
+        await until(pilot, lambda: app.screen.query(ArgumentsForm))
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.results)
+    assert app.results == [SENT_TREE]
+
+
+async def test_the_tree_form_goes_to_its_defaults_and_back() -> None:
+    app = Host(TREE, prefill=Prefill(SENT_TREE, "last sent 12:03:04"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.query(ArgumentsForm))
+        await pilot.press("f3")
+        await until(pilot, lambda: origin(app).startswith("The defaults"))
+        await until(pilot, lambda: app.screen.query(ArgumentsForm))
+        form = app.screen.query_one(ArgumentsForm)
+        assert "alpha" not in json.dumps(partial(form.root, form.state))  # (read without a sync)
+        await pilot.press("f3")
+        await until(pilot, lambda: origin(app).startswith("Values"))
+        await until(pilot, lambda: app.screen.query(ArgumentsForm))
+        assert app.screen.query_one(ArgumentsForm).partial() == SENT_TREE
+
+
+async def test_a_note_says_why_the_form_starts_from_the_defaults() -> None:
+    note = (
+        "The tool's schema changed since the call at 12:03:04: the form starts from the defaults."
+    )
+    app = Host(FLAT, prefill=Prefill(note=note))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.query(SchemaForm))
+        assert origin(app) == note
+        assert "defaults" not in footer_keys(app) and "last_sent" not in footer_keys(app)
+        await pilot.press("f3")  # nothing to go back to: F3 does nothing
+        await pilot.press("escape")
+        await until(pilot, lambda: app.results)
+    assert app.results == [None]
+
+
+async def test_without_a_last_call_there_is_no_line_and_no_f3() -> None:
+    app = Host(FLAT)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.query(SchemaForm))
+        assert origin(app) == ""
+        assert "defaults" not in footer_keys(app) and "last_sent" not in footer_keys(app)
+
+
+# --- through the session screen ----------------------------------------------------------------
+
+
+def echo_raws(app: App[Any]) -> dict[str, Any]:
+    return app.screen.query_one(SchemaForm).raw_values()
+
+
+async def open_echo(pilot: Pilot[None], app: Any) -> None:
+    await open_node(pilot, app, "demo", "echo")
+    await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+    await wait_for(pilot, lambda: bool(app.screen.query(SchemaForm)))
+
+
+async def test_reopening_a_tool_starts_from_its_last_call_until_its_schema_changes() -> None:
+    app, factory = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        await wait_until(lambda: catalog_has(app, "demo", "echo"), pilot=pilot)
+        await open_echo(pilot, app)
+        assert origin(app) == ""
+        await pilot.press(*"hello", "tab", "backspace", "3", "ctrl+s")
+        await wait_for(pilot, lambda: bool(factory.latest("demo").calls))
+        clock = datetime.now().strftime("%H:%M")  # the seconds may tick in between
+        await wait_for(pilot, lambda: not isinstance(app.screen, ArgumentsScreen))
+
+        await open_echo(pilot, app)
+        assert echo_raws(app) == {"text": "hello", "times": "3"}
+        assert origin(app).startswith(f"Values last sent {clock}")
+        # Typed over, then thrown away: discarding means discarding.
+        await pilot.press("end", *" world", "escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not isinstance(app.screen, (ArgumentsScreen, ConfirmScreen)))
+        await open_echo(pilot, app)
+        assert echo_raws(app)["text"] == "hello"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ArgumentsScreen))
+
+        connection = factory.latest("demo")
+        schema = dict(connection.tools[0].input_schema)
+        schema["properties"] = {**schema["properties"], "upper": {"type": "boolean"}}
+        tools = (ToolInfo("echo", "Echo", input_schema=schema), *connection.tools[1:])
+        connection.sink(CatalogChanged("demo", tools=tools))
+        await wait_for(pilot, lambda: app.entries["demo"].tools[0].input_schema == schema)
+        await open_echo(pilot, app)
+        assert echo_raws(app)["text"] == ""
+        assert origin(app).startswith("The tool's schema changed since the call at")
+
+
+async def test_call_flag_arguments_fill_the_form_until_the_form_sends() -> None:
+    options = AppOptions(call=ToolCallRequest("echo", {"text": "from the CLI"}))
+    app, factory = make_app(options=options)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(factory.made) and bool(factory.latest("demo").calls))
+        await wait_until(lambda: catalog_has(app, "demo", "echo"), pilot=pilot)
+        await open_echo(pilot, app)
+        assert echo_raws(app)["text"] == "from the CLI"
+        assert origin(app).startswith("Values from --call ")
+        await pilot.press("ctrl+s")  # sent from the form: now they are the form's own
+        await wait_for(pilot, lambda: len(factory.latest("demo").calls) == 2)
+        await wait_for(pilot, lambda: not isinstance(app.screen, ArgumentsScreen))
+        await open_echo(pilot, app)
+        assert origin(app).startswith("Values last sent ")
