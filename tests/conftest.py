@@ -12,6 +12,10 @@ So each test also arms :func:`faulthandler.dump_traceback_later` for :data:`HARD
 seconds past its limit: a C-level watchdog that needs no GIL, prints every thread's stack to the
 real stderr, and ends the process. Just before, a Python thread names the test (when it can get
 the GIL; when it cannot, the stuck test's own frames are in the stack printed).
+
+The suite runs in parallel (pytest-xdist, ``addopts`` in pyproject): each worker process has its
+own watchdog, so a hard stop ends that worker only; xdist reports the test it was running as
+failed ("worker crashed while running ...") and starts a new worker for the rest.
 """
 
 from __future__ import annotations
@@ -62,7 +66,7 @@ class HardStop:
                     message = (
                         f"\n\nHARD STOP: {test} is still running {limit + HARD_STOP_AFTER - 1:g}"
                         f" s after it started (its limit is {limit:g} s); every thread's stack"
-                        " follows and the run ends.\n"
+                        " follows and this process ends.\n"
                     )
                     os.write(self._fd, message.encode())
                     self._armed = None
@@ -71,6 +75,18 @@ class HardStop:
 
 
 _hard_stop: HardStop | None = None
+
+#: pytest-xdist workers per CPU for ``-n auto``: most tests wait on a server, a subprocess or an
+#: app's next frame rather than compute, so two per core keep the cores busy.
+WORKERS_PER_CPU = 2
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers per usable CPU (see :data:`WORKERS_PER_CPU`)."""
+    affinity = getattr(os, "sched_getaffinity", None)  # Linux: the CPUs this process may use
+    cpus = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+    return WORKERS_PER_CPU * cpus
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -92,3 +108,26 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> None:
 def pytest_timeout_cancel_timer(item: pytest.Item) -> None:
     if _hard_stop is not None:
         _hard_stop.disarm()
+
+
+@pytest.fixture
+def snap_compare(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """pytest-textual-snapshot's ``snap_compare``, with every text cursor shown and not blinking.
+
+    A blinking cursor is drawn or not depending on whether the shot is taken before or after its
+    first half-second tick: on a busy machine (the suite runs in parallel) a screen can take longer
+    than that to settle, and the snapshot then differs by one cell. Stopping the blink timers for
+    every ``Input`` and ``TextArea`` of the app, including those mounted after ``run_before`` set
+    ``cursor_blink = False`` on the ones it saw, makes the shot not depend on the clock.
+    """
+    from textual.widgets import Input, TextArea
+
+    def input_cursor_shown(self: Input) -> None:
+        self._cursor_visible = True
+
+    def text_area_cursor_shown(self: TextArea) -> None:
+        self._cursor_visible = True
+
+    monkeypatch.setattr(Input, "_toggle_cursor", input_cursor_shown)
+    monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", text_area_cursor_shown)
+    return snap_compare

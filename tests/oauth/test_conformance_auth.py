@@ -100,7 +100,12 @@ CANNOT_PASS = {
 
 # The first test sets up the session fixture that runs every scenario (about two minutes on a
 # quiet machine, several under load): that test may take longer than the suite's per-test limit.
-pytestmark = [pytest.mark.interop, pytest.mark.timeout(900)]
+# Under pytest-xdist the module's tests are one group, so one worker runs the scenarios once.
+pytestmark = [
+    pytest.mark.interop,
+    pytest.mark.timeout(900),
+    pytest.mark.xdist_group("conformance-auth"),
+]
 
 
 @dataclass(frozen=True)
