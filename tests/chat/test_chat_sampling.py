@@ -55,7 +55,13 @@ async def test_the_chat_model_answers_a_sampling_request_after_the_person_asks(
             assert screen.check_action("ask_model", ()) is True
             await pilot.press("ctrl+g")
             box = screen.query_one("#sampling-reply")
-            await wait_until(pilot, lambda: box.text == "A small grey cat.", "the model's reply")  # type: ignore[attr-defined]
+            # The box fills while the reply streams in; the model's name and stop reason are set
+            # once it is complete, when asking is offered again.
+            await wait_until(
+                pilot,
+                lambda: box.text == "A small grey cat." and screen.can_ask_model(),  # type: ignore[attr-defined]
+                "the model's whole reply",
+            )
             [sent] = fake.requests
             assert sent["messages"][0] == {"role": "system", "content": "You are terse."}
             assert sent["max_completion_tokens"] == 64 and sent["temperature"] == 0.2

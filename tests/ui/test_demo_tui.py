@@ -344,7 +344,21 @@ def log_text(run: DemoRun) -> str:
 
 
 @ERA
-async def test_long_task_shows_progress_and_logs(tmp_path: Path, era: str) -> None:
+async def test_long_task_shows_progress_and_logs(
+    tmp_path: Path, era: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What the running call's row shows after each progress notification. Recorded as it happens:
+    # the task's 0.4 s steps can all pass between two looks on a busy machine.
+    shown: list[tuple[float | None, float | None, str]] = []
+    show_progress = RunningCall.show_progress
+
+    def recording(row: RunningCall, event: Any) -> None:
+        show_progress(row, event)  # before the row is composed, its on_mount shows the latest
+        for label in row.query(".running-message"):
+            for bar in row.query(ProgressBar):  # mounted with the first progress
+                shown.append((bar.total, bar.progress, str(label.render())))
+
+    monkeypatch.setattr(RunningCall, "show_progress", recording)
     async with demo_app(tmp_path, era) as run:
         await open_node(run.pilot, run.app, "demo", "long_task")
         await arguments_screen(run)
@@ -353,15 +367,13 @@ async def test_long_task_shows_progress_and_logs(tmp_path: Path, era: str) -> No
         await clear_and_type(run, "steps", "3")
         await run.pilot.press("ctrl+s")
 
-        def bar() -> tuple[RunningCall, ProgressBar] | None:
-            for call in run.app.query(RunningCall):
-                for progress in call.query(ProgressBar):  # mounted with the first progress
-                    if progress.total == 3 and (progress.progress or 0) >= 1:
-                        return call, progress
+        def moved() -> str | None:
+            for total, progress, message in shown:
+                if total == 3 and (progress or 0) >= 1:
+                    return message
             return None
 
-        call, _ = await wait_until(run.pilot, bar, "the progress bar to move")
-        message = str(call.query_one(".running-message").render())
+        message = await wait_until(run.pilot, moved, "the progress bar to move")
         assert message.startswith("Step ") and " of 3: " in message
         done = "Finished 3 steps in 1.2 s."
         await wait_until(run.pilot, lambda: done in run.transcript(), "the result")
