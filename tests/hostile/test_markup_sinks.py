@@ -82,15 +82,15 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "url_check allows only a lower-case scheme from its allow-list",
     ("mcp_tui/ui/widgets/catalog.py", "Text", 'f"{group.capitalize()} ({len(items)})"'):
         "group is one of mcp-tui's own words (tools, prompts, resources, templates)",
+    ("mcp_tui/ui/widgets/form_pages.py", "Content",
+     'f"fields {first}–{last} of {len(self.form.fields)} " '
+     'f"(page {self._page + 1} of {self._page_count})"'):
+        "numbers only (the page label moved here from schema_form.py with the paging)",
     ("mcp_tui/ui/widgets/info_panel.py", ".update",
      'Content("\\n").join(lines) if lines else Content("No server selected")'):
         "lines are Content built with literal_line/literal (each Content(...) call is checked)",
     ("mcp_tui/ui/widgets/running_calls.py", "Label", "self._label"):
         "a Content parameter (annotated), built by the session screen from literal_line",
-    ("mcp_tui/ui/widgets/schema_form.py", "Content",
-     'f"fields {first}–{last} of {len(self.form.fields)} " '
-     'f"(page {self._page + 1} of {self._page_count})"'):
-        "numbers only",
     ("mcp_tui/ui/widgets/title_bar.py", "Content", 'f" {self.icon}"'):
         "the icon is mcp-tui's own constant (SessionScreen passes it)",
     ("mcp_tui/ui/widgets/title_bar.py", "assemble", "icon"):
