@@ -32,6 +32,12 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/screens/arguments.py", "Content", 'f"{self._verb} (Ctrl+S)"'):
         "the verb is mcp-tui's own word (Call, Get, Read)",
     **{
+        ("mcp_tui/ui/screens/arguments.py", sink, "origin_text(self.prefill, self.remembered)"):
+        "arguments_origin.origin_text returns literal(...) on every path (the note may quote "
+        "a schema's words)"
+        for sink in ("Static", ".update")
+    },
+    **{
         ("mcp_tui/ui/screens/confirm.py", sink, source): "ConfirmScreen texts are written by "
         "mcp-tui (quit and re-run questions), never by a server"
         for sink, source in [

@@ -34,10 +34,10 @@ from textual.widgets import Checkbox, Input, Label, Static
 from mcp_tui.schema.arguments.build import build_arguments
 from mcp_tui.schema.arguments.last_sent import Prefill
 from mcp_tui.schema.arguments.nodes import ObjectNode
-from mcp_tui.schema.fields import FormSpec
 from mcp_tui.ui.json_args import parse_arguments
 from mcp_tui.ui.render import clip
-from mcp_tui.ui.screens.arguments_bodies import Body, EditorBody, FlatBody, TreeBody
+from mcp_tui.ui.screens.arguments_bodies import Body, EditorBody, FlatBody, TreeBody, classify
+from mcp_tui.ui.screens.arguments_origin import confirm_restart, has_line, origin_text
 from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
@@ -51,19 +51,6 @@ TASK_LABEL = Content("Run as a task (tasks/get for the status, tasks/result for 
 
 #: Forms of at most this many fields get a dialog sized to its content.
 SHORT_FIELDS = 4
-
-
-def classify(schema: dict[str, Any]) -> tuple[FormSpec | None, str | None]:
-    """``(form, None)`` when the schema fits a form, else ``(None, why the JSON editor)``."""
-    from mcp_tui.schema.parse import classify_input_schema
-
-    try:
-        result = classify_input_schema(schema)
-    except Exception as error:  # a schema engine bug must not take the screen down
-        return None, f"the schema could not be read as a form ({type(error).__name__})"
-    if isinstance(result, FormSpec):
-        return result, None
-    return None, result.reason
 
 
 class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | None]):
@@ -175,8 +162,8 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
                 if cut:
                     text = Content.assemble(text, ("… (i in the catalog shows it all)", "dim"))
                 yield Static(text, classes="arguments-description")
-            origin = Static(self._origin_text(), id="arguments-origin")
-            origin.display = bool(self.prefill.label or self.prefill.note)
+            origin = Static(origin_text(self.prefill, self.remembered), id="arguments-origin")
+            origin.display = has_line(self.prefill)
             origin.set_class(self.prefill.label is None, "-note")
             yield origin
             with Vertical(id="arguments-body"):
@@ -235,15 +222,6 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             return
         self.completions.request(row.field.name, control, body.form.raw_text())
 
-    def _origin_text(self) -> Content:
-        """Where the values come from: the last call (F3: the defaults), or why not."""
-        label, note = self.prefill.label, self.prefill.note
-        if label is None:
-            return literal(note or "", limit=600)
-        if self.remembered:
-            return literal(f"Values {label} · F3: the defaults")
-        return literal(f"The defaults · F3: the values {label}")
-
     def _start_from(self, values: dict[str, Any] | None) -> None:
         """The form and the editor start from ``values`` (``None``: the schema's defaults)."""
         if self._form is not None:
@@ -255,8 +233,8 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
 
     async def _show_body(self) -> None:
         origin = self.query_one("#arguments-origin", Static)
-        origin.update(self._origin_text())
-        origin.display = bool(self.prefill.label or self.prefill.note)
+        origin.update(origin_text(self.prefill, self.remembered))
+        origin.display = has_line(self.prefill)
         holder = self.query_one("#arguments-body", Vertical)
         await holder.remove_children()
         self.query_one(".arguments-dialog").set_class(self.use_editor, "-editor")
@@ -397,22 +375,12 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         if not self.changed:
             await self._restart_now(remembered)
             return
-        from mcp_tui.ui.screens.confirm import ConfirmScreen
 
         def answered(replace: bool | None) -> None:
             if replace:
                 self.call_later(self._restart_now, remembered)
 
-        where = "the values " + (self.prefill.label or "") if remembered else "the defaults"
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Start from {where}?",
-                "What you typed will be lost. (Esc or n: keep the form.)",
-                yes="Replace",
-                no="Keep the form",
-            ),
-            callback=answered,
-        )
+        self.app.push_screen(confirm_restart(self.prefill, remembered), callback=answered)
 
     async def _restart_now(self, remembered: bool) -> None:
         if self._sent:

@@ -41,6 +41,19 @@ FIX_FIELDS = "Please fix the fields marked in red."
 Collected = tuple[dict[str, Any] | None, list[str]]
 
 
+def classify(schema: dict[str, Any]) -> tuple[FormSpec | None, str | None]:
+    """``(form, None)`` when the schema fits a form, else ``(None, why the JSON editor)``."""
+    from mcp_tui.schema.parse import classify_input_schema
+
+    try:
+        result = classify_input_schema(schema)
+    except Exception as error:  # a schema engine bug must not take the screen down
+        return None, f"the schema could not be read as a form ({type(error).__name__})"
+    if isinstance(result, FormSpec):
+        return result, None
+    return None, result.reason
+
+
 class JsonEditor(OrderedKeys, TextArea):
     """The JSON editor: each key takes effect before the next, so Ctrl+S sees all of them."""
 
