@@ -149,3 +149,12 @@ def test_the_values_load_back_into_the_tree_model_and_give_the_same_answer() -> 
     value, errors = answer(root, state)
     assert errors == {}
     assert value == sent
+
+
+def test_a_call_without_arguments_offers_nothing_and_says_nothing() -> None:
+    """A tool that takes no arguments (or whose optional ones were left empty): the defaults
+    are the same, so no "Values last sent" line over "No arguments."."""
+    memory: Memory = {}
+    remember(memory, "ping", {"type": "object", "properties": {}}, {}, at=AT)
+    assert recall(memory, "ping", {"type": "object", "properties": {}}) == Prefill()
+    assert recall(memory, "ping", {"type": "object", "properties": {"a": {}}}) == Prefill()

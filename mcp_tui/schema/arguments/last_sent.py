@@ -99,7 +99,9 @@ def remember(
 def recall(memory: Memory, tool: str, schema: object) -> Prefill:
     """What the tool's form should start from; stale values are dropped, with a note."""
     last = memory.get(tool)
-    if last is None:
+    if last is None or not last.arguments:
+        # No arguments (a tool that takes none, or only optional ones left empty) is what the
+        # defaults give anyway: nothing to fill in, nothing to say.
         return Prefill()
     if last.fingerprint != fingerprint(schema):
         del memory[tool]
