@@ -239,6 +239,19 @@ async def test_a_note_says_why_the_form_starts_from_the_defaults() -> None:
     assert app.results == [None]
 
 
+async def test_a_tool_without_arguments_says_nothing_of_values_it_will_not_send() -> None:
+    """``--call ping --args '{"x": 1}'`` on a tool that takes none: the form sends {}."""
+    schema = {"type": "object", "properties": {}}
+    app = Host(schema, prefill=Prefill({"x": 1}, "from --call 12:03:04"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.query(".arguments-note"))
+        assert origin(app) == ""
+        assert "defaults" not in footer_keys(app)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.results)
+    assert app.results == [{}]
+
+
 async def test_without_a_last_call_there_is_no_line_and_no_f3() -> None:
     app = Host(FLAT)
     async with app.run_test(size=SIZE) as pilot:

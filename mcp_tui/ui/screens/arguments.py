@@ -131,6 +131,8 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         self._editor = EditorBody(schema, initial, self.editor_reason)
         #: What a tool's form may start from: its last call's arguments, or why not.
         self.prefill = prefill if prefill is not None else Prefill()
+        if self.form_spec is not None and self.form_spec.is_confirmation:
+            self.prefill = Prefill()  # "No arguments." sends {}: no values to speak of
         #: The body starts from the remembered arguments (F3: from the defaults, and back).
         self.remembered = self.prefill.arguments is not None
         if self.remembered:
