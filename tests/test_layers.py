@@ -156,6 +156,18 @@ def test_pure_data_modules_import_nothing_heavy() -> None:
         assert not [i for i in _imports(path) if i.split(".")[0] in heavy], name
 
 
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` in a fresh interpreter (nothing imported yet), from the repository's root."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=PACKAGE.parent,
+        timeout=120,
+    )
+
+
 def test_modules_below_the_ui_never_load_textual() -> None:
     modules = sorted(
         ".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
@@ -167,14 +179,7 @@ def test_modules_below_the_ui_never_load_textual() -> None:
         f"for m in {modules!r}: importlib.import_module(m)\n"
         "print(sorted(n for n in sys.modules if n == 'textual' or n.startswith('textual.')))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=PACKAGE.parent,
-        timeout=120,
-    )
+    out = _python(code)
     assert out.stdout.strip() == "[]"
 
 
@@ -189,13 +194,6 @@ def test_the_config_is_read_before_any_screen_exists(tmp_path: Path) -> None:
         f"code = main(['--config', {str(bad)!r}])\n"
         "print(code, any(n == 'textual' or n.startswith('textual.') for n in sys.modules))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=PACKAGE.parent,
-        timeout=120,
-    )
+    out = _python(code)
     assert out.stdout.split() == ["2", "False"], out.stderr
     assert "not_a_key" in out.stderr and "line 3" in out.stderr

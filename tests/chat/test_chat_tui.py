@@ -10,7 +10,6 @@ a second Escape goes back to the session screen), and a saved conversation is re
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import threading
 from collections.abc import AsyncIterator
@@ -193,19 +192,9 @@ async def test_a_tool_that_needs_a_page_first_is_retried_for_the_model(
 ) -> None:
     """-32042 inside the chat: the same consent, wait and retry as a call made by hand, asked
     over the chat; the model gets the retried call's result, never the -32042."""
-    from test_app_url_demo import LISTING, press_page
+    from test_app_url_demo import LISTING, browser_calls, press_page, recording_browser
 
-    opened = tmp_path / "browser.jsonl"
-    browser = tmp_path / "record-browser"
-    browser.write_text(
-        f"#!{sys.executable}\nimport json, sys\n"
-        f"open({str(opened)!r}, 'a').write(json.dumps(sys.argv[1:]) + '\\n')\n",
-        encoding="utf-8",
-    )
-    browser.chmod(0o755)
-    monkeypatch.setenv("BROWSER", str(browser))
-    monkeypatch.delenv("DISPLAY", raising=False)
-    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    opened = recording_browser(tmp_path, monkeypatch)
     files = ToolCall("demo__list_files", {"folder": "/"}, id="call_files")
     script = [Reply(tool_calls=[files]), Reply(text="Here are your files.")]
     async with chat_app(tmp_path, script, monkeypatch) as (run, fake, chat):
@@ -225,17 +214,20 @@ async def test_a_tool_that_needs_a_page_first_is_retried_for_the_model(
         await wait_until(run.pilot, lambda: run.app.url_waits.waiting, "the page's wait")
         assert len(fake.requests) == 1  # the model waits; it has not seen the -32042
         await asyncio.to_thread(press_page, url)
-        retry = await wait_until(
+        title = await wait_until(
             run.pilot,
-            lambda: run.app.screen if isinstance(run.app.screen, ConfirmScreen) else None,
+            lambda: (
+                isinstance(run.app.screen, ConfirmScreen)
+                and next(iter(run.app.screen.query(".dialog-title")), None)
+            ),
             "the retry question over the chat",
         )
-        assert "Retry list_files?" in str(retry.query_one(".dialog-title").render())
+        assert "Retry list_files?" in str(title.render())
         await run.pilot.press("y")
         await wait_until(run.pilot, lambda: "Here are your files." in model_text(chat), "reply")
         tool_message = fake.requests[1]["messages"][-1]
         assert tool_message["role"] == "tool" and LISTING in tool_message["content"]
         assert "32042" not in tool_message["content"]
-        assert json.loads(opened.read_text().splitlines()[0]) == [url]
+        assert browser_calls(opened) == [[url]]
         calls = [m for m in traffic(run.log) if m.get("message", {}).get("method") == "tools/call"]
         assert len(calls) == 2  # the call and its one retry

@@ -54,6 +54,12 @@ def anyio_backend() -> str:
 @pytest.fixture
 def opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """``$BROWSER`` records each URL it is given (one JSON line) and opens nothing."""
+    return recording_browser(tmp_path, monkeypatch)
+
+
+def recording_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Set ``$BROWSER`` to a script that records each URL (one JSON line) and opens nothing;
+    returns the record's path."""
     log = tmp_path / "browser.jsonl"
     script = tmp_path / "record-browser"
     script.write_text(
