@@ -194,10 +194,12 @@ async def test_delete_project_untouched_sends_false_and_a_tick_sends_true(
         kept = "Kept payments-api: the confirmation was not ticked."
         await wait_until(run.pilot, lambda: kept in run.transcript(), "the project kept")
 
-        # Again from the catalog, as a user would: the arguments form, then the tick.
+        # Again from the catalog, as a user would: the arguments form (filled in from --call,
+        # the values this run started with), then the tick.
         await open_node(run.pilot, run.app, "demo", "delete_project")
-        await arguments_screen(run)
-        await type_text(run, "payments-api")
+        screen = await arguments_screen(run)
+        origin = screen.query_one("#arguments-origin").render()
+        assert str(origin).startswith("Values from --call")
         await run.pilot.press("ctrl+s")
         second = await next_form(run, "Delete the project payments-api", after=first)
         await expect_focus(run, "confirm")
