@@ -39,6 +39,8 @@ def test_only_the_logging_deprecation_is_filtered(tmp_path: Path) -> None:
             "-q",
             "-p",
             "no:cacheprovider",
+            "-n",  # one process: the configured parallel workers would each start for two tests
+            "0",
             "-c",
             str(ROOT / "pyproject.toml"),
             "--rootdir",
