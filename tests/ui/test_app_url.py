@@ -375,9 +375,11 @@ async def test_a_cancelled_closer_does_not_cancel_the_shared_closing() -> None:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         connection = factory.latest("demo")
         release, finished = asyncio.Event(), asyncio.Event()
+        close = connection.close
 
         async def slow_close() -> None:
             await release.wait()
+            await close()  # the connection's task ends (the app waits for it up to ten seconds)
             finished.set()
 
         connection.close = slow_close  # type: ignore[method-assign]
