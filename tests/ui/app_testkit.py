@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import textual.markup
 from rich.text import Text
+from textual.app import App
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
 from textual.widgets.tree import TreeNode
@@ -198,3 +199,19 @@ async def open_node(pilot: Pilot[None], app: McpTuiApp, server: str, name: str) 
     await pilot.pause()
     await pilot.press("enter")
     await pilot.pause()
+
+
+class ArgumentsHost(App[None]):
+    """An app that shows only an ArgumentsScreen for ``schema`` (``kw``: the screen's options)
+    and keeps what it answers in ``results`` (``None`` for a cancel)."""
+
+    def __init__(self, schema: Any, **kw: Any) -> None:
+        super().__init__()
+        self.schema = schema
+        self.kw = kw
+        self.results: list[dict[str, Any] | None] = []
+
+    def on_mount(self) -> None:
+        from mcp_tui.ui.screens.arguments import ArgumentsScreen
+
+        self.push_screen(ArgumentsScreen("tool", self.schema, **self.kw), self.results.append)

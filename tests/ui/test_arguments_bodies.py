@@ -7,12 +7,17 @@ The tree form's own F2 round trip is in ``test_arguments_tree_form``.
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import TextArea
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from app_testkit import ArgumentsHost
 
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
@@ -33,17 +38,6 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-class Host(App[None]):
-    def __init__(self, schema: Any, **kw: Any) -> None:
-        super().__init__()
-        self.schema = schema
-        self.kw = kw
-        self.results: list[dict[str, Any] | None] = []
-
-    def on_mount(self) -> None:
-        self.push_screen(ArgumentsScreen("tool", self.schema, **self.kw), self.results.append)
-
-
 async def until(pilot: Pilot[None], condition: Any) -> None:
     for _ in range(300):
         if condition():
@@ -57,7 +51,7 @@ def editor(pilot: Pilot[None]) -> TextArea:
 
 
 async def test_f2_carries_flat_values_to_json_and_back_even_invalid_ones() -> None:
-    app = Host(FLAT)
+    app = ArgumentsHost(FLAT)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: pilot.app.screen.query(SchemaForm))
         await pilot.press("tab", "7")  # the required name left empty: what is filled still goes
@@ -75,7 +69,7 @@ async def test_f2_carries_flat_values_to_json_and_back_even_invalid_ones() -> No
 
 
 async def test_escape_in_the_editor_closes_untouched_and_asks_once_typed_in() -> None:
-    app = Host(FLAT, initial={"name": "Ada"})
+    app = ArgumentsHost(FLAT, initial={"name": "Ada"})
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: pilot.app.screen.query("#arguments-json"))
         start = editor(pilot).text
@@ -98,7 +92,8 @@ async def test_escape_in_the_editor_closes_untouched_and_asks_once_typed_in() ->
 
 
 async def test_a_schema_that_cannot_check_sends_on_the_second_ctrl_s() -> None:
-    app = Host({"type": 5})  # not a JSON Schema: neither form shows it, nothing can check it
+    # not a JSON Schema: neither form shows it, nothing can check it
+    app = ArgumentsHost({"type": 5})
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: pilot.app.screen.query("#arguments-json"))
         editor(pilot).text = '{"a": 1}'

@@ -20,7 +20,7 @@ from textual.widgets import TextArea
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from app_testkit import catalog_has, make_app, open_node, wait_for, wait_until
+from app_testkit import ArgumentsHost, catalog_has, make_app, open_node, wait_for, wait_until
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.schema.arguments import partial
@@ -81,17 +81,6 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-class Host(App[None]):
-    def __init__(self, schema: Any, **kw: Any) -> None:
-        super().__init__()
-        self.schema = schema
-        self.kw = kw
-        self.results: list[dict[str, Any] | None] = []
-
-    def on_mount(self) -> None:
-        self.push_screen(ArgumentsScreen("tool", self.schema, **self.kw), self.results.append)
-
-
 async def until(pilot: Pilot[None], condition: Any) -> None:
     for _ in range(400):
         if condition():
@@ -115,7 +104,7 @@ def flat_raws(app: App[Any]) -> dict[str, Any]:
 
 async def test_a_flat_form_starts_from_the_last_call_and_f3_goes_to_the_defaults_and_back() -> None:
     sent = {"name": "Ada", "count": 4, "loud": True}
-    app = Host(FLAT, prefill=Prefill(sent, "last sent 12:03:04"))
+    app = ArgumentsHost(FLAT, prefill=Prefill(sent, "last sent 12:03:04"))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.screen.query(SchemaForm))
         assert flat_raws(app) == {"name": "Ada", "count": "4", "loud": True}
@@ -139,7 +128,7 @@ async def test_a_flat_form_starts_from_the_last_call_and_f3_goes_to_the_defaults
 
 
 async def test_f3_asks_before_it_replaces_what_was_typed() -> None:
-    app = Host(FLAT, prefill=Prefill({"name": "Ada"}, "last sent 12:03:04"))
+    app = ArgumentsHost(FLAT, prefill=Prefill({"name": "Ada"}, "last sent 12:03:04"))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.screen.query(SchemaForm))
         await pilot.press("end", *"ne")  # the name field has the focus: "Adane"
@@ -163,7 +152,7 @@ async def test_f3_asks_before_it_replaces_what_was_typed() -> None:
 
 async def test_f2_shows_the_prefilled_values_and_f3_in_the_editor_gives_the_starter() -> None:
     sent = {"name": "Ada", "count": 4}
-    app = Host(FLAT, prefill=Prefill(sent, "last sent 12:03:04"))
+    app = ArgumentsHost(FLAT, prefill=Prefill(sent, "last sent 12:03:04"))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.screen.query(SchemaForm))
         await pilot.press("f2")
@@ -183,7 +172,7 @@ async def test_f2_shows_the_prefilled_values_and_f3_in_the_editor_gives_the_star
 
 async def test_a_schema_only_the_editor_shows_starts_from_the_last_call() -> None:
     schema = {"type": "object", "properties": {"a": {"type": "object", "not": {"type": "null"}}}}
-    app = Host(schema, prefill=Prefill({"a": {"b": 1}}, "last sent 12:03:04"))
+    app = ArgumentsHost(schema, prefill=Prefill({"a": {"b": 1}}, "last sent 12:03:04"))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.screen.query("#arguments-json, #arguments-form"))
         if app.screen.query("#arguments-form"):
@@ -194,7 +183,7 @@ async def test_a_schema_only_the_editor_shows_starts_from_the_last_call() -> Non
 
 
 async def test_the_tree_form_starts_from_lists_variants_and_maps_of_the_last_call() -> None:
-    app = Host(TREE, prefill=Prefill(SENT_TREE, "last sent 12:03:04"))
+    app = ArgumentsHost(TREE, prefill=Prefill(SENT_TREE, "last sent 12:03:04"))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.screen.query(ArgumentsForm))
         form = app.screen.query_one(ArgumentsForm)
@@ -210,7 +199,7 @@ async def test_the_tree_form_starts_from_lists_variants_and_maps_of_the_last_cal
 
 
 async def test_the_tree_form_goes_to_its_defaults_and_back() -> None:
-    app = Host(TREE, prefill=Prefill(SENT_TREE, "last sent 12:03:04"))
+    app = ArgumentsHost(TREE, prefill=Prefill(SENT_TREE, "last sent 12:03:04"))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.screen.query(ArgumentsForm))
         await pilot.press("f3")
@@ -227,7 +216,7 @@ async def test_the_tree_form_goes_to_its_defaults_and_back() -> None:
 async def test_a_note_says_why_the_form_starts_from_the_defaults() -> None:
     # The note may quote the schema (a validation message): shown as literal text.
     note = "The arguments last sent 12:03:04 do not fit the schema (q: [b]x[/b] \x1b[31m)."
-    app = Host(FLAT, prefill=Prefill(note=note))
+    app = ArgumentsHost(FLAT, prefill=Prefill(note=note))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.screen.query(SchemaForm))
         assert origin(app).startswith("The arguments last sent 12:03:04 do not fit")
@@ -242,7 +231,7 @@ async def test_a_note_says_why_the_form_starts_from_the_defaults() -> None:
 async def test_a_tool_without_arguments_says_nothing_of_values_it_will_not_send() -> None:
     """``--call ping --args '{"x": 1}'`` on a tool that takes none: the form sends {}."""
     schema = {"type": "object", "properties": {}}
-    app = Host(schema, prefill=Prefill({"x": 1}, "from --call 12:03:04"))
+    app = ArgumentsHost(schema, prefill=Prefill({"x": 1}, "from --call 12:03:04"))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.screen.query(".arguments-note"))
         assert origin(app) == ""
@@ -253,7 +242,7 @@ async def test_a_tool_without_arguments_says_nothing_of_values_it_will_not_send(
 
 
 async def test_without_a_last_call_there_is_no_line_and_no_f3() -> None:
-    app = Host(FLAT)
+    app = ArgumentsHost(FLAT)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.screen.query(SchemaForm))
         assert origin(app) == ""

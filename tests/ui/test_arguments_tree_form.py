@@ -7,12 +7,17 @@ arguments it is dismissed with (what would be sent).
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Button, TextArea
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from app_testkit import ArgumentsHost
 
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.widgets.argument_lists import ArrayBox
@@ -48,17 +53,6 @@ PEOPLE = {
 }
 
 
-class Host(App[None]):
-    def __init__(self, schema: Any, **kw: Any) -> None:
-        super().__init__()
-        self.schema = schema
-        self.kw = kw
-        self.results: list[dict[str, Any] | None] = []
-
-    def on_mount(self) -> None:
-        self.push_screen(ArgumentsScreen("tool", self.schema, **self.kw), self.results.append)
-
-
 def form(pilot: Pilot[None]) -> ArgumentsForm:
     return pilot.app.screen.query_one(ArgumentsForm)
 
@@ -85,7 +79,7 @@ async def add_item(pilot: Pilot[None], path: tuple[Any, ...]) -> None:
 
 
 async def test_items_are_added_removed_and_moved_with_keys() -> None:
-    app = Host(PEOPLE)
+    app = ArgumentsHost(PEOPLE)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await add_item(pilot, ("people",))
@@ -104,7 +98,7 @@ async def test_items_are_added_removed_and_moved_with_keys() -> None:
 
 
 async def test_errors_land_on_the_nested_field_and_unfold_its_section() -> None:
-    app = Host(PEOPLE)
+    app = ArgumentsHost(PEOPLE)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         options = form(pilot).widget_at(("options",))
@@ -138,7 +132,7 @@ async def test_errors_land_on_the_nested_field_and_unfold_its_section() -> None:
 
 
 async def test_f2_carries_the_values_to_json_and_back() -> None:
-    app = Host(PEOPLE)
+    app = ArgumentsHost(PEOPLE)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await add_item(pilot, ("people",))
@@ -159,7 +153,7 @@ async def test_f2_carries_the_values_to_json_and_back() -> None:
 
 
 async def test_invalid_json_stays_in_the_editor_with_the_reason() -> None:
-    app = Host(PEOPLE, initial={})
+    app = ArgumentsHost(PEOPLE, initial={})
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         pilot.app.screen.query_one(TextArea).text = '{"people": ['
@@ -193,7 +187,7 @@ TREE = {
 
 
 async def test_recursion_expands_on_demand_maps_take_rows_variants_switch() -> None:
-    app = Host(TREE)
+    app = ArgumentsHost(TREE)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await type_at(pilot, ("root", "label"), "top")
@@ -228,7 +222,7 @@ async def test_recursion_expands_on_demand_maps_take_rows_variants_switch() -> N
 
 
 async def test_a_root_that_is_no_object_opens_the_editor_with_the_reason() -> None:
-    app = Host({"type": "array", "items": {"type": "string"}})
+    app = ArgumentsHost({"type": "array", "items": {"type": "string"}})
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = pilot.app.screen
@@ -240,7 +234,7 @@ async def test_a_root_that_is_no_object_opens_the_editor_with_the_reason() -> No
 async def test_escape_asks_once_an_item_was_added() -> None:
     from mcp_tui.ui.screens.confirm import ConfirmScreen
 
-    app = Host(PEOPLE)
+    app = ArgumentsHost(PEOPLE)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await add_item(pilot, ("people",))  # nothing typed, but the form changed
@@ -274,7 +268,7 @@ async def test_server_text_in_a_nested_form_stays_literal() -> None:
         },
         "required": [hostile],
     }
-    app = Host(schema)
+    app = ArgumentsHost(schema)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await add_item(pilot, (hostile,))

@@ -9,10 +9,9 @@ screen returns the arguments, or ``None`` when cancelled. Names, descriptions an
 the server's: shown only as literal text. The three bodies are in
 :mod:`~mcp_tui.ui.screens.arguments_bodies`; this module is the dialog around them and its keys.
 
-Keys typed in a burst (a fast typist, a macro, ``tmux send-keys``) take effect in order, on the
-field focused once the keys before them have, and Ctrl+S sends only after all of them
-(:mod:`mcp_tui.ui.widgets.key_order`): ``payments-api`` then Ctrl+S sends ``payments-api``, in the
-form and in the JSON editor alike.
+Keys typed in a burst (a fast typist, a macro, ``tmux send-keys``) take effect in order, and
+Ctrl+S sends only after all of them (:mod:`mcp_tui.ui.widgets.key_order`), in the form and in
+the JSON editor alike.
 
 A tool's form may start from the arguments of its last call (``prefill``, chosen by
 :mod:`mcp_tui.schema.arguments.last_sent`): a line above the form says where they came from,
