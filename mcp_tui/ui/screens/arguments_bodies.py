@@ -58,7 +58,21 @@ class JsonEditor(OrderedKeys, TextArea):
     """The JSON editor: each key takes effect before the next, so Ctrl+S sees all of them."""
 
 
-class FlatBody:
+class _FormBody:
+    """What the two form bodies share: the form widget once shown, its first error, its edits."""
+
+    form: SchemaForm | ArgumentsForm | None
+
+    async def focus_first_error(self) -> None:
+        if self.form is not None:
+            await self.form.focus_first_error()
+
+    @property
+    def changed(self) -> bool:
+        return self.form is not None and self.form.is_attached and self.form.touched
+
+
+class FlatBody(_FormBody):
     """The flat form (``SchemaForm``), or "No arguments." for a tool that takes none."""
 
     def __init__(self, spec: FormSpec, schema: dict[str, Any]) -> None:
@@ -94,14 +108,6 @@ class FlatBody:
         if result.ok and result.content is not None:
             return dict(result.content), []
         return None, [FIX_FIELDS]
-
-    async def focus_first_error(self) -> None:
-        if self.form is not None:
-            await self.form.focus_first_error()
-
-    @property
-    def changed(self) -> bool:
-        return self.form is not None and self.form.is_attached and self.form.touched
 
     def values(self) -> dict[str, Any] | None:
         """What is filled in, as JSON for the editor: the form's answer when it is valid, else
@@ -139,7 +145,7 @@ class FlatBody:
         self.raws = None
 
 
-class TreeBody:
+class TreeBody(_FormBody):
     """The tree form (``ArgumentsForm``) of nested objects, lists, variants and maps."""
 
     #: Never fitted to its content: a tree grows as items are added and sections unfold.
@@ -166,14 +172,6 @@ class TreeBody:
         if arguments is not None:
             return arguments, []
         return None, [FIX_FIELDS, *self.form.form_errors]
-
-    async def focus_first_error(self) -> None:
-        if self.form is not None:
-            await self.form.focus_first_error()
-
-    @property
-    def changed(self) -> bool:
-        return self.form is not None and self.form.is_attached and self.form.touched
 
     def values(self) -> dict[str, Any] | None:
         return None if self.form is None else self.form.partial()
