@@ -65,10 +65,7 @@ def strip_jsonc(text: str) -> str:
     while i < n:
         ch = text[i]
         if ch == '"':
-            i += 1
-            while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-            i += 1
+            i = _after_string(text, i)
         elif text.startswith("//", i):
             while i < n and text[i] != "\n":
                 out[i] = " "
@@ -105,15 +102,20 @@ def _blank_trailing_commas(text: str) -> str:
     while i < n:
         ch = text[i]
         if ch == '"':
-            i += 1
-            while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif ch == ",":
-            m = _TRAILING_COMMA.match(text, i)
-            if m:
-                out[i] = " "
+            i = _after_string(text, i)
+            continue
+        if ch == "," and _TRAILING_COMMA.match(text, i):
+            out[i] = " "
         i += 1
     return "".join(out)
+
+
+def _after_string(text: str, start: int) -> int:
+    """The offset just past the JSON string that opens at ``start`` (escapes skipped)."""
+    i, n = start + 1, len(text)
+    while i < n and text[i] != '"':
+        i += 2 if text[i] == "\\" else 1
+    return i + 1
 
 
 _WS = re.compile(r"\s*")
