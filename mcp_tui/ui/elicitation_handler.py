@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,12 +37,14 @@ from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.ui.collector_hold import CollectorHold
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
+from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.widgets.key_carry import KeyCarry
 from mcp_tui.ui.widgets.key_order import SequencedScreen
 
 if TYPE_CHECKING:
     from mcp_tui.config.answers import AnswerRecorder
+    from mcp_tui.ui.screens.sampling import SamplingScreen
 
 log = logging.getLogger(__name__)
 
@@ -179,9 +182,10 @@ class TuiElicitationHandler:
                 # Pushed: the kept keys run after its mount and first focus, before newer keys.
                 self._carry.hand_to(screen)
             await mounted
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:  # withdrawn while its screen was still being mounted
             self._current = None
             painted()
+            self._abandon(request, screen)
             raise
         except Exception as exc:
             self._current = None
@@ -213,11 +217,14 @@ class TuiElicitationHandler:
         self._close(screen)
         outcome = ElicitationOutcome.cancel(ABANDONED_NOTE)
         self._post_finished(request, outcome, typed or None)
+        self._say_withdrawn(request.server, "request", "form", bool(typed))
+
+    def _say_withdrawn(self, server: str, what: str, shown_on: str, typed: bool) -> None:
         kept = " What you typed is kept in the transcript." if typed else ""
         try:
             self.app.notify(
-                f"Server {request.server}: the request was withdrawn ({ABANDONED_NOTE}); "
-                f"the form was closed.{kept}",
+                f"Server {server}: the {what} was withdrawn ({ABANDONED_NOTE}); "
+                f"the {shown_on} was closed.{kept}",
                 title="Request withdrawn",
                 severity="warning",
                 markup=False,
@@ -231,14 +238,7 @@ class TuiElicitationHandler:
             if isinstance(screen, ElicitationScreen):
                 screen.finish(ElicitationOutcome.cancel(ABANDONED_NOTE), carry_keys=False)
                 return
-            stack = self.app.screen_stack
-            if screen not in stack:
-                return
-            if self.app.screen is screen:
-                screen.dismiss(None)
-            else:
-                screen.pop_until_active()
-                self.app.call_later(self._close, screen)
+            close_wherever(screen, None)
         except Exception:
             log.warning("could not close an abandoned elicitation screen", exc_info=True)
 
@@ -288,8 +288,9 @@ class TuiElicitationHandler:
             mounted = self.app.push_screen(screen, callback=answered)
             post(SamplingShown(request, self.waiting))
             await mounted
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:  # withdrawn while its screen was still being mounted
             self._current = None
+            self._abandon_sampling(request, screen, post)
             raise
         except Exception as exc:
             self._current = None
@@ -300,26 +301,27 @@ class TuiElicitationHandler:
         try:
             outcome = await answer
         except asyncio.CancelledError:
-            typed = screen.raw_text()
-            screen.finish(SamplingOutcome.cancel(ABANDONED_NOTE))
-            post(SamplingFinished(request, SamplingOutcome.cancel(ABANDONED_NOTE), typed or None))
-            kept = " What you typed is kept in the transcript." if typed else ""
-            try:
-                self.app.notify(
-                    f"Server {request.server}: the sampling request was withdrawn "
-                    f"({ABANDONED_NOTE}); the screen was closed.{kept}",
-                    title="Request withdrawn",
-                    severity="warning",
-                    markup=False,
-                )
-            except Exception:
-                log.debug("could not notify", exc_info=True)
+            self._abandon_sampling(request, screen, post)
             raise
         finally:
             self._current = None
         post(SamplingFinished(request, outcome))
         self._save_sampling(request, outcome)
         return outcome
+
+    def _abandon_sampling(
+        self, request: SamplingRequest, screen: SamplingScreen, post: Callable[[Any], None]
+    ) -> None:
+        """The sampling request went away with its screen open: close it, keep what was typed."""
+        from mcp_tui.ui.messages import SamplingFinished
+
+        typed = screen.raw_text()
+        try:
+            screen.finish(SamplingOutcome.cancel(ABANDONED_NOTE))
+        except Exception:  # the cancellation goes on, whatever the screen did
+            log.warning("could not close an abandoned sampling screen", exc_info=True)
+        post(SamplingFinished(request, SamplingOutcome.cancel(ABANDONED_NOTE), typed or None))
+        self._say_withdrawn(request.server, "sampling request", "screen", bool(typed))
 
     def _save_sampling(self, request: SamplingRequest, outcome: SamplingOutcome) -> None:
         """``--save-answers``: the reply, replayable by ``mcp-tui call --answers``."""

@@ -21,9 +21,10 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/app.py", ".sub_title =", '" · ".join(parts)'):
         "server counts and state words built by mcp-tui; no server text",
     ("mcp_tui/ui/elicitation_handler.py", "notify",
-     'f"Server {request.server}: the request was withdrawn ({ABANDONED_NOTE}); " '
-     'f"the form was closed.{kept}"'):
-        "markup=False; request.server is the user's own name for the connection, not server text",
+     'f"Server {server}: the {what} was withdrawn ({ABANDONED_NOTE}); " '
+     'f"the {shown_on} was closed.{kept}"'):
+        "markup=False; server is request.server, the user's own name for the connection; what "
+        "and shown_on are constants of the two callers; no server text",
     ("mcp_tui/ui/elicitation_handler.py", "notify",
      'f"Could not save the answer to {self.save_answers}: {exc}"'):
         "markup=False; a local path and a local OSError",
@@ -148,10 +149,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/screens/sampling.py", "Static", "self.header_content()"):
         "RequestHeader.header_content (request_header.py): constants and literal_line of the "
         "server and tool names; its Content calls are checked here",
-    ("mcp_tui/ui/elicitation_handler.py", "notify",
-     'f"Server {request.server}: the sampling request was withdrawn " '
-     'f"({ABANDONED_NOTE}); the screen was closed.{kept}"'):
-        "markup=False; request.server is the user's own name for the connection, not server text",
     ("mcp_tui/ui/render.py", "assemble", "warning"):
         "answered_entry's closed: a constant of each caller (elicitation, sampling), not server "
         "text",

@@ -60,6 +60,10 @@ async def test_a_person_writes_the_reply_and_the_server_gets_it(
             pilot, lambda: screen.query("#sampling-reply"), "the screen's widgets"
         )
         await wait_for(pilot, lambda: app.focused is reply.first(), "the reply box focused")
+        # The stop-reason Select composes its children a moment later; its value is set below.
+        await wait_for(
+            pilot, lambda: screen.query("#sampling-stop SelectCurrent #label"), "the stop reason"
+        )
         shown = screen_text(screen)
         assert "Server everything asks for a model reply (sampling)" in shown
         assert "during tool call trigger-sampling-request" in shown

@@ -46,8 +46,15 @@ async def test_a_tool_use_reply_from_the_review_screen(tmp_path: Path) -> None:
         )
         screen = app.screen
         assert isinstance(screen, SamplingScreen)
+        # The stop-reason Select composes its own children a moment after the screen's widgets
+        # exist; setting its value before its label is mounted raises inside Textual.
         await wait_until(
-            lambda: screen.query("#sampling-tool-input"), pilot=pilot, message="the widgets"
+            lambda: (
+                screen.query("#sampling-tool-input")
+                and screen.query("#sampling-stop SelectCurrent #label")
+            ),
+            pilot=pilot,
+            message="the widgets",
         )
         shown = "\n".join(str(s.render()) for s in screen.query(Static))
         assert "Tools offered" in shown and "get_weather — The weather in a city" in shown

@@ -30,6 +30,7 @@ from textual.widgets import Button, Static
 
 from mcp_tui.schema.fields import ContentValue, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.elicitation_keys import (
     ELICITATION_BINDINGS,
     answer_button,
@@ -203,7 +204,7 @@ class ElicitationScreen(
             return
         self._finished = True
         self.close_keys(carry=carry_keys and self._waiting > 0)
-        self.dismiss(outcome)
+        close_wherever(self, outcome)
 
     @property
     def finished(self) -> bool:

@@ -34,6 +34,7 @@ from textual.widgets import Button, Input, Static
 from mcp_tui.session.browser import open_url_async
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.oauth import AuthorizationOutcome, AuthorizationRequest
+from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
@@ -117,7 +118,7 @@ class OAuthWaitScreen(ModalScreen[AuthorizationOutcome]):
     def finish(self, outcome: AuthorizationOutcome) -> None:
         if not self._finished:
             self._finished = True
-            self.dismiss(outcome)
+            close_wherever(self, outcome)
 
     @on(Input.Submitted, "#oauth-paste")
     @on(Button.Pressed, "#oauth-use")

@@ -37,6 +37,7 @@ from mcp_tui.session.sampling import (
     SamplingRequest,
     ToolUse,
 )
+from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.elicitation_keys import ELICITATION_BINDINGS, answer_button
 from mcp_tui.ui.screens.request_header import RequestHeader
 from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, AsksTheChatModel
@@ -240,7 +241,7 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
         if self._finished:
             return
         self._finished = True
-        self.dismiss(outcome)
+        close_wherever(self, outcome)
 
     @property
     def finished(self) -> bool:

@@ -37,6 +37,7 @@ from textual.widgets import Static
 from mcp_tui.session.browser import OpenResult, open_url_async
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.url_check import UrlVerdict, check_url
+from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.elicitation_keys import (
     ACCEPT_HINT,
     ACCEPT_ID,
@@ -237,7 +238,7 @@ class UrlConsentScreen(RequestHeader, StyledOnce, SequencedScreen, ModalScreen[E
         self._finished = True
         # Keys typed after the answer go to the next request when one is waiting.
         self.close_keys(carry=self._waiting > 0)
-        self.dismiss(outcome)
+        close_wherever(self, outcome)
 
     # --- keys ----------------------------------------------------------------------------------
 

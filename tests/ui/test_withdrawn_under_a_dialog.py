@@ -1,0 +1,168 @@
+"""A request the server withdraws while something is open over its screen.
+
+Textual's ``Screen.dismiss`` pops the top screen, whichever it is. A form withdrawn while the
+person had "Cancel this request?" (or the help screen) open over it closed the dialog instead and
+stayed on screen, answered, deaf to every key. Now the screens above it close with it, the next
+request gets its own screen, and closing a screen the app already took away raises nothing (the
+sampling screen did, when a connection ended while the app was closing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
+from mcp_tui.ui.elicitation_handler import TuiElicitationHandler
+from mcp_tui.ui.screens.closing import close_wherever
+from mcp_tui.ui.screens.confirm import ConfirmScreen
+from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.help import HelpScreen
+from mcp_tui.ui.screens.sampling import SamplingScreen
+from mcp_tui.ui.screens.url_consent import UrlConsentScreen
+from tests.ui.test_elicitation_handler import SIZE, Host, form_request
+from tests.waits import wait_until
+
+pytestmark = pytest.mark.anyio
+
+REQUEST_SCREENS = (ElicitationScreen, UrlConsentScreen, SamplingScreen)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def request_screens(app: App[Any]) -> list[Screen[Any]]:
+    return [s for s in app.screen_stack if isinstance(s, REQUEST_SCREENS)]
+
+
+async def withdraw(pilot: Any, task: asyncio.Task[Any]) -> None:
+    """What the SDK does on ``notifications/cancelled`` or a dead connection."""
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    app = pilot.app
+    await wait_until(
+        lambda: len(app.screen_stack) == 1, pilot=pilot, message=f"all closed {app.screen_stack}"
+    )
+
+
+async def the_next_request_still_works(pilot: Any, handler: TuiElicitationHandler) -> None:
+    nxt = asyncio.create_task(handler.elicit(form_request("next")))
+    app = pilot.app
+    await wait_until(lambda: isinstance(app.screen, ElicitationScreen), pilot=pilot)
+    await pilot.press(*"Ada", "ctrl+s")
+    assert await asyncio.wait_for(nxt, 10) == ElicitationOutcome("accept", {"name": "Ada"})
+
+
+async def test_a_form_withdrawn_under_its_cancel_question_closes_with_it() -> None:
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        handler = TuiElicitationHandler(app)
+        task = asyncio.create_task(handler.elicit(form_request("withdrawn")))
+        await wait_until(lambda: isinstance(app.screen, ElicitationScreen), pilot=pilot)
+        await pilot.press(*"half", "escape")
+        await wait_until(lambda: isinstance(app.screen, ConfirmScreen), pilot=pilot)
+        await withdraw(pilot, task)
+        assert request_screens(app) == []
+        await the_next_request_still_works(pilot, handler)
+    assert [m.outcome.action for m in app.finished] == ["cancel", "accept"]
+    assert app.finished[0].abandoned_input == {"name": "half"}
+
+
+async def test_a_url_request_withdrawn_under_the_help_screen_closes_with_it() -> None:
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        handler = TuiElicitationHandler(app)
+        request = ElicitationRequest(
+            "alpha", "Sign in", "url", url="https://example.com/login", elicitation_id="e1"
+        )
+        task = asyncio.create_task(handler.elicit(request))
+        await wait_until(lambda: isinstance(app.screen, UrlConsentScreen), pilot=pilot)
+        await app.push_screen(HelpScreen())
+        await withdraw(pilot, task)
+        assert request_screens(app) == []
+        await the_next_request_still_works(pilot, handler)
+
+
+async def test_a_sampling_request_withdrawn_under_another_screen_closes_with_it() -> None:
+    app = Host()
+    request = SamplingRequest(
+        "alpha", (SamplingMessage("user", (SamplingPart("text", "Say hi"),)),), max_tokens=10
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        handler = TuiElicitationHandler(app)
+        task = asyncio.create_task(handler.sample(request))
+        await wait_until(lambda: isinstance(app.screen, SamplingScreen), pilot=pilot)
+        await app.push_screen(HelpScreen())
+        await withdraw(pilot, task)
+        assert request_screens(app) == []
+        await the_next_request_still_works(pilot, handler)
+
+
+class Plain(App[None]):
+    def compose(self) -> Any:
+        yield Static("base")
+
+
+class Dialog(ModalScreen[str]):
+    def compose(self) -> Any:
+        yield Static(self.name or "")
+
+
+async def test_close_wherever_closes_from_the_top_and_answers_each_once() -> None:
+    app = Plain()
+    answers: list[tuple[str, str | None]] = []
+    async with app.run_test() as pilot:
+        below, middle, top = Dialog(name="below"), Dialog(name="middle"), Dialog(name="top")
+        for screen in (below, middle, top):
+            await app.push_screen(screen, callback=lambda a, n=screen.name: answers.append((n, a)))
+        close_wherever(below, "withdrawn")
+        close_wherever(below, "twice")  # a second closing at once pops nothing more
+        await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
+        await pilot.pause()
+        assert len(app.screen_stack) == 1 and not isinstance(app.screen, Dialog)
+    assert answers == [("top", None), ("middle", None), ("below", "withdrawn")]
+
+
+async def test_close_wherever_on_the_top_screen_is_a_plain_dismiss() -> None:
+    app = Plain()
+    answers: list[str | None] = []
+    async with app.run_test() as pilot:
+        await app.push_screen(Dialog(name="one"), callback=answers.append)
+        close_wherever(app.screen, "done")
+        await wait_until(lambda: answers, pilot=pilot)
+        assert len(app.screen_stack) == 1
+    assert answers == ["done"]
+
+
+async def test_close_wherever_leaves_a_screen_already_gone_alone() -> None:
+    app = Plain()
+    async with app.run_test() as pilot:
+        gone = Dialog(name="gone")
+        await app.push_screen(gone)
+        await app.pop_screen()
+        close_wherever(gone, "late")  # Textual's dismiss would pop the base screen: it raised
+        close_wherever(app.screen, "base")  # never the last screen
+        await pilot.pause()
+        assert len(app.screen_stack) == 1
+
+
+async def test_a_form_withdrawn_while_its_screen_is_being_mounted_closes_too() -> None:
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        handler = TuiElicitationHandler(app)
+        task = asyncio.create_task(handler.elicit(form_request("at once")))
+        while handler.current_screen is None:  # pushed, not yet mounted
+            await asyncio.sleep(0)
+        await withdraw(pilot, task)
+        assert request_screens(app) == []
+        await the_next_request_still_works(pilot, handler)
+    assert [m.outcome.action for m in app.finished] == ["cancel", "accept"]
