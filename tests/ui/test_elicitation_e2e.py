@@ -25,6 +25,7 @@ from mcp_tui.session.events import CallOutcome, SessionEvent
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.messages import ElicitationFinished
+from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from tests.waits import wait_until
 
@@ -126,7 +127,9 @@ async def test_decline_and_cancel_reach_the_server(key: str, action: str) -> Non
         await open_form(pilot, app)
         await pilot.press(*"typed", key)
         if key == "escape":  # something was typed: Escape asks first, y confirms
-            await pilot.pause(0.2)
+            await wait_until(
+                lambda: isinstance(app.screen, ConfirmScreen), pilot=pilot, message="the question"
+            )
             await pilot.press("y")
         got = echoed(await asyncio.wait_for(call, 15))
     assert got == {"action": action, "content": None}
