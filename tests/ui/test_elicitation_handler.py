@@ -46,6 +46,12 @@ def form_request(message: str, server: str = "alpha", **kw: Any) -> ElicitationR
     return ElicitationRequest(server, message, "form", form=FormSpec(fields), **kw)
 
 
+def url_request() -> ElicitationRequest:
+    return ElicitationRequest(
+        "alpha", "Sign in", "url", url="https://example.com/login", elicitation_id="e1"
+    )
+
+
 async def settle(pilot: Any, rounds: int = 3) -> None:
     for _ in range(rounds):
         await pilot.pause()
@@ -167,10 +173,7 @@ async def test_url_mode_uses_the_consent_screen() -> None:
     app = Host()
     async with app.run_test(size=SIZE) as pilot:
         handler = TuiElicitationHandler(app)
-        request = ElicitationRequest(
-            "alpha", "Sign in", "url", url="https://example.com/login", elicitation_id="e1"
-        )
-        task = asyncio.create_task(handler.elicit(request))
+        task = asyncio.create_task(handler.elicit(url_request()))
         await settle(pilot)
         assert isinstance(app.screen, UrlConsentScreen)
         await pilot.press("ctrl+r")

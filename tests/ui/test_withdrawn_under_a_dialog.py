@@ -17,7 +17,7 @@ from textual.app import App
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
 from mcp_tui.ui.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.screens.closing import close_wherever
@@ -26,7 +26,7 @@ from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.screens.help import HelpScreen
 from mcp_tui.ui.screens.sampling import SamplingScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
-from tests.ui.test_elicitation_handler import SIZE, Host, form_request
+from tests.ui.test_elicitation_handler import SIZE, Host, form_request, url_request
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.anyio
@@ -81,10 +81,7 @@ async def test_a_url_request_withdrawn_under_the_help_screen_closes_with_it() ->
     app = Host()
     async with app.run_test(size=SIZE) as pilot:
         handler = TuiElicitationHandler(app)
-        request = ElicitationRequest(
-            "alpha", "Sign in", "url", url="https://example.com/login", elicitation_id="e1"
-        )
-        task = asyncio.create_task(handler.elicit(request))
+        task = asyncio.create_task(handler.elicit(url_request()))
         await wait_until(lambda: isinstance(app.screen, UrlConsentScreen), pilot=pilot)
         await app.push_screen(HelpScreen())
         await withdraw(pilot, task)
