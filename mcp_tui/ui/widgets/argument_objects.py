@@ -50,7 +50,7 @@ class ObjectBox(NodeBox):
     """Named properties in a section (folded when optional), then a map's extra entries."""
 
     DEFAULT_CSS = """
-    ObjectBox.-nested { border-left: tall $panel-lighten-2; padding: 0 0 0 1; margin: 0 0 1 0; }
+    ObjectBox { border-left: tall $panel-lighten-2; padding: 0 0 0 1; margin: 0 0 1 0; }
     ObjectBox > .section-body { height: auto; }
     ObjectBox > .section-description { color: $text-muted; }
     """
@@ -62,17 +62,14 @@ class ObjectBox(NodeBox):
         state: State,
         path: Path,
         *,
-        root: bool = False,
         headless: bool = False,
     ) -> None:
         super().__init__(form, node, state, path)
-        self.root = root
         #: No title line of its own: a list item (under its "#1 ↑ ↓ ✕" bar) or a variant (under
         #: its picker) is never folded.
         self.headless = headless
-        self.folded = not root and not headless and not node.required and not given(state)
+        self.folded = not headless and not node.required and not given(state)
         self.body = Vertical(classes="section-body")
-        self.set_class(not root, "-nested")
 
     def header(self) -> Content:
         arrow = "▸ " if self.folded else "▾ "
@@ -84,7 +81,7 @@ class ObjectBox(NodeBox):
         )
 
     def compose(self) -> ComposeResult:
-        if not self.root and not self.headless:
+        if not self.headless:
             yield SectionHeader(self)
             if self.node.description:
                 text = literal(self.node.description, limit=DESCRIPTION_LIMIT)
