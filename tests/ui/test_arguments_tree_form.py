@@ -25,6 +25,7 @@ from mcp_tui.ui.widgets.argument_objects import ObjectBox
 from mcp_tui.ui.widgets.argument_variants import RecursiveBox
 from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
 from mcp_tui.ui.widgets.field_row import FieldRow
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.anyio
 SIZE = (100, 40)
@@ -276,3 +277,29 @@ async def test_server_text_in_a_nested_form_stays_literal() -> None:
         text = "\n".join(str(w.render()) for w in pilot.app.screen.query("Static") if w.display)
         assert "[bold red]boom[/]" in text  # shown as typed, not as markup
         assert "\x1b" not in text  # the escape byte never reaches the terminal
+
+
+async def test_a_refused_send_on_an_untouched_form_does_not_make_escape_ask() -> None:
+    """Ctrl+S reads every row; the empty string list's one blank item and a blank text box are
+    nothing typed, so Escape after the refusal still closes at once."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "note": {"type": "string"},
+            "need": {"type": "string"},
+            "nested": {"type": "object", "properties": {"a": {"type": "string"}}},
+        },
+        "required": ["need"],
+    }
+    app = ArgumentsHost(schema)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(lambda: isinstance(app.screen, ArgumentsScreen), pilot=pilot)
+        screen = app.screen
+        assert isinstance(screen, ArgumentsScreen)
+        await pilot.press("ctrl+s")
+        await wait_until(lambda: form(pilot).widget_at(("need",)).error_shown, pilot=pilot)
+        assert not screen.changed
+        await pilot.press("escape")
+        await wait_until(lambda: app.results, pilot=pilot, message="closed without asking")
+    assert app.results == [None]

@@ -19,7 +19,7 @@ from textual.widgets import Static
 
 from mcp_tui.schema.arguments.nodes import JsonValue, Leaf, Path
 from mcp_tui.schema.arguments.state import JsonState, LeafState
-from mcp_tui.schema.fields import FieldKind, FieldSpec
+from mcp_tui.schema.fields import FieldKind, FieldSpec, RawValue
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.argument_base import FormHost, NodeBox, title_line
 from mcp_tui.ui.widgets.field_row import FieldRow
@@ -69,10 +69,13 @@ class LeafBox(NodeBox):
             yield LeafRow(self.form, spec, state.text, self.path, example=None)
 
     def changed(self, row: FieldRow) -> bool:
-        """Whether the row holds something else than the state."""
+        """Whether the row holds something else than the state. Blank is blank: the list editor
+        always shows one (empty) item and a text box reads "" where the state holds None, and
+        neither means something was typed (reading the form for a refused Ctrl+S must not make
+        Escape ask about a form nobody touched)."""
         raw = row.get_raw()
         if isinstance(self.state, LeafState):
-            return bool(self.state.raw != raw)
+            return _unblank(self.state.raw) != _unblank(raw)
         return isinstance(self.state, JsonState) and self.state.text != raw
 
     def store(self, row: FieldRow) -> None:
@@ -81,6 +84,13 @@ class LeafBox(NodeBox):
             self.state.raw = raw
         elif isinstance(self.state, JsonState):
             self.state.text = raw if isinstance(raw, str) else ""
+
+
+def _unblank(raw: RawValue) -> RawValue:
+    """``raw`` with blank list rows dropped, and None for nothing at all."""
+    if isinstance(raw, list):
+        raw = [row for row in raw if row != ""]
+    return raw if raw not in ("", []) else None
 
 
 class ConstBox(NodeBox):
