@@ -30,7 +30,7 @@ from mcp_tui.session.roots import Root
 from mcp_tui.session.servers import ServerSpec
 
 if TYPE_CHECKING:  # annotations only: kept off the first frame's import path
-    from mcp_tui.schema.arguments.last_sent import LastSent
+    from mcp_tui.schema.arguments.last_sent import Memory
     from mcp_tui.session.elicitation import ElicitationHandler
     from mcp_tui.session.oauth import AuthorizationHandler
     from mcp_tui.session.traffic import TrafficLog
@@ -148,9 +148,10 @@ class ServerEntry(Struct):
     log_level: str = "debug"
     #: When the server entered its current state (``time.monotonic``): "connecting 12 s".
     since: float = field(default_factory=time.monotonic)
-    #: Each tool's last arguments sent from its form (``schema/arguments/last_sent.py``): the
-    #: form starts from them next time. Kept across reconnects, for the app's lifetime.
-    last_sent: dict[str, LastSent] = field(default_factory=dict)
+    #: Each tool's (prompt's, template's) last arguments sent from its form
+    #: (``schema/arguments/last_sent.py``): the form starts from them next time. Kept across
+    #: reconnects, for the app's lifetime.
+    last_sent: Memory = field(default_factory=dict)
 
     @property
     def name(self) -> str:

@@ -158,3 +158,19 @@ def test_a_call_without_arguments_offers_nothing_and_says_nothing() -> None:
     remember(memory, "ping", {"type": "object", "properties": {}}, {}, at=AT)
     assert recall(memory, "ping", {"type": "object", "properties": {}}) == Prefill()
     assert recall(memory, "ping", {"type": "object", "properties": {"a": {}}}) == Prefill()
+
+
+def test_tools_prompts_and_templates_are_remembered_apart() -> None:
+    memory: Memory = {}
+    schema = {"type": "object", "properties": {"who": {"type": "string"}}}
+    remember(memory, "greet", schema, {"who": "tool"}, at=AT)
+    remember(memory, "greet", schema, {"who": "prompt"}, at=AT, kind="prompt")
+    assert recall(memory, "greet", schema).arguments == {"who": "tool"}
+    assert recall(memory, "greet", schema, kind="prompt").arguments == {"who": "prompt"}
+    assert recall(memory, "greet", schema, kind="template") == Prefill()
+    changed = {"type": "object", "properties": {"whom": {"type": "string"}}}
+    assert recall(memory, "greet", changed, kind="prompt").note == (
+        "The prompt's arguments changed since the call at 12:03:04: "
+        "the form starts from the defaults."
+    )
+    assert recall(memory, "greet", schema).arguments == {"who": "tool"}  # the tool's stays

@@ -25,7 +25,14 @@ from app_testkit import ArgumentsHost, catalog_has, make_app, open_node, wait_fo
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.schema.arguments import partial
 from mcp_tui.schema.arguments.last_sent import Prefill
-from mcp_tui.session.events import CatalogChanged, ConnectionState, ToolInfo
+from mcp_tui.session.events import (
+    CatalogChanged,
+    ConnectionState,
+    PromptArgumentInfo,
+    PromptInfo,
+    ResourceInfo,
+    ToolInfo,
+)
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
@@ -312,3 +319,46 @@ async def test_call_flag_arguments_fill_the_form_until_the_form_sends() -> None:
         await wait_for(pilot, lambda: not isinstance(app.screen, ArgumentsScreen))
         await open_echo(pilot, app)
         assert origin(app).startswith("Values last sent ")
+
+
+async def test_a_prompt_and_a_template_start_from_what_was_last_sent_to_them() -> None:
+    """Prompt arguments and template variables are remembered like a tool's, each apart: a
+    prompt named like a tool never gets the tool's values."""
+    from tests.ui.fixtures.fake_connection import Script
+
+    greet = PromptInfo(
+        "echo",  # the tool's name too
+        arguments=(PromptArgumentInfo("who", required=True), PromptArgumentInfo("tone")),
+    )
+    template = ResourceInfo("file:///notes/{day}/{topic}", "notes", template=True)
+    app, factory = make_app({"demo": Script(prompts=(greet,), resources=(template,))})
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session = app.session
+        assert session is not None
+        session.call_tool("demo", "echo", {"text": "tool text", "times": 2})  # not remembered
+        await wait_for(pilot, lambda: bool(factory.latest("demo").calls))
+
+        session.open_prompt("demo", "echo")
+        await wait_for(pilot, lambda: bool(app.screen.query(SchemaForm)))
+        assert flat_raws(app) == {"who": "", "tone": ""} and origin(app) == ""
+        await pilot.press(*"Ada", "tab", *"warm", "ctrl+s")
+        await wait_for(pilot, lambda: bool(factory.latest("demo").prompt_gets))
+        await wait_for(pilot, lambda: not isinstance(app.screen, ArgumentsScreen))
+        session.open_prompt("demo", "echo")
+        await wait_for(pilot, lambda: bool(app.screen.query(SchemaForm)))
+        assert flat_raws(app) == {"who": "Ada", "tone": "warm"}
+        assert origin(app).startswith("Values last sent ")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ArgumentsScreen))
+
+        session.open_template("demo", template)
+        await wait_for(pilot, lambda: bool(app.screen.query(SchemaForm)))
+        await pilot.press(*"2026-11-25", "tab", *"mcp", "ctrl+s")
+        await wait_for(pilot, lambda: bool(factory.latest("demo").reads))
+        await wait_for(pilot, lambda: not isinstance(app.screen, ArgumentsScreen))
+        session.open_template("demo", template)
+        await wait_for(pilot, lambda: bool(app.screen.query(SchemaForm)))
+        assert flat_raws(app) == {"day": "2026-11-25", "topic": "mcp"}
+        await pilot.press("escape")
+    assert factory.latest("demo").reads == ["file:///notes/2026-11-25/mcp"]

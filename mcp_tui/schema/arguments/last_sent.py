@@ -3,7 +3,9 @@
 A developer hand-testing a server calls the same tool again and again with small changes; a form
 that starts from the schema's defaults every time makes them type everything again. So the
 arguments sent from the form are kept, per server (the caller holds one :data:`Memory` per server)
-and tool, in memory only, for the app's lifetime, and the next form starts from them.
+and tool, in memory only, for the app's lifetime, and the next form starts from them. A prompt's
+arguments and a resource template's variables are kept the same way, each under its own
+:data:`Kind` (a prompt may share a tool's name).
 
 Only what was *sent* is kept. A form closed with Escape and "Close without sending?" answered
 yes is gone, as the question says: a half-typed attempt the user gave up on should not come back
@@ -30,6 +32,14 @@ from typing import Any, Literal, TypeAlias
 
 #: Where remembered arguments came from: sent from the arguments form, or ``--call``.
 Origin: TypeAlias = Literal["form", "--call"]
+#: What the arguments were sent to: a tool's call, a prompt's get, a resource template's read.
+Kind: TypeAlias = Literal["tool", "prompt", "template"]
+#: How a note names what changed, by kind.
+_CHANGED = {
+    "tool": "The tool's schema",
+    "prompt": "The prompt's arguments",
+    "template": "The template's variables",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +64,9 @@ class LastSent:
         return f"last sent {self.clock}"
 
 
-#: One server's remembered arguments, by tool name.
-Memory: TypeAlias = dict[str, LastSent]
+#: One server's remembered arguments, by kind and name (a tool's name, a prompt's name, a
+#: template's URI template).
+Memory: TypeAlias = dict[tuple[Kind, str], LastSent]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,35 +96,38 @@ def remember(
     *,
     at: datetime | None = None,
     origin: Origin = "form",
+    kind: Kind = "tool",
 ) -> None:
     """Keep ``arguments`` as the tool's last call (a copy: the caller's dict may change later).
 
     ``--call`` only fills an empty place: it never replaces what was sent from the form.
     """
-    if origin == "--call" and tool in memory:
+    key = (kind, tool)
+    if origin == "--call" and key in memory:
         return
     when = at if at is not None else datetime.now()
-    memory[tool] = LastSent(copy.deepcopy(dict(arguments)), fingerprint(schema), when, origin)
+    memory[key] = LastSent(copy.deepcopy(dict(arguments)), fingerprint(schema), when, origin)
 
 
-def recall(memory: Memory, tool: str, schema: object) -> Prefill:
+def recall(memory: Memory, tool: str, schema: object, *, kind: Kind = "tool") -> Prefill:
     """What the tool's form should start from; stale values are dropped, with a note."""
-    last = memory.get(tool)
+    key = (kind, tool)
+    last = memory.get(key)
     if last is None or not last.arguments:
         # No arguments (a tool that takes none, or only optional ones left empty) is what the
         # defaults give anyway: nothing to fill in, nothing to say.
         return Prefill()
     if last.fingerprint != fingerprint(schema):
-        del memory[tool]
+        del memory[key]
         return Prefill(
-            note=f"The tool's schema changed since the call at {last.clock}: "
+            note=f"{_CHANGED[kind]} changed since the call at {last.clock}: "
             "the form starts from the defaults."
         )
     from .check import path_text, validate_arguments
 
     verdict = validate_arguments(last.arguments, schema)
     if verdict.errors:  # a schema that cannot be used (``problem``) checks nothing: keep them
-        del memory[tool]
+        del memory[key]
         path, message = verdict.errors[0]
         return Prefill(
             note=f"The arguments {last.label} do not fit the schema "

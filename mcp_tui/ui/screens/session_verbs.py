@@ -271,9 +271,11 @@ class SessionVerbs(Screen[None]):
             self.get_prompt(server, name, {})
             return
         schema = _string_schema((a.name, a.description, a.required) for a in prompt.arguments)
+        from mcp_tui.schema.arguments.last_sent import recall, remember
 
         def chosen(arguments: dict[str, Any] | None) -> None:
             if arguments is not None:
+                remember(entry.last_sent, name, schema, arguments, kind="prompt")
                 self.get_prompt(server, name, {k: str(v) for k, v in arguments.items()})
 
         title = f"{server} › prompt {prompt.title or prompt.name}"
@@ -283,7 +285,12 @@ class SessionVerbs(Screen[None]):
         completer = completer_for(connection, "prompt", name)
         self.app.push_screen(
             ArgumentsScreen(
-                title, schema, description=prompt.description, verb="Get", completer=completer
+                title,
+                schema,
+                description=prompt.description,
+                verb="Get",
+                completer=completer,
+                prefill=recall(entry.last_sent, name, schema, kind="prompt"),
             ),
             callback=chosen,
         )
@@ -327,9 +334,14 @@ class SessionVerbs(Screen[None]):
             self.read_resource(server, template.uri, template.name)
             return
         schema = _string_schema((name, None, True) for name in names)
+        from mcp_tui.schema.arguments.last_sent import Memory, recall, remember
+
+        entry = self.mcp_app.entries.get(server)
+        memory: Memory = entry.last_sent if entry is not None else {}
 
         def chosen(values: dict[str, Any] | None) -> None:
             if values is not None:
+                remember(memory, template.uri, schema, values, kind="template")
                 uri = expand(template.uri, {k: str(v) for k, v in values.items()})
                 self.read_resource(server, uri, template.name)
 
@@ -344,6 +356,7 @@ class SessionVerbs(Screen[None]):
                 description=f"{template.uri}\n{template.description or ''}".strip(),
                 verb="Read",
                 completer=completer_for(connection, "template", template.uri),
+                prefill=recall(memory, template.uri, schema, kind="template"),
             ),
             callback=chosen,
         )
