@@ -174,3 +174,11 @@ def test_tools_prompts_and_templates_are_remembered_apart() -> None:
         "the form starts from the defaults."
     )
     assert recall(memory, "greet", schema).arguments == {"who": "tool"}  # the tool's stays
+
+
+def test_the_task_choice_comes_back_with_the_arguments() -> None:
+    memory: Memory = {}
+    remember(memory, "search", SCHEMA, {"query": "q"}, at=AT, as_task=True)
+    assert recall(memory, "search", SCHEMA).as_task
+    remember(memory, "search", SCHEMA, {"query": "q"}, at=AT)
+    assert not recall(memory, "search", SCHEMA).as_task

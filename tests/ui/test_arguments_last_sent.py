@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import TextArea
+from textual.widgets import Checkbox, TextArea
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -362,3 +362,42 @@ async def test_a_prompt_and_a_template_start_from_what_was_last_sent_to_them() -
         assert flat_raws(app) == {"day": "2026-11-25", "topic": "mcp"}
         await pilot.press("escape")
     assert factory.latest("demo").reads == ["file:///notes/2026-11-25/mcp"]
+
+
+async def test_the_run_as_a_task_tick_is_remembered_with_the_arguments() -> None:
+    from mcp_tui.session.events import ServerInfo
+    from tests.ui.fixtures.fake_connection import Script
+
+    info = ServerInfo(
+        name="tasks-server",
+        version="1",
+        capabilities={"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}},
+        protocol_version="2025-11-25",
+    )
+    tool = ToolInfo("slow", input_schema=FLAT, task_support="optional")
+    app, factory = make_app({"demo": Script(info=info, tools=(tool,))})
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session = app.session
+        assert session is not None
+
+        async def open_slow() -> Checkbox:
+            session.open_tool("demo", "slow")
+            await wait_for(pilot, lambda: bool(app.screen.query("#arguments-task")))
+            return app.screen.query_one("#arguments-task", Checkbox)
+
+        box = await open_slow()
+        assert not box.value
+        box.value = True
+        await pilot.press(*"Ada", "ctrl+s")
+        await wait_for(pilot, lambda: bool(factory.latest("demo").task_calls))
+        await wait_for(pilot, lambda: not isinstance(app.screen, ArgumentsScreen))
+
+        box = await open_slow()
+        assert box.value and flat_raws(app)["name"] == "Ada"
+        await pilot.press("f3")  # the defaults: not a task either
+        await wait_for(pilot, lambda: not box.value)
+        assert flat_raws(app)["name"] == ""
+        await pilot.press("f3")  # the last call again: ticked again
+        await wait_for(pilot, lambda: box.value)
+        await pilot.press("escape")

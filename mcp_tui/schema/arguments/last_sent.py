@@ -50,6 +50,8 @@ class LastSent:
     fingerprint: str
     at: datetime
     origin: Origin = "form"
+    #: The call ran as a task by the person's choice (a tool whose ``taskSupport`` is optional).
+    as_task: bool = False
 
     @property
     def clock(self) -> str:
@@ -72,11 +74,13 @@ Memory: TypeAlias = dict[tuple[Kind, str], LastSent]
 @dataclass(frozen=True, slots=True)
 class Prefill:
     """What a tool's form starts from: ``arguments`` (``None``: the schema's defaults), where
-    they came from (``label``), and ``note``: why remembered values were not used."""
+    they came from (``label``), ``note``: why remembered values were not used, and whether the
+    last call ran as a task (``as_task``: the form's "run as a task" box starts ticked)."""
 
     arguments: dict[str, Any] | None = None
     label: str | None = None
     note: str | None = None
+    as_task: bool = False
 
 
 def fingerprint(schema: object) -> str:
@@ -97,6 +101,7 @@ def remember(
     at: datetime | None = None,
     origin: Origin = "form",
     kind: Kind = "tool",
+    as_task: bool = False,
 ) -> None:
     """Keep ``arguments`` as the tool's last call (a copy: the caller's dict may change later).
 
@@ -106,7 +111,8 @@ def remember(
     if origin == "--call" and key in memory:
         return
     when = at if at is not None else datetime.now()
-    memory[key] = LastSent(copy.deepcopy(dict(arguments)), fingerprint(schema), when, origin)
+    arguments = copy.deepcopy(dict(arguments))
+    memory[key] = LastSent(arguments, fingerprint(schema), when, origin, as_task)
 
 
 def recall(memory: Memory, tool: str, schema: object, *, kind: Kind = "tool") -> Prefill:
@@ -133,4 +139,4 @@ def recall(memory: Memory, tool: str, schema: object, *, kind: Kind = "tool") ->
             note=f"The arguments {last.label} do not fit the schema "
             f"({path_text(path)}: {message}): the form starts from the defaults."
         )
-    return Prefill(copy.deepcopy(last.arguments), last.label)
+    return Prefill(copy.deepcopy(last.arguments), last.label, as_task=last.as_task)

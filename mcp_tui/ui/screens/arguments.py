@@ -9,13 +9,11 @@ screen returns the arguments, or ``None`` when cancelled. Names, descriptions an
 the server's: shown only as literal text. The three bodies are in
 :mod:`~mcp_tui.ui.screens.arguments_bodies`; this module is the dialog around them and its keys.
 
-Keys typed in a burst (a fast typist, a macro, ``tmux send-keys``) take effect in order, and
-Ctrl+S sends only after all of them (:mod:`mcp_tui.ui.widgets.key_order`), in the form and in
-the JSON editor alike.
+Keys typed in a burst (a fast typist, ``tmux send-keys``) take effect in order, and Ctrl+S
+sends only after all of them (:mod:`mcp_tui.ui.widgets.key_order`), in the form and the editor.
 
-A tool's form may start from the arguments of its last call (``prefill``, chosen by
-:mod:`mcp_tui.schema.arguments.last_sent`): a line above the form says where they came from,
-and F3 switches between them and the schema's defaults, so a filled-in form is never a trap.
+The form may start from what was last sent (``prefill``, ``schema/arguments/last_sent``), said
+on a line above it; F3 switches to the defaults and back, so it is never a trap.
 """
 
 from __future__ import annotations
@@ -231,6 +229,8 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             else:
                 self._form.load(values)
         self._editor.initial = values
+        if self._task_box is not None:  # ticked as it was for the remembered call
+            self._task_box.value = values is not None and self.prefill.as_task
 
     async def _show_body(self) -> None:
         origin = self.query_one("#arguments-origin", Static)

@@ -211,7 +211,7 @@ class SessionVerbs(Screen[None]):
 
         def chosen(arguments: dict[str, Any] | None) -> None:
             if arguments is not None:
-                remember(entry.last_sent, name, schema, arguments)
+                remember(entry.last_sent, name, schema, arguments, as_task=screen.as_task)
                 self.call_tool(server, name, arguments, as_task=screen.as_task)
 
         self.app.push_screen(screen, callback=chosen)
