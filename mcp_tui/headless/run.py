@@ -167,16 +167,15 @@ class _Run:
     def _catalog(self, event: CatalogChanged) -> None:
         """Note the first listing of the whole catalog.
 
-        The first listing (``tools``, ``prompts``, ``resources``, in that order) ends with one event
-        for all three kinds, where a kind whose listing failed is ``None``. A ``list_changed``
-        refresh of prompts or resources alone may come first; it does not mean the tools are in.
+        The first listing (``tools``, ``prompts``, ``resources``, in that order) ends with one
+        ``full`` event for all three kinds, where a kind whose listing failed is ``None``. A
+        ``list_changed`` refresh of one kind may come first (server-everything announces its
+        tools while the first listing runs): it says nothing about the other kinds, and printing
+        then would show a server with prompts and resources as having none.
         """
         if event.tools is not None:
             self.tools_listed = True
-        single_other_kind = event.tools is None and (event.prompts is None) != (
-            event.resources is None
-        )
-        if not single_other_kind:
+        if event.full:
             self.listed = True
             self._listed_or_ended.set()
 

@@ -40,6 +40,15 @@ MAX_ITEMS = 10_000
 METHOD_NOT_FOUND = -32601
 
 
+def _one_kind(server: str, kind: Kind, items: tuple[Any, ...]) -> CatalogChanged:
+    """The event of one kind's ``list_changed`` refresh (the other kinds ``None``)."""
+    if kind == "tools":
+        return CatalogChanged(server, tools=items)
+    if kind == "prompts":
+        return CatalogChanged(server, prompts=items)
+    return CatalogChanged(server, resources=items)
+
+
 class Catalog:
     def __init__(self, server: str, sink: EventSink) -> None:
         self.server = server
@@ -91,6 +100,7 @@ class Catalog:
                 tools=results["tools"],
                 prompts=results["prompts"],
                 resources=results["resources"],
+                full=True,
             )
         )
 
@@ -113,7 +123,7 @@ class Catalog:
                 value = await self._list(client, kind)
                 if value is not None:
                     setattr(self, kind, value)
-                    self._sink(CatalogChanged(self.server, **{kind: value}))
+                    self._sink(_one_kind(self.server, kind, value))
                 if kind not in self._dirty:
                     return
         finally:

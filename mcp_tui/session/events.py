@@ -137,12 +137,20 @@ class ServerStateChanged(Struct, frozen=True):
 
 
 class CatalogChanged(Struct, frozen=True):
-    """The tools, prompts or resources of a server were (re)listed."""
+    """The tools, prompts or resources of a server were (re)listed.
+
+    ``full``: this is a listing of every kind at once (the first one after connecting, or a
+    refresh of everything), where a kind that failed is ``None``; otherwise one kind's
+    ``list_changed`` refresh, the other kinds ``None``. Servers send ``list_changed`` while the
+    first listing still runs (server-everything registers tools as the client connects), so a
+    refresh of the tools alone can arrive before the prompts and resources are in.
+    """
 
     server: str
     tools: tuple[ToolInfo, ...] | None = None
     prompts: tuple[PromptInfo, ...] | None = None
     resources: tuple[ResourceInfo, ...] | None = None
+    full: bool = False
 
 
 class LogReceived(Struct, frozen=True):

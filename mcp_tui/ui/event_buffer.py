@@ -73,6 +73,7 @@ def _merge_catalog(old: CatalogChanged, new: CatalogChanged) -> CatalogChanged:
         tools=new.tools if new.tools is not None else old.tools,
         prompts=new.prompts if new.prompts is not None else old.prompts,
         resources=new.resources if new.resources is not None else old.resources,
+        full=old.full or new.full,
     )
 
 

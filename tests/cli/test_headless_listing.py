@@ -38,16 +38,27 @@ async def test_a_prompts_refresh_alone_is_not_the_first_listing() -> None:
     run = headless._Run(io.StringIO(), quiet=True)
     run.sink(CatalogChanged("s", prompts=(PromptInfo("p"),)))
     assert not run.listed and not run.tools_listed
-    run.sink(CatalogChanged("s", tools=(ToolInfo("t"),), prompts=(), resources=()))
+    run.sink(CatalogChanged("s", tools=(ToolInfo("t"),), prompts=(), resources=(), full=True))
     assert run.listed and run.tools_listed
     assert await first_listing(run, FakeConnection())
+
+
+def test_a_tools_refresh_alone_is_not_the_first_listing() -> None:
+    """server-everything sends ``tools/list_changed`` as it starts: the refresh of the tools can
+    end before the first listing's prompts and resources are in, and ``list`` must not print
+    then (it printed "prompts (0)" and "resources (0)" for a server with both)."""
+    run = headless._Run(io.StringIO(), quiet=True)
+    run.sink(CatalogChanged("s", tools=(ToolInfo("t"),)))
+    assert run.tools_listed and not run.listed
+    run.sink(CatalogChanged("s", tools=(ToolInfo("t"),), prompts=(), resources=(), full=True))
+    assert run.listed
 
 
 @pytest.mark.anyio
 async def test_a_failed_tools_listing_still_ends_the_wait() -> None:
     """The first listing with its tools part failed (``tools=None``): go on, without tools."""
     run = headless._Run(io.StringIO(), quiet=True)
-    run.sink(CatalogChanged("s", tools=None, prompts=(), resources=()))
+    run.sink(CatalogChanged("s", tools=None, prompts=(), resources=(), full=True))
     assert run.listed and not run.tools_listed
     assert await first_listing(run, FakeConnection())
 

@@ -1,0 +1,98 @@
+"""``mcp-tui list`` and ``mcp-tui call`` against server-everything over stdio, as a person runs
+them from a shell: the whole catalog printed, and the exit codes of an elicitation answered by
+each policy.
+
+server-everything sends ``notifications/tools/list_changed`` as the client connects (it registers
+the tools that depend on the client's capabilities then), so a refresh of the tools alone races
+the first listing; ``list`` once printed as soon as that refresh ended, showing "prompts (0)" and
+"resources (0)" for a server with four prompts and seven resources.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from interop_peers import EVERYTHING_JS, node_command
+
+pytestmark = pytest.mark.interop
+
+#: A cold node start on a busy 2-core CI box; only a hang waits this long.
+TIMEOUT = 120
+
+
+def run(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``mcp-tui ARGV -- server-everything stdio`` in a child process, as from a shell."""
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mcp_tui",
+            *argv,
+            "--timeout",
+            str(TIMEOUT),
+            "--",
+            *node_command(EVERYTHING_JS, "stdio"),
+        ],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=TIMEOUT + 30,
+        check=False,
+    )
+
+
+def test_list_prints_the_whole_catalog(peers: None, tmp_path: Path) -> None:
+    done = run(tmp_path, "list", "--json")
+    assert done.returncode == 0, done.stderr[-3000:]
+    catalog: dict[str, Any] = json.loads(done.stdout)
+    names = {kind: [item["name"] for item in catalog[kind]] for kind in ("tools", "prompts")}
+    assert "trigger-elicitation-request" in names["tools"]  # listed after the list_changed
+    assert names["prompts"] == [
+        "simple-prompt",
+        "args-prompt",
+        "completable-prompt",
+        "resource-prompt",
+    ]
+    assert len(catalog["resources"]) >= 7, catalog["resources"]
+    assert catalog["resourceTemplates"], catalog
+    assert "arrived late and was dropped" not in done.stderr
+
+
+def test_list_as_text_counts_every_kind(peers: None, tmp_path: Path) -> None:
+    done = run(tmp_path, "list")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "prompts (4):" in done.stdout
+    assert "resources (0)" not in done.stdout and "resource templates (0)" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("policy", "code", "action"),
+    [("decline", 0, "decline"), ("cancel", 0, "cancel"), ("accept-defaults", 4, None)],
+)
+def test_call_answers_by_policy(
+    peers: None, tmp_path: Path, policy: str, code: int, action: str | None
+) -> None:
+    """The tool reports the user's choice as its result (exit 0); accepting defaults cannot
+    answer its required ``name`` (no default), so nothing is sent and the run stops with 4."""
+    log = tmp_path / "traffic.jsonl"
+    done = run(
+        tmp_path, "call", "trigger-elicitation-request", "--elicit", policy, "--log", str(log)
+    )
+    assert done.returncode == code, done.stderr[-3000:]
+    answers = [
+        entry["message"]["result"]
+        for entry in map(json.loads, log.read_text(encoding="utf-8").splitlines())
+        if entry["dir"] == "out" and "action" in entry["message"].get("result", {})
+    ]
+    if action is None:
+        assert answers == [{"action": "cancel"}]
+        assert "field 'name': Required" in done.stderr
+    else:
+        assert answers == [{"action": action}]
+        assert f'"action": "{action}"' in done.stdout
