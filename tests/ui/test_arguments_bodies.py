@@ -69,26 +69,30 @@ async def test_f2_carries_flat_values_to_json_and_back_even_invalid_ones() -> No
 
 
 async def test_escape_in_the_editor_closes_untouched_and_asks_once_typed_in() -> None:
+    """Escape in the editor is the screen's Escape, as the footer says (it once only moved the
+    focus on, to the Send button, and the next Enter sent the call)."""
     app = ArgumentsHost(FLAT, initial={"name": "Ada"})
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: pilot.app.screen.query("#arguments-json"))
         start = editor(pilot).text
-        # The editor's first Escape only moves the focus out of it (Textual's TextArea).
-        await pilot.press("escape")
-        await until(pilot, lambda: not editor(pilot).has_focus)
         await pilot.press("escape")  # untouched: closes at once
         await until(pilot, lambda: app.results)
         assert app.results == [None]
         app.push_screen(ArgumentsScreen("tool", FLAT, initial={"name": "Ada"}), app.results.append)
         await until(pilot, lambda: pilot.app.screen.query("#arguments-json"))
         await pilot.press("end", "space", "escape")
-        await until(pilot, lambda: not editor(pilot).has_focus)
-        await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
         assert editor(pilot).text != start
         assert app.results == [None]
+        # Tab leaves the editor (JSON needs no indentation), as it leaves a form's field.
+        editor(pilot).focus()
+        await until(pilot, lambda: editor(pilot).has_focus)
+        text = editor(pilot).text
+        await pilot.press("tab")
+        await until(pilot, lambda: not editor(pilot).has_focus)
+        assert editor(pilot).text == text
 
 
 async def test_a_schema_that_cannot_check_sends_on_the_second_ctrl_s() -> None:

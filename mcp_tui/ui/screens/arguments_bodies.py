@@ -55,7 +55,13 @@ def classify(schema: dict[str, Any]) -> tuple[FormSpec | None, str | None]:
 
 
 class JsonEditor(OrderedKeys, TextArea):
-    """The JSON editor: each key takes effect before the next, so Ctrl+S sees all of them."""
+    """The JSON editor: each key takes effect before the next, so Ctrl+S sees all of them.
+
+    Made with ``tab_behavior="focus"``: Tab leaves it, as it leaves every field of the form, and
+    Escape reaches the screen and cancels, as the footer says. With Textual's ``"indent"``
+    Escape only moved the focus on, to the Send button, where the next Enter sent the call.
+    JSON needs no indentation, so Tab is not missed.
+    """
 
 
 class _FormBody:
@@ -220,7 +226,7 @@ class EditorBody:
             text,
             soft_wrap=True,
             show_line_numbers=True,
-            tab_behavior="indent",
+            tab_behavior="focus",
             id="arguments-json",
         )
         self._start = text
