@@ -367,6 +367,41 @@ async def test_a_call_without_progress_counts_seconds_and_has_no_bar() -> None:
         await wait_for(pilot, lambda: not app.query(RunningCall))
 
 
+async def test_a_running_call_with_a_long_name_shows_its_tool_and_bar_at_80_columns() -> None:
+    """server-everything's ``trigger-long-running-operation`` at 80x24: the heading once took
+    the whole first line and wrapped out of sight, leaving the tool's name, the bar and the
+    progress message unseen. The heading is cut on its own line; the bar and message follow."""
+    release = asyncio.Event()
+    app, factory = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        connection = factory.latest("demo")
+        tool = "trigger-long-running-operation-with-a-longer-name"
+
+        async def slow(name: str, arguments: Mapping[str, Any], *, call_id: int) -> CallOutcome:
+            connection.sink(ProgressReceived("demo", call_id, 2, 5, "step 2 of 5"))
+            await release.wait()
+            return CallOutcome(items=(ContentItem("text", text="done"),))
+
+        connection.call_tool = slow
+        session_of(app).call_tool("demo", tool, {})
+        await wait_for(pilot, lambda: bool(app.query(ProgressBar)))
+        row = app.query_one(RunningCall)
+        label = row.query_one(".running-label")
+        bar = row.query_one(ProgressBar)
+        message = row.query_one(".running-message")
+        await wait_for(pilot, lambda: "step 2 of 5" in str(message.render()))
+        await wait_for(pilot, lambda: bar.region.width > 0 and message.region.width > 0)
+        visible = row.region
+        for part in (label, bar, message):
+            assert visible.contains_region(part.region), (part, part.region, visible)
+        assert label.region.height == 1 and bar.region.y == message.region.y > label.region.y
+        shown = str(label.render())
+        assert shown.startswith("#") and "trigger" in shown  # the tool's name is in sight
+        release.set()
+        await wait_for(pilot, lambda: not app.query(RunningCall))
+
+
 async def test_requested_call_runs_when_server_is_ready() -> None:
     options = AppOptions(call=ToolCallRequest("echo", {"text": "from the CLI"}))
     app, factory = make_app({"slow": Script(delay=0.2)}, servers=("slow",), options=options)

@@ -21,8 +21,8 @@ from mcp_tui.ui.text import literal_line
 class RunningCall(Horizontal):
     """One call in flight: what it is, how long it has run, then a bar once progress comes.
 
-    Until the server reports progress the row is two labels, the second counting seconds once
-    a second. Textual's indeterminate ``ProgressBar`` (four widgets, animated at 15 frames a
+    Two lines: the heading, then (until the server reports progress) the seconds counted once a
+    second. Textual's indeterminate ``ProgressBar`` (four widgets, animated at 15 frames a
     second) is mounted only with the first ``notifications/progress``: every call used to have
     one, and its animation redrew the screen, and a form over it, the whole time a call ran.
     """
@@ -38,7 +38,7 @@ class RunningCall(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Label(self._label, classes="running-label")
-        yield Label(Content("running"), classes="running-message")
+        yield Label(Content("running"), classes="running-message -alone")
 
     def on_mount(self) -> None:
         if self._latest is not None:
@@ -65,7 +65,7 @@ class RunningCall(Horizontal):
             self._bar = ProgressBar(total=total, show_eta=False, classes="running-bar")
             self.mount(self._bar, before=message)
             message.update(Content(""))
-            message.add_class("-below")  # under the label and the bar (app.tcss)
+            message.remove_class("-alone")  # beside the bar now (app.tcss)
         self._bar.update(total=total, progress=event.progress)
         if event.message:
             message.update(literal_line(event.message, limit=160))
