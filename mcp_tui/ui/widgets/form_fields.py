@@ -86,6 +86,14 @@ _SECRET_WORDS = re.compile(
 )
 
 
+#: Counts of a model's tokens (``maxTokens``, "Token limit"): numbers, not secrets.
+_TOKEN_COUNTS = re.compile(
+    r"\b(?:max(?:imum)?|min(?:imum)?|num(?:ber)?(?:\s+of)?|total|count(?:\s+of)?)\s+tokens?\b"
+    r"|\btokens?\s+(?:counts?|limits?|budget|usage|used)\b",
+    re.IGNORECASE,
+)
+
+
 def _words(text: str) -> str:
     """``apiKey`` / ``api_key`` / ``API-KEY`` -> ``api key`` so one word list matches them all."""
     text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
@@ -102,7 +110,7 @@ def looks_secret(field: FieldSpec) -> bool:
     key and title.
     """
     haystack = " ".join(_words(t) for t in (field.name, field.title))
-    return _SECRET_WORDS.search(haystack) is not None
+    return _SECRET_WORDS.search(_TOKEN_COUNTS.sub(" ", haystack)) is not None
 
 
 ControlWidget = (
