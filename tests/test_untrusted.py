@@ -47,8 +47,22 @@ def test_one_line_also_escapes_newlines_and_tabs() -> None:
 
 
 def test_long_text_is_cut_with_a_count() -> None:
-    assert visible("x" * 10, limit=4) == "xxxx… [6 more characters]"
+    assert visible("x" * 40, limit=4) == "xxxx… [36 more characters]"
     assert visible("x" * 4, limit=4) == "xxxx"
+
+
+def test_text_is_never_cut_for_a_note_longer_than_the_cut() -> None:
+    """server-everything's "trigger-url-elicitation" once showed as "trigger-url-elic… [7 more
+    characters]": longer than the name itself. The whole text is shown instead when the note
+    would be as long as what it replaces (so the result is never longer than with the note)."""
+    name = "mcp-server-everything › trigger-url-elicitation"  # 47 characters
+    assert one_line(name, limit=40) == name
+    assert visible("x" * 26, limit=4) == "x" * 26  # "… [22 more characters]" is 22 long
+    assert visible("x" * 27, limit=4) == "xxxx… [23 more characters]"
+    for size in range(1, 200):  # never longer than the cut text with its note
+        text = "y" * size
+        cut = max(0, size - 10)
+        assert len(visible(text, limit=10)) <= 10 + len(f"… [{cut:,} more characters]")
     assert visible("x" * 5000, limit=None) == "x" * 5000
 
 

@@ -147,21 +147,29 @@ def visible(text: object, *, limit: int | None = DEFAULT_LIMIT, keep_newlines: b
     Newlines (and tabs) are kept when ``keep_newlines`` is true, so multi-line messages stay
     readable; everything else that is a control, format, bidi or zero-width character becomes
     ``\\e``, ``\\x9b``, ``\\u202e`` and so on. Text longer than ``limit`` characters is cut with a
-    note saying how much was left out. Non-strings are shown through ``str()``.
+    note saying how much was left out, unless the note would be as long as what it replaces
+    (then the whole text takes no more room). Non-strings are shown through ``str()``.
     """
     if not isinstance(text, str):
         text = str(text)
     cut = 0
     if limit is not None and len(text) > limit:
         cut = len(text) - limit
-        text = text[:limit]
+        if cut > len(_cut_note(cut)):
+            text = text[:limit]
+        else:
+            cut = 0
     if text.isascii():
         result = text.translate(_ASCII_TABLE_KEEP if keep_newlines else _ASCII_TABLE)
     else:
         # One C-level regex pass over a class of every unsafe code point: ~15x faster than
         # asking ``is_unsafe_char`` about each character, and exactly the same set (tested).
         result = _escaper(keep_newlines)(text)
-    return result + f"… [{cut:,} more characters]" if cut else result
+    return result + _cut_note(cut) if cut else result
+
+
+def _cut_note(cut: int) -> str:
+    return f"… [{cut:,} more characters]"
 
 
 def one_line(text: object, *, limit: int | None = 200) -> str:
