@@ -93,6 +93,15 @@ ALLOWED: dict[tuple[str, str, str], str] = {
      'f"fields {first}–{last} of {len(self.form.fields)} " '
      'f"(page {self._page + 1} of {self._page_count})"'):
         "numbers only (the page label moved here from schema_form.py with the paging)",
+    ("mcp_tui/ui/widgets/fitted_text.py", ".update", "self._text"):
+        "a Content parameter (annotated); the arguments screen builds it with literal()",
+    ("mcp_tui/ui/widgets/fitted_text.py", ".update", 'Content.assemble(kept, "\\n", self._more)'):
+        "kept: lines wrapped from self._text (Content.wrap, no markup parsed); self._more: a "
+        "Content parameter, mcp-tui's own note",
+    ("mcp_tui/ui/widgets/fitted_text.py", "assemble", "kept"):
+        "lines wrapped from the Content self._text (Content.wrap parses no markup)",
+    ("mcp_tui/ui/widgets/fitted_text.py", "assemble", "self._more"):
+        "a Content parameter (annotated): mcp-tui's own note, built with Content.styled",
     ("mcp_tui/ui/widgets/info_panel.py", ".update",
      'Content("\\n").join(lines) if lines else Content("No server selected")'):
         "lines are Content built with literal_line/literal (each Content(...) call is checked)",

@@ -108,3 +108,32 @@ async def test_a_schema_that_cannot_check_sends_on_the_second_ctrl_s() -> None:
         await pilot.press("ctrl+s")
         await until(pilot, lambda: app.results)
     assert app.results == [{"a": 1}]
+
+
+#: server-everything's trigger-url-elicitation: one paragraph, six lines at 80 columns.
+LONG_DESCRIPTION = (
+    "Trigger a URL elicitation so the client can direct the user to a browser flow. Supports "
+    "two mechanisms: the request path (elicitation/create, default) which awaits the user's "
+    "response, and the error path (UrlElicitationRequiredError, -32042) which signals that "
+    "the client must complete the URL flow before retrying the request. THE END"
+)
+
+
+@pytest.mark.parametrize(("size", "cut"), [((80, 24), True), ((100, 40), False)])
+async def test_a_long_description_says_when_it_is_cut(size: tuple[int, int], cut: bool) -> None:
+    """At 80x24 the description once stopped mid-sentence with no sign of the rest."""
+    from mcp_tui.ui.widgets.fitted_text import FittedText
+
+    app = ArgumentsHost(FLAT, description=LONG_DESCRIPTION)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: pilot.app.screen.query(SchemaForm))
+        text = pilot.app.screen.query_one(".arguments-description", FittedText)
+        await until(pilot, lambda: text._fitted is not None)
+        shown = str(text.render())
+        lines = shown.splitlines()
+        assert text.region.height <= max(2, size[1] // 5)
+        if cut:
+            assert text.region.height == len(lines)
+            assert lines[-1] == "… (i in the catalog shows it all)" and "THE END" not in shown
+        else:
+            assert shown.rstrip().endswith("THE END") and "catalog shows" not in shown

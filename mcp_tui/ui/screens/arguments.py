@@ -37,6 +37,7 @@ from mcp_tui.ui.screens.arguments_bodies import Body, EditorBody, FlatBody, Tree
 from mcp_tui.ui.screens.arguments_origin import confirm_restart, has_line, origin_text
 from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.fitted_text import FittedText
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.key_order import OrderedButton, SequencedScreen, after_keys
 
@@ -157,10 +158,11 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             yield Label(literal_line(self._title, limit=150), classes="dialog-title")
             if self._description:
                 shown, cut = clip(self._description, chars=1200, lines=6)
+                more = Content.styled("… (i in the catalog shows it all)", "dim")
                 text = literal(shown, limit=None)
                 if cut:
-                    text = Content.assemble(text, ("… (i in the catalog shows it all)", "dim"))
-                yield Static(text, classes="arguments-description")
+                    text = Content.assemble(text, more)
+                yield FittedText(text, more, classes="arguments-description")
             origin = Static(origin_text(self.prefill, self.remembered), id="arguments-origin")
             origin.display = has_line(self.prefill)
             origin.set_class(self.prefill.label is None, "-note")
