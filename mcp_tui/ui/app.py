@@ -92,6 +92,8 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
         self._call_ids = itertools.count(1)
         self._pending_call = options.call
         self._quitting = False
+        #: The open "Quit mcp-tui?" question (a second Ctrl+Q answers it), if any.
+        self._quit_question: Screen[bool] | None = None
         self._session = None
         self._traffic_log = None
         self.handler = None
@@ -286,27 +288,30 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
         """Ctrl+Q: ask first when a form is open, then close every connection and exit."""
         if self._quitting:
             return
+        from mcp_tui.ui.screens.closing import close_wherever
         from mcp_tui.ui.screens.confirm import ConfirmScreen
 
-        if isinstance(self.screen, ConfirmScreen):
-            self.screen.dismiss(True)  # a second Ctrl+Q answers the question
+        asking = self._quit_question
+        if asking is not None and asking in self.screen_stack:
+            # A second Ctrl+Q answers *this* question, even under a form a server opened since;
+            # never another one ("Cancel this request?" is not "Quit?").
+            close_wherever(asking, True)
             return
         if self.form_open:
 
             def answered(quit_now: bool | None) -> None:
+                self._quit_question = None
                 if quit_now:
                     self._begin_quit()
 
-            self.push_screen(
-                ConfirmScreen(
-                    "Quit mcp-tui?",
-                    "A form is open: what you typed will be lost, and the server is told the "
-                    "request was cancelled.",
-                    yes="Quit",
-                    no="Stay",
-                ),
-                callback=answered,
+            self._quit_question = ConfirmScreen(
+                "Quit mcp-tui?",
+                "A form is open: what you typed will be lost, and the server is told the "
+                "request was cancelled.",
+                yes="Quit",
+                no="Stay",
             )
+            self.push_screen(self._quit_question, callback=answered)
             return
         self._begin_quit()
 

@@ -2,10 +2,10 @@
 
 Textual's ``Screen.dismiss`` pops the top screen, whichever it is. A form withdrawn while the
 person had "Cancel this request?" (or the help screen) open over it closed the dialog instead and
-stayed on screen, answered, deaf to every key. Now the screens above it close with it, the next
+stayed on screen, answered, deaf to every key. Now the form leaves the stack wherever it is, with
+the dialogs it opened itself; any other screen over it (the help) stays where it is, the next
 request gets its own screen, and closing a screen the app already took away raises nothing (the
-sampling screen did, when a connection ended while the app was closing).
-"""
+sampling screen did, when a connection ended while the app was closing)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from textual.widgets import Static
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
 from mcp_tui.ui.elicitation_handler import TuiElicitationHandler
-from mcp_tui.ui.screens.closing import close_wherever
+from mcp_tui.ui.screens.closing import close_wherever, open_dialog
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.screens.help import HelpScreen
@@ -43,15 +43,27 @@ def request_screens(app: App[Any]) -> list[Screen[Any]]:
     return [s for s in app.screen_stack if isinstance(s, REQUEST_SCREENS)]
 
 
-async def withdraw(pilot: Any, task: asyncio.Task[Any]) -> None:
-    """What the SDK does on ``notifications/cancelled`` or a dead connection."""
+async def withdraw(pilot: Any, task: asyncio.Task[Any], left: int = 1) -> None:
+    """What the SDK does on ``notifications/cancelled`` or a dead connection; ``left`` screens
+    stay (the base one, and whatever was not the request's own)."""
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
     app = pilot.app
     await wait_until(
-        lambda: len(app.screen_stack) == 1, pilot=pilot, message=f"all closed {app.screen_stack}"
+        lambda: len(app.screen_stack) == left,
+        pilot=pilot,
+        message=f"closed {app.screen_stack}",
     )
+
+
+async def help_stays_then_closes(pilot: Any) -> None:
+    """The help screen opened over the request is not the request's: it stays, focused."""
+    app = pilot.app
+    assert isinstance(app.screen, HelpScreen) and app.focused is not None
+    assert app.focused.screen is app.screen
+    await pilot.press("escape")
+    await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
 
 
 async def the_next_request_still_works(pilot: Any, handler: TuiElicitationHandler) -> None:
@@ -77,19 +89,20 @@ async def test_a_form_withdrawn_under_its_cancel_question_closes_with_it() -> No
     assert app.finished[0].abandoned_input == {"name": "half"}
 
 
-async def test_a_url_request_withdrawn_under_the_help_screen_closes_with_it() -> None:
+async def test_a_url_request_withdrawn_under_the_help_screen_leaves_the_help_open() -> None:
     app = Host()
     async with app.run_test(size=SIZE) as pilot:
         handler = TuiElicitationHandler(app)
         task = asyncio.create_task(handler.elicit(url_request()))
         await wait_until(lambda: isinstance(app.screen, UrlConsentScreen), pilot=pilot)
         await app.push_screen(HelpScreen())
-        await withdraw(pilot, task)
+        await withdraw(pilot, task, left=2)
         assert request_screens(app) == []
+        await help_stays_then_closes(pilot)
         await the_next_request_still_works(pilot, handler)
 
 
-async def test_a_sampling_request_withdrawn_under_another_screen_closes_with_it() -> None:
+async def test_a_sampling_request_withdrawn_under_another_screen_leaves_that_screen() -> None:
     app = Host()
     request = SamplingRequest(
         "alpha", (SamplingMessage("user", (SamplingPart("text", "Say hi"),)),), max_tokens=10
@@ -99,8 +112,9 @@ async def test_a_sampling_request_withdrawn_under_another_screen_closes_with_it(
         task = asyncio.create_task(handler.sample(request))
         await wait_until(lambda: isinstance(app.screen, SamplingScreen), pilot=pilot)
         await app.push_screen(HelpScreen())
-        await withdraw(pilot, task)
+        await withdraw(pilot, task, left=2)
         assert request_screens(app) == []
+        await help_stays_then_closes(pilot)
         await the_next_request_still_works(pilot, handler)
 
 
@@ -114,19 +128,42 @@ class Dialog(ModalScreen[str]):
         yield Static(self.name or "")
 
 
-async def test_close_wherever_closes_from_the_top_and_answers_each_once() -> None:
+async def test_close_wherever_takes_out_the_screen_and_its_own_dialogs_only() -> None:
     app = Plain()
     answers: list[tuple[str, str | None]] = []
     async with app.run_test() as pilot:
-        below, middle, top = Dialog(name="below"), Dialog(name="middle"), Dialog(name="top")
-        for screen in (below, middle, top):
-            await app.push_screen(screen, callback=lambda a, n=screen.name: answers.append((n, a)))
+
+        def answer(name: str) -> Any:
+            return lambda result: answers.append((name, result))
+
+        below, own, other = Dialog(name="below"), Dialog(name="own"), Dialog(name="other")
+        await app.push_screen(below, callback=answer("below"))
+        open_dialog(below, own, answer("own"))  # below's question
+        await app.push_screen(other, callback=answer("other"))  # someone else's, over both
+        await wait_until(lambda: app.screen is other and other.is_mounted, pilot=pilot)
         close_wherever(below, "withdrawn")
-        close_wherever(below, "twice")  # a second closing at once pops nothing more
+        close_wherever(below, "twice")  # a second closing at once takes out nothing more
+        await wait_until(lambda: not below.is_attached and not own.is_attached, pilot=pilot)
+        assert app.screen_stack[1:] == [other] and app.screen is other
+        assert answers == [("own", None), ("below", "withdrawn")]
+        close_wherever(other, "done")  # on top: a plain dismiss
         await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
-        await pilot.pause()
-        assert len(app.screen_stack) == 1 and not isinstance(app.screen, Dialog)
-    assert answers == [("top", None), ("middle", None), ("below", "withdrawn")]
+    assert answers[-1] == ("other", "done")
+
+
+async def test_close_wherever_closes_its_own_dialog_on_top_too() -> None:
+    app = Plain()
+    answers: list[tuple[str, str | None]] = []
+    async with app.run_test() as pilot:
+        below, own = Dialog(name="below"), Dialog(name="own")
+        await app.push_screen(below, callback=lambda r: answers.append(("below", r)))
+        open_dialog(below, own, lambda r: answers.append(("own", r)))
+        await wait_until(lambda: app.screen is own, pilot=pilot)
+        close_wherever(below, "withdrawn")
+        await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
+        await wait_until(lambda: len(answers) == 2, pilot=pilot)
+        assert not isinstance(app.screen, Dialog)
+    assert sorted(answers) == [("below", "withdrawn"), ("own", None)]
 
 
 async def test_close_wherever_on_the_top_screen_is_a_plain_dismiss() -> None:

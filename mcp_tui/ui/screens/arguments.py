@@ -35,6 +35,7 @@ from mcp_tui.ui.json_args import parse_arguments
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.screens.arguments_bodies import Body, EditorBody, FlatBody, TreeBody, classify
 from mcp_tui.ui.screens.arguments_origin import confirm_restart, has_line, origin_text
+from mcp_tui.ui.screens.closing import close_wherever, open_dialog
 from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.fitted_text import FittedText
@@ -288,7 +289,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         arguments = self.collect(focus=False)
         if arguments is not None:
             self._sent = True
-            self.dismiss(arguments)
+            close_wherever(self, arguments)  # after the keys: a server's form may be on top now
             return
         await self._body.focus_first_error()
 
@@ -306,7 +307,8 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             if close:
                 self.cancel_now()
 
-        self.app.push_screen(
+        open_dialog(
+            self,
             ConfirmScreen(
                 "Close without sending?",
                 "What you typed will be lost. (Esc or n: keep the form.)",
@@ -319,7 +321,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
     def cancel_now(self) -> None:
         if not self._sent:
             self._sent = True
-            self.dismiss(None)
+            close_wherever(self, None)
 
     @property
     def changed(self) -> bool:
@@ -383,7 +385,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             if replace:
                 self.call_later(self._restart_now, remembered)
 
-        self.app.push_screen(confirm_restart(self.prefill, remembered), callback=answered)
+        open_dialog(self, confirm_restart(self.prefill, remembered), callback=answered)
 
     async def _restart_now(self, remembered: bool) -> None:
         if self._sent:

@@ -13,19 +13,28 @@ again. The flags are Textual's own (it checks ``_pruning`` the same way before d
 signal); they are read here only, so a Textual that renames them breaks one function, and
 ``tests/ui/test_app_teardown.py`` says so.
 
-:func:`close_wherever` closes a screen that code outside it finishes (a server withdrew the
-request it shows) even when another screen is open over it.
+:func:`close_wherever` closes a screen that something other than a key on it finishes (a server
+withdrew the request it shows, a Ctrl+S handled after other keys) wherever it is in the stack,
+with the dialogs it opened itself (:func:`open_dialog`), and only those: a screen someone else
+put over it (another server's request, the arguments of another call opened from the palette,
+the help) stays on top, focused, with what was typed in it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+from weakref import WeakKeyDictionary
 
 if TYPE_CHECKING:
+    from textual.app import App
     from textual.dom import DOMNode
     from textual.screen import Screen
 
 ResultT = TypeVar("ResultT")
+
+#: Each dialog opened with :func:`open_dialog`, and the screen it is about.
+_OWNERS: WeakKeyDictionary[Screen[Any], Screen[Any]] = WeakKeyDictionary()
 
 
 def closing(node: DOMNode) -> bool:
@@ -33,30 +42,63 @@ def closing(node: DOMNode) -> bool:
     return node._pruning or node._closing or node._closed
 
 
+def open_dialog(
+    owner: Screen[Any],
+    dialog: Screen[ResultT],
+    callback: Callable[[ResultT | None], None],
+) -> None:
+    """Push ``dialog`` (a question about ``owner``: "Cancel this request?") as ``owner``'s own:
+    :func:`close_wherever` closes it with ``owner``, and nothing else it did not open."""
+    _OWNERS[dialog] = owner
+    owner.app.push_screen(dialog, callback=callback)
+
+
+def _owned_by(dialog: Screen[Any], owner: Screen[Any]) -> bool:
+    found = _OWNERS.get(dialog)
+    while found is not None:
+        if found is owner:
+            return True
+        found = _OWNERS.get(found)
+    return False
+
+
 def close_wherever(screen: Screen[ResultT], result: ResultT | None = None) -> None:
-    """Dismiss ``screen`` with ``result`` wherever it is in the stack, never another screen.
+    """Dismiss ``screen`` with ``result`` wherever it is in the stack, and the dialogs it opened.
 
     Textual's ``Screen.dismiss`` pops the *top* screen, whichever it is: a form the server
-    withdrew while the person had a dialog open over it ("Cancel this request?", the help
-    screen) closed the dialog and stayed, answered, dead to every key. Here the screens above
-    ``screen`` are dismissed first (a dialog about a withdrawn form has nothing left to ask),
-    each only while it is still on top, so two closings at once never pop one screen twice. A
-    screen already gone from the stack (the app is closing) is left alone: nothing raises.
+    withdrew while the person had a dialog open over it closed that dialog and stayed, answered,
+    dead to every key; a form under another server's sign-in took the sign-in away with it. Here
+    ``screen`` and its own dialogs (:func:`open_dialog`; each answered ``None``) leave the stack
+    where they are; any other screen over them stays, focused as it was. A screen already gone
+    from the stack (the app is closing, or a second closing at once) is left alone: nothing
+    raises, nothing else is popped.
+
+    Textual has no call that takes a screen out of the middle of its stack, so the ones not on
+    top are taken out the way ``App.pop_screen`` takes out the top one (its result callback, the
+    stack, ``App._replace_screen``); ``tests/ui/test_withdrawn_under_a_dialog.py`` pins it.
     """
     app = screen.app
     stack = app.screen_stack
-    if screen not in stack or len(stack) <= 1:
+    if screen not in stack or len(stack) <= 1 or stack[0] is screen:
         return
-    if app.screen is screen:
-        screen.dismiss(result)
-        return
+    going: list[tuple[Screen[Any], object]] = [
+        (s, None) for s in stack if s is not screen and _owned_by(s, screen)
+    ]
+    going.append((screen, result))
+    top = app.screen
+    for each, answer in going:
+        if each is not top:
+            _take_out(app, each, answer)
+    for each, answer in going:
+        if each is top:
+            each.dismiss(answer)
 
-    async def close_from_the_top() -> None:
-        while screen in app.screen_stack and len(app.screen_stack) > 1:
-            top = app.screen
-            if top is screen:
-                await screen.dismiss(result)
-                return
-            await top.dismiss()
 
-    app.call_later(close_from_the_top)
+def _take_out(app: App[Any], screen: Screen[Any], result: object) -> None:
+    """Remove ``screen`` (not the top one) from the stack, answering its caller with ``result``."""
+    callbacks = screen._result_callbacks
+    if callbacks:
+        callbacks[-1](result)
+        screen._pop_result_callback()
+    app._screen_stack.remove(screen)
+    app.call_next(app._replace_screen, screen)

@@ -30,7 +30,7 @@ from textual.widgets import Button, Static
 
 from mcp_tui.schema.fields import ContentValue, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
-from mcp_tui.ui.screens.closing import close_wherever
+from mcp_tui.ui.screens.closing import close_wherever, open_dialog
 from mcp_tui.ui.screens.elicitation_keys import (
     ELICITATION_BINDINGS,
     answer_button,
@@ -260,7 +260,8 @@ class ElicitationScreen(
                 self.cancel_now()
 
         why = "What you typed will be lost" if changed else "Nothing was typed yet"
-        self.app.push_screen(
+        open_dialog(
+            self,
             ConfirmScreen(
                 "Cancel this request?",
                 f"{why}, and the server is told the request was cancelled. "
