@@ -34,6 +34,7 @@ from mcp_tui.session.completions import ConnectionCompletions
 from mcp_tui.session.elicitation import ElicitationHandler
 from mcp_tui.session.elicitation_bridge import CallTracker, ElicitationBridge
 from mcp_tui.session.elicitation_gate import ElicitationGate
+from mcp_tui.session.era import discover_refused_note
 from mcp_tui.session.era_client import make_client
 from mcp_tui.session.events import (
     ConnectionState,
@@ -297,6 +298,9 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
         )
         self._client = client
         self._set_state(ConnectionState.READY)
+        refusal = getattr(client, "discover_refusal", None)
+        if refusal is not None:
+            self._notice(discover_refused_note(refusal), "warning")
         async with anyio.create_task_group() as tasks:
             self._catalog.attach(client, tasks)
             tasks.start_soon(self._catalog.refresh_all)

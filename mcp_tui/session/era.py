@@ -154,3 +154,15 @@ def outcome_hint(outcome: CallOutcome, *, key: str | None = "E") -> str | None:
     if outcome.needs_era == MODERN_ERA:
         return era_hint(MODERN_ERA, key=key, maybe=_only_maybe(outcome))
     return None
+
+
+def discover_refused_note(refusal: str) -> str:
+    """What a connection pinned to 2026-07-28 says when the server refused ``server/discover``:
+    it goes on at that era as asked, but a server that speaks only 2025-11-25 (server-everything)
+    then fails every request on fields 2026-07-28 requires, which alone does not name the cause."""
+    return (
+        f"the server refused server/discover ({refusal}): connected on {MODERN_ERA} anyway, as "
+        f"the mode asks, without its name or capabilities. A server that speaks only "
+        f"{LEGACY_ERA} fails every request from here on; mode auto (the default) connects on "
+        "the era the server speaks."
+    )

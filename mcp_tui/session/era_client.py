@@ -64,10 +64,10 @@ async def handshake_legacy_first(
 
 async def handshake_discover(
     session: ClientSession, initialize: Callable[[], Awaitable[types.InitializeResult]]
-) -> None:
+) -> str | None:
     """``--mode 2026-07-28``: ``server/discover``, so the server's name, capabilities and
     instructions are known; a server that does not answer it is adopted at 2026-07-28 blind, as
-    the SDK's own pinned mode does (it never sends the probe)."""
+    the SDK's own pinned mode does (it never sends the probe). Returns the refusal, if any."""
     try:
         await session.discover()
     except (MCPError, RuntimeError, ValidationError) as refused:
@@ -83,6 +83,10 @@ async def handshake_discover(
                 cache_scope="public",
             )
         )
+        if isinstance(refused, MCPError):
+            return f"{refused.code} {refused.error.message}"
+        return type(refused).__name__
+    return None
 
 
 class HandshakeClient(Client):
@@ -118,10 +122,15 @@ class LegacyFirstClient(HandshakeClient):
 class DiscoverClient(HandshakeClient):
     """``2026-07-28``: ``server/discover``, then that era whatever the answer."""
 
+    #: How the server refused ``server/discover`` (the connection says so: a server that speaks
+    #: only 2025-11-25, such as server-everything, refuses it with -32601 and then fails every
+    #: request on fields 2026-07-28 requires).
+    discover_refusal: str | None = None
+
     async def handshake(
         self, session: ClientSession, initialize: Callable[[], Awaitable[types.InitializeResult]]
     ) -> None:
-        await handshake_discover(session, initialize)
+        self.discover_refusal = await handshake_discover(session, initialize)
 
 
 def make_client(transport: Any, mode: str, **options: Any) -> Client:

@@ -96,3 +96,12 @@ def test_call_answers_by_policy(
     else:
         assert answers == [{"action": action}]
         assert f'"action": "{action}"' in done.stdout
+
+
+def test_list_on_2026_says_the_server_refused_server_discover(peers: None, tmp_path: Path) -> None:
+    """server-everything speaks only 2025-11-25: pinned to 2026-07-28 it refuses
+    ``server/discover`` and every listing fails on the 2026 fields its answers lack. The run
+    says why first, and how to connect instead."""
+    done = run(tmp_path, "list", "--mode", "2026-07-28")
+    assert "refused server/discover (-32601 Method not found)" in done.stderr, done.stderr
+    assert "mode auto (the default)" in done.stderr

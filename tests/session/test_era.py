@@ -36,6 +36,7 @@ from mcp_tui.session.events import (
     CallOutcome,
     ConnectionState,
     ContentItem,
+    Notice,
     TrafficRecorded,
 )
 from mcp_tui.session.servers import ProtocolMode, ServerSpec, StdioTarget
@@ -218,11 +219,24 @@ async def test_a_server_refusing_both_gets_the_initialize_refusal(tmp_path: Path
 
 @pytest.mark.anyio
 async def test_2026_mode_without_server_discover_adopts_the_era_blind(tmp_path: Path) -> None:
-    """A server that does not answer ``server/discover`` is still reached on 2026-07-28."""
-    async with connected(raw_spec(tmp_path, {}, mode="2026-07-28")) as conn:
+    """A server that does not answer ``server/discover`` is still reached on 2026-07-28, and
+    the connection says so (a 2025-only server would fail every request from then on)."""
+    rec = Recorder()
+    async with connected(raw_spec(tmp_path, {}, mode="2026-07-28"), recorder=rec) as conn:
         assert conn.info is not None and conn.info.protocol_version == MODERN_ERA
         outcome = await conn.call_tool("hello", {"name": "blind"})
     assert outcome.items[0].text == "hello blind"
+    notes = [n.text for n in rec.of(Notice) if "server/discover" in n.text]
+    assert len(notes) == 1 and "refused server/discover (-32601 " in notes[0], rec.of(Notice)
+    assert "mode auto" in notes[0]
+
+
+@pytest.mark.anyio
+async def test_2026_mode_says_nothing_when_the_server_answers_server_discover() -> None:
+    rec = Recorder()
+    async with connected(sdk_spec("2026-07-28"), recorder=rec) as conn:
+        assert conn.info is not None and conn.info.protocol_version == MODERN_ERA
+    assert not [n for n in rec.of(Notice) if "server/discover" in n.text]
 
 
 # ---- recognising and wording era failures -------------------------------------------------------
