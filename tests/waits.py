@@ -52,3 +52,18 @@ async def wait_until(
         else:
             await anyio.sleep(interval)
     return value
+
+
+def mounted_screen(app: Any, kind: type[T]) -> T | None:
+    """``app.screen`` once it is a ``kind`` whose widgets exist, else ``None``: a predicate for
+    :func:`wait_until`.
+
+    ``isinstance(app.screen, kind)`` holds from the moment the screen is pushed, before it has
+    composed anything; a test that then queries or sets one of its widgets races the mount (a
+    ``NoMatches`` under load). A screen is mounted once every widget it composed is mounted,
+    their own children included (Textual awaits each child's mount during compose).
+    """
+    screen = app.screen
+    if isinstance(screen, kind) and getattr(screen, "is_mounted", False):
+        return screen
+    return None

@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
 
-from app_testkit import wait_for
+from app_testkit import mounted_screen, wait_for
 from test_session_snapshots import make_session_app
 
 from mcp_tui.chat.settings import ChatSettings
@@ -58,7 +58,7 @@ async def open_chat(pilot: Pilot[None], *, approve: bool) -> None:
     await wait_for(pilot, lambda: app.entries["weather"].state is ConnectionState.READY)
     await wait_for(pilot, lambda: app.session is not None and app.session.panels_ready)
     await pilot.press("m")
-    await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen), steps=1500)
+    await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, steps=1500)
     chat = app.screen
     assert isinstance(chat, ChatScreen)
     chat._model = FunctionModel(stream_function=stream)

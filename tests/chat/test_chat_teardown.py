@@ -23,7 +23,7 @@ from textual.worker import WorkerState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
 
-from app_testkit import make_app, wait_for, wait_until
+from app_testkit import make_app, mounted_screen, wait_for, wait_until
 
 from mcp_tui.chat.conversation import ChatEvent, TextDelta, ToolCallProposed, TurnEnded
 from mcp_tui.chat.settings import ChatSettings
@@ -101,7 +101,7 @@ async def test_a_reply_arriving_while_the_chat_closes_is_dropped(
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         await wait_for(pilot, lambda: app.session is not None and app.session.panels_ready)
         await pilot.press("m")
-        await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen), steps=1500)
+        await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, steps=1500)
         chat = app.screen
         assert isinstance(chat, ChatScreen)
         chat._model = FunctionModel(stream_function=stream)

@@ -26,6 +26,7 @@ from mcp_tui.session.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.screens.sampling import SamplingScreen
+from tests.waits import mounted_screen
 
 pytestmark = [pytest.mark.interop]
 
@@ -294,7 +295,7 @@ async def test_tui_runs_an_optional_tool_as_a_task_when_ticked(
         await wait_for(pilot, lambda: entry.tools and session.panels_ready, "the tools")
         app.call_later(session.open_tool, "opt", "count")
         screen = await wait_for(
-            pilot, lambda: isinstance(app.screen, ArgumentsScreen) and app.screen, "the form"
+            pilot, lambda: mounted_screen(app, ArgumentsScreen), "the form and its widgets"
         )
         box = screen.query_one("#arguments-task", Checkbox)
         box.focus()

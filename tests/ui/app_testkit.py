@@ -29,7 +29,7 @@ from mcp_tui.config.options import AppOptions  # noqa: E402
 from mcp_tui.ui.app import McpTuiApp  # noqa: E402
 from mcp_tui.ui.screens.session import SessionScreen  # noqa: E402
 from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef  # noqa: E402
-from tests.waits import wait_until  # noqa: E402
+from tests.waits import mounted_screen, wait_until  # noqa: E402
 
 __all__ = [
     "RAW_CONTROLS",
@@ -40,6 +40,7 @@ __all__ = [
     "events_shown",
     "guard_markup",
     "make_app",
+    "mounted_screen",
     "open_node",
     "palette_options",
     "run_from_palette",

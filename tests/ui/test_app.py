@@ -18,6 +18,7 @@ from app_testkit import (
     catalog_has,
     events_shown,
     make_app,
+    mounted_screen,
     open_node,
     run_from_palette,
     session_of,
@@ -618,7 +619,7 @@ async def test_detail_view_shows_full_text() -> None:
         transcript.focus()
         await wait_for(pilot, lambda: transcript.index == len(transcript.entries) - 1)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        await wait_for(pilot, lambda: mounted_screen(app, DetailScreen) is not None)
         assert "line 199" in app.screen.query_one(TextArea).text
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, DetailScreen))

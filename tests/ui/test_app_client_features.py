@@ -12,7 +12,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest
-from app_testkit import Script, make_app, session_of, wait_for
+from app_testkit import Script, make_app, mounted_screen, session_of, wait_for
 
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import CallOutcome, ConnectionState, ContentItem
@@ -100,7 +100,7 @@ async def test_the_roots_dialog_adds_removes_and_applies(tmp_path: Path) -> None
         start = fake.roots
         assert [r.path for r in start] == [str(Path.cwd().resolve())]
         await pilot.press("o")
-        await wait_for(pilot, lambda: isinstance(app.screen, RootsScreen))
+        await wait_for(pilot, lambda: mounted_screen(app, RootsScreen) is not None)
         screen = app.screen
         assert isinstance(screen, RootsScreen)
         screen.query_one("#roots-input").value = str(tmp_path / "b")  # type: ignore[attr-defined]

@@ -21,6 +21,7 @@ from app_testkit import (
     catalog_has,
     events_shown,
     guard_markup,
+    mounted_screen,
     open_node,
     session_of,
     transcript_text,
@@ -77,7 +78,7 @@ async def test_demo_server_tool_call_through_form_with_a_failed_neighbour(tmp_pa
         await wait_for(pilot, lambda: bool(app.entries["demo"].tools), 200)
         await wait_until(lambda: catalog_has(app, "demo", "long_task"), pilot=pilot)
         await open_node(pilot, app, "demo", "long_task")
-        await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+        await wait_for(pilot, lambda: mounted_screen(app, ArgumentsScreen) is not None)
         first = app.screen.query(Input).first()
         first.value = "0.3"  # duration in seconds
         await pilot.press("ctrl+s")

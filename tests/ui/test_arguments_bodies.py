@@ -17,7 +17,7 @@ from textual.widgets import TextArea
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from app_testkit import ArgumentsHost
+from app_testkit import ArgumentsHost, wait_until
 
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
@@ -39,11 +39,7 @@ def anyio_backend() -> str:
 
 
 async def until(pilot: Pilot[None], condition: Any) -> None:
-    for _ in range(300):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    assert condition()
+    await wait_until(condition, pilot=pilot)
 
 
 def editor(pilot: Pilot[None]) -> TextArea:

@@ -24,6 +24,7 @@ from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.ui.widgets.schema_form import SchemaForm
 from tests.ui.burst_keys import burst
+from tests.waits import wait_until
 
 SIZE = (100, 30)
 
@@ -41,11 +42,8 @@ def url_request() -> ElicitationRequest:
 
 
 async def until(pilot: Pilot[None], done: Any) -> None:
-    """Pause until ``done()`` (no timing is asserted)."""
-    for _ in range(60):
-        if done():
-            return
-        await pilot.pause()
+    """Let the app run until ``done()``; fail if it never is (no timing is asserted)."""
+    await wait_until(done, pilot=pilot)
 
 
 async def elicit_all(

@@ -26,6 +26,7 @@ from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.widgets.field_row import FieldRow
 from mcp_tui.ui.widgets.form_fields import ChoiceFilter, TriStateControl, looks_secret
 from mcp_tui.ui.widgets.schema_form import SchemaForm
+from tests.waits import wait_until
 
 SIZE = (100, 40)
 
@@ -524,17 +525,20 @@ async def test_long_form_is_paginated_and_errors_switch_page() -> None:
         form = form_screen(app).form
         assert form is not None
         assert form.page_count == 3
+        # The page's rows mount a few per frame after the first ones (form_pages.py).
+        await wait_until(lambda: form.rows_pending == 0, pilot=pilot, message="the whole page")
         assert len(form.rows()) == SchemaForm.PAGE_SIZE
         await pilot.press(*"kept")  # on page 1, kept when the page changes
         await pilot.press("ctrl+s")
-        await pilot.pause()
-        await pilot.pause()
+
+        def on_last() -> bool:
+            row = focused_row(app)
+            return form.page == 2 and row is not None and row.field.name == "last"
+
+        await wait_until(on_last, pilot=pilot, message="the page of the field in error")
         assert app.outcomes == []
-        assert form.page == 2
-        row = focused_row(app)
-        assert row is not None and row.field.name == "last"
         await pilot.press(*"7", "ctrl+s")
-        await pilot.pause()
+        await wait_until(lambda: app.outcomes, pilot=pilot, message="the answer")
     assert app.outcomes == [ElicitationOutcome("accept", {"f0": "kept", "last": 7})]
 
 

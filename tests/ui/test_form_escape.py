@@ -19,6 +19,7 @@ from mcp_tui.schema.fields import FieldKind, FieldSpec
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.anyio
 SIZE = (80, 24)
@@ -32,11 +33,7 @@ def anyio_backend() -> str:
 
 
 async def until(pilot: Pilot[Any], condition: Any) -> None:
-    for _ in range(200):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    assert condition()
+    await wait_until(condition, pilot=pilot)
 
 
 async def test_escape_on_an_untouched_form_cancels_at_once() -> None:

@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_testkit import (
     Script,
     make_app,
+    mounted_screen,
     open_node,
     run_from_palette,
     session_of,
@@ -171,7 +172,7 @@ async def test_every_verb_is_listed_once_grouped_before_any_typing() -> None:
         assert ranks == sorted(ranks)
         # The palette shows them all before typing, in that order.
         await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await wait_for(pilot, lambda: mounted_screen(app, CommandPalette) is not None)
         palette = app.screen
         listed = palette.query_one("CommandList")
         await wait_for(pilot, lambda: listed.option_count >= len(found))  # type: ignore[attr-defined]
