@@ -159,3 +159,20 @@ async def test_an_event_during_teardown_is_dropped_not_raised(
         monkeypatch.setattr(SessionScreen, "on_unmount", in_the_window, raising=False)
     assert arrived == [True], "the arrival never ran in the teardown window"
     assert errors == [], f"{arrive.__name__}: {errors!r}"
+
+
+async def test_an_outcome_written_after_exit_was_asked_is_dropped_not_raised() -> None:
+    """Ctrl+Q closes the connections, then exits: a call that returned as its connection closed
+    had its outcome written after ``App.exit()``, when Textual counts no widget as attached any
+    more but has removed none yet (``MountError`` from the transcript, seen quitting with a form
+    open over a running call)."""
+    app, _ = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        await wait_for(pilot, lambda: session_of(app).panels_ready)
+        session = session_of(app)
+        app.exit()
+        assert not session.panels_live
+        session.queue_entries([notice_entry(Notice("demo", "the call ended as it closed"))])
+        session.flush_entries()  # raised MountError
+        app._flush_events()

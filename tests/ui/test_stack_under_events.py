@@ -22,7 +22,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest
-from app_testkit import Script, make_app, run_from_palette, session_of, wait_until
+from app_testkit import (
+    Script,
+    make_app,
+    open_node,
+    run_from_palette,
+    session_of,
+    transcript_text,
+    wait_until,
+)
 from textual.pilot import Pilot
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
@@ -203,3 +211,199 @@ async def test_ctrl_q_over_a_forms_cancel_question_asks_to_quit_and_never_cancel
         await pilot.press("ctrl+s")
         await wait_until(lambda: answers.got.get("a"), pilot=pilot)
     assert answers.got["a"] == [ElicitationOutcome("accept", {"name": "Ada"})]
+
+
+async def test_a_ctrl_s_handled_after_a_server_form_came_up_sends_the_arguments_only() -> None:
+    """Ctrl+S on a tool's arguments acts after the keys before it; a server's form that comes
+    up in between used to be the screen it dismissed, answered with the arguments."""
+    app, factory = make_app({"a": Answers().script("a")}, servers=("a",))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a")
+        await open_node(pilot, app, "a", "echo")
+        await wait_until(lambda: isinstance(app.screen, ArgumentsScreen), pilot=pilot)
+        arguments = app.screen
+        assert isinstance(arguments, ArgumentsScreen)
+        await pilot.press(*"hi")
+        got: list[object] = []
+        arguments.action_send()  # queued behind the keys, as a real Ctrl+S is
+        asked = ElicitationScreen(form("a"))
+        app.push_screen(asked, callback=got.append)  # the server's form, in between
+        await wait_until(lambda: arguments not in app.screen_stack, pilot=pilot)
+        await wait_until(lambda: factory.latest("a").calls, pilot=pilot)
+        assert factory.latest("a").calls[0][:2] == ("echo", {"text": "hi"})
+        assert app.screen is asked and got == [], stack_names(app)
+        await wait_until(lambda: app.focused is not None, pilot=pilot)
+        assert app.focused.screen is asked
+        await pilot.press(*"Ada", "ctrl+s")
+        await wait_until(lambda: got, pilot=pilot)
+    assert got == [ElicitationOutcome("accept", {"name": "Ada"})]
+
+
+async def test_a_button_pressed_after_a_server_form_came_up_answers_its_own_dialog() -> None:
+    """A dialog's button acts through a message handled after the key; a form the server put
+    up meanwhile must not be the screen that closes."""
+    app, _ = make_app({"a": Answers().script("a")}, servers=("a",))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a")
+        answered: list[bool | None] = []
+        question = ConfirmScreen("Retry echo?", "The page is finished.", danger=False)
+        await app.push_screen(question, callback=answered.append)
+        question.query_one("#confirm-yes").press()  # Enter on "yes": a Pressed message
+        asked = ElicitationScreen(form("a"))
+        got: list[object] = []
+        app.push_screen(asked, callback=got.append)
+        await wait_until(lambda: answered, pilot=pilot)
+        assert answered == [True]
+        await wait_until(lambda: question not in app.screen_stack, pilot=pilot)
+        assert app.screen is asked and got == [], stack_names(app)
+
+
+async def test_reconnect_from_the_palette_over_a_form_keeps_what_was_typed() -> None:
+    """R is not reachable over a form, but the palette's Reconnect is: the form is withdrawn
+    (the server is told nothing was answered), what was typed is in the transcript, and the
+    focus is back on the session screen."""
+    answers = Answers()
+    app, factory = make_app({"a": answers.script("a")}, servers=("a",))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a")
+        await ask_form(pilot, app, "a")
+        await pilot.press(*"half typed")
+        await run_from_palette(pilot, app, "reconnect a", "Reconnect")
+        await wait_until(lambda: answers.got.get("a") == ["withdrawn"], pilot=pilot)
+        await wait_until(lambda: len(factory.made) == 2, pilot=pilot)
+        await ready(pilot, app, "a")
+        await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
+        await wait_until(lambda: "half typed" in transcript_text(app, full=True), pilot=pilot)
+        assert app.focused is not None and app.focused.screen is app.screen
+        await ask_form(pilot, app, "a")  # the new connection asks again: a fresh form
+        await pilot.press(*"Ada", "ctrl+s")
+        await wait_until(lambda: len(answers.got["a"]) == 2, pilot=pilot)
+    assert answers.got["a"][1] == ElicitationOutcome("accept", {"name": "Ada"})
+
+
+async def test_another_server_reconnecting_drops_its_queued_request_and_leaves_the_form() -> None:
+    """a's form is on screen, b's request waits behind it; b reconnects: b's request is
+    withdrawn unseen, a's form keeps what was typed and answers a."""
+    answers = Answers()
+    app, factory = make_app(
+        {"a": answers.script("a"), "b": answers.script("b")}, servers=("a", "b")
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a", "b")
+        asked = await ask_form(pilot, app, "a")
+        session_of(app).call_tool("b", "ask", {})
+        handler = app.handler
+        await wait_until(lambda: getattr(handler, "waiting", 0) == 1, pilot=pilot)
+        await pilot.press(*"Ada")
+        await run_from_palette(pilot, app, "reconnect b", "Reconnect")
+        await wait_until(lambda: answers.got.get("b") == ["withdrawn"], pilot=pilot)
+        await wait_until(lambda: getattr(handler, "waiting", 1) == 0, pilot=pilot)
+        assert app.screen is asked and asked.raw_text() == {"name": "Ada"}, stack_names(app)
+        await wait_until(lambda: app.focused is not None, pilot=pilot)
+        assert app.focused.screen is asked
+        await pilot.press("ctrl+s")
+        await wait_until(lambda: answers.got.get("a"), pilot=pilot)
+        assert factory.latest("b").close_count == 0  # the new connection to b
+    assert answers.got["a"] == [ElicitationOutcome("accept", {"name": "Ada"})]
+
+
+async def test_quitting_with_a_form_and_its_cancel_question_open_exits_cleanly() -> None:
+    """Ctrl+Q over "Cancel this request?" asks to quit; a second Ctrl+Q quits: the form is
+    withdrawn (never accepted or declined), every connection closes, nothing raises."""
+    answers = Answers()
+    app, factory = make_app({"a": answers.script("a")}, servers=("a",))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a")
+        await ask_form(pilot, app, "a")
+        await pilot.press(*"Ada", "escape")
+        await wait_until(lambda: isinstance(app.screen, ConfirmScreen), pilot=pilot)
+        await pilot.press("ctrl+q")
+        await wait_until(lambda: stack_names(app)[-2:] == ["ConfirmScreen"] * 2, pilot=pilot)
+        await pilot.press("ctrl+q")
+        await wait_until(lambda: not app.is_running, pilot=pilot)
+    assert answers.got["a"] == ["withdrawn"]
+    assert factory.latest("a").close_count == 1
+    assert app.return_code in (None, 0)
+
+
+async def test_arguments_sent_after_their_server_dropped_are_kept_for_the_next_time() -> None:
+    """The arguments form stays open when its server goes; Ctrl+S then says the server is not
+    ready, and the form opens with what was typed once it is back."""
+    app, factory = make_app({"a": Answers().script("a")}, servers=("a",))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a")
+        await open_node(pilot, app, "a", "echo")
+        await wait_until(lambda: isinstance(app.screen, ArgumentsScreen), pilot=pilot)
+        await pilot.press(*"keep me")
+        await factory.latest("a").close()
+        await wait_until(lambda: app.entries["a"].state is ConnectionState.CLOSED, pilot=pilot)
+        assert isinstance(app.screen, ArgumentsScreen)
+        await pilot.press("ctrl+s")
+        await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
+        await wait_until(
+            lambda: any("not ready" in str(n.message) for n in app._notifications), pilot=pilot
+        )
+        assert factory.latest("a").calls == []
+        app.reconnect("a")
+        await wait_until(lambda: len(factory.made) == 2, pilot=pilot)
+        await ready(pilot, app, "a")
+        session_of(app).open_tool("a", "echo")
+        await wait_until(lambda: isinstance(app.screen, ArgumentsScreen), pilot=pilot)
+        again = app.screen
+        assert isinstance(again, ArgumentsScreen)
+        await wait_until(lambda: again.is_mounted, pilot=pilot)
+        assert again.collect(focus=False) == {"text": "keep me"}
+
+
+async def test_a_call_returning_under_an_arguments_form_leaves_it_alone() -> None:
+    """A call returns while the person fills in the next call's arguments: the result goes to
+    the transcript behind, the form keeps its focus and its text."""
+    release = asyncio.Event()
+
+    async def slow(conn: Any, arguments: Any, call_id: int) -> CallOutcome:
+        await release.wait()
+        return CallOutcome(items=(ContentItem("text", text="slow result"),))
+
+    script = Answers().script("a")
+    script.results["slow"] = slow
+    script.tools = (*script.tools, ToolInfo("slow", "Slow", input_schema={"type": "object"}))
+    app, _ = make_app({"a": script}, servers=("a",))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a")
+        session_of(app).call_tool("a", "slow", {})
+        await open_node(pilot, app, "a", "echo")
+        await wait_until(lambda: isinstance(app.screen, ArgumentsScreen), pilot=pilot)
+        arguments = app.screen
+        await pilot.press(*"typing")
+        focused = app.focused
+        release.set()
+        await wait_until(lambda: "slow result" in transcript_text(app, full=True), pilot=pilot)
+        assert app.screen is arguments and app.focused is focused
+        await pilot.press(*" on")
+        assert isinstance(arguments, ArgumentsScreen)
+        assert arguments.collect(focus=False) == {"text": "typing on"}
+
+
+async def test_a_form_over_the_help_or_the_palette_hands_the_focus_back_after() -> None:
+    """A server's form comes up over the help screen, then over the command palette: once
+    answered, the screen under it is back, with the focus, and still works."""
+    from textual.command import CommandPalette
+
+    from mcp_tui.ui.screens.help import HelpScreen
+
+    answers = Answers()
+    app, _ = make_app({"a": answers.script("a")}, servers=("a",))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a")
+        for opener, kind in (("f1", HelpScreen), ("ctrl+p", CommandPalette)):
+            await pilot.press(opener)
+            await wait_until(lambda kind=kind: isinstance(app.screen, kind), pilot=pilot)
+            under = app.screen
+            await ask_form(pilot, app, "a")
+            await pilot.press(*"Ada", "ctrl+s")
+            await wait_until(lambda under=under: app.screen is under, pilot=pilot)
+            await wait_until(lambda: app.focused is not None, pilot=pilot)
+            assert app.focused.screen is under
+            await pilot.press("escape")
+            await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
+    assert answers.got["a"] == [ElicitationOutcome("accept", {"name": "Ada"})] * 2

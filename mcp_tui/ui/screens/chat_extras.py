@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
 from mcp_tui.chat.settings import PROVIDERS, ChatSettings
+from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
@@ -102,10 +103,10 @@ class ChatSettingsScreen(ModalScreen[tuple[ChatSettings, set[str]] | None]):
             or self._settings.system_prompt,
         )
         chosen = set(self.query_one("#chat-tools", SelectionList).selected)
-        self.dismiss((settings, {label for label in self._tools if label not in chosen}))
+        close_wherever(self, (settings, {label for label in self._tools if label not in chosen}))
 
     def action_drop(self) -> None:
-        self.dismiss(None)
+        close_wherever(self)
 
     @on(Button.Pressed, "#chat-keep")
     def _keep(self) -> None:
@@ -113,7 +114,7 @@ class ChatSettingsScreen(ModalScreen[tuple[ChatSettings, set[str]] | None]):
 
     @on(Button.Pressed, "#chat-drop")
     def _drop(self) -> None:
-        self.dismiss(None)
+        close_wherever(self)
 
 
 class ResumeScreen(ModalScreen[Path | None]):
@@ -159,10 +160,10 @@ class ResumeScreen(ModalScreen[Path | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id is not None:
-            self.dismiss(Path(event.option.id))
+            close_wherever(self, Path(event.option.id))
 
     def action_drop(self) -> None:
-        self.dismiss(None)
+        close_wherever(self)
 
 
 def replay(messages: list[Any]) -> list[Widget]:

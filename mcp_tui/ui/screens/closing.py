@@ -26,6 +26,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
+from textual._context import NoActiveAppError
+
 if TYPE_CHECKING:
     from textual.app import App
     from textual.dom import DOMNode
@@ -38,8 +40,16 @@ _OWNERS: WeakKeyDictionary[Screen[Any], Screen[Any]] = WeakKeyDictionary()
 
 
 def closing(node: DOMNode) -> bool:
-    """True from the moment Textual starts removing ``node`` (its children may already be gone)."""
-    return node._pruning or node._closing or node._closed
+    """True from the moment Textual starts removing ``node`` (its children may already be gone),
+    or the app was told to exit (``App.exit``: from then on Textual counts no widget as attached
+    and a mount raises, though nothing is removed yet; a call that returned as Ctrl+Q closed its
+    connection had its outcome written there)."""
+    if node._pruning or node._closing or node._closed:
+        return True
+    try:
+        return bool(node.app._exit)
+    except NoActiveAppError:
+        return True
 
 
 def open_dialog(

@@ -17,6 +17,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 
@@ -61,12 +62,12 @@ class ConfirmScreen(ModalScreen[bool]):
         self.query_one("#confirm-no" if self._danger else "#confirm-yes", Button).focus()
 
     def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
+        close_wherever(self, answer)
 
     @on(Button.Pressed, "#confirm-yes")
     def _yes_pressed(self) -> None:
-        self.dismiss(True)
+        close_wherever(self, True)
 
     @on(Button.Pressed, "#confirm-no")
     def _no_pressed(self) -> None:
-        self.dismiss(False)
+        close_wherever(self, False)

@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
@@ -63,7 +64,7 @@ class PickScreen(ModalScreen[str | None]):
 
     @on(OptionList.OptionSelected, "#pick-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
+        close_wherever(self, event.option.id)
 
     def action_dismiss_none(self) -> None:
-        self.dismiss(None)
+        close_wherever(self)

@@ -21,6 +21,7 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from mcp_tui.session.roots import Root, RootError, make_root
+from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
@@ -117,14 +118,14 @@ class RootsScreen(ModalScreen[tuple[Root, ...] | None]):
         self.action_remove()
 
     def action_apply(self) -> None:
-        self.dismiss(tuple(self.roots))
+        close_wherever(self, tuple(self.roots))
 
     @on(Button.Pressed, "#roots-apply")
     def _apply_pressed(self) -> None:
         self.action_apply()
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        close_wherever(self)
 
     @on(Button.Pressed, "#roots-close")
     def _close_pressed(self) -> None:
