@@ -79,3 +79,38 @@ async def test_a_tool_use_reply_from_the_review_screen(tmp_path: Path) -> None:
     answer, _ = json.JSONDecoder().raw_decode(result[result.index('{"role"') :])
     [use] = answer["content"]
     assert (use["name"], use["input"]) == ("get_weather", {"city": "Oslo"})
+
+
+async def test_the_question_is_in_sight_at_80x24() -> None:
+    """server-everything's trigger-sampling-request at 80x24: the reply box took eight lines and
+    the body above it showed only maxTokens and the system prompt, so the message to answer was
+    scrolled out of sight. The reply box gives up lines to the body on a small screen."""
+    from textual.app import App
+
+    from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
+
+    request = SamplingRequest(
+        server="everything",
+        messages=(
+            SamplingMessage("user", (SamplingPart("text", "Resource trigger-sampling: HAIKU?"),)),
+        ),
+        max_tokens=100,
+        system_prompt="You are a helpful test server.",
+        temperature=0.7,
+    )
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(SamplingScreen(request))
+
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(lambda: isinstance(app.screen, SamplingScreen), pilot=pilot)
+        screen = app.screen
+        body = screen.query_one("#sampling-body")
+        question = next(s for s in screen.query(".sampling-text") if "HAIKU?" in str(s.render()))
+        reply = screen.query_one("#sampling-reply", TextArea)
+        await wait_until(lambda: reply.has_focus and question.region.height > 0, pilot=pilot)
+        await pilot.pause()
+        assert body.region.contains_region(question.region), (body.region, question.region)
+        assert reply.region.height >= 3

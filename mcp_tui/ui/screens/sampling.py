@@ -110,13 +110,15 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
     #sampling-header {
         height: auto; text-style: bold; color: $text; background: $primary-muted; padding: 0 1;
     }
-    #sampling-body { height: 1fr; min-height: 4; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
+    /* The body (the question) gets two thirds of what is left, the reply box one third, at
+       most 8 lines: at 80x24 a fixed 8-line box pushed the message out of sight. */
+    #sampling-body { height: 2fr; min-height: 4; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
     #sampling-body .sampling-heading { text-style: bold; margin: 1 0 0 0; color: $text-accent; }
     #sampling-body .sampling-text { height: auto; }
     #sampling-body .sampling-described { color: $text-muted; text-style: italic; }
     #sampling-params { color: $text-muted; height: auto; }
     #sampling-reply-label { margin: 1 0 0 0; text-style: bold; }
-    #sampling-reply { height: 8; }
+    #sampling-reply { height: 1fr; min-height: 3; max-height: 8; }
     #sampling-options { height: auto; margin: 1 0 0 0; }
     #sampling-options Label { margin: 0 1 0 0; padding: 1 0 0 0; }
     #sampling-stop { width: 26; margin: 0 2 0 0; }
