@@ -341,7 +341,8 @@ async def test_arguments_sent_after_their_server_dropped_are_kept_for_the_next_t
         await pilot.press("ctrl+s")
         await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
         await wait_until(
-            lambda: any("not ready" in str(n.message) for n in app._notifications), pilot=pilot
+            lambda: any("What you typed is kept" in str(n.message) for n in app._notifications),
+            pilot=pilot,
         )
         assert factory.latest("a").calls == []
         app.reconnect("a")

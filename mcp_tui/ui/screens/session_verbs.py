@@ -136,6 +136,26 @@ class SessionVerbs(Screen[None]):
             return None
         return entry, entry.connection
 
+    def _still_ready(self, server: str, what: str) -> bool:
+        """Sending a form whose server went away while it was open: say that nothing was sent
+        and that the values typed are kept (``remember``: the form opens with them again)."""
+        entry = self.mcp_app.entries.get(server)
+        if (
+            entry is not None
+            and entry.state is ConnectionState.READY
+            and entry.connection is not None
+        ):
+            return True
+        state = entry.state.value if entry is not None else "gone"
+        self.notify(
+            f"{one_line(server)} is {state}: the {what} was not sent. What you typed is kept: "
+            "the form opens with it again once the server is back (R reconnects).",
+            severity="warning",
+            markup=False,
+            timeout=10,
+        )
+        return False
+
     def _run_request(
         self,
         server: str,
@@ -212,7 +232,8 @@ class SessionVerbs(Screen[None]):
         def chosen(arguments: dict[str, Any] | None) -> None:
             if arguments is not None:
                 remember(entry.last_sent, name, schema, arguments, as_task=screen.as_task)
-                self.call_tool(server, name, arguments, as_task=screen.as_task)
+                if self._still_ready(server, "call"):
+                    self.call_tool(server, name, arguments, as_task=screen.as_task)
 
         self.app.push_screen(screen, callback=chosen)
 
@@ -276,7 +297,8 @@ class SessionVerbs(Screen[None]):
         def chosen(arguments: dict[str, Any] | None) -> None:
             if arguments is not None:
                 remember(entry.last_sent, name, schema, arguments, kind="prompt")
-                self.get_prompt(server, name, {k: str(v) for k, v in arguments.items()})
+                if self._still_ready(server, "prompt request"):
+                    self.get_prompt(server, name, {k: str(v) for k, v in arguments.items()})
 
         title = f"{server} › prompt {prompt.title or prompt.name}"
         from mcp_tui.ui.completions import completer_for
@@ -342,6 +364,8 @@ class SessionVerbs(Screen[None]):
         def chosen(values: dict[str, Any] | None) -> None:
             if values is not None:
                 remember(memory, template.uri, schema, values, kind="template")
+                if not self._still_ready(server, "read"):
+                    return
                 uri = expand(template.uri, {k: str(v) for k, v in values.items()})
                 self.read_resource(server, uri, template.name)
 
