@@ -164,5 +164,5 @@ def discover_refused_note(refusal: str) -> str:
         f"the server refused server/discover ({refusal}): connected on {MODERN_ERA} anyway, as "
         f"the mode asks, without its name or capabilities. A server that speaks only "
         f"{LEGACY_ERA} fails every request from here on; mode auto (the default) connects on "
-        "the era the server speaks."
+        "the era the server speaks (in the TUI, E reconnects on the other era)."
     )
