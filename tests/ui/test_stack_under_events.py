@@ -408,3 +408,88 @@ async def test_a_form_over_the_help_or_the_palette_hands_the_focus_back_after() 
             await pilot.press("escape")
             await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
     assert answers.got["a"] == [ElicitationOutcome("accept", {"name": "Ada"})] * 2
+
+
+async def test_the_retry_question_answered_after_its_server_dropped_calls_nothing() -> None:
+    """-32042: the page is finished and "Retry?" is open when the server goes; yes then makes
+    no call (the server is not there), says why, and leaves the person on the session screen."""
+    from test_app_url import Answering, needs_url, url_request
+
+    from mcp_tui.session.events import ElicitationCompleted
+
+    outcomes = [needs_url(url_request("e1"))]
+    app, factory = make_app(
+        {"demo": Script(results={"ping": lambda _args: outcomes.pop(0)})}, servers=("demo",)
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "demo")
+        app.handler = Answering(app)
+        session_of(app).call_tool("demo", "ping", {"a": 1})
+        await wait_until(lambda: bool(app.url_waits.waiting), pilot=pilot)
+        connection = factory.latest("demo")
+        connection.sink(ElicitationCompleted("demo", "e1"))
+        await wait_until(lambda: isinstance(app.screen, ConfirmScreen), pilot=pilot)
+        await connection.close()
+        await wait_until(lambda: app.entries["demo"].state is ConnectionState.CLOSED, pilot=pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
+        await wait_until(
+            lambda: any("not ready" in str(n.message) for n in app._notifications), pilot=pilot
+        )
+        assert len(connection.calls) == 1
+        assert app.focused is not None and app.focused.screen is app.screen
+
+
+async def test_the_chat_keeps_its_place_when_a_form_under_or_over_it_is_withdrawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A form over the chat (a server asks while the person chats) and the chat over a form
+    (opened from the palette): either way, when the form's server drops, the form goes and the
+    chat is on top, focused, still open."""
+    from mcp_tui.chat.settings import ChatSettings
+    from mcp_tui.config.options import AppOptions
+    from mcp_tui.ui.screens.chat import ChatScreen
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    settings = ChatSettings(provider="openai-compatible", base_url="http://127.0.0.1:9", model="m")
+    options = AppOptions(stderr_log=tmp_path / "stderr.log", chat=settings)
+    answers = Answers()
+    app, factory = make_app({"a": answers.script("a")}, servers=("a",), options=options)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a")
+
+        def chat_focused() -> bool:
+            focused = app.focused
+            return (
+                isinstance(app.screen, ChatScreen)
+                and focused is not None
+                and (focused.screen is app.screen)
+            )
+
+        # 1. The form over the chat.
+        await pilot.press("m")
+        await wait_until(lambda: isinstance(app.screen, ChatScreen), pilot=pilot)
+        chat = app.screen
+        await ask_form(pilot, app, "a")
+        await pilot.press(*"Ada")
+        await factory.latest("a").close()
+        await wait_until(lambda: answers.got.get("a") == ["withdrawn"], pilot=pilot)
+        await wait_until(chat_focused, pilot=pilot, message="the chat, focused")
+        assert app.screen is chat and stack_names(app) == ["SessionScreen", "ChatScreen"]
+        await pilot.press("escape")
+        await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
+        # 2. The chat over the form.
+        app.reconnect("a")
+        await wait_until(lambda: len(factory.made) == 2, pilot=pilot)
+        await ready(pilot, app, "a")
+        asked = await ask_form(pilot, app, "a")
+        await run_from_palette(pilot, app, "chat with", "Chat with a model")
+        await wait_until(lambda: app.screen is chat, pilot=pilot)
+        await factory.latest("a").close()
+        await wait_until(lambda: len(answers.got["a"]) == 2, pilot=pilot)
+        await wait_until(lambda: asked not in app.screen_stack, pilot=pilot)
+        await wait_until(chat_focused, pilot=pilot, message="the chat, focused")
+        assert stack_names(app) == ["SessionScreen", "ChatScreen"]
+        await pilot.press("escape")
+        await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
