@@ -493,3 +493,45 @@ async def test_the_chat_keeps_its_place_when_a_form_under_or_over_it_is_withdraw
         assert stack_names(app) == ["SessionScreen", "ChatScreen"]
         await pilot.press("escape")
         await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
+
+
+async def test_ctrl_q_on_the_retry_question_quits_and_never_retries() -> None:
+    """Ctrl+Q on "Retry ping?" used to answer it yes: the call ran again, nothing quit."""
+    from test_app_url import Answering, needs_url, url_request
+
+    from mcp_tui.session.events import ElicitationCompleted
+
+    app, factory = make_app(
+        {"demo": Script(results={"ping": lambda _args: needs_url(url_request("e1"))})},
+        servers=("demo",),
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "demo")
+        app.handler = Answering(app)
+        session_of(app).call_tool("demo", "ping", {})
+        await wait_until(lambda: bool(app.url_waits.waiting), pilot=pilot)
+        connection = factory.latest("demo")
+        connection.sink(ElicitationCompleted("demo", "e1"))
+        await wait_until(lambda: isinstance(app.screen, ConfirmScreen), pilot=pilot)
+        await pilot.press("ctrl+q")
+        await wait_until(lambda: not app.is_running, pilot=pilot)
+    assert len(connection.calls) == 1 and connection.close_count == 1
+
+
+async def test_a_second_ctrl_q_answers_the_quit_question_under_a_form_that_came_since() -> None:
+    """Quit? is open (an arguments form is open); a server's form comes over it; Ctrl+Q again
+    quits (the Quit? question is answered where it is): the form is withdrawn, not answered."""
+    answers = Answers()
+    app, factory = make_app({"a": answers.script("a")}, servers=("a",))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a")
+        await open_node(pilot, app, "a", "echo")
+        await wait_until(lambda: isinstance(app.screen, ArgumentsScreen), pilot=pilot)
+        await pilot.press("ctrl+q")
+        await wait_until(lambda: isinstance(app.screen, ConfirmScreen), pilot=pilot)
+        await ask_form(pilot, app, "a")
+        assert stack_names(app)[-2:] == ["ConfirmScreen", "ElicitationScreen"]
+        await pilot.press("ctrl+q")
+        await wait_until(lambda: not app.is_running, pilot=pilot)
+    assert answers.got["a"] == ["withdrawn"]
+    assert factory.latest("a").close_count == 1
