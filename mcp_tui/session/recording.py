@@ -10,7 +10,8 @@
 - reports an accepted elicitation answer that could not be delivered (the connection died) as an
   error ``Notice`` holding the answer's JSON, so the user can copy what they typed;
 - reports a result that arrives for a request mcp-tui cancelled (``notifications/cancelled``
-  went out): the SDK drops it silently, and the user should know the server finished anyway;
+  went out) when the user asked for it (a tool call, a prompt, a resource): the SDK drops it
+  silently, and the user should know the server finished anyway;
 - reports an ``elicitation/create`` the SDK refused before mcp-tui's callback saw it
   (``sdk_refusals.py``) as an :class:`ElicitationRefused` event. The check runs when the SDK's
   error answer (-32602 or -32601) to a remembered request goes out, not on every request: it
@@ -42,6 +43,10 @@ MAX_STREAM_NOTICES = 20
 MAX_REMEMBERED_REQUESTS = 256
 #: The errors the SDK answers a request it refuses with (bad params; an unknown method).
 SDK_REFUSAL_CODES = frozenset({-32602, -32601})
+#: Requests the user asked for: a late result for one of them, once cancelled, is worth a note.
+#: mcp-tui cancels requests of its own too (a ``tasks/get`` poll once the result is in, a
+#: superseded listing or completion), and those results are nobody's business.
+NOTED_WHEN_LATE = frozenset({"tools/call", "tasks/result", "prompts/get", "resources/read"})
 
 
 class ConnectionTap:
@@ -67,7 +72,9 @@ class ConnectionTap:
         self.write_failure: str | None = None
         self.stream_problems = 0
         self._questions: OrderedDict[str | int, Any] = OrderedDict()
-        #: Ids of our requests we sent ``notifications/cancelled`` for (bounded).
+        #: Ids of our requests of the kinds in NOTED_WHEN_LATE (bounded), and those of them we
+        #: sent ``notifications/cancelled`` for (bounded).
+        self._asked: OrderedDict[str | int, None] = OrderedDict()
         self._cancelled: OrderedDict[str | int, None] = OrderedDict()
 
     def incoming(self, item: SessionMessage | Exception) -> SessionMessage | Exception:
@@ -98,12 +105,13 @@ class ConnectionTap:
         self.fixup.outgoing(message)
         self._record("out", message)
         answer = message.message
-        if isinstance(answer, JSONRPCNotification) and answer.method == "notifications/cancelled":
+        if isinstance(answer, JSONRPCRequest) and answer.method in NOTED_WHEN_LATE:
+            _remember_id(self._asked, answer.id)
+        elif isinstance(answer, JSONRPCNotification) and answer.method == "notifications/cancelled":
             request_id = (answer.params or {}).get("requestId")
-            if isinstance(request_id, (str, int)):
-                self._cancelled[request_id] = None
-                while len(self._cancelled) > MAX_REMEMBERED_REQUESTS:
-                    self._cancelled.popitem(last=False)
+            if isinstance(request_id, (str, int)) and request_id in self._asked:
+                del self._asked[request_id]
+                _remember_id(self._cancelled, request_id)
         elif isinstance(answer, JSONRPCError) and answer.error.code in SDK_REFUSAL_CODES:
             request_id = answer.id
             if request_id is not None and request_id in self._questions:
@@ -212,3 +220,10 @@ def describe_stream_problem(exc: Exception) -> str:
             f"{one_line(shown, limit=None)}{more}"
         )
     return f"the server sent something that is not a JSON-RPC message: {one_line(exc, limit=300)}"
+
+
+def _remember_id(ids: OrderedDict[str | int, None], request_id: str | int) -> None:
+    """Add ``request_id`` to a bounded set of ids (the oldest go first)."""
+    ids[request_id] = None
+    while len(ids) > MAX_REMEMBERED_REQUESTS:
+        ids.popitem(last=False)
