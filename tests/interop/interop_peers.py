@@ -58,6 +58,8 @@ REQUIRED = (
 
 #: How long a node server may take to accept connections (a cold start on a busy 2-core CI box).
 START_TIMEOUT = 30.0
+#: Ports tried by :func:`node_http_server` when the one chosen was taken before the server bound it.
+PORT_ATTEMPTS = 3
 
 
 def in_ci() -> bool:
@@ -196,10 +198,21 @@ class NodeServer:
 def node_http_server(
     script: Path, log: Path, *args: str, port_env: str = "PORT"
 ) -> Iterator[NodeServer]:
-    """Run ``script`` with ``port_env`` set to a free port; stopped (and reaped) on exit."""
-    port = free_port()
-    server = NodeServer(node_command(script, *args), port, log, env={port_env: str(port)})
-    server.start()
+    """Run ``script`` with ``port_env`` set to a free port; stopped (and reaped) on exit.
+
+    The port is free when chosen, not necessarily when the server binds it: another worker's
+    connection can take it as its local port in between (EADDRINUSE). Then a new port is tried.
+    """
+    for attempt in range(PORT_ATTEMPTS):
+        port = free_port()
+        server = NodeServer(node_command(script, *args), port, log, env={port_env: str(port)})
+        try:
+            server.start()
+        except RuntimeError:
+            if "EADDRINUSE" not in server.output() or attempt + 1 == PORT_ATTEMPTS:
+                raise
+            continue
+        break
     try:
         yield server
     finally:
