@@ -32,7 +32,7 @@ from mcp_tui.ui.widgets.list_control import ItemInput, ListControl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
 
-from app_testkit import open_node
+from app_testkit import cursor_on, open_node
 
 Key = str | int
 #: One step: ("type", path, text), ("keys", path, key, ...), ("add", path) (a list's "add item"
@@ -171,4 +171,4 @@ async def send(pilot: Pilot[Any], app: McpTuiApp, log: Path, tool: str) -> dict[
     return tool_calls(log, tool)[-1].get("arguments") or {}
 
 
-__all__ = ["WAIT", "open_tool", "ready", "run_steps", "send", "tool_calls"]
+__all__ = ["WAIT", "cursor_on", "open_tool", "ready", "run_steps", "send", "tool_calls"]

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from arguments_driver import cursor_on
 from interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE
 from tui_driver import quit_app, result_text, tool_results, traffic, wait_for
 
@@ -107,12 +108,8 @@ async def test_subscribe_updates_reread_and_log_level(peers: None, tmp_path: Pat
             walk(catalog.root)
             return found[0] if found else None
 
-        node = await wait_for(pilot, lambda: node_of(resource.uri), "the resource node")
-        node.parent.expand()
-        await pilot.pause()
-        catalog.focus()
-        catalog.move_cursor(node)
-        await pilot.pause()
+        await wait_for(pilot, lambda: node_of(resource.uri), "the resource node")
+        await cursor_on(pilot, catalog, lambda: node_of(resource.uri), "the resource")
 
         # s subscribes (the server says so in a log message), then updates are switched on.
         await pilot.press("s")
@@ -136,14 +133,14 @@ async def test_subscribe_updates_reread_and_log_level(peers: None, tmp_path: Pat
         assert f"resource updated: {resource.uri}" in transcript(app)
 
         # Enter reads it again; the mark goes.
-        catalog.move_cursor(node_of(resource.uri))
+        await cursor_on(pilot, catalog, lambda: node_of(resource.uri), "the resource")
         await pilot.press("enter")
         await wait_for(pilot, lambda: sent(log, "resources/read"), "resources/read")
         assert resource.uri not in entry.updated
         session.call_tool("everything", "toggle-subscriber-updates", {})  # stop them
 
         # s again unsubscribes.
-        catalog.move_cursor(node_of(resource.uri))
+        await cursor_on(pilot, catalog, lambda: node_of(resource.uri), "the resource")
         await pilot.press("s")
         await wait_for(pilot, lambda: sent(log, "resources/unsubscribe"), "unsubscribe")
         await wait_for(pilot, lambda: resource.uri not in entry.subscribed, "no mark")

@@ -6,7 +6,9 @@ directory and ``fixtures/`` on ``sys.path``.
 
 from __future__ import annotations
 
+import asyncio
 import sys
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from rich.text import Text
 from textual.app import App
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets.tree import TreeNode
 
 HERE = Path(__file__).resolve().parent
@@ -29,14 +32,16 @@ from mcp_tui.config.options import AppOptions  # noqa: E402
 from mcp_tui.ui.app import McpTuiApp  # noqa: E402
 from mcp_tui.ui.screens.session import SessionScreen  # noqa: E402
 from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef  # noqa: E402
-from tests.waits import mounted_screen, wait_until  # noqa: E402
+from tests.waits import DEFAULT_TIMEOUT, mounted_screen, wait_until  # noqa: E402
 
 __all__ = [
     "RAW_CONTROLS",
     "SENTINEL",
     "FakeFactory",
     "Script",
+    "after_refresh",
     "catalog_has",
+    "cursor_on",
     "events_shown",
     "guard_markup",
     "make_app",
@@ -188,16 +193,47 @@ def tree_node(app: McpTuiApp, server: str, name: str) -> TreeNode[NodeRef]:
     return found[0]
 
 
+async def after_refresh(pilot: Pilot[None], widget: Widget) -> None:
+    """Wait until ``widget``'s screen has repainted after everything already queued for it,
+    and until the callbacks queued before to run after that repaint have run (the catalog's
+    cursor restore after a rebuild is one)."""
+    done = asyncio.Event()
+    widget.call_after_refresh(done.set)
+    await wait_until(done.is_set, pilot=pilot, message=f"{widget!r} never refreshed")
+
+
+async def cursor_on(
+    pilot: Pilot[None], tree: CatalogTree, find: Callable[[], TreeNode[NodeRef]], what: str
+) -> TreeNode[NodeRef]:
+    """Focus the catalog and put its cursor on the node ``find()`` returns (its group expanded);
+    return once the cursor stays there.
+
+    ``Tree.move_cursor`` goes to the node's line number, which Textual only computes when it next
+    lays out the tree: right after a group opened or a server's subtree was rebuilt (any catalog
+    or mark change replaces its nodes) the number is stale and the cursor lands elsewhere. A
+    rebuild also puts the cursor back where it was, after the next repaint. So the node is looked
+    up afresh, the cursor moved, a repaint awaited, and that repeated until the cursor is on it.
+    """
+    tree.focus()
+    deadline = time.monotonic() + DEFAULT_TIMEOUT
+    while True:
+        node = find()
+        if node.parent is not None and not node.parent.is_expanded:
+            node.parent.expand()
+            await after_refresh(pilot, tree)
+            node = find()
+        tree.move_cursor(node, animate=False)
+        await after_refresh(pilot, tree)
+        node = find()
+        if tree.cursor_node is node and pilot.app.focused is tree:
+            return node
+        assert time.monotonic() < deadline, f"the catalog cursor never stayed on {what}"
+
+
 async def open_node(pilot: Pilot[None], app: McpTuiApp, server: str, name: str) -> None:
     """Move the catalog cursor to an item and press Enter on it."""
     tree = app.screen_stack[0].query_one(CatalogTree)
-    node = tree_node(app, server, name)
-    if node.parent is not None:
-        node.parent.expand()
-    await pilot.pause()
-    tree.focus()
-    tree.move_cursor(node)
-    await pilot.pause()
+    await cursor_on(pilot, tree, lambda: tree_node(app, server, name), f"{server}/{name}")
     await pilot.press("enter")
     await pilot.pause()
 

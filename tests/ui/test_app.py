@@ -16,6 +16,7 @@ import pytest
 from app_testkit import (
     Script,
     catalog_has,
+    cursor_on,
     events_shown,
     make_app,
     mounted_screen,
@@ -729,8 +730,7 @@ async def test_list_changed_refreshes_the_catalog_and_keeps_the_cursor() -> None
         await wait_until(lambda: catalog_has(app, "demo", "nested"), pilot=pilot)
         await events_shown(pilot, app)
         tree = session_of(app).catalog
-        tree.move_cursor(tree_node(app, "demo", "nested"))
-        await pilot.pause()
+        await cursor_on(pilot, tree, lambda: tree_node(app, "demo", "nested"), "nested")
         connection = factory.latest("demo")
         new_tools = (*connection.tools, ToolInfo("weather", "Brand new"))
         connection.sink(CatalogChanged("demo", tools=new_tools))

@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from app_testkit import (
     Script,
+    cursor_on,
     make_app,
     mounted_screen,
     open_node,
@@ -210,7 +211,7 @@ async def test_the_footer_shows_enter_help_and_palette_at_80_columns() -> None:
         line = footer_line(app)
         assert "⏎ Open/close" in line  # the cursor starts on the server
         catalog = session_of(app).catalog
-        catalog.move_cursor(tree_node(app, "demo", "tool_0"), animate=False)
+        await cursor_on(pilot, catalog, lambda: tree_node(app, "demo", "tool_0"), "tool_0")
         await wait_for(pilot, lambda: "⏎ Call" in footer_line(app))
         line = footer_line(app)
         assert line.startswith("⏎ Call ")
