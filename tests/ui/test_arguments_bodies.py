@@ -131,5 +131,9 @@ async def test_a_long_description_says_when_it_is_cut(size: tuple[int, int], cut
         if cut:
             assert text.region.height == len(lines)
             assert lines[-1] == "… (i in the catalog shows it all)" and "THE END" not in shown
+            # A taller terminal: the whole text comes back, without the note.
+            await pilot.resize_terminal(80, 50)
+            await until(pilot, lambda: "THE END" in str(text.render()))
+            assert "catalog shows" not in str(text.render())
         else:
             assert shown.rstrip().endswith("THE END") and "catalog shows" not in shown

@@ -32,6 +32,11 @@ class FittedText(Static):
         """Lines the text may take on this screen."""
         return max(FEWEST, self.app.size.height // SHARE)
 
+    def on_mount(self) -> None:
+        # A taller or shorter terminal changes the budget without resizing this widget (its
+        # text is cut to fit): the screen's layout refresh says so.
+        self.screen.screen_layout_refresh_signal.subscribe(self, lambda _screen: self.fit())
+
     def on_resize(self, event: events.Resize) -> None:
         self.fit()
 
