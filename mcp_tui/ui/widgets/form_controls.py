@@ -339,7 +339,7 @@ class MultiControl(OrderedKeys, SelectionList[int], inherit_bindings=False):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "select", "Tick", show=False),
+        Binding("space", "select", "Tick", show=True),  # the footer says how, as for a checkbox
         Binding("enter", "next_field", "Next field", show=False),
         Binding("down", "cursor_down", show=False),
         Binding("up", "cursor_up", show=False),
