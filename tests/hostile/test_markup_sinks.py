@@ -83,6 +83,11 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/screens/session_verbs.py", "notify",
      'f"{one_line(server)} is {entry.state.value}, not ready"'):
         "markup=False; a state word of our own enum",
+    ("mcp_tui/ui/screens/session_verbs.py", "notify",
+     'f"{one_line(server)} is {state}: the {what} was not sent. What you typed is kept: " '
+     '"the form opens with it again once the server is back (R reconnects)."'):
+        "markup=False; server is the user's own name for it; state a word of our own enum (or "
+        "'gone'); what one of the callers' constants (tool call, prompt, resource)",
     ("mcp_tui/ui/screens/url_consent.py", "Content", "host[cut + len(domain) :]"):
         "verdict.host is the IDNA/ASCII host from url_check (letters, digits, dots, hyphens)",
     ("mcp_tui/ui/screens/url_consent.py", "Content", 'f"{verdict.scheme}://" if verdict.scheme else ""'):
