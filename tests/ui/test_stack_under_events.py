@@ -535,3 +535,40 @@ async def test_a_second_ctrl_q_answers_the_quit_question_under_a_form_that_came_
         await wait_until(lambda: not app.is_running, pilot=pilot)
     assert answers.got["a"] == ["withdrawn"]
     assert factory.latest("a").close_count == 1
+
+
+async def test_calls_ending_while_the_cancel_pick_is_open_leave_a_pick_that_says_so() -> None:
+    """ "Cancel which call?" lists two running calls; both return before one is picked: picking
+    one then says it is not running (no crash, nothing sent), and the session has the focus."""
+    release = asyncio.Event()
+
+    async def slow(conn: Any, arguments: Any, call_id: int) -> CallOutcome:
+        await release.wait()
+        return CallOutcome(items=(ContentItem("text", text=f"slow {call_id} done"),))
+
+    from mcp_tui.ui.screens.pick import PickScreen
+
+    script = Script(
+        tools=(ToolInfo("slow", "Slow", input_schema={"type": "object"}),),
+        results={"slow": slow},
+    )
+    app, factory = make_app({"a": script}, servers=("a",))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a")
+        session = session_of(app)
+        session.call_tool("a", "slow", {})
+        session.call_tool("a", "slow", {})
+        await wait_until(lambda: len(factory.latest("a").in_flight) == 2, pilot=pilot)
+        session.pick_call_to_cancel()  # "c"
+        await wait_until(lambda: isinstance(app.screen, PickScreen), pilot=pilot)
+        release.set()
+        await wait_until(lambda: not session.cancellable, pilot=pilot)
+        assert isinstance(app.screen, PickScreen)
+        await pilot.press("enter")
+        await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
+        await wait_until(
+            lambda: any("is not running" in str(n.message) for n in app._notifications),
+            pilot=pilot,
+        )
+        assert factory.latest("a").cancelled == []
+        assert app.focused is not None and app.focused.screen is app.screen
