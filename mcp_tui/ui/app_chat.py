@@ -66,5 +66,11 @@ class AppChat(App[None]):
             from mcp_tui.ui.screens.chat import ChatScreen
 
             self.install_screen(ChatScreen(self.chat_settings(), os.environ), name="chat")
-        if self.screen is not self.get_screen("chat"):
+        chat = self.get_screen("chat")
+        if chat not in self.screen_stack:
             self.push_screen("chat")
+        elif self.screen is not chat:  # pushed again, one screen would be in the stack twice
+            self.notify(
+                "The chat is open under this screen: it is back when this screen closes.",
+                markup=False,
+            )

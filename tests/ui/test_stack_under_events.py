@@ -572,3 +572,36 @@ async def test_calls_ending_while_the_cancel_pick_is_open_leave_a_pick_that_says
         )
         assert factory.latest("a").cancelled == []
         assert app.focused is not None and app.focused.screen is app.screen
+
+
+async def test_the_palettes_chat_over_a_form_over_the_chat_never_stacks_the_chat_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chat is open, a server's form came over it, and the palette's "Chat with a model" is
+    chosen: the chat (one installed screen) was pushed a second time, over the form."""
+    from mcp_tui.chat.settings import ChatSettings
+    from mcp_tui.config.options import AppOptions
+    from mcp_tui.ui.screens.chat import ChatScreen
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    settings = ChatSettings(provider="openai-compatible", base_url="http://127.0.0.1:9", model="m")
+    options = AppOptions(stderr_log=tmp_path / "stderr.log", chat=settings)
+    answers = Answers()
+    app, _ = make_app({"a": answers.script("a")}, servers=("a",), options=options)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a")
+        await pilot.press("m")
+        await wait_until(lambda: isinstance(app.screen, ChatScreen), pilot=pilot)
+        asked = await ask_form(pilot, app, "a")
+        await run_from_palette(pilot, app, "chat with", "Chat with a model")
+        await wait_until(
+            lambda: any("chat is open" in str(n.message) for n in app._notifications),
+            pilot=pilot,
+        )
+        assert stack_names(app) == ["SessionScreen", "ChatScreen", "ElicitationScreen"]
+        assert app.screen is asked
+        await pilot.press(*"Ada", "ctrl+s")
+        await wait_until(lambda: isinstance(app.screen, ChatScreen), pilot=pilot)
+        await pilot.press("escape")
+        await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
+    assert answers.got["a"] == [ElicitationOutcome("accept", {"name": "Ada"})]
