@@ -605,3 +605,28 @@ async def test_the_palettes_chat_over_a_form_over_the_chat_never_stacks_the_chat
         await pilot.press("escape")
         await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
     assert answers.got["a"] == [ElicitationOutcome("accept", {"name": "Ada"})]
+
+
+async def test_typing_goes_on_in_the_arguments_form_after_a_form_over_it_is_withdrawn() -> None:
+    """The person fills in b's echo; a's form comes over it, and a drops: b's form is back with
+    the focus where it was, and the next keys land in it."""
+    answers = Answers()
+    app, factory = make_app(
+        {"a": answers.script("a"), "b": answers.script("b")}, servers=("a", "b")
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a", "b")
+        await open_node(pilot, app, "b", "echo")
+        await wait_until(lambda: isinstance(app.screen, ArgumentsScreen), pilot=pilot)
+        arguments = app.screen
+        assert isinstance(arguments, ArgumentsScreen)
+        await pilot.press(*"half")
+        field = app.focused
+        await ask_form(pilot, app, "a")
+        await factory.latest("a").close()
+        await wait_until(lambda: app.screen is arguments, pilot=pilot)
+        await wait_until(lambda: app.focused is field, pilot=pilot, message="focus back")
+        await pilot.press(*" done", "ctrl+s")
+        await wait_until(lambda: factory.latest("b").calls, pilot=pilot)
+    assert factory.latest("b").calls[0][:2] == ("echo", {"text": "half done"})
+    assert answers.got["a"] == ["withdrawn"]
