@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Label, ProgressBar
@@ -18,11 +18,11 @@ from mcp_tui.session.events import ProgressReceived
 from mcp_tui.ui.text import literal_line
 
 
-class RunningCall(Horizontal):
+class RunningCall(Vertical):
     """One call in flight: what it is, how long it has run, then a bar once progress comes.
 
-    Two lines: the heading, then (until the server reports progress) the seconds counted once a
-    second. Textual's indeterminate ``ProgressBar`` (four widgets, animated at 15 frames a
+    The heading, then (until the server reports progress) the seconds counted once a second;
+    then the bar and the progress message, if any, under it. Textual's indeterminate ``ProgressBar`` (four widgets, animated at 15 frames a
     second) is mounted only with the first ``notifications/progress``: every call used to have
     one, and its animation redrew the screen, and a form over it, the whole time a call ran.
     """
@@ -38,7 +38,7 @@ class RunningCall(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Label(self._label, classes="running-label")
-        yield Label(Content("running"), classes="running-message -alone")
+        yield Label(Content("running"), classes="running-message")
 
     def on_mount(self) -> None:
         if self._latest is not None:
@@ -64,13 +64,14 @@ class RunningCall(Horizontal):
                 self._clock.stop()
             self._bar = ProgressBar(total=total, show_eta=False, classes="running-bar")
             self.mount(self._bar, before=message)
-            message.update(Content(""))
-            message.remove_class("-alone")  # beside the bar now (app.tcss)
         self._bar.update(total=total, progress=event.progress)
         if event.message:
             message.update(literal_line(event.message, limit=160))
         elif total is None:
             message.update(Content(f"{event.progress:g}"))
+        else:
+            message.update(Content(""))
+        message.display = bool(event.message) or total is None  # no empty line under the bar
 
 
 class RunningCalls(Vertical):
