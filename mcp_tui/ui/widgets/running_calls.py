@@ -22,9 +22,10 @@ class RunningCall(Vertical):
     """One call in flight: what it is, how long it has run, then a bar once progress comes.
 
     The heading, then (until the server reports progress) the seconds counted once a second;
-    then the bar and the progress message, if any, under it. Textual's indeterminate ``ProgressBar`` (four widgets, animated at 15 frames a
-    second) is mounted only with the first ``notifications/progress``: every call used to have
-    one, and its animation redrew the screen, and a form over it, the whole time a call ran.
+    then the bar and the progress message, if any, under it. Textual's indeterminate
+    ``ProgressBar`` (four widgets, animated at 15 frames a second) is mounted only with the first
+    ``notifications/progress``: every call used to have one, and its animation redrew the
+    screen, and a form over it, the whole time a call ran.
     """
 
     def __init__(self, call_id: int, label: Content) -> None:
