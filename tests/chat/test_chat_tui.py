@@ -151,7 +151,12 @@ async def test_escape_stops_generation_then_goes_back(
         )
         # The conversation goes on after a stop.
         await say(run, "go on")
-        await wait_until(run.pilot, lambda: "Next." in model_text(chat), "the next reply")
+        # Escape stops a turn that still runs (the text shows before it ends): wait for its end.
+        await wait_until(
+            run.pilot,
+            lambda: "Next." in model_text(chat) and not chat.generating,
+            "the next reply, and the turn over",
+        )
         await run.pilot.press("escape")
         await wait_until(
             run.pilot, lambda: run.app.screen is run.app.session, "back to the session"
@@ -168,7 +173,12 @@ async def test_a_saved_conversation_is_resumed(
     script = [Reply(text="First answer."), Reply(text="Second answer.")]
     async with chat_app(tmp_path, script, monkeypatch) as (run, fake, chat):
         await say(run, "hello")
-        await wait_until(run.pilot, lambda: "First answer." in model_text(chat), "reply")
+        # Ctrl+N is refused while the turn runs, and the text shows before the turn ends.
+        await wait_until(
+            run.pilot,
+            lambda: "First answer." in model_text(chat) and not chat.generating,
+            "the reply, and the turn over",
+        )
         await run.pilot.press("ctrl+n")
         await wait_until(run.pilot, lambda: not list(chat.query(UserBlock)), "a new chat")
         await run.pilot.press("ctrl+o")
