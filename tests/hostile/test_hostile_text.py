@@ -172,7 +172,7 @@ async def test_hostile_text_everywhere_stays_literal_and_answers_stay_exact(
         assert isinstance(app.screen, DetailScreen)
         assert app.screen.text.endswith(LONG)
         await pilot.press("escape")
-
+        await wait_for(pilot, lambda: not isinstance(app.screen, DetailScreen))
         await assert_answers_keys(pilot, app)
         assert app.is_running
     assert markup_calls == []

@@ -585,7 +585,11 @@ async def test_traffic_view_toggle_shows_messages() -> None:
         await pilot.press("up")
         await wait_until(lambda: '"name": "e"' in session.traffic.text(), pilot=pilot)
         await pilot.press("t")
-        assert session.transcript.display and not session.traffic.display
+        await wait_until(
+            lambda: session.transcript.display and not session.traffic.display,
+            pilot=pilot,
+            message="the transcript back in place of the traffic view",
+        )
 
 
 async def test_notices_refusals_and_elicitation_outcomes_in_transcript() -> None:
@@ -636,10 +640,12 @@ async def test_reconnect_replaces_the_connection() -> None:
         first = factory.latest("demo")
         await pilot.press("R")
         await wait_for(pilot, lambda: len(factory.made) == 2)
+        # The entry's state and the transcript follow the events at the app's next flush: until
+        # then the entry still says READY, the first connection's state.
+        await wait_until(lambda: "reconnecting" in transcript_text(app), pilot=pilot)
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        assert first.close_count == 1
+        await wait_until(lambda: first.close_count == 1, pilot=pilot)
         assert app.entries["demo"].connection is factory.latest("demo")
-        assert "reconnecting" in transcript_text(app)
 
 
 async def test_stop_asking_toggle() -> None:
@@ -752,7 +758,8 @@ async def test_rate_limit_pause_shows_on_the_server() -> None:
         await wait_until(lambda: "not asking" in str(tree_node(app, "demo", "").label), pilot=pilot)
         await pilot.press("x")  # turn asking back on
         await wait_until(lambda: factory.latest("demo").paused is False, pilot=pilot)
-        assert not app.entries["demo"].paused
+        # The connection reports the change as an event; the entry follows at the next flush.
+        await wait_until(lambda: not app.entries["demo"].paused, pilot=pilot)
 
 
 async def test_transcript_is_bounded() -> None:

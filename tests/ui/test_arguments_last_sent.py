@@ -16,11 +16,20 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Checkbox, TextArea
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from app_testkit import ArgumentsHost, catalog_has, make_app, open_node, wait_for, wait_until
+from app_testkit import (
+    ArgumentsHost,
+    catalog_has,
+    make_app,
+    mounted_screen,
+    open_node,
+    wait_for,
+    wait_until,
+)
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.schema.arguments import partial
@@ -105,6 +114,26 @@ def flat_raws(app: App[Any]) -> dict[str, Any]:
     return app.screen.query_one(SchemaForm).raw_values()
 
 
+def shown(app: App[Any], selector: Any) -> Widget | None:
+    """The body's ``selector`` widget (the flat form, the tree form, the editor), if any."""
+    found = app.screen.query(selector)
+    return found.first() if found else None
+
+
+async def replaced(pilot: Pilot[None], app: App[Any], selector: Any, old: Widget | None) -> None:
+    """Wait until the body shows a new, mounted ``selector`` widget in place of ``old``.
+
+    F2 and F3 update the line above the body at once, then remove the body and mount a new one:
+    until then the old form is still there to be read (its values, not the new ones).
+    """
+
+    def new() -> bool:
+        widget = shown(app, selector)
+        return widget is not None and widget is not old and widget.is_mounted
+
+    await wait_until(new, pilot=pilot, message=f"a new {selector} in the body")
+
+
 async def test_a_flat_form_starts_from_the_last_call_and_f3_goes_to_the_defaults_and_back() -> None:
     sent = {"name": "Ada", "count": 4, "loud": True}
     app = ArgumentsHost(FLAT, prefill=Prefill(sent, "last sent 12:03:04"))
@@ -114,16 +143,18 @@ async def test_a_flat_form_starts_from_the_last_call_and_f3_goes_to_the_defaults
         assert origin(app) == "Values last sent 12:03:04 · F3: the defaults"
         assert footer_keys(app).get("defaults") == "Defaults"
         assert "last_sent" not in footer_keys(app)
+        old = shown(app, SchemaForm)
         await pilot.press("f3")
         await until(pilot, lambda: origin(app).startswith("The defaults"))
-        await until(pilot, lambda: app.screen.query(SchemaForm))
+        await replaced(pilot, app, SchemaForm, old)
         assert flat_raws(app) == {"name": "", "count": "1", "loud": None}
         assert origin(app) == "The defaults · F3: the values last sent 12:03:04"
         assert footer_keys(app).get("last_sent") == "Last sent"
         assert "defaults" not in footer_keys(app)
+        old = shown(app, SchemaForm)
         await pilot.press("f3")
         await until(pilot, lambda: origin(app).startswith("Values"))
-        await until(pilot, lambda: app.screen.query(SchemaForm))
+        await replaced(pilot, app, SchemaForm, old)
         assert flat_raws(app) == {"name": "Ada", "count": "4", "loud": True}
         await pilot.press("ctrl+s")  # untouched, the remembered values are sent as they are
         await until(pilot, lambda: app.results)
@@ -141,12 +172,13 @@ async def test_f3_asks_before_it_replaces_what_was_typed() -> None:
         await until(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
         assert flat_raws(app)["name"] == "Adane"
         assert origin(app).startswith("Values last sent")
+        old = shown(app, SchemaForm)
         await pilot.press("f3")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
         await until(pilot, lambda: origin(app).startswith("The defaults"))
-        await until(pilot, lambda: app.screen.query(SchemaForm))
+        await replaced(pilot, app, SchemaForm, old)
         assert flat_raws(app)["name"] == ""
         await pilot.press("escape")  # the defaults, untouched: closes without asking
         await until(pilot, lambda: app.results)
@@ -164,12 +196,12 @@ async def test_f2_shows_the_prefilled_values_and_f3_in_the_editor_gives_the_star
         assert json.loads(editor.text) == sent
         await pilot.press("f3")
         await until(pilot, lambda: origin(app).startswith("The defaults"))
-        await until(pilot, lambda: app.screen.query("#arguments-json"))
+        await replaced(pilot, app, "#arguments-json", editor)
         editor = app.screen.query_one("#arguments-json", TextArea)
         assert json.loads(editor.text) != sent  # the starter, built from the schema
         assert "Ada" not in editor.text
         await pilot.press("f2")  # and the form behind it is at the defaults too
-        await until(pilot, lambda: app.screen.query(SchemaForm))
+        await replaced(pilot, app, SchemaForm, None)
         assert flat_raws(app)["count"] == "1"
 
 
@@ -205,14 +237,15 @@ async def test_the_tree_form_goes_to_its_defaults_and_back() -> None:
     app = ArgumentsHost(TREE, prefill=Prefill(SENT_TREE, "last sent 12:03:04"))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.screen.query(ArgumentsForm))
+        old = shown(app, ArgumentsForm)
         await pilot.press("f3")
         await until(pilot, lambda: origin(app).startswith("The defaults"))
-        await until(pilot, lambda: app.screen.query(ArgumentsForm))
+        await replaced(pilot, app, ArgumentsForm, old)
         form = app.screen.query_one(ArgumentsForm)
         assert "alpha" not in json.dumps(partial(form.root, form.state))  # (read without a sync)
         await pilot.press("f3")
         await until(pilot, lambda: origin(app).startswith("Values"))
-        await until(pilot, lambda: app.screen.query(ArgumentsForm))
+        await replaced(pilot, app, ArgumentsForm, form)
         assert app.screen.query_one(ArgumentsForm).partial() == SENT_TREE
 
 
@@ -383,7 +416,8 @@ async def test_the_run_as_a_task_tick_is_remembered_with_the_arguments() -> None
 
         async def open_slow() -> Checkbox:
             session.open_tool("demo", "slow")
-            await wait_for(pilot, lambda: bool(app.screen.query("#arguments-task")))
+            # Mounted: its body (the form flat_raws reads) too, not only the tick box.
+            await wait_for(pilot, lambda: mounted_screen(app, ArgumentsScreen) is not None)
             return app.screen.query_one("#arguments-task", Checkbox)
 
         box = await open_slow()
@@ -395,8 +429,10 @@ async def test_the_run_as_a_task_tick_is_remembered_with_the_arguments() -> None
 
         box = await open_slow()
         assert box.value and flat_raws(app)["name"] == "Ada"
+        old = shown(app, SchemaForm)
         await pilot.press("f3")  # the defaults: not a task either
         await wait_for(pilot, lambda: not box.value)
+        await replaced(pilot, app, SchemaForm, old)
         assert flat_raws(app)["name"] == ""
         await pilot.press("f3")  # the last call again: ticked again
         await wait_for(pilot, lambda: box.value)

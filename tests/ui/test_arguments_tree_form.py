@@ -211,12 +211,14 @@ async def test_recursion_expands_on_demand_maps_take_rows_variants_switch() -> N
         assert isinstance(picker, FieldRow)
         picker.focus_control()
         await pilot.press("enter", "down", "down", "enter")
+        # The chosen variant's rows are mounted in place of the first one's.
+        await wait_until(lambda: pilot.app.screen.query("VariantBox LeafRow"), pilot=pilot)
         value = [r for r in pilot.app.screen.query("VariantBox LeafRow")]
         assert len(value) == 1 and isinstance(value[0], FieldRow)
         value[0].focus_control()
         await pilot.press(*"abc")
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_until(lambda: app.results, pilot=pilot, message="the form sent")
     assert app.results == [
         {"root": {"label": "top", "child": {"label": "leaf"}}, "env": {"N": 12}, "mode": "abc"}
     ]

@@ -13,6 +13,7 @@ from mcp_tui.schema import parse_requested_schema
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.widgets.list_control import ItemInput, ListControl
+from tests.waits import wait_until
 
 SIZE = (100, 40)
 
@@ -61,6 +62,12 @@ def items(app: App[Any]) -> list[str]:
     return [i.value for i in app.screen.query_one(ListControl).items]
 
 
+async def items_are(pilot: Any, app: App[Any], expected: list[str]) -> None:
+    """Wait for the list's items to be ``expected``: an item added or removed is mounted or
+    removed a moment after its key is handled."""
+    await wait_until(lambda: items(app) == expected, pilot=pilot, message=f"the items {expected}")
+
+
 @pytest.mark.anyio
 async def test_list_number_select_const_and_nullable_send_exact_json() -> None:
     app = Host(request(SCHEMA))
@@ -68,21 +75,21 @@ async def test_list_number_select_const_and_nullable_send_exact_json() -> None:
         await pilot.pause()
         assert isinstance(app.focused, ItemInput)
         await pilot.press(*"red", "enter", *"green", "enter", *"blue")
-        assert items(app) == ["red", "green", "blue"]
+        await items_are(pilot, app, ["red", "green", "blue"])
         await pilot.press("alt+up")  # blue moves above green, focus follows it
-        assert items(app) == ["red", "blue", "green"]
+        await items_are(pilot, app, ["red", "blue", "green"])
         await pilot.press("down", "enter")  # a new empty item after green
-        assert items(app) == ["red", "blue", "green", ""]
+        await items_are(pilot, app, ["red", "blue", "green", ""])
         await pilot.press("backspace")  # removes the empty item
-        assert items(app) == ["red", "blue", "green"]
+        await items_are(pilot, app, ["red", "blue", "green"])
         await pilot.press("up", "up")
         await pilot.press("ctrl+u", "backspace")  # clear "red", then remove it
-        assert items(app) == ["blue", "green"]
+        await items_are(pilot, app, ["blue", "green"])
         await pilot.press("tab")  # to the priority select
         await pilot.press("enter", "down", "down", "down", "enter")  # blank, 1, 2, 3
         await pilot.pause()
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_until(lambda: app.outcomes, pilot=pilot, message="the answer")
     assert app.outcomes == [
         ElicitationOutcome("accept", {"tags": ["blue", "green"], "priority": 3, "version": "v1"})
     ]
