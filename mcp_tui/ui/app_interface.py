@@ -18,11 +18,11 @@ from textual.screen import Screen
 from mcp_tui.session.era import Era
 from mcp_tui.session.roots import Root
 from mcp_tui.ui.state import Connection, ServerEntry
-from mcp_tui.ui.url_waits import UrlWaits, WaitState
+from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
 
 if TYPE_CHECKING:  # annotations only: neither loads before the first frame
     from mcp_tui.chat.settings import ChatSettings
-    from mcp_tui.session.elicitation import ElicitationHandler
+    from mcp_tui.session.elicitation import ElicitationHandler, ElicitationRequest
 
 
 @runtime_checkable
@@ -74,6 +74,8 @@ class McpApp(Protocol):
     def set_roots(self, server: str, roots: Sequence[Root]) -> None: ...
 
     def end_url_wait(self, key: int, state: WaitState) -> None: ...
+
+    def wait_for_page(self, request: ElicitationRequest) -> UrlWait: ...
 
     def open_chat(self) -> None: ...
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from textual.app import App
 
+from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.session.events import ConnectionState, ElicitationCompleted, LogReceived
 from mcp_tui.ui.messages import (
     ElicitationFinished,
@@ -31,6 +32,7 @@ from mcp_tui.ui.render import (
     url_wait_entry,
 )
 from mcp_tui.ui.screens.session import SessionScreen
+from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
 from mcp_tui.untrusted import one_line
 
@@ -43,6 +45,7 @@ class AppWaits(App[None]):
 
     #: Accepted URL-mode requests waiting for the server to finish them.
     url_waits: UrlWaits
+    entries: dict[str, ServerEntry]
     _session: SessionScreen | None
 
     def _wait_events(self, batch: Any) -> list[Entry]:
@@ -126,12 +129,26 @@ class AppWaits(App[None]):
         if self._session is not None:
             self._session.queue_entries([elicitation_shown_entry(message.request, message.waiting)])
 
+    def wait_for_page(self, request: ElicitationRequest) -> UrlWait:
+        """Start waiting for the page of an accepted URL request (idempotent).
+
+        A server no longer connected ends the wait at once (``closed``): its completion can
+        never come. A -32042's page is asked for after its call returned, so the connection
+        can drop while the consent is open, and accepting it then left a ten-minute wait.
+        """
+        wait = self.url_waits.add(request)
+        entry = self.entries.get(request.server)
+        gone = entry is None or entry.state is not ConnectionState.READY
+        ended = self.url_waits.server_gone(request.server) if wait.waiting and gone else []
+        if self._session is not None:
+            self._session.queue_entries(self._waits_ended(ended))
+            self._session.url_waits_changed()
+        return wait
+
     def on_elicitation_finished(self, message: ElicitationFinished) -> None:
         request = message.request
         if request.mode == "url" and message.outcome.action == "accept":
-            self.url_waits.add(request)
-            if self._session is not None:
-                self._session.url_waits_changed()
+            self.wait_for_page(request)
         if self._session is not None:
             entry = elicitation_finished_entry(
                 message.request, message.outcome, message.abandoned_input

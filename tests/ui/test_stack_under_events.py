@@ -630,3 +630,30 @@ async def test_typing_goes_on_in_the_arguments_form_after_a_form_over_it_is_with
         await wait_until(lambda: factory.latest("b").calls, pilot=pilot)
     assert factory.latest("b").calls[0][:2] == ("echo", {"text": "half done"})
     assert answers.got["a"] == ["withdrawn"]
+
+
+async def test_a_page_accepted_after_its_server_dropped_is_not_waited_for() -> None:
+    """-32042: the consent for the page is open when the server goes (the call has returned, so
+    nothing withdraws it). Accepting it then used to start a ten-minute wait for a completion
+    that can never come; now the wait ends at once and the call is not retried."""
+    from test_app_url import needs_url, url_request
+
+    app, factory = make_app(
+        {"demo": Script(results={"ping": lambda _args: needs_url(url_request("e1"))})},
+        servers=("demo",),
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "demo")
+        session_of(app).call_tool("demo", "ping", {})
+        await wait_until(lambda: isinstance(app.screen, UrlConsentScreen), pilot=pilot)
+        consent = app.screen
+        assert isinstance(consent, UrlConsentScreen)
+        await factory.latest("demo").close()
+        await wait_until(lambda: app.entries["demo"].state is ConnectionState.CLOSED, pilot=pilot)
+        consent.finish(ElicitationOutcome("accept"))  # the person opened it and accepted
+        await wait_until(
+            lambda: "The connection ended" in transcript_text(app, full=True), pilot=pilot
+        )
+        assert app.url_waits.waiting == []
+        assert len(app.screen_stack) == 1
+        assert len(factory.latest("demo").calls) == 1

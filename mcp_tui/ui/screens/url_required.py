@@ -41,8 +41,8 @@ class UrlRound(Struct, frozen=True):
 
 
 class RetryingScreen(Protocol):
-    """What the flow uses of the session screen (``SessionVerbs``): the transcript queue and the
-    URL waits' rows."""
+    """What the flow uses of the session screen (``SessionVerbs``): the app and the transcript
+    queue (the app's ``wait_for_page`` redraws the URL waits' rows)."""
 
     @property
     def app(self) -> App[Any]: ...
@@ -56,8 +56,6 @@ class RetryingScreen(Protocol):
     def queue_entries(self, entries: Iterable[Entry]) -> None: ...
 
     def flush_entries(self) -> None: ...
-
-    def url_waits_changed(self) -> None: ...
 
 
 async def url_required(
@@ -120,8 +118,7 @@ async def url_required(
                 screen, server, name, [], f"You {verb} the page, so the call is not retried."
             )
             return None
-        keys.append(screen.mcp_app.url_waits.add(request).key)
-        screen.url_waits_changed()
+        keys.append(screen.mcp_app.wait_for_page(request).key)
     waits = await screen.mcp_app.url_waits.settled(keys)
     unfinished = [w for w in waits if w.state not in FINISHED]
     if unfinished or len(waits) != len(keys):
