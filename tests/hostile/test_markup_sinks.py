@@ -103,13 +103,19 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/widgets/fitted_text.py", ".update", 'Content.assemble(kept, "\\n", self._more)'):
         "kept: lines wrapped from self._text (Content.wrap, no markup parsed); self._more: a "
         "Content parameter, mcp-tui's own note",
+    ("mcp_tui/ui/widgets/fitted_text.py", ".update",
+     'text if spare is None else Content.assemble(text, "\\n", spare)'):
+        "Content parameters (annotated): literal() text and mcp-tui's own hint",
+    ("mcp_tui/ui/widgets/fitted_text.py", ".update", 'Content.assemble(self._text, "\\n", spare)'):
+        "Content parameters (annotated): literal() text and mcp-tui's own hint",
+    ("mcp_tui/ui/widgets/fitted_text.py", "assemble", "spare"):
+        "a Content parameter (annotated): the info panel's key hint, mcp-tui's own words",
+    ("mcp_tui/ui/widgets/fitted_text.py", "assemble", "self._text"):
+        "a Content parameter (annotated): built by the callers with literal()/literal_line()",
     ("mcp_tui/ui/widgets/fitted_text.py", "assemble", "kept"):
         "lines wrapped from the Content self._text (Content.wrap parses no markup)",
     ("mcp_tui/ui/widgets/fitted_text.py", "assemble", "self._more"):
         "a Content parameter (annotated): mcp-tui's own note, built with Content.styled",
-    ("mcp_tui/ui/widgets/info_panel.py", ".update",
-     'Content("\\n").join(lines) if lines else Content("No server selected")'):
-        "lines are Content built with literal_line/literal (each Content(...) call is checked)",
     ("mcp_tui/ui/widgets/running_calls.py", "Label", "self._label"):
         "a Content parameter (annotated), built by the session screen from literal_line",
     ("mcp_tui/ui/widgets/title_bar.py", "Content", 'f" {self.icon}"'):

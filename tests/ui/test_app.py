@@ -241,6 +241,45 @@ async def test_servers_show_state_and_one_failure_does_not_break_others() -> Non
         assert "fake-server 1.2.3" in str(info) and "2025-11-25" in str(info)
 
 
+async def test_the_info_panel_says_when_it_is_cut_at_80x24() -> None:
+    """A long description filled the info panel's four lines at 80x24 and the tool's arguments
+    and the "i details" hint under it were cut without a sign. Now the last line says where the
+    rest is; a short description leaves room for both."""
+    from fake_connection import ECHO_SCHEMA
+
+    from mcp_tui.ui.widgets.catalog import CatalogTree
+    from mcp_tui.ui.widgets.info_panel import InfoPanel
+
+    long = "Trigger a URL elicitation so the client can direct the user to a browser flow. " * 3
+    tools = (
+        ToolInfo("long", long + "THE END", input_schema=ECHO_SCHEMA),
+        ToolInfo("short", "Echo the text back", input_schema=ECHO_SCHEMA),
+    )
+    app, _ = make_app({"demo": Script(tools=tools)})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session = session_of(app)
+        await wait_for(pilot, lambda: session.panels_ready and catalog_has(app, "demo", "long"))
+        tree = session.query_one(CatalogTree)
+        info = session.query_one("#info", InfoPanel)
+
+        def shown() -> list[str]:
+            return str(info.render()).splitlines()
+
+        await cursor_on(pilot, tree, lambda: tree_node(app, "demo", "long"), "the long tool")
+        await wait_for(pilot, lambda: bool(shown()) and shown()[0] == "tool long")
+        await wait_for(pilot, lambda: shown()[-1] == "… i: the full details")
+        assert len(shown()) == info.region.height <= 4
+        assert "THE END" not in str(info.render())
+        await cursor_on(pilot, tree, lambda: tree_node(app, "demo", "short"), "the short tool")
+        await wait_for(pilot, lambda: shown()[0] == "tool short")
+        assert shown()[1:] == [
+            "Echo the text back",
+            "arguments text*, times",
+            "Enter call · i details",
+        ]
+
+
 # --- calling tools ---------------------------------------------------------------------------
 
 

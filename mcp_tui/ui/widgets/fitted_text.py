@@ -1,18 +1,22 @@
-"""A block of text given at most a fifth of the screen's height, that says when it was cut.
+"""A block of text bounded by its ``max-height``, that says when it was cut.
 
 A ``max-height`` alone cuts a long paragraph without a sign: at 80x24 a tool's description of
-six wrapped lines showed five and stopped mid-sentence. This widget wraps the text at its own
-width whenever its size changes and, when the lines do not fit, keeps what fits and ends with
-a note (``more``) saying where the rest is.
+six wrapped lines showed five and stopped mid-sentence, and the info panel lost the tool's
+arguments and the "i details" hint under a long description. This widget wraps the text at its
+own width whenever its size or the screen's changes and, when the lines do not fit its
+``max-height`` (a fifth of the screen without one), keeps what fits and ends with a note
+(``more``) saying where the rest is.
 """
 
 from __future__ import annotations
 
 from textual import events
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Static
 
-#: The share of the screen's height the text may take, and the fewest lines it gets.
+#: Without a ``max-height``: the share of the screen's height the text may take. The fewest
+#: lines it gets either way.
 SHARE = 5
 FEWEST = 2
 
@@ -20,17 +24,38 @@ FEWEST = 2
 class FittedText(Static):
     """``text`` wrapped to the widget's width, cut to its line budget with ``more`` after it."""
 
-    def __init__(self, text: Content, more: Content, *, classes: str | None = None) -> None:
-        super().__init__(text, classes=classes)
+    def __init__(
+        self, text: Content, more: Content, *, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(text, id=id, classes=classes)
         self._text = text
         self._more = more
+        #: Lines shown after the text only when they fit too (a hint the footer also gives).
+        self._spare: Content | None = None
         #: (width, budget) of the last fitting: a resize that changes neither does nothing.
         self._fitted: tuple[int, int] | None = None
 
+    def set_text(self, text: Content, spare: Content | None = None) -> None:
+        """Show ``text`` instead, and ``spare`` under it if there is room (fitted now if the
+        widget has a size, else on its resize)."""
+        self._text = text
+        self._spare = spare
+        self._fitted = None
+        self.update(text if spare is None else Content.assemble(text, "\n", spare))
+        self.fit()
+
     @property
     def budget(self) -> int:
-        """Lines the text may take on this screen."""
-        return max(FEWEST, self.app.size.height // SHARE)
+        """Lines the text may take: its ``max-height`` less its padding, on this screen."""
+        viewport = self.app.size
+        scalar = self.styles.max_height
+        if scalar is None:
+            return max(FEWEST, viewport.height // SHARE)
+        parent = self.parent
+        container = parent.size if isinstance(parent, Widget) else viewport
+        height = int(scalar.resolve(container, viewport))
+        padding = self.styles.padding
+        return max(FEWEST, height - padding.top - padding.bottom)
 
     def on_mount(self) -> None:
         # A taller or shorter terminal changes the budget without resizing this widget (its
@@ -51,7 +76,11 @@ class FittedText(Static):
         self._fitted = (width, budget)
         lines = self._text.wrap(width)
         if len(lines) <= budget:
-            self.update(self._text)
+            spare = self._spare
+            if spare is not None and len(lines) + len(spare.wrap(width)) <= budget:
+                self.update(Content.assemble(self._text, "\n", spare))
+            else:
+                self.update(self._text)
             return
         kept = Content("\n").join(lines[: budget - 1])
         self.update(Content.assemble(kept, "\n", self._more))

@@ -10,13 +10,13 @@ from __future__ import annotations
 import time
 
 from textual.content import Content
-from textual.widgets import Static
 
 from mcp_tui.session.events import ConnectionState, PromptInfo, ResourceInfo, ToolInfo
 from mcp_tui.ui.render import clip, pretty_json, server_info_text
 from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.catalog import NodeRef
+from mcp_tui.ui.widgets.fitted_text import FittedText
 
 STATE_STYLE = {
     ConnectionState.CONNECTING: "$warning",
@@ -152,8 +152,13 @@ HINTS = {
 }
 
 
-class InfoPanel(Static):
-    """Details of the highlighted server or item, bounded to a few lines."""
+class InfoPanel(FittedText):
+    """Details of the highlighted server or item, bounded to a few lines (its ``max-height``:
+    four at 80x24), ending with where the rest is when they do not fit."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        more = Content.styled("… i: the full details", "dim italic")
+        super().__init__(Content(""), more, id=id, classes=classes)
 
     def show(self, ref: NodeRef | None, entry: ServerEntry | None) -> None:
         lines: list[Content] = []
@@ -161,9 +166,9 @@ class InfoPanel(Static):
             lines = _server_summary(entry)
         elif ref is not None:
             lines = _item_summary(ref) + _resource_marks(ref, entry)
-        if ref is not None and ref.kind in HINTS:
-            lines.append(Content.styled(HINTS[ref.kind], "dim italic"))
-        self.update(Content("\n").join(lines) if lines else Content("No server selected"))
+        # The keys, only when there is room: the footer shows them too.
+        hint = Content.styled(HINTS[ref.kind], "dim italic") if ref and ref.kind in HINTS else None
+        self.set_text(Content("\n").join(lines) if lines else Content("No server selected"), hint)
 
 
 def details(ref: NodeRef, entry: ServerEntry | None) -> tuple[str, str]:
