@@ -129,6 +129,23 @@ def test_call_flag_fills_an_empty_place_but_never_replaces_a_form_call() -> None
     assert recall(memory, "search", SCHEMA) == Prefill({"query": "form"}, "last sent 12:03:04")
 
 
+def test_values_typed_but_never_sent_say_so() -> None:
+    """A form sent after its server went away: nothing was sent, so "last sent" would be false;
+    the values are kept (the form opens with them) under a label that says they were not sent."""
+    memory: Memory = {}
+    remember(memory, "search", SCHEMA, {"query": "form"}, at=AT)
+    remember(memory, "search", SCHEMA, {"query": "typed"}, at=AT, origin="unsent")
+    prefill = recall(memory, "search", SCHEMA)
+    assert prefill == Prefill({"query": "typed"}, "typed 12:03:04, not sent")
+    assert "sent 12" not in (prefill.label or "")
+    # --call never replaces them either (the user typed them last).
+    remember(memory, "search", SCHEMA, {"query": "cli"}, at=AT, origin="--call")
+    assert recall(memory, "search", SCHEMA).arguments == {"query": "typed"}
+    # Sent later: "last sent" again.
+    remember(memory, "search", SCHEMA, {"query": "sent"}, at=AT)
+    assert recall(memory, "search", SCHEMA).label == "last sent 12:03:04"
+
+
 def test_the_values_load_back_into_the_tree_model_and_give_the_same_answer() -> None:
     """What the form will show from the values answers them again (lists, objects, variants,
     maps): pre-filling loses nothing."""

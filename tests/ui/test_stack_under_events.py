@@ -32,6 +32,7 @@ from app_testkit import (
     wait_until,
 )
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
@@ -354,6 +355,9 @@ async def test_arguments_sent_after_their_server_dropped_are_kept_for_the_next_t
         assert isinstance(again, ArgumentsScreen)
         await wait_until(lambda: again.is_mounted, pilot=pilot)
         assert again.collect(focus=False) == {"text": "keep me"}
+        # They were never sent: the line over the form must not say "last sent".
+        line = str(again.query_one("#arguments-origin", Static).render())
+        assert line.startswith("Values typed ") and ", not sent" in line, line
 
 
 async def test_a_call_returning_under_an_arguments_form_leaves_it_alone() -> None:

@@ -7,11 +7,13 @@ and tool, in memory only, for the app's lifetime, and the next form starts from 
 arguments and a resource template's variables are kept the same way, each under its own
 :data:`Kind` (a prompt may share a tool's name).
 
-Only what was *sent* is kept. A form closed with Escape and "Close without sending?" answered
-yes is gone, as the question says: a half-typed attempt the user gave up on should not come back
-by itself, and the form's only question stays true. ``--call TOOL --args JSON`` may fill an
-empty place (the user typed those too, in the shell) but never replaces a call sent from the form;
-a model's calls in the chat are not kept at all (they are the model's choices, not the user's).
+Only what was *sent* is kept, and what the user tried to send: a form sent after its server went
+away sent nothing, but what was typed is kept (``unsent``), labelled as never sent. A form closed
+with Escape and "Close without sending?" answered yes is gone, as the question says: a half-typed
+attempt the user gave up on should not come back by itself, and the form's only question stays
+true. ``--call TOOL --args JSON`` may fill an empty place (the user typed those too, in the shell)
+but never replaces a call sent from the form; a model's calls in the chat are not kept at all
+(they are the model's choices, not the user's).
 
 Remembered values are offered only while they still make sense: the tool's ``inputSchema`` must
 be the one they were sent against (a ``tools/list_changed`` with a different schema makes them
@@ -30,8 +32,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, TypeAlias
 
-#: Where remembered arguments came from: sent from the arguments form, or ``--call``.
-Origin: TypeAlias = Literal["form", "--call"]
+#: Where remembered arguments came from: sent from the arguments form, or ``--call``; or typed in
+#: the form and sent after the server went away (``unsent``: nothing left, the values are kept).
+Origin: TypeAlias = Literal["form", "--call", "unsent"]
 #: What the arguments were sent to: a tool's call, a prompt's get, a resource template's read.
 Kind: TypeAlias = Literal["tool", "prompt", "template"]
 #: How a note names what changed, by kind.
@@ -60,9 +63,12 @@ class LastSent:
 
     @property
     def label(self) -> str:
-        """Where the values came from, as the form says it: ``last sent 12:03:04``."""
+        """Where the values came from, as the form says it: ``last sent 12:03:04`` (``typed
+        12:03:04, not sent`` when the server had gone away)."""
         if self.origin == "--call":
             return f"from --call {self.clock}"
+        if self.origin == "unsent":
+            return f"typed {self.clock}, not sent"
         return f"last sent {self.clock}"
 
 

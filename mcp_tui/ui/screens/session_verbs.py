@@ -138,7 +138,8 @@ class SessionVerbs(Screen[None]):
 
     def _still_ready(self, server: str, what: str) -> bool:
         """Sending a form whose server went away while it was open: say that nothing was sent
-        and that the values typed are kept (``remember``: the form opens with them again)."""
+        and that the values typed are kept (``remember``, as ``unsent``: the form opens with
+        them again, and says they were never sent)."""
         entry = self.mcp_app.entries.get(server)
         if (
             entry is not None
@@ -214,7 +215,7 @@ class SessionVerbs(Screen[None]):
             self.notify(f"No tool {one_line(name)!r}", severity="error", markup=False)
             return
         title = f"{server} › {tool.title or tool.name}"
-        from mcp_tui.schema.arguments.last_sent import recall, remember
+        from mcp_tui.schema.arguments.last_sent import Origin, recall, remember
         from mcp_tui.session.tasks import server_runs_tool_tasks
         from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
 
@@ -231,8 +232,11 @@ class SessionVerbs(Screen[None]):
 
         def chosen(arguments: dict[str, Any] | None) -> None:
             if arguments is not None:
-                remember(entry.last_sent, name, schema, arguments, as_task=screen.as_task)
-                if self._still_ready(server, "call"):
+                ready = self._still_ready(server, "call")
+                origin: Origin = "form" if ready else "unsent"
+                as_task = screen.as_task
+                remember(entry.last_sent, name, schema, arguments, origin=origin, as_task=as_task)
+                if ready:
                     self.call_tool(server, name, arguments, as_task=screen.as_task)
 
         self.app.push_screen(screen, callback=chosen)
@@ -292,12 +296,14 @@ class SessionVerbs(Screen[None]):
             self.get_prompt(server, name, {})
             return
         schema = _string_schema((a.name, a.description, a.required) for a in prompt.arguments)
-        from mcp_tui.schema.arguments.last_sent import recall, remember
+        from mcp_tui.schema.arguments.last_sent import Origin, recall, remember
 
         def chosen(arguments: dict[str, Any] | None) -> None:
             if arguments is not None:
-                remember(entry.last_sent, name, schema, arguments, kind="prompt")
-                if self._still_ready(server, "prompt request"):
+                ready = self._still_ready(server, "prompt request")
+                origin: Origin = "form" if ready else "unsent"
+                remember(entry.last_sent, name, schema, arguments, origin=origin, kind="prompt")
+                if ready:
                     self.get_prompt(server, name, {k: str(v) for k, v in arguments.items()})
 
         title = f"{server} › prompt {prompt.title or prompt.name}"
@@ -356,15 +362,17 @@ class SessionVerbs(Screen[None]):
             self.read_resource(server, template.uri, template.name)
             return
         schema = _string_schema((name, None, True) for name in names)
-        from mcp_tui.schema.arguments.last_sent import Memory, recall, remember
+        from mcp_tui.schema.arguments.last_sent import Memory, Origin, recall, remember
 
         entry = self.mcp_app.entries.get(server)
         memory: Memory = entry.last_sent if entry is not None else {}
 
         def chosen(values: dict[str, Any] | None) -> None:
             if values is not None:
-                remember(memory, template.uri, schema, values, kind="template")
-                if not self._still_ready(server, "read"):
+                ready = self._still_ready(server, "read")
+                origin: Origin = "form" if ready else "unsent"
+                remember(memory, template.uri, schema, values, origin=origin, kind="template")
+                if not ready:
                     return
                 uri = expand(template.uri, {k: str(v) for k, v in values.items()})
                 self.read_resource(server, uri, template.name)
