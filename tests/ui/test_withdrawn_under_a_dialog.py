@@ -200,3 +200,54 @@ async def test_a_form_withdrawn_while_its_screen_is_being_mounted_closes_too() -
         assert request_screens(app) == []
         await the_next_request_still_works(pilot, handler)
     assert [m.outcome.action for m in app.finished] == ["cancel", "accept"]
+
+
+def test_the_textual_private_names_closing_uses_are_still_there() -> None:
+    """``ui/screens/closing.py`` is the one place that reaches into Textual: each private name it
+    uses is pinned here, so a Textual upgrade that renames one fails this test by name instead of
+    a withdrawn request failing in front of a user."""
+    import inspect
+
+    import textual._context
+
+    assert issubclass(textual._context.NoActiveAppError, RuntimeError)
+    assert isinstance(inspect.getattr_static(App, "_screen_stack"), property)
+    assert inspect.iscoroutinefunction(App._replace_screen)
+    assert list(inspect.signature(App._replace_screen).parameters) == ["self", "screen"]
+    assert callable(Screen._pop_result_callback)
+    app = Plain()
+    assert app._exit is False
+    screen = Dialog()
+    assert screen._result_callbacks == []
+    assert (screen._pruning, screen._closing, screen._closed) == (False, False, False)
+
+
+async def test_a_screen_taken_out_from_under_another_is_unmounted_and_its_workers_cancelled() -> (
+    None
+):
+    """``_take_out`` must do what ``App.pop_screen`` does for the top screen: the screen leaves
+    the DOM (its ``Unmount`` runs) and a worker it started (a request it was waiting on) is
+    cancelled, not left running for a screen nobody sees."""
+    from textual.worker import WorkerState
+
+    unmounted: list[str] = []
+
+    class Working(Dialog):
+        def on_mount(self) -> None:
+            self.run_worker(asyncio.Event().wait(), name="forever")
+
+        def on_unmount(self) -> None:
+            unmounted.append(self.name or "")
+
+    app = Plain()
+    async with app.run_test() as pilot:
+        below, other = Working(name="below"), Dialog(name="other")
+        await app.push_screen(below)
+        await wait_until(lambda: any(w.name == "forever" for w in below.workers), pilot=pilot)
+        worker = next(w for w in below.workers if w.name == "forever")
+        await app.push_screen(other)
+        close_wherever(below, "withdrawn")
+        await wait_until(lambda: unmounted == ["below"], pilot=pilot, message="not unmounted")
+        await wait_until(lambda: worker.state is WorkerState.CANCELLED, pilot=pilot)
+        assert not below.is_attached and app.screen is other
+        assert below not in app.screen_stack

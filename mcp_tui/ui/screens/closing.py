@@ -85,7 +85,8 @@ def close_wherever(screen: Screen[ResultT], result: ResultT | None = None) -> No
 
     Textual has no call that takes a screen out of the middle of its stack, so the ones not on
     top are taken out the way ``App.pop_screen`` takes out the top one (its result callback, the
-    stack, ``App._replace_screen``); ``tests/ui/test_withdrawn_under_a_dialog.py`` pins it.
+    stack, ``App._replace_screen``, which unmounts it and so cancels its workers);
+    ``tests/ui/test_withdrawn_under_a_dialog.py`` pins each private name used here, and that.
     """
     app = screen.app
     stack = app.screen_stack
