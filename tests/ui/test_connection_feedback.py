@@ -172,3 +172,36 @@ async def test_a_long_progress_message_wraps_at_80_columns_instead_of_being_cut(
         screen = app.export_screenshot()
         assert "zanzibar" in screen, "the end of the message is on screen too"
         release.set()
+
+
+async def test_a_progress_message_longer_than_its_two_lines_ends_with_an_ellipsis() -> None:
+    """At 80x24 a running call has four lines: heading, bar, and two for the message. A longer
+    message (up to 160 characters are kept) used to stop mid-word at the second line, with no
+    sign that more was sent; its second line now ends with '…'."""
+    import asyncio
+
+    from mcp_tui.session.events import CallOutcome, ProgressReceived
+    from mcp_tui.ui.widgets.running_calls import RunningCall
+
+    release = asyncio.Event()
+
+    async def slow(connection: object, arguments: object, call_id: int) -> CallOutcome:
+        await release.wait()
+        return CallOutcome()
+
+    message = "Copying " + " ".join(f"part{n:02d}" for n in range(30)) + " to the archive"
+    app, factory = make_app({"demo": Script(results={"echo": slow})})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session = session_of(app)
+        await wait_for(pilot, lambda: session.panels_ready)
+        call_id = session.call_tool("demo", "echo", {"text": "x"})
+        assert call_id is not None
+        factory.made[-1].sink(ProgressReceived("demo", call_id, 3, 8, message))
+        await wait_for(pilot, lambda: "part00" in app.export_screenshot())
+        row = app.query_one(RunningCall)
+        shown = row.query_one(".running-message")
+        await wait_for(pilot, lambda: str(shown.render()).rstrip().endswith("…"))
+        assert shown.region.height == 2 and row.region.contains_region(shown.region)
+        assert "part00" in str(shown.render()) and "archive" not in str(shown.render())
+        release.set()

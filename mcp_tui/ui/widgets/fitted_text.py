@@ -5,7 +5,8 @@ six wrapped lines showed five and stopped mid-sentence, and the info panel lost 
 arguments and the "i details" hint under a long description. This widget wraps the text at its
 own width whenever its size or the screen's changes and, when the lines do not fit its
 ``max-height`` (a fifth of the screen without one), keeps what fits and ends with a note
-(``more``) saying where the rest is.
+(``more``) saying where the rest is: on a line of its own, or (``inline``: a running call's
+progress message, two lines at most, where an ellipsis says enough) at the end of the last line.
 """
 
 from __future__ import annotations
@@ -25,11 +26,18 @@ class FittedText(Static):
     """``text`` wrapped to the widget's width, cut to its line budget with ``more`` after it."""
 
     def __init__(
-        self, text: Content, more: Content, *, id: str | None = None, classes: str | None = None
+        self,
+        text: Content,
+        more: Content,
+        *,
+        inline: bool = False,
+        id: str | None = None,
+        classes: str | None = None,
     ) -> None:
         super().__init__(text, id=id, classes=classes)
         self._text = text
         self._more = more
+        self._inline = inline
         #: Lines shown after the text only when they fit too (a hint the footer also gives).
         self._spare: Content | None = None
         #: (width, budget) of the last fitting: a resize that changes neither does nothing.
@@ -81,6 +89,12 @@ class FittedText(Static):
                 self.update(Content.assemble(self._text, "\n", spare))
             else:
                 self.update(self._text)
+            return
+        if self._inline:
+            room = max(0, width - self._more.cell_length)
+            last = lines[budget - 1].rstrip().truncate(room)
+            kept = Content("\n").join([*lines[: budget - 1], last])
+            self.update(Content.assemble(kept, self._more))
             return
         kept = Content("\n").join(lines[: budget - 1])
         self.update(Content.assemble(kept, "\n", self._more))

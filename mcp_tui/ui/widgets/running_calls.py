@@ -16,6 +16,7 @@ from textual.widgets import Label, ProgressBar
 
 from mcp_tui.session.events import ProgressReceived
 from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.widgets.fitted_text import FittedText
 
 
 class RunningCall(Vertical):
@@ -39,7 +40,8 @@ class RunningCall(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label(self._label, classes="running-label")
-        yield Label(Content("running"), classes="running-message")
+        # Two lines at most (app.tcss); a longer message ends with "…" (it is cut at 160 anyway).
+        yield FittedText(Content("running"), Content("…"), inline=True, classes="running-message")
 
     def on_mount(self) -> None:
         if self._latest is not None:
@@ -50,12 +52,12 @@ class RunningCall(Vertical):
     def _tick(self) -> None:
         if self._bar is None:
             seconds = int(time.monotonic() - self._started)
-            self.query_one(".running-message", Label).update(Content(f"running {seconds} s"))
+            self.query_one(".running-message", FittedText).set_text(Content(f"running {seconds} s"))
 
     def show_progress(self, event: ProgressReceived) -> None:
         """Show the latest progress now, or as soon as the row's widgets exist."""
         self._latest = event
-        messages = self.query(".running-message").results(Label)
+        messages = self.query(".running-message").results(FittedText)
         message = next(messages, None)
         if message is None:  # not composed yet: on_mount shows the latest
             return
@@ -67,11 +69,11 @@ class RunningCall(Vertical):
             self.mount(self._bar, before=message)
         self._bar.update(total=total, progress=event.progress)
         if event.message:
-            message.update(literal_line(event.message, limit=160))
+            message.set_text(literal_line(event.message, limit=160))
         elif total is None:
-            message.update(Content(f"{event.progress:g}"))
+            message.set_text(Content(f"{event.progress:g}"))
         else:
-            message.update(Content(""))
+            message.set_text(Content(""))
         message.display = bool(event.message) or total is None  # no empty line under the bar
 
 
