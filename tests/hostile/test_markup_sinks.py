@@ -103,6 +103,9 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/widgets/fitted_text.py", ".update", 'Content.assemble(kept, "\\n", self._more)'):
         "kept: lines wrapped from self._text (Content.wrap, no markup parsed); self._more: a "
         "Content parameter, mcp-tui's own note",
+    ("mcp_tui/ui/widgets/fitted_text.py", ".update", "Content.assemble(kept, self._more)"):
+        "kept: lines wrapped (and truncated) from self._text (Content.wrap/truncate, no markup "
+        "parsed); self._more: a Content parameter, mcp-tui's own ellipsis",
     ("mcp_tui/ui/widgets/fitted_text.py", ".update",
      'text if spare is None else Content.assemble(text, "\\n", spare)'):
         "Content parameters (annotated): literal() text and mcp-tui's own hint",
