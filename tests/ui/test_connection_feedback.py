@@ -205,3 +205,37 @@ async def test_a_progress_message_longer_than_its_two_lines_ends_with_an_ellipsi
         assert shown.region.height == 2 and row.region.contains_region(shown.region)
         assert "part00" in str(shown.render()) and "archive" not in str(shown.render())
         release.set()
+
+
+async def test_a_second_running_call_is_scrolled_to_not_cut_out_of_sight() -> None:
+    """At 80x24 the running calls get four lines, which one call with a progress message fills:
+    a second call's row was laid out under them and never seen. The panel now scrolls, and its
+    scrollbar says there is more."""
+    import asyncio
+
+    from mcp_tui.session.events import CallOutcome, ProgressReceived
+    from mcp_tui.ui.widgets.running_calls import RunningCall, RunningCalls
+
+    release = asyncio.Event()
+
+    async def slow(connection: object, arguments: object, call_id: int) -> CallOutcome:
+        await release.wait()
+        return CallOutcome()
+
+    app, factory = make_app({"demo": Script(results={"echo": slow})})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        session = session_of(app)
+        await wait_for(pilot, lambda: session.panels_ready)
+        first = session.call_tool("demo", "echo", {"text": "x"})
+        second = session.call_tool("demo", "echo", {"text": "y"})
+        assert first is not None and second is not None
+        factory.made[-1].sink(ProgressReceived("demo", first, 1, 8, "copying " + "words " * 20))
+        await wait_for(pilot, lambda: len(app.query(RunningCall)) == 2)
+        panel = app.query_one(RunningCalls)
+        await wait_for(pilot, lambda: panel.virtual_size.height > panel.region.height > 0)
+        await wait_for(pilot, lambda: panel.show_vertical_scrollbar)
+        last = app.query(RunningCall).last()
+        panel.scroll_to_widget(last, animate=False, immediate=True)
+        await wait_for(pilot, lambda: panel.region.contains_region(last.region))
+        release.set()
