@@ -114,3 +114,37 @@ async def test_the_question_is_in_sight_at_80x24() -> None:
         await pilot.pause()
         assert body.region.contains_region(question.region), (body.region, question.region)
         assert reply.region.height >= 3
+
+
+async def test_the_stop_reason_and_model_labels_sit_beside_their_fields() -> None:
+    """The options row's labels had a top padding made for a three-line Select, while the Select
+    and Input are compact (one line): 'endTurn ▼  human' showed a line above 'Stop reason  Model',
+    each value over the wrong word's place."""
+    from textual.app import App
+    from textual.widgets import Input, Label, Select
+
+    from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
+
+    request = SamplingRequest(
+        server="everything",
+        messages=(SamplingMessage("user", (SamplingPart("text", "hi"),)),),
+        max_tokens=100,
+    )
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(SamplingScreen(request))
+
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(lambda: isinstance(app.screen, SamplingScreen), pilot=pilot)
+        screen = app.screen
+        stop = screen.query_one("#sampling-stop", Select)
+        model = screen.query_one("#sampling-model", Input)
+        labels = list(screen.query_one("#sampling-options").query(Label))
+        await wait_until(lambda: stop.region.height > 0 and model.region.height > 0, pilot=pilot)
+        assert [str(label.render()) for label in labels] == ["Stop reason", "Model"]
+        # The text's line (content_region: a label's padding is inside its region).
+        lines = [label.content_region.y for label in labels]
+        assert lines == [stop.content_region.y, model.content_region.y], lines
+        assert labels[0].region.right <= stop.region.x < labels[1].region.x < model.region.x

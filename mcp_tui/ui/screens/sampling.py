@@ -120,7 +120,7 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
     #sampling-reply-label { margin: 1 0 0 0; text-style: bold; }
     #sampling-reply { height: 1fr; min-height: 3; max-height: 8; }
     #sampling-options { height: auto; margin: 1 0 0 0; }
-    #sampling-options Label { margin: 0 1 0 0; padding: 1 0 0 0; }
+    #sampling-options Label { margin: 0 1 0 0; }
     #sampling-stop { width: 26; margin: 0 2 0 0; }
     #sampling-model { width: 30; }
     #sampling-tool-row { height: auto; margin: 1 0 0 0; }
