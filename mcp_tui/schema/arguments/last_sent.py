@@ -79,9 +79,10 @@ Memory: TypeAlias = dict[tuple[Kind, str], LastSent]
 
 @dataclass(frozen=True, slots=True)
 class Prefill:
-    """What a tool's form starts from: ``arguments`` (``None``: the schema's defaults), where
-    they came from (``label``), ``note``: why remembered values were not used, and whether the
-    last call ran as a task (``as_task``: the form's "run as a task" box starts ticked)."""
+    """What a form (a tool's, a prompt's, a template's) starts from: ``arguments`` (``None``: the
+    schema's defaults), where they came from (``label``), ``note``: why remembered values were
+    not used, and whether the last call ran as a task (``as_task``: the form's "run as a task"
+    box starts ticked)."""
 
     arguments: dict[str, Any] | None = None
     label: str | None = None
@@ -109,7 +110,8 @@ def remember(
     kind: Kind = "tool",
     as_task: bool = False,
 ) -> None:
-    """Keep ``arguments`` as the tool's last call (a copy: the caller's dict may change later).
+    """Keep ``arguments`` as the last ones sent to ``tool`` (a prompt or template by ``kind``; a
+    copy: the caller's dict may change later).
 
     ``--call`` only fills an empty place: it never replaces what was sent from the form.
     """
@@ -122,7 +124,8 @@ def remember(
 
 
 def recall(memory: Memory, tool: str, schema: object, *, kind: Kind = "tool") -> Prefill:
-    """What the tool's form should start from; stale values are dropped, with a note."""
+    """What the form of ``tool`` (a prompt or template by ``kind``) should start from; stale
+    values are dropped, with a note."""
     key = (kind, tool)
     last = memory.get(key)
     if last is None or not last.arguments:
