@@ -165,9 +165,19 @@ async def send(pilot: Pilot[Any], app: McpTuiApp, log: Path, tool: str) -> dict[
         if app.screen is not app.screen_stack[0] and not isinstance(app.screen, ArgumentsScreen):
             await cancel_screen(pilot, app)  # an elicitation the tool asked on the way
         await pilot.pause(0.05)
-    while app.screen is not app.screen_stack[0]:  # asked again after answering: cancel too
+    # The response is in; the call's worker may still go on: a -32042 result's URL consent (and
+    # retry) comes after its outcome is written. Cancel whatever it asks until the worker ends,
+    # or the next tool's cursor and keys would land on that screen.
+    def settled() -> bool:
+        running = any(w.group == "calls" and not w.is_finished for w in app.workers)
+        return not running and app.screen is app.screen_stack[0]
+
+    while not settled():
         assert time.monotonic() < deadline, f"{app.screen!r} stays open after {tool}"
-        await cancel_screen(pilot, app)
+        if app.screen is not app.screen_stack[0]:
+            await cancel_screen(pilot, app)  # asked again after answering: cancel too
+        else:
+            await pilot.pause(0.05)
     return tool_calls(log, tool)[-1].get("arguments") or {}
 
 

@@ -214,9 +214,10 @@ async def cursor_on(
     rebuild also puts the cursor back where it was, after the next repaint. So the node is looked
     up afresh, the cursor moved, a repaint awaited, and that repeated until the cursor is on it.
     """
-    tree.focus()
     deadline = time.monotonic() + DEFAULT_TIMEOUT
     while True:
+        if pilot.app.focused is not tree:
+            tree.focus()  # again: a screen closing gives the focus back to its own choice
         node = find()
         if node.parent is not None and not node.parent.is_expanded:
             node.parent.expand()
@@ -227,7 +228,10 @@ async def cursor_on(
         node = find()
         if tree.cursor_node is node and pilot.app.focused is tree:
             return node
-        assert time.monotonic() < deadline, f"the catalog cursor never stayed on {what}"
+        assert time.monotonic() < deadline, (
+            f"the catalog cursor never stayed on {what}: it is on {tree.cursor_node!r}, the"
+            f" focus on {pilot.app.focused!r}, the screen {pilot.app.screen!r}"
+        )
 
 
 async def open_node(pilot: Pilot[None], app: McpTuiApp, server: str, name: str) -> None:

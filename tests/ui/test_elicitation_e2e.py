@@ -152,9 +152,13 @@ async def test_confirmation_round_trip() -> None:
 async def test_server_cancellation_closes_the_form_and_keeps_the_input() -> None:
     app = Host()
     async with app.run_test(size=(100, 40)) as pilot, session(app, "legacy") as conn:
-        call = asyncio.create_task(conn.call_tool("server_gives_up", {"seconds": 2.0}))
-        await open_form(pilot, app)
+        arguments = {"seconds": 60.0, "when_told": True}
+        call = asyncio.create_task(conn.call_tool("server_gives_up", arguments))
+        screen = await open_form(pilot, app)
         await pilot.press("tab", *"42")
+        await until(pilot, lambda: screen.raw_text().get("age") == "42")
+        # The server withdraws the form only now: a fixed 2 s could run out before the typing.
+        assert not (await conn.call_tool("give_up_now")).error
         await until(pilot, lambda: not isinstance(app.screen, ElicitationScreen))
         outcome = await asyncio.wait_for(call, 15)
         await until(pilot, lambda: bool(app.finished))
