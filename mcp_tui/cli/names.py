@@ -10,7 +10,8 @@ The rules, first match wins:
   (``npx -y @scope/pkg@1.2`` -> ``@scope/pkg``, ``uvx mcp-server-git==0.6`` -> ``mcp-server-git``);
   ``--package``/``-p`` (npm's), ``--from`` (uv's) or ``--spec`` (pipx's) name it when given;
 - an interpreter (``python``, ``node``, ``deno``, ``bun``, ``tsx``, ``uv run``, ...) with ``-m
-  pkg.sub``: ``pkg.sub``; with a script: the script's package — the directory under the last
+  pkg.sub``: ``pkg.sub``; with inline code (``python -c``, ``node -e``): the interpreter; with a
+  script: the script's package — the directory under the last
   ``node_modules`` (scope dropped: ``server-everything``), else, for a JavaScript file, the
   ``name`` in the nearest ``package.json`` above it (also without its scope) — else the script's
   stem (``server.py`` -> ``server``);
@@ -54,8 +55,11 @@ _VALUE_OPTIONS = {
     "--python", "-p", "--package", "--from", "--with", "--with-editable", "--with-requirements",
     "--directory", "--project", "--env-file", "--index", "--index-url", "--extra-index-url",
     "-r", "--require", "--import", "--loader", "-c", "--config", "--cache-dir", "--registry",
-    "--spec", "--node-options", "--inspect-port", "-W", "-X",
+    "--spec", "--node-options", "--inspect-port", "-W", "-X", "-e", "--eval",
 }  # fmt: skip
+#: Options whose value is code to run (python's ``-c``, node's and bun's ``-e``): no script
+#: follows, and the words after the code are its arguments (``python -c CODE --port 3``).
+_INLINE_CODE = {"python": frozenset({"-c"}), "node": frozenset({"-e", "--eval"})}
 _JS_SUFFIXES = {".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"}
 #: How many directories above a script are searched for ``package.json``.
 _PACKAGE_JSON_DEPTH = 6
@@ -77,7 +81,9 @@ def derive_name(target: StdioTarget | HttpTarget) -> str:
     if program in _INTERPRETERS or program.startswith("python") or program == "py":
         if program in ("uv", "deno") and args[:1] == ["run"]:
             args = args[1:]
-        return _script_or_module(args, target.cwd) or program
+        family = "python" if program.startswith("python") or program == "py" else "node"
+        inline = _INLINE_CODE[family] if program != "deno" else frozenset()
+        return _script_or_module(args, target.cwd, inline) or program
     directly = "/" in target.command or "\\" in target.command  # a script run as a program
     if directly and PurePath(target.command).suffix.lower() in {*_JS_SUFFIXES, ".py"}:
         return _script_name(target.command, target.cwd)
@@ -134,10 +140,14 @@ def _package(args: Sequence[str], options: frozenset[str]) -> str | None:
     return re.split(r"[@=<>!~\[; ]", chosen, maxsplit=1)[0] or chosen
 
 
-def _script_or_module(args: Sequence[str], cwd: str | None) -> str | None:
+def _script_or_module(
+    args: Sequence[str], cwd: str | None, inline: frozenset[str] = frozenset()
+) -> str | None:
     for option, value in _operands(args):
         if option == "-m":
             return value
+        if option in inline:
+            return None
         if option is None:
             if value in ("run", "exec", "tool"):
                 continue

@@ -55,6 +55,11 @@ EVERYTHING = "/app/node_modules/@modelcontextprotocol/server-everything/dist/ind
         ("python3 -u tools/weather_server.py --verbose", "weather_server"),
         ("uv run --directory srv server.py", "server"),
         ("deno run -A main.ts", "main"),
+        ("deno run -c deno.json main.ts", "main"),  # deno's -c is its config
+        # inline code: the words after it are its arguments, not a script
+        ("python3 -c import.sys --timeout 3", "python3"),
+        ("node -e 0 --port 3", "node"),
+        ("node --eval 0 server.js", "node"),
         ("./server.py", "server"),
         # anything else: the program's own name
         ("mcp-server-fetch --flag", "mcp-server-fetch"),
