@@ -360,6 +360,26 @@ async def test_arguments_sent_after_their_server_dropped_are_kept_for_the_next_t
         assert line.startswith("Values typed ") and ", not sent" in line, line
 
 
+async def test_a_form_sent_while_its_server_reconnects_does_not_say_the_server_is_ready() -> None:
+    """R drops the connection at once, its state changes on the next flush: a form sent in that
+    window said "a is ready: the call was not sent"."""
+    app, factory = make_app({"a": Answers().script("a")}, servers=("a",))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app, "a")
+        await open_node(pilot, app, "a", "echo")
+        await wait_until(lambda: isinstance(app.screen, ArgumentsScreen), pilot=pilot)
+        await pilot.press(*"typed")
+        app.entries["a"].connection = None  # what _reconnect does before the state changes
+        await pilot.press("ctrl+s")
+        await wait_until(
+            lambda: any("was not sent" in str(n.message) for n in app._notifications),
+            pilot=pilot,
+        )
+        said = [str(n.message) for n in app._notifications if "was not sent" in str(n.message)]
+        assert "is ready" not in said[0] and "not connected" in said[0], said
+        assert factory.latest("a").calls == []
+
+
 async def test_a_call_returning_under_an_arguments_form_leaves_it_alone() -> None:
     """A call returns while the person fills in the next call's arguments: the result goes to
     the transcript behind, the form keeps its focus and its text."""

@@ -147,7 +147,12 @@ class SessionVerbs(Screen[None]):
             and entry.connection is not None
         ):
             return True
-        state = entry.state.value if entry is not None else "gone"
+        if entry is None:
+            state = "gone"
+        elif entry.connection is None:  # dropped by R; the state changes on the next flush
+            state = "not connected"
+        else:
+            state = entry.state.value
         self.notify(
             f"{one_line(server)} is {state}: the {what} was not sent. What you typed is kept: "
             "the form opens with it again once the server is back (R reconnects).",
