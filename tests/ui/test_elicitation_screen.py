@@ -477,6 +477,9 @@ async def test_secret_looking_fields_carry_a_warning() -> None:
         ("tokenCount", "", None, False),
         ("x", "Number of tokens", None, False),
         ("tokensUsed", "", None, False),
+        # ... but a token "used for" or "used to" something is the credential itself.
+        ("session", "Token used for this session", None, True),
+        ("x", "Tokens used to sign in", None, True),
         ("authToken", "", None, True),
         ("token", "Token", None, True),
         ("passage", "Passage", None, False),

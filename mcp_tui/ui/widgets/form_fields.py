@@ -89,7 +89,9 @@ _SECRET_WORDS = re.compile(
 #: Counts of a model's tokens (``maxTokens``, "Token limit"): numbers, not secrets.
 _TOKEN_COUNTS = re.compile(
     r"\b(?:max(?:imum)?|min(?:imum)?|num(?:ber)?(?:\s+of)?|total|count(?:\s+of)?)\s+tokens?\b"
-    r"|\btokens?\s+(?:counts?|limits?|budget|usage|used)\b",
+    r"|\btokens?\s+(?:counts?|limits?|budget|usage)\b"
+    # "tokens used" is a count; a token "used for/to/by" something is the credential itself.
+    r"|\btokens?\s+used\b(?!\s+(?:for|to|by|in|on|when|as|with)\b)",
     re.IGNORECASE,
 )
 
