@@ -194,8 +194,14 @@ async def test_a_form_withdrawn_while_its_screen_is_being_mounted_closes_too() -
     async with app.run_test(size=SIZE) as pilot:
         handler = TuiElicitationHandler(app)
         task = asyncio.create_task(handler.elicit(form_request("at once")))
-        while handler.current_screen is None:  # pushed, not yet mounted
-            await asyncio.sleep(0)
+
+        async def pushed() -> Screen[Any]:
+            while handler.current_screen is None:  # every turn of the loop, not a poll's
+                await asyncio.sleep(0)
+            return handler.current_screen
+
+        screen = await asyncio.wait_for(pushed(), 10)
+        assert not screen.is_mounted  # the window this test is about
         await withdraw(pilot, task)
         assert request_screens(app) == []
         await the_next_request_still_works(pilot, handler)

@@ -21,6 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
+from textual.dom import NoScreen
 from textual.message import Message
 from textual.style import Style
 from textual.widget import Widget
@@ -250,8 +251,12 @@ class FieldRow(Vertical):
         """Bring the whole row (label, description, control, error) into view, centred, when it
         is not entirely visible: what Textual does for a focused widget, but for the row, and
         after a refresh so a row mounted this instant has a place (Textual's own scroll is
-        skipped when focus has moved on by the time it runs, as in a burst of Tabs)."""
-        screen = self.screen
+        skipped when focus has moved on by the time it runs, as in a burst of Tabs). A form
+        withdrawn while it was being mounted is gone by then: nothing to bring into view."""
+        try:
+            screen = self.screen
+        except NoScreen:
+            return
         focused = screen.focused
         if focused is not None and self in focused.ancestors and not screen.can_view_entire(self):
             screen.scroll_to_center(self, origin_visible=True)
