@@ -136,8 +136,14 @@ def test_values_typed_but_never_sent_say_so() -> None:
     remember(memory, "search", SCHEMA, {"query": "form"}, at=AT)
     remember(memory, "search", SCHEMA, {"query": "typed"}, at=AT, origin="unsent")
     prefill = recall(memory, "search", SCHEMA)
-    assert prefill == Prefill({"query": "typed"}, "typed 12:03:04, not sent")
+    assert prefill == Prefill({"query": "typed"}, "typed 12:03:04 (not sent)")
     assert "sent 12" not in (prefill.label or "")
+    # A note about them never speaks of a call.
+    assert recall(memory, "search", {"type": "object", "required": ["x"]}).note == (
+        "The tool's schema changed since the values typed at 12:03:04: the form starts from the "
+        "defaults."
+    )
+    remember(memory, "search", SCHEMA, {"query": "typed"}, at=AT, origin="unsent")
     # --call never replaces them either (the user typed them last).
     remember(memory, "search", SCHEMA, {"query": "cli"}, at=AT, origin="--call")
     assert recall(memory, "search", SCHEMA).arguments == {"query": "typed"}

@@ -62,13 +62,20 @@ class LastSent:
         return self.at.strftime("%H:%M:%S")
 
     @property
+    def event(self) -> str:
+        """What happened at :attr:`clock`, for a sentence: ``the call at 12:03:04``."""
+        if self.origin == "unsent":
+            return f"the values typed at {self.clock}"
+        return f"the call at {self.clock}"
+
+    @property
     def label(self) -> str:
         """Where the values came from, as the form says it: ``last sent 12:03:04`` (``typed
-        12:03:04, not sent`` when the server had gone away)."""
+        12:03:04 (not sent)`` when the server had gone away)."""
         if self.origin == "--call":
             return f"from --call {self.clock}"
         if self.origin == "unsent":
-            return f"typed {self.clock}, not sent"
+            return f"typed {self.clock} (not sent)"
         return f"last sent {self.clock}"
 
 
@@ -135,7 +142,7 @@ def recall(memory: Memory, tool: str, schema: object, *, kind: Kind = "tool") ->
     if last.fingerprint != fingerprint(schema):
         del memory[key]
         return Prefill(
-            note=f"{_CHANGED[kind]} changed since the call at {last.clock}: "
+            note=f"{_CHANGED[kind]} changed since {last.event}: "
             "the form starts from the defaults."
         )
     from .check import path_text, validate_arguments
