@@ -11,7 +11,6 @@ the server's: shown only as literal text. The three bodies are in
 
 Keys typed in a burst (a fast typist, ``tmux send-keys``) take effect in order, and Ctrl+S
 sends only after all of them (:mod:`mcp_tui.ui.widgets.key_order`), in the form and the editor.
-
 The form may start from what was last sent (``prefill``, ``schema/arguments/last_sent``), said
 on a line above it; F3 switches to the defaults and back, so it is never a trap.
 """
@@ -160,9 +159,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             if self._description:
                 shown, cut = clip(self._description, chars=1200, lines=6)
                 more = Content.styled("… (i in the catalog shows it all)", "dim")
-                text = literal(shown, limit=None)
-                if cut:
-                    text = Content.assemble(text, more)
+                text = Content.assemble(literal(shown, limit=None), more if cut else "")
                 yield FittedText(text, more, classes="arguments-description")
             origin = Static(origin_text(self.prefill, self.remembered), id="arguments-origin")
             origin.display = has_line(self.prefill)
@@ -346,8 +343,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         after_keys(self, self.toggle_editor_now)
 
     async def toggle_editor_now(self) -> None:
-        """Switch, carrying the values over: the form's as JSON to the editor, the editor's JSON
-        back into the form (it must parse as an object first)."""
+        """Switch, carrying the values over (the editor's JSON must parse as an object first)."""
         if self._sent or self._form is None:
             return
         # Only what was typed makes the switched body "changed" (Escape and F3 ask first).
@@ -373,8 +369,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         after_keys(self, lambda: self._restart(remembered=True))
 
     async def _restart(self, *, remembered: bool) -> None:
-        """Show the body again from the defaults or the remembered values; asks first when
-        something was typed, which would be lost."""
+        """Show the body again from the defaults or the remembered values (asks first if typed)."""
         if self._sent or self.remembered == remembered:
             return
         if not self.changed:
