@@ -165,6 +165,7 @@ async def send(pilot: Pilot[Any], app: McpTuiApp, log: Path, tool: str) -> dict[
         if app.screen is not app.screen_stack[0] and not isinstance(app.screen, ArgumentsScreen):
             await cancel_screen(pilot, app)  # an elicitation the tool asked on the way
         await pilot.pause(0.05)
+
     # The response is in; the call's worker may still go on: a -32042 result's URL consent (and
     # retry) comes after its outcome is written. Cancel whatever it asks until the worker ends,
     # or the next tool's cursor and keys would land on that screen.

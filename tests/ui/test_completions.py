@@ -72,8 +72,9 @@ async def test_a_burst_of_keys_asks_once_for_the_last_value() -> None:
         burst(app, "P", "a", "r")
         # The empty field's own answer (asked on focus) shows "Paris · Parma" too: wait for "Par".
         await wait_until(
-            lambda: any(value == "Par" for _, value, _ in server.asked)
-            and "Paris · Parma" in line(app),
+            lambda: (
+                any(value == "Par" for _, value, _ in server.asked) and "Paris · Parma" in line(app)
+            ),
             pilot=pilot,
             message="the line for Par",
         )

@@ -142,8 +142,7 @@ def recall(memory: Memory, tool: str, schema: object, *, kind: Kind = "tool") ->
     if last.fingerprint != fingerprint(schema):
         del memory[key]
         return Prefill(
-            note=f"{_CHANGED[kind]} changed since {last.event}: "
-            "the form starts from the defaults."
+            note=f"{_CHANGED[kind]} changed since {last.event}: the form starts from the defaults."
         )
     from .check import path_text, validate_arguments
 
