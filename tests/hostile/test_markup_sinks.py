@@ -81,13 +81,13 @@ ALLOWED: dict[tuple[str, str, str], str] = {
      'f"{one_line(server)}: log level {level}"'):
         "markup=False; the level is one of LOG_LEVELS (the pick screen's keys)",
     ("mcp_tui/ui/screens/session_verbs.py", "notify",
-     'f"{one_line(server)} is {entry.state.value}, not ready"'):
-        "markup=False; a state word of our own enum",
+     'f"{one_line(server)} is {state}, not ready"'):
+        "markup=False; a state word of our own enum (or 'gone', 'not connected')",
     ("mcp_tui/ui/screens/session_verbs.py", "notify",
-     'f"{one_line(server)} is {state}: the {what} was not sent. What you typed is kept: " '
+     'f"{one_line(server)} is {state}: the {unsent} was not sent. What you typed is kept: " '
      '"the form opens with it again once the server is back (R reconnects)."'):
         "markup=False; server is the user's own name for it; state a word of our own enum (or "
-        "'gone'); what one of the callers' constants (tool call, prompt, resource)",
+        "'gone'); unsent one of the callers' constants (tool call, prompt, resource)",
     ("mcp_tui/ui/screens/url_consent.py", "Content", "host[cut + len(domain) :]"):
         "verdict.host is the IDNA/ASCII host from url_check (letters, digits, dots, hyphens)",
     ("mcp_tui/ui/screens/url_consent.py", "Content", 'f"{verdict.scheme}://" if verdict.scheme else ""'):

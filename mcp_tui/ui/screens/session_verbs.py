@@ -121,46 +121,41 @@ class SessionVerbs(Screen[None]):
 
     # --- helpers -----------------------------------------------------------------------------
 
-    def _ready(self, server: str) -> tuple[ServerEntry, Connection] | None:
-        """The server's entry and live connection, or None with a notification saying why."""
+    def _ready(
+        self, server: str, *, unsent: str | None = None
+    ) -> tuple[ServerEntry, Connection] | None:
+        """The server's entry and live connection, or None with a notification saying why.
+
+        ``unsent`` names what a form was about to send (a call, a prompt request, a read) when
+        its server went away while it was open: the notice then says nothing was sent and that
+        the values typed are kept (``remember``, as ``unsent``: the form opens with them again).
+        """
         entry = self.mcp_app.entries.get(server)
-        if entry is None:
+        connection = entry.connection if entry is not None else None
+        if entry is not None and connection is not None and entry.state is ConnectionState.READY:
+            return entry, connection
+        if entry is None and unsent is None:
             self.notify(f"No server named {one_line(server)!r}", severity="error", markup=False)
             return None
-        if entry.connection is None or entry.state is not ConnectionState.READY:
-            self.notify(
-                f"{one_line(server)} is {entry.state.value}, not ready",
-                severity="warning",
-                markup=False,
-            )
-            return None
-        return entry, entry.connection
-
-    def _still_ready(self, server: str, what: str) -> bool:
-        """Sending a form whose server went away while it was open: say that nothing was sent
-        and that the values typed are kept (``remember``, as ``unsent``: the form opens with
-        them again, and says they were never sent)."""
-        entry = self.mcp_app.entries.get(server)
-        if (
-            entry is not None
-            and entry.state is ConnectionState.READY
-            and entry.connection is not None
-        ):
-            return True
         if entry is None:
             state = "gone"
         elif entry.connection is None:  # dropped by R; the state changes on the next flush
             state = "not connected"
         else:
             state = entry.state.value
+        if unsent is None:
+            self.notify(
+                f"{one_line(server)} is {state}, not ready", severity="warning", markup=False
+            )
+            return None
         self.notify(
-            f"{one_line(server)} is {state}: the {what} was not sent. What you typed is kept: "
+            f"{one_line(server)} is {state}: the {unsent} was not sent. What you typed is kept: "
             "the form opens with it again once the server is back (R reconnects).",
             severity="warning",
             markup=False,
             timeout=10,
         )
-        return False
+        return None
 
     def _run_request(
         self,
@@ -237,7 +232,7 @@ class SessionVerbs(Screen[None]):
 
         def chosen(arguments: dict[str, Any] | None) -> None:
             if arguments is not None:
-                ready = self._still_ready(server, "call")
+                ready = self._ready(server, unsent="call") is not None
                 origin: Origin = "form" if ready else "unsent"
                 as_task = screen.as_task
                 remember(entry.last_sent, name, schema, arguments, origin=origin, as_task=as_task)
@@ -305,7 +300,7 @@ class SessionVerbs(Screen[None]):
 
         def chosen(arguments: dict[str, Any] | None) -> None:
             if arguments is not None:
-                ready = self._still_ready(server, "prompt request")
+                ready = self._ready(server, unsent="prompt request") is not None
                 origin: Origin = "form" if ready else "unsent"
                 remember(entry.last_sent, name, schema, arguments, origin=origin, kind="prompt")
                 if ready:
@@ -374,7 +369,7 @@ class SessionVerbs(Screen[None]):
 
         def chosen(values: dict[str, Any] | None) -> None:
             if values is not None:
-                ready = self._still_ready(server, "read")
+                ready = self._ready(server, unsent="read") is not None
                 origin: Origin = "form" if ready else "unsent"
                 remember(memory, template.uri, schema, values, origin=origin, kind="template")
                 if not ready:
