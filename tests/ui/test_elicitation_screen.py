@@ -448,6 +448,43 @@ async def test_secret_looking_fields_carry_a_warning() -> None:
         )
 
 
+@pytest.mark.anyio
+async def test_a_secret_asked_for_in_a_description_or_the_message_carries_the_warning() -> None:
+    # A phishing form picks a neutral key and title and asks in the description (issue 25).
+    phishing = FieldSpec(
+        "access", FieldKind.TEXT, "Access", description="Paste your GitHub personal access token"
+    )
+    warned = FieldSpec(
+        "note",
+        FieldKind.TEXT,
+        "Note",
+        description="Never share your password or API keys in this note",
+    )
+    app = Host(request_for(warned, phishing, message="Almost done"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = form_screen(app)
+        warning = str(screen.query_one("#elicitation-secret", Static).render())
+        assert "Access" in warning and "Note" not in warning
+        assert "looks like a secret" in str(
+            screen.query_one("#field-1 .field-label", Static).render()
+        )
+        assert "looks like a secret" not in str(
+            screen.query_one("#field-0 .field-label", Static).render()
+        )
+    # The same request in the message, over a field called "Value".
+    plain = FieldSpec("value", FieldKind.TEXT, "Value")
+    app = Host(request_for(plain, message="Please paste your Stripe secret key below."))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        warning = str(form_screen(app).query_one("#elicitation-secret", Static).render())
+        assert "the message" in warning and "forbids" in warning
+    app = Host(request_for(plain, message="We will never ask for your password."))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not form_screen(app).query("#elicitation-secret")
+
+
 @pytest.mark.parametrize(
     ("name", "title", "description", "secret"),
     [
@@ -459,7 +496,8 @@ async def test_secret_looking_fields_carry_a_warning() -> None:
         ("x", "CVV", None, True),
         ("ssn", "", None, True),
         ("x", "Client secret", "From the dashboard", True),
-        ("x", "y", "Your client secret from the dashboard", False),  # descriptions not judged
+        # A description that asks for a secret counts; one that warns against giving one not.
+        ("x", "y", "Your client secret from the dashboard", True),
         (
             "integer",
             "Integer",

@@ -2,9 +2,10 @@
 
 Layout, top to bottom: a header naming the server (our own name for the connection, never text
 the server controls) and the tool call it interrupts, with the count of requests still waiting; a
-warning when a field looks like a secret; a scrolling body with the server's message as plain
-text and the form; a small notes area (where the schema departs from the spec); a status line;
-the buttons (always visible, whatever the form's height); the footer with the keys.
+warning when a field or the message asks for a secret (``schema/secrets``); a scrolling body with
+the server's message as plain text and the form; a small notes area (where the schema departs
+from the spec); a status line; the buttons (always visible, whatever the form's height); the
+footer with the keys.
 
 An empty ``properties`` is a confirmation: the message and Accept / Decline / Cancel. With
 ``review=True`` an accepted form first shows exactly what will be sent.
@@ -29,6 +30,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from mcp_tui.schema.fields import ContentValue, FormSpec
+from mcp_tui.schema.secrets import asks_for_secret
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.screens.closing import close_wherever, open_dialog
 from mcp_tui.ui.screens.elicitation_keys import (
@@ -122,6 +124,8 @@ class ElicitationScreen(
         #: When the last two Escapes arrived (any widget's: a drop-down's too).
         self._escapes: list[float] = []
         self.secret_fields = [f for f in self.form_spec.fields if looks_secret(f)]
+        #: The message itself asks for a secret ("Paste your token below" over a field "Value").
+        self.secret_message = asks_for_secret(request.message)
         self.form: SchemaForm | None = (
             None if self.form_spec.is_confirmation else SchemaForm(self.form_spec, id="form")
         )
@@ -143,10 +147,11 @@ class ElicitationScreen(
     def compose(self) -> ComposeResult:
         with Vertical(id="elicitation-dialog"):
             yield Static(self.header_content(), id="elicitation-header")
-            if self.secret_fields:
-                names = ", ".join(
-                    one_line(f.title or f.name, limit=40) for f in self.secret_fields[:4]
-                )
+            if self.secret_fields or self.secret_message:
+                named = [one_line(f.title or f.name, limit=40) for f in self.secret_fields[:4]]
+                if self.secret_message:
+                    named.append("what the message asks for")
+                names = ", ".join(named)
                 yield Static(
                     Content("⚠ ") + literal_line(SECRET_WARNING.format(fields=names), limit=None),
                     id="elicitation-secret",

@@ -30,6 +30,7 @@ from textual.widgets._input import _RESTRICT_TYPES, InputType
 
 from mcp_tui.schema.describe import placeholder
 from mcp_tui.schema.fields import NULL, FieldKind, FieldSpec, Option, RawValue
+from mcp_tui.schema.secrets import looks_secret
 from mcp_tui.ui.widgets.choice_filter import FILTER_SHOWN, ChoiceFilter
 from mcp_tui.ui.widgets.form_controls import (
     BoolControl,
@@ -72,47 +73,6 @@ DESCRIPTION_LIMIT = 600
 def field_id(index: int) -> str:
     """The generated id of the ``index``-th field row (its control is ``field-N-control``)."""
     return f"field-{index}"
-
-
-# --- secrets ---------------------------------------------------------------------------------
-
-_SECRET_WORDS = re.compile(
-    r"\b(?:pass(?:word|wd|phrase|code)?s?|pwd|pin(?:\s*code)?|secrets?|client\s*secret"
-    r"|api\s*keys?|access\s*keys?|private\s*keys?|secret\s*keys?|auth(?:entication)?\s*tokens?"
-    r"|tokens?|bearer|otp|one\s*time\s*code|2fa|mfa\s*code|credentials?"
-    r"|credit\s*card|card\s*numbers?|cc\s*num(?:ber)?|cvv2?|cvc|security\s*code|iban"
-    r"|ssn|social\s*security(?:\s*number)?|seed\s*phrase|mnemonic)\b",
-    re.IGNORECASE,
-)
-
-
-#: Counts of a model's tokens (``maxTokens``, "Token limit"): numbers, not secrets.
-_TOKEN_COUNTS = re.compile(
-    r"\b(?:max(?:imum)?|min(?:imum)?|num(?:ber)?(?:\s+of)?|total|count(?:\s+of)?)\s+tokens?\b"
-    r"|\btokens?\s+(?:counts?|limits?|budget|usage)\b"
-    # "tokens used" is a count; a token "used for/to/by" something is the credential itself.
-    r"|\btokens?\s+used\b(?!\s+(?:for|to|by|in|on|when|as|with)\b)",
-    re.IGNORECASE,
-)
-
-
-def _words(text: str) -> str:
-    """``apiKey`` / ``api_key`` / ``API-KEY`` -> ``api key`` so one word list matches them all."""
-    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
-    return re.sub(r"[_\-.]+", " ", text)
-
-
-def looks_secret(field: FieldSpec) -> bool:
-    """True when the field's name (key) or title suggests a secret.
-
-    The spec forbids servers to ask for passwords, API keys, tokens or payment details in form
-    mode; the form warns instead of refusing, because a false positive must not block the user.
-    The description is not judged: it is where servers write warnings *against* giving secrets
-    ("do not give us your phone number, pin, ..."), and what a field asks for is named by its
-    key and title.
-    """
-    haystack = " ".join(_words(t) for t in (field.name, field.title))
-    return _SECRET_WORDS.search(_TOKEN_COUNTS.sub(" ", haystack)) is not None
 
 
 ControlWidget = (
