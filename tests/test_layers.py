@@ -39,6 +39,15 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
         "mcp_tui.headless",
     ),
     "schema": ("textual", *_SDK, "mcp_tui.session", *_ABOVE_SESSION, "mcp_tui.config"),
+    # ``mcp-tui check``'s rules: pure functions of the JSON a server sent (headless gathers it).
+    "check": (
+        "textual",
+        *_SDK,
+        "mcp_tui.session",
+        *_ABOVE_SESSION,
+        "mcp_tui.config",
+        "mcp_tui.demo",
+    ),
     "session": ("textual", *_ABOVE_SESSION, "mcp_tui.demo"),
     # The chat (the optional extra): the conversation and its provider, below the UI, no SDK.
     "chat": ("textual", *_SDK, "mcp_tui.ui", "mcp_tui.cli", "mcp_tui.headless"),
@@ -68,7 +77,17 @@ PURE_DATA = (
     "mcp_tui.chat.settings",
 )
 #: Packages whose modules must never load Textual, even indirectly.
-BELOW_THE_UI = ("errors", "untrusted", "process", "config", "schema", "session", "chat", "headless")
+BELOW_THE_UI = (
+    "errors",
+    "untrusted",
+    "process",
+    "config",
+    "schema",
+    "check",
+    "session",
+    "chat",
+    "headless",
+)
 
 
 def _layer(path: Path) -> str | None:

@@ -26,7 +26,7 @@ from mcp_tui.errors import (
 )
 from mcp_tui.session.servers import DEFAULT_CONNECT_TIMEOUT
 
-SUBCOMMANDS = ("demo", "call", "list", "auth", "chat")
+SUBCOMMANDS = ("demo", "call", "list", "check", "auth", "chat")
 MODES = ("auto", "legacy", "2026-07-28")
 ELICIT_POLICIES = ("accept-defaults", "decline", "cancel")
 
@@ -48,6 +48,7 @@ mcp-tui [options] -- COMMAND [ARGS...]
        mcp-tui demo [--http] [options]
        mcp-tui call TOOL [--args JSON] [--answers FILE] [--elicit POLICY] [--json] TARGET
        mcp-tui list [--json] TARGET
+       mcp-tui check [--json] [--strict] TARGET
        mcp-tui auth list | forget NAME|URL
        mcp-tui chat [--provider P] [--model M] [--base-url URL] [--demo] [options]"""
 
@@ -66,6 +67,7 @@ subcommands (give them first):
   demo    the TUI on the bundled demo server (--http: over Streamable HTTP on 127.0.0.1)
   call    call one tool without a UI, answering elicitations from a file or a policy
   list    print a server's tools, prompts and resources
+  check   report what other clients will refuse in a server (names, schemas, eras)
   auth    list or forget stored OAuth sign-ins (signing in happens in the TUI)
   chat    the TUI with a chat: a model calls the tools, you approve (the chat extra)
   Run `mcp-tui call --help` for their options."""

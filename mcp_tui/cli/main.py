@@ -107,6 +107,10 @@ def _dispatch(args: list[str], environ: Mapping[str, str]) -> int:
             return run_auth(rest, environ)
         if sub == "chat":
             return run_chat(rest, command, environ)
+        if sub == "check":
+            from mcp_tui.cli.check import run_check_command
+
+            return run_check_command(rest, command, environ)
         return run_headless(sub, rest, command, environ)
     return run_main(before, command, environ)
 

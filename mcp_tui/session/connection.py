@@ -102,6 +102,9 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
         self.state = ConnectionState.CONNECTING
         self.detail: str | None = None
         self.info: ServerInfo | None = None
+        #: Why the server refused ``server/discover`` on a connection pinned to 2026-07-28
+        #: (``mcp-tui check`` reports that era as refused), else ``None``.
+        self.discover_refusal: str | None = None
         self._sink = sink
         self._traffic_log = traffic_log
         self._stderr_log = stderr_log
@@ -299,6 +302,7 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
         self._client = client
         self._set_state(ConnectionState.READY)
         refusal = getattr(client, "discover_refusal", None)
+        self.discover_refusal = refusal
         if refusal is not None:
             self._notice(discover_refused_note(refusal), "warning")
         async with anyio.create_task_group() as tasks:

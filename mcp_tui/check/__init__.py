@@ -1,0 +1,27 @@
+"""``mcp-tui check``: what other clients will refuse in a server, before its users find out.
+
+Pure (no SDK, no Textual): every check reads a :class:`~mcp_tui.check.findings.Listing` (the JSON
+a server sent on one connection) and yields findings, each with a stable id, a severity, where
+(a tool, prompt, resource or elicitation, and a JSON Pointer), why and the fix. The modules:
+``findings`` (the data and the registry), ``schemas`` (JSON Schema dialects), ``tools``,
+``catalog`` (prompts, resources, capabilities), ``elicitation`` (the restricted subset by era),
+``eras`` (what works on one era and not the other) and ``report`` (running them, merging the
+eras, the text and JSON reports).
+"""
+
+from __future__ import annotations
+
+from mcp_tui.check import catalog, elicitation, eras, tools  # noqa: F401  (registers the checks)
+from mcp_tui.check.findings import RULES, SEVERITIES, Finding, Listing, Rule, Severity
+from mcp_tui.check.report import CheckReport, run_checks
+
+__all__ = [
+    "RULES",
+    "SEVERITIES",
+    "CheckReport",
+    "Finding",
+    "Listing",
+    "Rule",
+    "Severity",
+    "run_checks",
+]

@@ -1,0 +1,67 @@
+"""What works on one protocol era and fails on the other, in one sentence with the fix.
+
+A server on ``mcp`` 2.3 or FastMCP 4 speaks both 2025-11-25 and 2026-07-28, and the client's
+first request picks one. A tool that asks with ``ctx.elicit()`` (a server-initiated request)
+works on 2025-11-25 and can never work for a 2026-07-28 client; a tool that returns
+``input_required`` unconditionally is the reverse. ``check --run`` makes the same calls on each
+era; this compares them. Which era a failure wanted is read by the session layer
+(``needs_era`` in each call), so the wording of the SDKs' errors is known in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mcp_tui.check.findings import Finding, Listing, finding, rule
+from mcp_tui.untrusted import one_line
+
+_WHY = {
+    "2025-11-25": (
+        "it returns input_required, which exists only on 2026-07-28: every 2025-era client "
+        "(most clients today) gets an error",
+        "branch on the era (the SDK's Resolve/Elicit helpers do) and ask with ctx.elicit() on "
+        "2025-11-25",
+    ),
+    "2026-07-28": (
+        "it asks with a server-initiated request (ctx.elicit()), which 2026-07-28 clients "
+        "cannot answer",
+        "return input_required instead (the SDK's Resolve/Elicit helpers work on both eras)",
+    ),
+}
+
+
+@rule("X101", "error", "a call that passes on one era and fails on the other", across=True)
+def era_compatibility(listings: list[Listing]) -> Iterator[Finding]:
+    by_server: dict[str, list[Listing]] = {}
+    for listing in listings:
+        by_server.setdefault(listing.server, []).append(listing)
+    for group in by_server.values():
+        outcomes: dict[str, dict[str, dict[str, object]]] = {}
+        for listing in group:
+            for call in listing.calls:
+                outcomes.setdefault(str(call.get("name")), {})[listing.era] = call
+        failing = {listing.era: listing for listing in group}
+        for name, by_era in outcomes.items():
+            passed = [era for era, call in by_era.items() if call.get("ok")]
+            for era, call in sorted(by_era.items()):
+                if call.get("ok") or not passed:
+                    continue
+                needed = call.get("needs_era")
+                why, fix = _WHY.get(
+                    era,
+                    (
+                        f"it fails there: {one_line(call.get('error'), limit=200)}",
+                        "make it work on both",
+                    ),
+                )
+                if needed is None:
+                    why = f"it fails there ({one_line(call.get('error'), limit=200)})"
+                    fix = "compare the two runs: the error does not name the era"
+                yield finding(
+                    "X101",
+                    failing[era],
+                    f"call {one_line(name, limit=80)}",
+                    "",
+                    f"passes on {', '.join(sorted(passed))} and fails on {era}: {why}",
+                    fix,
+                )

@@ -1,0 +1,140 @@
+"""Running the checks over the listings of every era, merging what repeats, and the report.
+
+One finding seen on two eras is one line that names both. The JSON shape (``--json``) is stable
+and documented in the README: ``{"version": 1, "servers": [...], "findings": [...], "counts":
+{...}}``; a finding is :meth:`Finding.as_json`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from mcp_tui.check.findings import RULES, SEVERITIES, Finding, Listing, Severity
+from mcp_tui.untrusted import one_line
+
+JSON_VERSION = 1
+
+
+@dataclass
+class ServerEras:
+    """Which eras a server spoke in this run, and why the others failed."""
+
+    server: str
+    connected: list[str] = field(default_factory=list)
+    refused: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class CheckReport:
+    servers: list[ServerEras]
+    findings: list[Finding]
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    def exit_code(self, *, strict: bool) -> int:
+        """0 clean, 1 errors (with ``strict``: warnings too)."""
+        if self.count("error") or (strict and self.count("warning")):
+            return 1
+        return 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "version": JSON_VERSION,
+            "servers": [
+                {"server": s.server, "eras": s.connected, "refused": s.refused}
+                for s in self.servers
+            ],
+            "findings": [f.as_json() for f in self.findings],
+            "counts": {severity: self.count(severity) for severity in SEVERITIES},
+        }
+
+    def text(self, *, colour: bool = False) -> str:
+        """The readable report: the eras, then the findings grouped by severity."""
+        lines: list[str] = []
+        for s in self.servers:
+            said = ", ".join(s.connected) or "no era"
+            lines.append(f"{one_line(s.server)}: connected on {said}")
+            for era, why in s.refused.items():
+                lines.append(f"  {era}: refused ({one_line(why, limit=200)})")
+        for severity in SEVERITIES:
+            group = [f for f in self.findings if f.severity == severity]
+            if not group:
+                continue
+            heading = f"{severity.upper()}S ({len(group)})"
+            lines += ["", _paint(heading, severity) if colour else heading]
+            for f in group:
+                server = f"{one_line(f.server)}: " if len(self.servers) > 1 else ""
+                at = f" {f.pointer}" if f.pointer else ""
+                eras = f" [{', '.join(f.eras)}]" if f.eras else ""
+                lines.append(f"  {f.rule} {server}{f.where}{at}{eras}")
+                lines.append(f"      {f.message}")
+                if f.fix:
+                    lines.append(f"      fix: {f.fix}")
+        counts = ", ".join(
+            f"{self.count(s)} {s}{'s' if self.count(s) != 1 else ''}" for s in SEVERITIES
+        )
+        lines += ["", counts]
+        return "\n".join(lines)
+
+
+_COLOURS = {"error": "31", "warning": "33", "info": "36"}
+
+
+def _paint(text: str, severity: Severity) -> str:
+    return f"\x1b[1;{_COLOURS[severity]}m{text}\x1b[0m"
+
+
+def run_checks(
+    listings: list[Listing],
+    *,
+    servers: list[ServerEras] | None = None,
+    ignore: Iterable[str] = (),
+) -> CheckReport:
+    """Every registered check over ``listings`` (one per server and era), less ``ignore``."""
+    skip = {i.upper() for i in ignore}
+    merged: dict[tuple[str, str, str, str, str], Finding] = {}
+    for check in RULES.values():
+        if check.id in skip:
+            continue
+        found = (
+            check.run(listings)
+            if check.across
+            else (f for listing in listings for f in check.run(listing))
+        )
+        for f in found:
+            seen = merged.get(f.key())
+            if seen is None:
+                merged[f.key()] = f
+            else:
+                eras = tuple(sorted(set(seen.eras) | set(f.eras)))
+                merged[f.key()] = replace(seen, eras=eras)
+    order = {s: i for i, s in enumerate(SEVERITIES)}
+    findings = sorted(
+        merged.values(), key=lambda f: (order[f.severity], f.server, f.rule, f.where, f.pointer)
+    )
+    if servers is None:
+        servers = []
+        for listing in listings:
+            entry = next((s for s in servers if s.server == listing.server), None)
+            if entry is None:
+                servers.append(entry := ServerEras(listing.server))
+            entry.connected.append(listing.era)
+    return CheckReport(servers, findings)
+
+
+def unknown_ids(ids: Iterable[str]) -> list[str]:
+    """The ids of ``--ignore`` that name no check (a typo silently ignoring nothing)."""
+    return sorted({i.upper() for i in ids} - set(RULES))
+
+
+def rules_table() -> str:
+    """The README's table of checks (Markdown), generated from the registry."""
+    rows = ["| id | severity | what it finds |", "| --- | --- | --- |"]
+    rows += [
+        f"| `{r.id}` | {r.severity} | {r.title} |"
+        for r in sorted(RULES.values(), key=lambda r: r.id)
+    ]
+    return "\n".join(rows)

@@ -1,0 +1,155 @@
+"""``mcp-tui check TARGET``: its options, its servers, then the headless check run.
+
+The same targets as ``call`` (a URL, ``-- COMMAND``, ``--demo``, a config server), and one more:
+``--config FILE`` with no ``--server`` checks every enabled server of the file, so tool names two
+servers share are found too. The checks are imported only once the arguments are good.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from mcp_tui.cli.args import (
+    ELICIT_POLICIES,
+    EXIT_CODES_HELP,
+    ArgumentParser,
+    _add_headless_common,
+    _formatter,
+    parse_tool_args,
+)
+from mcp_tui.cli.call import _headless_options, headless_target
+from mcp_tui.errors import EXIT_CONNECTION, UsageError
+from mcp_tui.session.servers import ServerSpec
+
+ERAS = ("2025-11-25", "2026-07-28")
+
+CHECK_EPILOG = f"""\
+TARGET is a URL, `-- COMMAND [ARGS...]`, --demo, or --config FILE [--server NAME] (without
+--server: every enabled server of the file, and tool names two of them share).
+
+The report groups findings by severity: error (clients refuse it, or it can never work),
+warning (some clients refuse or mangle it), info (worth knowing). Each names its check id,
+where (tool, prompt, resource or elicitation, and a JSON Pointer), why, and the fix. The checks
+and their ids are listed in the README ("mcp-tui check"); --ignore ID switches one off.
+
+check exit codes:
+  0    no errors (with --strict: no warnings either)
+  1    errors found (with --strict: warnings too)
+  2    usage error
+  3    the server could not be reached on any era
+
+{EXIT_CODES_HELP.split(chr(10), 1)[0]} (the other commands): see mcp-tui --help"""
+
+
+def build_check_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog="mcp-tui check",
+        usage="mcp-tui check [--json] [--strict] [--ignore ID]... [--era ERA] [--call TOOL "
+        "[--args JSON] [--answers FILE]] [options] TARGET",
+        description="Connect on every protocol era the server speaks (2025-11-25, 2026-07-28),\n"
+        "list everything, and report what other clients will refuse or mangle: tool names and\n"
+        "schemas, descriptions, prompts, resources, capabilities, and the size of the tool list.",
+        epilog=CHECK_EPILOG,
+        formatter_class=_formatter,
+    )
+    parser.add_argument("url", nargs="?", metavar="URL", help="the server's URL (see TARGET)")
+    parser.add_argument(
+        "--strict", action="store_true", help="exit 1 on warnings too, not only on errors"
+    )
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="do not run the check ID (repeatable, or comma-separated: --ignore T202,T203)",
+    )
+    parser.add_argument(
+        "--era",
+        action="append",
+        choices=ERAS,
+        default=[],
+        help="check only this era (repeatable; default: every era)",
+    )
+    parser.add_argument(
+        "--call",
+        metavar="TOOL",
+        help="also call TOOL on every era (with --args, --answers, --elicit as for `mcp-tui "
+        "call`): the forms it asks for are checked against the era's schema subset, and a call "
+        "that passes on one era and fails on the other is reported",
+    )
+    parser.add_argument("--args", metavar="JSON", help="the arguments of --call, a JSON object")
+    parser.add_argument(
+        "--answers", metavar="FILE", type=Path, help="answer --call's forms from FILE"
+    )
+    parser.add_argument(
+        "--elicit",
+        choices=ELICIT_POLICIES,
+        default="cancel",
+        help="how --call's forms the answers file does not cover are answered (default: cancel)",
+    )
+    _add_headless_common(parser)
+    return parser
+
+
+def run_check_command(
+    args: Sequence[str], command: list[str] | None, environ: Mapping[str, str]
+) -> int:
+    ns = build_check_parser().parse_intermixed_args(list(args))
+    if ns.timeout is not None and not ns.timeout > 0:
+        raise UsageError(f"--timeout must be a positive number of seconds, not {ns.timeout}.")
+    ns.mode = None  # check chooses the era of each connection itself
+    ignore = tuple(i.strip().upper() for raw in ns.ignore for i in raw.split(",") if i.strip())
+    from mcp_tui.check.report import unknown_ids
+
+    unknown = unknown_ids(ignore)
+    if unknown:
+        raise UsageError(
+            f"--ignore {', '.join(unknown)}: no such check. The ids are listed in the README "
+            "(mcp-tui check) and in each finding of a report."
+        )
+    if ns.call is None and (ns.args is not None or ns.answers is not None):
+        raise UsageError("--args and --answers go with --call TOOL.")
+    arguments = parse_tool_args(ns.args) if ns.call is not None else {}
+    answers = None
+    if ns.answers is not None:
+        from mcp_tui.config.answers import load_answers
+
+        answers = load_answers(ns.answers)
+    specs = _servers(ns, command, environ)
+    from mcp_tui.headless.check import CheckCall, CheckOptions, check_servers
+
+    calls = (
+        (CheckCall(ns.call, arguments, answers=answers, policy=ns.elicit),)
+        if ns.call is not None
+        else ()
+    )
+
+    options = CheckOptions(
+        json_output=ns.json,
+        strict=ns.strict,
+        ignore=ignore,
+        eras=tuple(ns.era),
+        colour=sys.stdout.isatty() and "NO_COLOR" not in os.environ,
+        calls=calls,
+    )
+    return check_servers(specs, _headless_options(ns), options)
+
+
+def _servers(
+    ns: argparse.Namespace, command: list[str] | None, environ: Mapping[str, str]
+) -> list[ServerSpec]:
+    """One server, or every enabled server of the config when it names several and no --server."""
+    if ns.url is None and command is None and not ns.demo and ns.server is None:
+        from mcp_tui.config.located import load_located_config
+
+        _, config = load_located_config(ns.config, environ)
+        if config is not None and len(config.default_servers()) > 1:
+            return list(config.default_servers())
+    return [headless_target(ns, command, environ, "check")]
+
+
+__all__ = ["EXIT_CONNECTION", "build_check_parser", "run_check_command"]

@@ -1,0 +1,268 @@
+"""``mcp-tui check``: connect on each era the server speaks, list everything, run the checks.
+
+The checks themselves are pure (``mcp_tui.check``) and read the JSON the server sent, so this
+module only gathers it: the ``*/list`` results (every page) and the capabilities from the traffic
+tap, the negotiated version from the connection. Each era is its own connection: mode
+``legacy`` (``initialize``: 2025-11-25, or the older version the server answers with) and
+``2026-07-28`` (``server/discover``); an era the server refuses is reported as such, not as a
+failure. Exit codes: 0 clean, 1 errors (``--strict``: warnings too), 2 usage, 3 cannot connect
+on any era.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TextIO
+
+import anyio
+import msgspec
+
+from mcp_tui.check import Listing, run_checks
+from mcp_tui.check.report import CheckReport, ServerEras
+from mcp_tui.config.answers import AnswerScript
+from mcp_tui.errors import EXIT_CONNECTION
+from mcp_tui.headless.elicit import ElicitPolicy, ScriptedHandler
+from mcp_tui.headless.run import HeadlessOptions, _connected, _Run
+from mcp_tui.session.elicitation import (
+    CancelAll,
+    ElicitationHandler,
+    ElicitationOutcome,
+    ElicitationRequest,
+)
+from mcp_tui.session.era import LEGACY_ERA, MODERN_ERA, needed_era
+from mcp_tui.session.events import Notice, SessionEvent, TrafficRecorded
+from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
+from mcp_tui.session.servers import ServerSpec
+from mcp_tui.untrusted import one_line
+
+if TYPE_CHECKING:
+    from mcp_tui.session.connection import ServerConnection
+
+#: The modes ``check`` connects with, and the era each stands for in the report.
+ERA_MODES = (("legacy", LEGACY_ERA), (MODERN_ERA, MODERN_ERA))
+_LISTS = {
+    "tools/list": ("tools", "tools"),
+    "prompts/list": ("prompts", "prompts"),
+    "resources/list": ("resources", "resources"),
+    "resources/templates/list": ("templates", "resourceTemplates"),
+}
+
+
+@dataclass(frozen=True)
+class CheckCall:
+    """A call ``check`` makes on every era (``--call``), to see the forms it asks for."""
+
+    tool: str
+    arguments: dict[str, Any]
+    answers: AnswerScript | None = None
+    policy: ElicitPolicy = "cancel"
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    json_output: bool = False
+    strict: bool = False
+    ignore: tuple[str, ...] = ()
+    #: Only these eras (``--era``); empty: every era.
+    eras: tuple[str, ...] = ()
+    colour: bool = False
+    calls: tuple[CheckCall, ...] = ()
+
+
+class _Gatherer(_Run):
+    """The headless run's sink, plus the listings' JSON as it came over the wire."""
+
+    def __init__(self, err: TextIO, server: str) -> None:
+        super().__init__(err, quiet=True)
+        self.server = server
+        #: Request id -> (method, first page?) of the listings asked for.
+        self._asked: dict[Any, tuple[str, bool]] = {}
+        self.lists: dict[str, list[dict[str, Any]]] = {}
+        self.errors: dict[str, str] = {}
+        self.elicitations: list[dict[str, Any]] = []
+        #: The call being made (``--call``), named in the elicitations it asks.
+        self.calling: str | None = None
+
+    def sink(self, event: SessionEvent) -> None:
+        if isinstance(event, Notice):
+            return  # an era refused, roots sent: the report says what matters, once
+        super().sink(event)
+        if isinstance(event, TrafficRecorded):
+            self._see(event)
+
+    def _see(self, event: TrafficRecorded) -> None:
+        method = event.method
+        if event.direction == "out" and method in _LISTS:
+            params = event.message.get("params")
+            first = not (isinstance(params, dict) and params.get("cursor"))
+            self._asked[event.id] = (method, first)
+        elif event.direction == "in" and method == "elicitation/create":
+            self._asked_for(event.message.get("params"))
+        elif event.direction == "in" and method is None and event.id not in self._asked:
+            result = event.message.get("result")
+            if isinstance(result, dict) and result.get("resultType") == "input_required":
+                requests = result.get("inputRequests")
+                for request in (requests if isinstance(requests, dict) else {}).values():
+                    if isinstance(request, dict) and request.get("method") == "elicitation/create":
+                        self._asked_for(request.get("params"))
+        elif event.direction == "in" and method is None and event.id in self._asked:
+            method, first = self._asked.pop(event.id)
+            kind, key = _LISTS[method]
+            message = event.message
+            if isinstance(message.get("result"), dict):
+                page = message["result"].get(key)
+                if isinstance(page, list):
+                    if first:  # a new listing (list_changed): it replaces the one before
+                        self.lists[kind] = []
+                        self.errors.pop(kind, None)
+                    self.lists.setdefault(kind, []).extend(p for p in page if isinstance(p, dict))
+            elif isinstance(message.get("error"), dict):
+                self.errors[kind] = str(message["error"].get("message", "error"))
+
+    def _asked_for(self, params: object) -> None:
+        """An elicitation request (server-initiated, or inside ``input_required``)."""
+        if isinstance(params, dict):
+            self.elicitations.append({**params, "_mcp_tui_call": self.calling})
+
+
+class _Answers:
+    """The elicitation handler of one connection: each ``--call``'s own script, else cancel."""
+
+    def __init__(self) -> None:
+        self.current: ElicitationHandler = CancelAll(note="`mcp-tui check` answers nothing here")
+
+    async def elicit(self, request: ElicitationRequest) -> ElicitationOutcome:
+        return await self.current.elicit(request)
+
+    async def sample(self, request: SamplingRequest) -> SamplingOutcome:
+        return SamplingOutcome.decline("`mcp-tui check` does not answer sampling requests")
+
+
+async def _call(
+    conn: ServerConnection, g: _Gatherer, h: _Answers, call: CheckCall
+) -> dict[str, Any]:
+    """Make ``call`` on this era; what happened, as the era check reads it."""
+    h.current = ScriptedHandler(io.StringIO(), call.tool, answers=call.answers, policy=call.policy)
+    g.calling = call.tool
+    try:
+        outcome = await conn.call_tool(call.tool, call.arguments)
+    finally:
+        g.calling = None
+    version = conn.info.protocol_version if conn.info else None
+    failed = outcome.error is not None or outcome.is_error
+    error = outcome.error or (" ".join(i.text or "" for i in outcome.items) if failed else None)
+    return {
+        "name": call.tool,
+        "ok": not failed,
+        "error": error,
+        "needs_era": needed_era(outcome, version),
+    }
+
+
+def check_servers(
+    specs: list[ServerSpec],
+    options: HeadlessOptions,
+    check: CheckOptions,
+    *,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Connect to each server on every era, print one report; returns the exit code."""
+    return anyio.run(check_async, specs, options, check, out or sys.stdout, err or sys.stderr)
+
+
+async def gather(
+    spec: ServerSpec,
+    options: HeadlessOptions,
+    eras: tuple[str, ...],
+    err: TextIO,
+    calls: tuple[CheckCall, ...] = (),
+) -> tuple[list[Listing], ServerEras]:
+    """One connection per era: what the server listed on each, and the eras it refused."""
+    listings: list[Listing] = []
+    seen = ServerEras(spec.name)
+    for mode, era in ERA_MODES:
+        if eras and era not in eras:
+            continue
+        found, code = await _one_era(
+            msgspec.structs.replace(spec, mode=mode), era, options, err, calls, seen
+        )
+        if found is not None:
+            listings.append(found)
+            seen.connected.append(found.era)
+        elif era not in seen.refused:
+            seen.refused[era] = "could not connect" if code else "refused"
+    return listings, seen
+
+
+async def _one_era(
+    spec: ServerSpec,
+    era: str,
+    options: HeadlessOptions,
+    err: TextIO,
+    calls: tuple[CheckCall, ...],
+    seen: ServerEras,
+) -> tuple[Listing | None, int]:
+    """One connection in ``spec.mode``: its listing (``None``: era refused), and the exit code."""
+    gatherer = _Gatherer(err, spec.name)
+    handler = _Answers()
+    found: list[Listing] = []
+
+    async def body(conn: ServerConnection) -> int:
+        if not await gatherer.first_listing(conn):
+            return EXIT_CONNECTION
+        if conn.discover_refusal is not None:
+            seen.refused[era] = conn.discover_refusal
+            return 0
+        made = [await _call(conn, gatherer, handler, call) for call in calls]
+        info = conn.info
+        found.append(
+            Listing(
+                server=spec.name,
+                era=(info.protocol_version if info else None) or era,
+                capabilities=dict(info.capabilities) if info else {},
+                tools=gatherer.lists.get("tools"),
+                prompts=gatherer.lists.get("prompts"),
+                resources=gatherer.lists.get("resources"),
+                templates=gatherer.lists.get("templates"),
+                errors=dict(gatherer.errors),
+                elicitations=list(gatherer.elicitations),
+                calls=made,
+            )
+        )
+        return 0
+
+    code = await _connected(spec, options, gatherer, handler, body)
+    return (found[0] if found else None), code
+
+
+async def check_async(
+    specs: list[ServerSpec], options: HeadlessOptions, check: CheckOptions, out: TextIO, err: TextIO
+) -> int:
+    listings: list[Listing] = []
+    servers: list[ServerEras] = []
+    for spec in specs:
+        found, seen = await gather(spec, options, check.eras, err, check.calls)
+        listings += found
+        servers.append(seen)
+        if not found:
+            reasons = "; ".join(f"{era}: {why}" for era, why in seen.refused.items())
+            why = one_line(reasons, limit=500)
+            print(f"mcp-tui: cannot connect to {one_line(spec.name)} on any era ({why})", file=err)
+    if not listings:
+        return EXIT_CONNECTION
+    report = run_checks(listings, servers=servers, ignore=check.ignore)
+    print_report(report, out, json_output=check.json_output, colour=check.colour)
+    code = report.exit_code(strict=check.strict)
+    unreachable = any(not s.connected for s in servers)
+    return EXIT_CONNECTION if code == 0 and unreachable else code
+
+
+def print_report(report: CheckReport, out: TextIO, *, json_output: bool, colour: bool) -> None:
+    if json_output:
+        print(json.dumps(report.as_json(), indent=2, ensure_ascii=True), file=out)
+    else:
+        print(report.text(colour=colour), file=out)

@@ -1,0 +1,82 @@
+"""``mcp-tui check`` end to end: real servers over stdio, both eras, the report, exit codes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_tui.cli import main as cli
+
+PY = sys.executable
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "check_server.py"
+
+
+def check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
+    code = cli.main(["check", "--json", *argv])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def rules(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for f in report["findings"]:
+        out.setdefault(f["rule"], []).append(f)
+    return out
+
+
+def test_the_bundled_demo_is_clean_on_both_eras(capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = check(capsys, "--demo")
+    assert code == 0
+    assert report["servers"] == [
+        {"server": "demo", "eras": ["2025-11-25", "2026-07-28"], "refused": {}}
+    ]
+    assert set(rules(report)) == {"T301"}  # the tool list's size: information only
+
+
+def test_a_server_with_faults_gets_each_of_them_and_the_era_finding(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, report = check(capsys, "--call", "ask", "--", PY, str(FIXTURE))
+    assert code == 1
+    found = rules(report)
+    (era,) = found["X101"]
+    assert era["where"] == "call ask" and era["eras"] == ["2026-07-28"]
+    assert "server-initiated request" in era["message"]
+    assert [f["pointer"] for f in found["E102"]] == ["/requestedSchema/properties/nickname"]
+    assert [f["pointer"] for f in found["E101"]] == ["/requestedSchema/properties/code/pattern"]
+    assert {f["where"] for f in found["T102"]} == {"tool files.read"}
+    assert {f["where"] for f in found["T201"]} == {"tool files.read"}
+    assert "tool ok" not in {f["where"] for fs in found.values() for f in fs}
+
+
+def test_strict_ignore_and_era(capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = check(
+        capsys, "--era", "2026-07-28", "--ignore", "T102,T201", "--", PY, str(FIXTURE)
+    )
+    assert report["servers"][0]["eras"] == ["2026-07-28"]
+    assert not {"T102", "T201"} & set(rules(report))
+    assert code == 0
+    code, _ = check(capsys, "--strict", "--", PY, str(FIXTURE))
+    assert code == 1  # T102 and T201 are warnings
+
+
+def test_an_unknown_check_id_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["check", "--ignore", "T999", "--demo"]) == 2
+    assert "T999" in capsys.readouterr().err
+
+
+def test_a_server_that_cannot_start_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["check", "--timeout", "20", "--", PY, "-c", "import sys; sys.exit(5)"])
+    assert code == 3
+    assert "cannot connect" in capsys.readouterr().err
+
+
+def test_the_text_report_groups_by_severity(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["check", "--", PY, str(FIXTURE)]) == 0
+    out = capsys.readouterr().out
+    assert out.index("WARNINGS") < out.index("INFOS")
+    assert "T102 tool files.read /name [2025-11-25, 2026-07-28]" in out
+    assert "\x1b" not in out  # no colours off a terminal
