@@ -14,8 +14,12 @@ real stderr, and ends the process. Just before, a Python thread names the test (
 the GIL; when it cannot, the stuck test's own frames are in the stack printed).
 
 The suite runs in parallel (pytest-xdist, ``addopts`` in pyproject): each worker process has its
-own watchdog, so a hard stop ends that worker only; xdist reports the test it was running as
-failed ("worker crashed while running ...") and starts a new worker for the rest.
+own watchdog, so a hard stop ends that worker; xdist reports the test it was running as failed
+("worker 'gw0' crashed while running ...") and, with ``--max-worker-restart=0``, ends the run. It
+must not start a replacement: under ``--dist loadgroup`` pytest-xdist 3.8.0 never sends one any
+work, and the run would wait forever (pytest-dev/pytest-xdist #1323, #1327;
+``tests/test_hard_stop.py`` runs a stuck test to show the run ends). The ``hard_stop_after`` ini
+option sets the delay (that test makes it short).
 """
 
 from __future__ import annotations
@@ -37,15 +41,16 @@ HARD_STOP_AFTER = 30
 class HardStop:
     """One watchdog for the session: arm it per test, disarm it when the test's protocol ends."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, after: float) -> None:
         self._fd = fd
+        self._after = after
         self._changed = threading.Condition()
         self._armed: tuple[str, float, float] | None = None  # test, its limit, deadline
         self._thread = threading.Thread(target=self._watch, name="hard-stop", daemon=True)
         self._thread.start()
 
     def arm(self, test: str, limit: float) -> None:
-        after = limit + HARD_STOP_AFTER
+        after = limit + self._after
         faulthandler.dump_traceback_later(after, exit=True, file=self._fd)
         with self._changed:
             self._armed = (test, limit, time.monotonic() + after - 1)
@@ -65,7 +70,7 @@ class HardStop:
                 if armed is not None and left is not None and left <= 0:
                     test, limit, _ = armed
                     message = (
-                        f"\n\nHARD STOP: {test} is still running {limit + HARD_STOP_AFTER - 1:g}"
+                        f"\n\nHARD STOP: {test} is still running {limit + self._after - 1:g}"
                         f" s after it started (its limit is {limit:g} s); every thread's stack"
                         " follows and this process ends.\n"
                     )
@@ -90,12 +95,22 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return WORKERS_PER_CPU * cpus
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "hard_stop_after",
+        "seconds past a test's limit before the hard stop ends its process"
+        f" (default {HARD_STOP_AFTER})",
+        default=str(HARD_STOP_AFTER),
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Start the watchdog on a copy of the real stderr: while a test runs, fd 2 is pytest's
     capture file, which a process ended by faulthandler would never show."""
     global _hard_stop
     if _hard_stop is None and sys.__stderr__ is not None:
-        _hard_stop = HardStop(os.dup(sys.__stderr__.fileno()))
+        after = float(config.getini("hard_stop_after"))
+        _hard_stop = HardStop(os.dup(sys.__stderr__.fileno()), after)
 
 
 #: Allocations between two young-generation collections (Python's default: 700).
