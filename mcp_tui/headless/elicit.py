@@ -122,6 +122,8 @@ class ScriptedHandler:
         verdict = check_url(request.url or "")
         self._say(f"elicitation #{self.seen} (url): {_quote(request.message)}")
         self._say(f"  URL: {one_line(verdict.url, limit=2048)} (not opened)")
+        if verdict.allowed and verdict.url_unicode != verdict.url:
+            self._say(f"  shown as: {one_line(verdict.url_unicode, limit=2048)}")
         if verdict.allowed:
             host = verdict.host_unicode or verdict.host
             if verdict.host_unicode and verdict.host_unicode != verdict.host:

@@ -74,6 +74,8 @@ def _say_url_required(request: Any, say: Callable[[str], None]) -> None:
     state = "not opened" if verdict.allowed else "refused: " + "; ".join(verdict.reasons)
     say(f"the server requires a URL flow first: {json.dumps(message)}")
     say(f"  URL: {one_line(verdict.url, limit=2048)} ({one_line(state, limit=500)})")
+    if verdict.allowed and verdict.url_unicode != verdict.url:
+        say(f"  shown as: {one_line(verdict.url_unicode, limit=2048)}")
     if verdict.allowed:
         say(f"  host: {one_line(verdict.host_unicode or verdict.host)}")
 

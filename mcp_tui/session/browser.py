@@ -16,9 +16,10 @@ three differences that a full-screen terminal program needs:
   later. Here a command that exits 0, or is still running after a short grace period, has opened
   the page; anything else is a failure with a reason the user can read.
 
-The URL is passed as exactly one argument, exactly as the user saw it (``verdict.url``), never
-through a shell; :func:`open_in_browser` re-checks it first, so a refused URL or one starting with
-``-`` can never reach a browser. It blocks for up to ``grace`` seconds: call
+The URL is passed as exactly one argument, exactly as the user saw it (``verdict.url``: an
+internationalised host in its A-label form), never through a shell; :func:`open_in_browser`
+re-checks it first, so a refused URL, one starting with ``-`` or one not in the form the check
+gives (a Unicode host) can never reach a browser. It blocks for up to ``grace`` seconds: call
 :func:`open_url_async` from async code (it runs in a worker thread). macOS and Windows use the
 system opener (``open``, or :mod:`webbrowser`'s own controllers) as a fallback.
 """
@@ -222,6 +223,12 @@ def open_in_browser(
     if not verdict.allowed or not again.allowed or url.startswith("-"):
         reasons = "; ".join(verdict.reasons or again.reasons) or "it is not allowed"
         return OpenResult(False, url, error=f"This URL is refused and was not opened: {reasons}")
+    if again.url != url:  # a verdict built by hand with the host in Unicode: not what was shown
+        return OpenResult(
+            False,
+            url,
+            error=f"This URL was not opened: its host must be written as {again.host}.",
+        )
     candidates, skipped = find_browsers(environ)
     tried: list[str] = []
     for candidate in candidates:

@@ -6,12 +6,15 @@ disagree about such strings (``urllib`` drops tabs and newlines, reads ``https:/
 ``http://0x7f.1/`` is 127.0.0.1), so this module never trusts a parser: it checks the *raw* string
 character by character, splits it by the browser's (WHATWG) rules for the two schemes it allows,
 and refuses everything that could be read in two ways. Whatever is allowed is opened as exactly
-the raw string the user saw (:attr:`UrlVerdict.url`).
+the string the user is shown (:attr:`UrlVerdict.url`): the raw string, except that an
+internationalised host is written in its identity (A-label, ``xn--``) form, so the browser's own
+IDN display policy never decides what the user sees next.
 
 Refused outright: schemes other than ``https`` (``http`` only for loopback hosts), user-info,
 control / whitespace / bidi / zero-width / format characters, backslashes, a leading ``-``,
 numeric hosts written in any form but the dotted quad, percent-encoded hosts, host names a browser
-silently rewrites (full-width letters, ideographic dots, decomposed accents), invalid IDNA labels,
+silently rewrites (full-width letters, ideographic dots, decomposed accents), hosts that IDNA2008
+and UTS-46 transitional processing send to different names (``faß.de``), invalid IDNA labels,
 unusable addresses (``0.0.0.0``, multicast, broadcast), bad ports and URLs longer than
 :data:`MAX_URL_LENGTH`. Warned about: internationalised hosts (identity shown as ``xn--``), mixed
 or look-alike scripts, IP-address hosts, loopback and private addresses, local network names,
@@ -50,7 +53,10 @@ _LOCAL_SUFFIXES = (".local", ".internal", ".lan", ".home.arpa", ".intranet", ".c
 class UrlVerdict:
     """The outcome of :func:`check_url`: what the URL is, whether it may be opened, and why not.
 
-    ``url`` is exactly the raw string received; when ``allowed`` it is what gets opened. ``host``
+    ``url`` is what is shown as the full URL and, when ``allowed``, exactly what is opened and
+    copied: ``received`` (the raw string from the server) with an internationalised host written
+    in its A-label (``xn--``) form; for a host typed in ASCII, or a refused URL, the two are the
+    same. ``host``
     is the identity form (lower-case ASCII, ``xn--`` labels, an IPv6 address without brackets);
     ``host_unicode`` the form to show beside it. Fields describing the host are empty or ``None``
     when the URL was refused before its host could be read. ``reason_codes`` and
@@ -59,6 +65,8 @@ class UrlVerdict:
 
     url: str
     allowed: bool
+    #: The string exactly as the server sent it ("" when built by hand: then the same as ``url``).
+    received: str = ""
     reasons: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     reason_codes: tuple[str, ...] = ()
@@ -77,10 +85,24 @@ class UrlVerdict:
     #: A private, link-local, shared or otherwise non-global IP address (not loopback).
     is_private: bool = False
 
+    def __post_init__(self) -> None:
+        if not self.received:  # built by hand (a test, a defect's refusal): received as shown
+            object.__setattr__(self, "received", self.url)
+
     @property
     def is_idn(self) -> bool:
         """True when the host has internationalised (``xn--``) labels."""
         return self.host != self.host_unicode
+
+    @property
+    def url_unicode(self) -> str:
+        """:attr:`url` with the host in display (Unicode) form: what it is "shown as"."""
+        if not self.is_idn or self.is_ip:
+            return self.url
+        start = len(self.url) - len(self.url.split("://", 1)[-1])
+        if self.url[start : start + len(self.host)] != self.host:
+            return self.url
+        return self.url[:start] + self.host_unicode + self.url[start + len(self.host) :]
 
     @property
     def effective_port(self) -> int | None:
@@ -119,13 +141,14 @@ def check_url(raw: str) -> UrlVerdict:
 
 
 def _refused(raw: str, code: str, text: str) -> UrlVerdict:
-    return UrlVerdict(url=raw, allowed=False, reasons=(text,), reason_codes=(code,))
+    return UrlVerdict(url=raw, allowed=False, received=raw, reasons=(text,), reason_codes=(code,))
 
 
-def _verdict(raw: str, found: Findings, **fields: object) -> UrlVerdict:
+def _verdict(raw: str, found: Findings, *, url: str | None = None, **fields: object) -> UrlVerdict:
     return UrlVerdict(
-        url=raw,
+        url=raw if url is None else url,
         allowed=not found.reasons,
+        received=raw,
         reasons=tuple(text for _, text in found.reasons),
         warnings=tuple(text for _, text in found.warnings),
         reason_codes=tuple(code for code, _ in found.reasons),
@@ -209,9 +232,16 @@ def _check_structure(raw: str, found: Findings) -> UrlVerdict:
         )
     _warn(scheme, host, port, found)
     registrable = None if host.is_ip else url_hosts.registrable_domain(host.ascii.rstrip("."))
+    # An internationalised host is opened as its identity, the A-label form the user was told to
+    # check; the rest of the string is kept exactly as received. A refused URL is shown as sent.
+    host_start = scheme_match.end() + 3
+    opened = raw
+    if not found.reasons and not host.is_ip and not raw_host.isascii():
+        opened = raw[:host_start] + host.ascii + raw[host_start + len(raw_host) :]
     return _verdict(
         raw,
         found,
+        url=opened,
         scheme=scheme,
         host=host.ascii,
         host_unicode=host.unicode,

@@ -2,9 +2,11 @@
 
 A host is refused when a browser could read it differently from how it is shown: percent-encoded
 names, names a browser silently rewrites (full-width letters, other dots, decomposed accents),
-invalid IDNA labels, numbers not written as a plain dotted quad (``0x7f.1`` is 127.0.0.1 to a
-browser), unusable addresses. What passes is returned in identity form (ASCII, ``xn--``) beside
-its displayed (Unicode) form, with whether it is an IP, loopback or private address.
+names that IDNA2008 and UTS-46 transitional processing send to different hosts (``faß.de`` is
+``xn--fa-hia.de`` to one browser and ``fass.de`` to another), invalid IDNA labels, numbers not
+written as a plain dotted quad (``0x7f.1`` is 127.0.0.1 to a browser), unusable addresses. What
+passes is returned in identity form (ASCII, ``xn--``) beside its displayed (Unicode) form, with
+whether it is an IP, loopback or private address.
 
 Pure: no DNS, no network.
 """
@@ -26,6 +28,11 @@ MAX_HOST_LENGTH = 253
 MAX_LABEL_LENGTH = 63
 
 _ASCII_LABEL_RE = re.compile(r"[a-z0-9_](?:[a-z0-9_\-]*[a-z0-9_])?")
+
+#: UTS-46's deviation characters and what transitional processing makes of them (ZWJ and ZWNJ
+#: are refused earlier, as invisible characters). ``idna`` 3.x no longer does transitional
+#: processing, so the difference is computed here.
+_DEVIATIONS = {"\u00df": "ss", "\u03c2": "\u03c3", "\u200c": "", "\u200d": ""}
 
 
 @dataclass
@@ -89,6 +96,16 @@ def check_host(raw_host: str, found: Findings) -> Host | None:
                 f"({how}): it would be read as '{one_line(decoded, limit=80)}'.",
             )
             return None
+        transitional = _transitional(decoded)
+        if transitional is not None and transitional != ascii_host:
+            found.refuse(
+                "idna-transitional",
+                f"The host '{shown}' goes to two different places: {ascii_host} for browsers "
+                f"that follow IDNA2008 and {one_line(transitional, limit=80)} for those that "
+                "use UTS-46 transitional processing (older browsers and libraries). It is "
+                "refused: which one is meant cannot be told.",
+            )
+            return None
     trailing_dot = ascii_host.endswith(".") and len(ascii_host) > 1
     bare = ascii_host[:-1] if trailing_dot else ascii_host
     labels = bare.split(".")
@@ -100,6 +117,18 @@ def check_host(raw_host: str, found: Findings) -> Host | None:
     loopback = bare == "localhost" or bare.endswith(".localhost")
     dot = "." if trailing_dot else ""
     return Host(bare + dot, unicode_host + dot, is_loopback=loopback, trailing_dot=trailing_dot)
+
+
+def _transitional(unicode_host: str) -> str | None:
+    """The ASCII form UTS-46 *transitional* processing gives ``unicode_host`` (already mapped),
+    or ``None`` when it has no deviation character (then both forms are the same)."""
+    if not any(ch in _DEVIATIONS for ch in unicode_host):
+        return None
+    mapped = "".join(_DEVIATIONS.get(ch, ch) for ch in unicode_host)
+    try:
+        return idna.encode(mapped, uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError):
+        return one_line(mapped, limit=80)
 
 
 def _check_labels(shown: str, bare: str, labels: list[str], found: Findings) -> bool:

@@ -317,6 +317,28 @@ def test_url_request_without_answer_is_declined(
     assert listener.hits == 0
 
 
+def test_an_international_host_is_printed_in_the_form_that_would_be_opened(
+    url: str, no_browser: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The URL line is the A-label form (what the TUI shows and opens), the Unicode beside it."""
+    args = json.dumps({"url": "https://аpple.com/login?next=ü"})  # Cyrillic а
+    code, _out, err = run(["call", "visit", "--args", args, url], capsys)
+    assert code == 0, err
+    assert "URL: https://xn--pple-43d.com/login?next=ü (not opened)" in err
+    assert "shown as: https://аpple.com/login?next=ü" in err
+    assert "mixes Cyrillic and Latin" in err
+
+
+def test_a_host_read_two_ways_is_refused(
+    url: str, no_browser: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = json.dumps({"url": "https://faß.de/"})
+    code, out, err = run(["call", "visit", "--args", args, url], capsys)
+    assert code == 0, err
+    assert json.loads(out) == {"action": "decline"}
+    assert "refused:" in err and "xn--fa-hia.de" in err and "fass.de" in err
+
+
 # ---- results, errors, list ----------------------------------------------------------------------
 
 

@@ -42,6 +42,24 @@ def test_opens_exactly_the_shown_url_as_one_argument(recorder: Any) -> None:
     assert recorder.calls() == [[url]]
 
 
+def test_an_international_host_reaches_the_browser_in_a_label_form(recorder: Any) -> None:
+    """The browser gets the identity the user was told to check, never the Unicode spelling
+    (whose display the browser's own IDN policy would decide)."""
+    verdict = check_url("https://аpple.com/login?next=ü")
+    assert verdict.allowed
+    result = open_in_browser(verdict, environ=env(BROWSER=str(recorder.script)))
+    assert result.opened, result.error
+    assert recorder.calls() == [["https://xn--pple-43d.com/login?next=ü"]]
+
+
+def test_a_verdict_with_a_unicode_host_is_not_opened(recorder: Any) -> None:
+    forged = UrlVerdict(url="https://аpple.com/", allowed=True, scheme="https", host="x")
+    result = open_in_browser(forged, environ=env(BROWSER=str(recorder.script)))
+    assert not result.opened
+    assert result.error is not None and "xn--pple-43d.com" in result.error
+    assert recorder.calls() == []
+
+
 def test_browser_template_with_percent_s(recorder: Any) -> None:
     result = open_in_browser(
         check_url(SHOWN), environ=env(BROWSER=f"{recorder.script} --new-tab %s &")

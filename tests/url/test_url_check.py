@@ -26,6 +26,8 @@ class Case:
     warnings: tuple[str, ...] = ()
     host: str | None = None
     registrable: str | None = None
+    #: What is shown and opened, when not the raw string (a host not written in ASCII).
+    opened: str | None = None
 
 
 CASES = [
@@ -77,15 +79,28 @@ CASES = [
         warnings=("idn",),
         host="xn--mnchen-3ya.de",
         registrable="xn--mnchen-3ya.de",
+        opened="https://xn--mnchen-3ya.de/",
     ),
-    Case("https://例え.jp/", OK, warnings=("idn",), host="xn--r8jz45g.jp"),
+    Case(
+        "https://例え.jp/",
+        OK,
+        warnings=("idn",),
+        host="xn--r8jz45g.jp",
+        opened="https://xn--r8jz45g.jp/",
+    ),
     Case(
         "https://xn--80ak6aa92e.com/",
         OK,
         warnings=("idn", "confusable-script"),
         host="xn--80ak6aa92e.com",
     ),
-    Case("https://аpple.com/", OK, warnings=("idn", "mixed-script"), host="xn--pple-43d.com"),
+    Case(
+        "https://аpple.com/",
+        OK,
+        warnings=("idn", "mixed-script"),
+        host="xn--pple-43d.com",
+        opened="https://xn--pple-43d.com/",
+    ),
     # --- refused: scheme and shape ----------------------------------------------------------------
     Case("http://example.com/", NO, reasons=("http",), warnings=("http",), host="example.com"),
     Case("http://192.168.1.1/", NO, reasons=("http",), warnings=("ip", "private", "http")),
@@ -138,6 +153,10 @@ CASES = [
     Case("https://cafe\u0301.fr/", NO, reasons=("host-rewritten",)),
     Case("https://google.com\u2215evil.example/", NO, reasons=("idna",)),
     Case("https://xn--zz.com/", NO, reasons=("idna",)),
+    # IDNA2008 and UTS-46 transitional processing disagree: xn--fa-hia.de or fass.de?
+    Case("https://faß.de/", NO, reasons=("idna-transitional",)),
+    Case("https://FAẞ.de/login", NO, reasons=("idna-transitional",)),
+    Case("https://ςοφία.gr/", NO, reasons=("idna-transitional",)),
     Case("https://💩.la/", NO, reasons=("idna",)),
     Case("https://a..b/", NO, reasons=("empty-label",)),
     Case("https://.example.com/", NO, reasons=("empty-label",)),
@@ -172,7 +191,9 @@ def test_the_table_is_big_enough() -> None:
 @pytest.mark.parametrize("case", CASES, ids=[ascii(c.url)[1:40] for c in CASES])
 def test_verdict_reasons_and_warnings(case: Case) -> None:
     verdict = check_url(case.url)
-    assert verdict.url == case.url  # exactly the raw string: that is what is shown and opened
+    assert verdict.received == case.url  # exactly the raw string
+    # What is shown and opened: the raw string, with a non-ASCII host in its A-label form.
+    assert verdict.url == (case.opened or case.url)
     assert verdict.allowed is case.allowed, verdict.reasons
     assert verdict.reason_codes == case.reasons
     assert verdict.warning_codes == case.warnings
@@ -212,6 +233,27 @@ def test_idn_identity_and_display_forms() -> None:
     assert verdict.is_idn
     idn_warning = verdict.warnings[verdict.warning_codes.index("idn")]
     assert "xn--mnchen-3ya.de" in idn_warning and "münchen.de" in idn_warning
+
+
+def test_an_international_host_is_opened_in_its_a_label_form() -> None:
+    """What the user is told to check (the identity) is what is opened: only the host changes."""
+    verdict = check_url("https://shop.münchen.de:8443/straße?q=ü#ä")
+    assert verdict.url == "https://shop.xn--mnchen-3ya.de:8443/straße?q=ü#ä"
+    assert verdict.received == "https://shop.münchen.de:8443/straße?q=ü#ä"
+    assert verdict.url_unicode == verdict.received
+    # Checking the opened form again gives the same verdict: the browser's re-check agrees.
+    again = check_url(verdict.url)
+    assert again.allowed and again.url == verdict.url and again.host == verdict.host
+    # An A-label typed by the server is opened as it came, shown as its Unicode spelling.
+    typed = check_url("https://xn--fa-hia.de/")
+    assert typed.allowed and typed.url == "https://xn--fa-hia.de/"
+    assert typed.url_unicode == "https://faß.de/"
+
+
+def test_transitional_difference_names_both_forms() -> None:
+    reason = check_url("https://faß.de/").reasons[0]
+    assert "xn--fa-hia.de" in reason and "fass.de" in reason
+    assert "IDNA2008" in reason and "transitional" in reason
 
 
 def test_mixed_script_names_the_scripts() -> None:
@@ -281,7 +323,8 @@ _URL_PIECES = st.sampled_from(
 @given(st.lists(_URL_PIECES, max_size=14).map(lambda parts: "https://" + "".join(parts)))
 def test_check_never_raises_and_allowed_agrees_with_urllib(raw: str) -> None:
     verdict = check_url(raw)
-    assert verdict.url == raw
+    assert verdict.received == raw
+    assert verdict.url == raw or (verdict.allowed and verdict.url.isascii() != raw.isascii())
     if verdict.allowed:
         _assert_parsers_agree(verdict)
 

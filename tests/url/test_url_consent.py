@@ -315,3 +315,44 @@ async def test_footer_and_buttons_show_the_same_keys(browser_env: Any) -> None:
         assert active["ctrl+r"] == "Decline"
         assert active["escape"] == "Cancel"
         assert active["c"] == "Copy URL"
+
+
+async def test_the_browser_gets_exactly_the_full_url_shown(browser_env: Any) -> None:
+    """An internationalised host: the Full URL line is the A-label form, the browser's argv is
+    exactly that line, the clipboard too; the Unicode spelling is only shown beside it."""
+    app = ConsentHost(url_request("https://аpple.com/login?next=ü"))  # Cyrillic а
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        shown = text_of(app, "#url-full")
+        assert shown == "https://xn--pple-43d.com/login?next=ü"
+        assert text_of(app, "#url-full-unicode") == "shown as https://аpple.com/login?next=ü"
+        assert text_of(app, "#url-host").startswith("https://xn--pple-43d.com")
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.clipboard == shown
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+    assert browser_env.calls() == [[shown]]
+    assert [o.action for o in app.outcomes if o] == ["accept"]
+
+
+async def test_an_ascii_host_has_no_shown_as_line(browser_env: Any) -> None:
+    app = ConsentHost(url_request())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not consent(app).query("#url-full-unicode")
+
+
+async def test_a_host_idna2008_and_transitional_disagree_on_is_refused(browser_env: Any) -> None:
+    app = ConsentHost(url_request("https://faß.de/"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not consent(app).verdict.allowed
+        reasons = text_of(app, "#url-reasons")
+        assert "xn--fa-hia.de" in reasons and "fass.de" in reasons
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+    assert browser_env.calls() == []
+    assert [o.action for o in app.outcomes if o] == ["decline"]

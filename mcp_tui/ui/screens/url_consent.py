@@ -3,11 +3,13 @@
 Layout, top to bottom: a header naming the server (our own name for the connection, never text
 the server controls); a scrolling body with the server's message as plain text, the destination
 host large with its registrable domain highlighted (the ``xn--`` identity first, the Unicode form
-beside it), the warnings, and the whole URL wrapped, never truncated; a status line; the buttons;
-the footer with the keys.
+beside it), the warnings, and the whole URL wrapped, never truncated (an internationalised host in
+its A-label form, the Unicode spelling under it as "shown as"); a status line; the buttons; the
+footer with the keys.
 
 Nothing is fetched before Ctrl+S: no DNS, no HTTP, no favicon. Ctrl+S opens exactly the URL shown
-(``verdict.url``) through :mod:`mcp_tui.session.browser` in a worker thread, and accepts once the
+(``verdict.url``, the A-label form: what the user checked, not what the browser's IDN policy
+would show) through :mod:`mcp_tui.session.browser` in a worker thread, and accepts once the
 browser has it. If no browser can be opened the screen stays: it says why, keeps the URL to copy
 (``c``), and a second Ctrl+S accepts without opening. Accept in URL mode means "the user consented
 to go there" (the spec's words), and a user who copies the URL into a browser on another machine
@@ -118,6 +120,7 @@ class UrlConsentScreen(RequestHeader, StyledOnce, SequencedScreen, ModalScreen[E
         height: auto; border: heavy $error; color: $text-error; padding: 0 1; margin: 1 0 0 0;
     }
     #url-full { height: auto; }
+    #url-full-unicode { height: auto; color: $text-muted; }
     #url-status { height: auto; display: none; margin: 1 0 0 0; }
     #url-status.-shown { display: block; }
     #url-status.-error { color: $text-error; }
@@ -199,6 +202,11 @@ class UrlConsentScreen(RequestHeader, StyledOnce, SequencedScreen, ModalScreen[E
                     yield Static(self._warnings_content(), id="url-warnings")
                 yield Static("Full URL", classes="url-label")
                 yield Static(literal(verdict.url), id="url-full")
+                if verdict.allowed and verdict.url_unicode != verdict.url:
+                    yield Static(
+                        Content("shown as ") + literal(verdict.url_unicode),
+                        id="url-full-unicode",
+                    )
             yield Static(id="url-status")
             with Horizontal(id="url-buttons"):
                 if verdict.allowed:
