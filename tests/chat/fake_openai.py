@@ -4,7 +4,8 @@ Each ``POST /v1/chat/completions`` takes the next :class:`Reply` of the script a
 the API does: a server-sent event stream of ``chat.completion.chunk`` objects when the request asks
 for ``stream``, one ``chat.completion`` otherwise. Text streams in several chunks; tool calls come
 as the API sends them (the name first, the arguments in pieces). Every request body is kept, so a
-test can check what the model was sent (the tool result of the turn before, the tools offered).
+test can check what the model was sent (the tool result of the turn before, the tools offered),
+and every request's headers (the ``Authorization`` the client sent).
 
 A reply may ``hold`` until the test releases it, to test stopping a generation mid-stream.
 """
@@ -41,12 +42,15 @@ class FakeOpenAI:
     def __init__(self, script: list[Reply]) -> None:
         self.script = list(script)
         self.requests: list[dict[str, Any]] = []
+        #: Each request's headers, in the order the requests came.
+        self.headers: list[dict[str, str]] = []
         self.url = ""
         self._lock = threading.Lock()
 
-    def next_reply(self, body: dict[str, Any]) -> Reply:
+    def next_reply(self, body: dict[str, Any], headers: dict[str, str]) -> Reply:
         with self._lock:
             self.requests.append(body)
+            self.headers.append(headers)
             if not self.script:
                 return Reply(text="(the script has no more replies)")
             return self.script.pop(0)
@@ -86,7 +90,7 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             if not self.path.endswith("/chat/completions"):
                 self.send_error(404)
                 return
-            reply = fake.next_reply(body)
+            reply = fake.next_reply(body, dict(self.headers.items()))
             if body.get("stream"):
                 self._stream(reply)
             else:

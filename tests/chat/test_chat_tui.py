@@ -3,8 +3,10 @@ server on 127.0.0.1 speaking the OpenAI-compatible API (``fake_openai``), script
 
 The model calls the demo's ``delete_project``, the user approves the call, the tool's elicitation
 form opens over the chat and is filled through Pilot, and the model's next request carries the
-tool's result. Also: a denied call never reaches the server, Escape stops a reply mid-stream (and
-a second Escape goes back to the session screen), and a saved conversation is resumed.
+tool's result. Also: a denied call never reaches the server, "always" allows that one tool and no
+other, the provider gets the key's value (never its variable's name), Escape stops a reply
+mid-stream (and a second Escape goes back to the session screen), and a saved conversation is
+resumed.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
 
 from demo_tui_kit import DemoRun, demo_spec, next_form, row, traffic, wait_until
 
-from mcp_tui.chat.settings import ChatSettings
+from mcp_tui.chat.settings import ChatSettings, ProviderKind
 from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
@@ -39,12 +41,19 @@ DELETE = ToolCall("demo__delete_project", {"name": "payments-api"}, id="call_del
 
 @asynccontextmanager
 async def chat_app(
-    tmp_path: Path, script: list[Reply], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    script: list[Reply],
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    provider: ProviderKind = "openai-compatible",
+    api_key_env: str | None = None,
 ) -> AsyncIterator[tuple[DemoRun, FakeOpenAI, ChatScreen]]:
     """The app on the demo (2025-11-25), its chat opened with ``m`` and talking to the fake."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     with fake_openai(script) as fake:
-        settings = ChatSettings(provider="openai-compatible", base_url=fake.url, model="fake-1")
+        settings = ChatSettings(
+            provider=provider, base_url=fake.url, model="fake-1", api_key_env=api_key_env
+        )
         log = tmp_path / "traffic.jsonl"
         options = AppOptions(traffic_log=log, stderr_log=tmp_path / "stderr.log", chat=settings)
         app = McpTuiApp([demo_spec("legacy", "chat-test")], options)
@@ -129,6 +138,62 @@ async def test_a_denied_call_never_reaches_the_server(
         assert "declined" in fake.requests[1]["messages"][-1]["content"]
         calls = [m for m in traffic(run.log) if m.get("message", {}).get("method") == "tools/call"]
         assert calls == []
+
+
+async def test_always_allows_only_that_tool_a_different_one_is_still_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    search = ToolCall("demo__search_issues", {"query": "*"}, id="call_s1")
+    other = ToolCall("demo__long_task", {"duration": 0, "steps": 1}, id="call_l")
+    again = ToolCall("demo__search_issues", {"query": "login"}, id="call_s2")
+    script = [
+        Reply(tool_calls=[search]),
+        Reply(tool_calls=[other]),
+        Reply(tool_calls=[again]),
+        Reply(text="All done."),
+    ]
+
+    def asking() -> list[ToolBlock]:
+        return [b for b in chat.query(ToolBlock) if b.has_class("-asking")]
+
+    async with chat_app(tmp_path, script, monkeypatch) as (run, _fake, chat):
+        await say(run, "look around")
+        first = await wait_until(run.pilot, asking, "the first call is asked about")
+        assert first[0].tool_label == "demo › search_issues"
+        await run.pilot.press("a")  # always, for search_issues only
+        # A different tool is still asked about, whatever was allowed before it.
+        second = await wait_until(run.pilot, asking, "the different tool is asked about")
+        assert second[0].tool_label == "demo › long_task"
+        await run.pilot.press("n")
+        await wait_until(run.pilot, lambda: "All done" in model_text(chat), "the reply")
+        blocks = list(chat.query(ToolBlock))
+        assert [b.tool_label for b in blocks] == [
+            "demo › search_issues",
+            "demo › long_task",
+            "demo › search_issues",
+        ]
+        # The allowed tool ran again without a question; the declined one never ran.
+        assert [b.result_status for b in blocks] == ["done", "denied", "done"]
+        called = [
+            m["message"]["params"]["name"]
+            for m in traffic(run.log)
+            if m.get("message", {}).get("method") == "tools/call"
+        ]
+        assert called == ["search_issues", "search_issues"]
+
+
+async def test_the_provider_is_sent_the_key_not_the_name_of_its_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MCP_TUI_TEST_CHAT_KEY", "sk-test-value-7f3a")
+    script = [Reply(text="Hello.")]
+    async with chat_app(
+        tmp_path, script, monkeypatch, provider="openai", api_key_env="MCP_TUI_TEST_CHAT_KEY"
+    ) as (run, fake, chat):
+        await say(run, "hi")
+        await wait_until(run.pilot, lambda: "Hello" in model_text(chat), "the reply")
+    authorization = {k.lower(): v for k, v in fake.headers[0].items()}["authorization"]
+    assert authorization == "Bearer sk-test-value-7f3a"
 
 
 async def test_escape_stops_generation_then_goes_back(

@@ -35,6 +35,7 @@ from mcp_tui.session.events import CallOutcome, ContentItem, ToolInfo
 pytestmark = pytest.mark.anyio
 
 ECHO = ToolInfo("echo", "Echo", input_schema={"type": "object", "properties": {"t": {}}})
+WIPE = ToolInfo("wipe", "Wipe", input_schema={"type": "object", "properties": {"t": {}}})
 TOOLS = ToolCatalog([("demo", ECHO)])
 
 
@@ -133,6 +134,24 @@ async def test_always_allows_the_tool_for_the_rest_of_the_session() -> None:
     await turn(conv, model, rec, "again")
     assert len(rec.asked) == 1  # the second call was not asked about
     assert [c[1] for c in rec.calls] == [{"t": 1}, {"t": 2}]
+
+
+async def test_always_for_one_tool_still_asks_about_a_different_one() -> None:
+    rec = Recorder(["always", "deny"])
+    conv = Conversation(system_prompt="sys")
+    model = scripted(
+        [("demo__echo", '{"t": 1}')],
+        [("demo__wipe", '{"t": 2}')],
+        [("demo__echo", '{"t": 3}')],
+        "ok",
+    )
+    tools = ToolCatalog([("demo", ECHO), ("demo", WIPE)])
+    await conv.run_turn(
+        "hi", model=model, tools=tools, approve=rec.approve, call=rec.call, emit=rec.emit
+    )
+    assert [c.name for c in rec.asked] == ["demo__echo", "demo__wipe"]
+    assert [(c[0].tool.name, c[1]) for c in rec.calls] == [("echo", {"t": 1}), ("echo", {"t": 3})]
+    assert conv.allowed == {"demo__echo"}
 
 
 async def test_a_denied_call_does_not_run_and_the_model_is_told() -> None:
