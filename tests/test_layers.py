@@ -48,6 +48,9 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
         "mcp_tui.config",
         "mcp_tui.demo",
     ),
+    # ``mcp-tui test``'s pure half: the test file, its loader and writer, the comparison of a
+    # call with its expectations. The running half is in ``headless``.
+    "testbench": ("textual", *_SDK, "mcp_tui.session", *_ABOVE_SESSION, "mcp_tui.demo"),
     "session": ("textual", *_ABOVE_SESSION, "mcp_tui.demo"),
     # The chat (the optional extra): the conversation and its provider, below the UI, no SDK.
     "chat": ("textual", *_SDK, "mcp_tui.ui", "mcp_tui.cli", "mcp_tui.headless"),
@@ -84,6 +87,7 @@ BELOW_THE_UI = (
     "config",
     "schema",
     "check",
+    "testbench",
     "session",
     "chat",
     "headless",
@@ -154,6 +158,8 @@ def test_no_module_imports_against_the_layer_direction() -> None:
         ("headless/bad.py", "from mcp_tui.cli import main\n", "imports mcp_tui.cli"),
         ("demo/bad.py", "from mcp_tui.untrusted import visible\n", "imports mcp_tui.untrusted"),
         ("errors.py", "from mcp_tui.session import connection\n", "imports mcp_tui.session"),
+        ("testbench/bad.py", "from mcp_tui.headless import run\n", "imports mcp_tui.headless"),
+        ("testbench/bad2.py", "import mcp\n", "imports mcp"),
     ],
 )
 def test_the_scan_sees_a_violation(

@@ -218,7 +218,7 @@ def toml_key_lines(text: str) -> dict[KeyPath, int]:
         if depth == 0:
             header = _HEADER.match(line)
             if header and not _ASSIGN.match(line):
-                path: KeyPath = _split_dotted(header.group(2))
+                path: KeyPath = _in_arrays(_split_dotted(header.group(2)), array_counts)
                 for end in range(1, len(path)):
                     lines.setdefault(path[:end], number)
                 if header.group(1) == "[[":
@@ -240,6 +240,18 @@ def toml_key_lines(text: str) -> dict[KeyPath, int]:
                 break
         depth = max(0, depth + _bracket_balance(line))
     return lines
+
+
+def _in_arrays(path: tuple[str, ...], array_counts: Mapping[KeyPath, int]) -> KeyPath:
+    """A header's path with the index of each array of tables it is inside: ``[case.expect]``
+    after the second ``[[case]]`` is ``("case", 1, "expect")``."""
+    out: KeyPath = ()
+    for i, part in enumerate(path):
+        out = (*out, part)
+        count = array_counts.get(out)
+        if count and i < len(path) - 1:
+            out = (*out, count - 1)
+    return out
 
 
 def _bracket_balance(line: str) -> int:

@@ -1,0 +1,69 @@
+"""What one call did, as plain data: the record a case's expectations are checked against.
+
+The running half (``headless/testrun.py``) fills it from the session's outcome, the requests its
+handler answered and the traffic tap; the Python API hands it to the test author as the result of
+a call. Everything in it that came from the server is untrusted text: it is compared, and escaped
+before it is shown (``report.py``), never interpreted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from mcp_tui.testbench.model import Outcome
+
+
+@dataclass(frozen=True)
+class SeenElicitation:
+    """One elicitation request the call made, and the answer it got."""
+
+    mode: Literal["form", "url"]
+    message: str
+    #: The requestedSchema exactly as received (form mode).
+    schema: dict[str, Any] | None = None
+    url: str | None = None
+    action: str = "cancel"
+    content: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class SeenSampling:
+    """One ``sampling/createMessage`` the call made, and the answer it got."""
+
+    message: str
+    system_prompt: str | None = None
+    max_tokens: int = 0
+    action: str = "decline"
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class Observed:
+    """One call, seen from the client."""
+
+    outcome: Outcome
+    #: The text of the result: its text blocks (a prompt's messages, a resource's text), joined
+    #: with newlines.
+    text: str = ""
+    structured: Any = None
+    has_structured: bool = False
+    error: str | None = None
+    error_code: int | None = None
+    elicitations: tuple[SeenElicitation, ...] = ()
+    sampling: tuple[SeenSampling, ...] = ()
+    #: The methods mcp-tui sent during the call (requests and notifications), in order.
+    sent: tuple[str, ...] = ()
+    seconds: float = 0.0
+    #: The era the connection was on ("2025-11-25", "2026-07-28", ...).
+    protocol_version: str | None = None
+    #: Why the run could not give an answer (a scripted answer that does not fit its form).
+    answer_problem: str | None = None
+    #: The handler's report of each request and answer, for a failure's details.
+    transcript: str = ""
+    #: The whole result as it came over the wire (tools), for ``--json``.
+    raw: dict[str, Any] | None = field(default=None, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == "ok"

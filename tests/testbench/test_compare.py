@@ -1,0 +1,163 @@
+"""Each kind of expectation, seen holding and seen failing, with the diff a person reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mcp_tui.testbench.compare import check, diff_text, resolve_pointer
+from mcp_tui.testbench.model import Expect
+from mcp_tui.testbench.observed import Observed, SeenElicitation, SeenSampling
+
+SCHEMA = {"type": "object", "properties": {"confirm": {"type": "boolean", "default": False}}}
+SEEN = Observed(
+    outcome="ok",
+    text="Booked a table for 4\non 2026-12-24 at 19:30",
+    structured={"total": 3, "issues": [{"number": 108, "labels": ["bug", "forms"]}], "ok": True},
+    has_structured=True,
+    elicitations=(
+        SeenElicitation(
+            "form", "Step 1: when?", SCHEMA, action="accept", content={"confirm": True}
+        ),
+        SeenElicitation("url", "Connect", None, url="https://example.com/connect", action="accept"),
+    ),
+    sampling=(SeenSampling("Summarise this", "Be brief", 100, "accept", "Short."),),
+    sent=("tools/call", "notifications/cancelled"),
+    seconds=0.5,
+)
+
+
+def _expect(**keys: Any) -> Expect:
+    return Expect.model_validate(keys)
+
+
+# Each row: an expectation that holds on SEEN, the same kind failing, and text its diff shows.
+KINDS = [
+    (
+        {"outcome": "ok"},
+        {"outcome": "tool_error"},
+        ["the call ended ok, not tool_error", "expected: tool_error", "  ok: Booked"],
+    ),
+    (
+        {"text": SEEN.text},
+        {"text": "Booked a table for 2\non 2026-12-24 at 19:30"},
+        ["--- expected", "+++ got", "-Booked a table for 2", "+Booked a table for 4"],
+    ),
+    (
+        {"text_contains": ["Booked", "19:30"]},
+        {"text_contains": ["Booked", "20:00"]},
+        ["expected: 20:00", "got:", "  on 2026-12-24 at 19:30"],
+    ),
+    ({"text_regex": r"for \d+"}, {"text_regex": r"for \d+ people"}, [r"expected: for \d+ people"]),
+    (
+        {"structured": SEEN.structured},
+        {"structured": {**SEEN.structured, "total": 4}},
+        ['-  "total": 4', '+  "total": 3'],
+    ),
+    (
+        {"pointers": {"/issues/0/labels/1": "forms", "/ok": True}},
+        {"pointers": {"/issues/0/number": 109}},
+        ["expected: 109", "got: 108"],
+    ),
+    ({"pointers": {"/total": 3}}, {"pointers": {"/issues/3": 1}}, ["got: (nothing there)"]),
+    (
+        {"elicitation_count": 2},
+        {"elicitation_count": 3},
+        ["expected: 3", "2 request(s):", '#1 form "Step 1: when?" -> accept'],
+    ),
+    (
+        {
+            "elicitations": [
+                {"mode": "form", "message_regex": "^Step 1", "schema": SCHEMA, "action": "accept"},
+                {"mode": "url", "url_regex": "example\\.com"},
+            ]
+        },
+        {"elicitations": [{"schema": {**SCHEMA, "required": ["confirm"]}}]},
+        ['-  "required": [', '-    "confirm"'],
+    ),
+    (
+        {"elicitations": [{"message": "Step 1: when?"}]},
+        {"elicitations": [{}, {}, {"mode": "form"}]},
+        ["no elicitation request #3"],
+    ),
+    (
+        {
+            "sampling_count": 1,
+            "sampling": [
+                {
+                    "message_regex": "Summar",
+                    "system_prompt_regex": "brief",
+                    "max_tokens": 100,
+                    "action": "accept",
+                }
+            ],
+        },
+        {"sampling": [{"max_tokens": 50}]},
+        ["expected: 50", "got: 100"],
+    ),
+    (
+        {"sent": ["notifications/cancelled"], "not_sent": ["ping"]},
+        {"not_sent": ["notifications/cancelled"]},
+        ["expected: no notifications/cancelled", "got: 1 x notifications/cancelled"],
+    ),
+    ({"sent": ["tools/call"]}, {"sent": ["ping"]}, ["sent: tools/call, notifications/cancelled"]),
+    ({"within": 2}, {"within": 0.1}, ["expected: 0.1", "got: 0.5"]),
+]
+
+
+@pytest.mark.parametrize(("holds", "fails", "shown"), KINDS)
+def test_each_expectation_holds_and_fails_with_a_diff(
+    holds: dict[str, Any], fails: dict[str, Any], shown: list[str]
+) -> None:
+    assert check(_expect(**holds), SEEN) == []
+    failures = check(_expect(**fails), SEEN)
+    assert len(failures) == 1, failures
+    lines = diff_text(failures[0].expected, failures[0].got, diffable=failures[0].diffable)
+    text = "\n".join([failures[0].summary, *lines])
+    for part in shown:
+        assert part in text, (part, text)
+
+
+def test_errors_and_their_codes() -> None:
+    seen = Observed(outcome="error", error="-32042 URL elicitation required", error_code=-32042)
+    assert check(_expect(error_code=-32042, error_regex="URL"), seen) == []
+    [failure] = check(_expect(error_code=-32602), seen)
+    assert failure.key == ("error_code",) and (failure.expected, failure.got) == (-32602, -32042)
+    [failure] = check(_expect(outcome="ok"), seen)
+    assert failure.got == "-32042 URL elicitation required"
+
+
+def test_a_tool_error_is_matched_by_error_regex_on_its_text() -> None:
+    seen = Observed(outcome="tool_error", text="No such project: nope")
+    assert check(_expect(outcome="tool_error", error_regex="No such project"), seen) == []
+
+
+def test_every_difference_is_listed_not_only_the_first() -> None:
+    failures = check(_expect(text="x", text_regex="y", elicitation_count=0, within=0.1), SEEN)
+    assert [f.key for f in failures] == [
+        ("text",),
+        ("text_regex",),
+        ("elicitation_count",),
+        ("within",),
+    ]
+
+
+def test_json_pointers_follow_rfc_6901() -> None:
+    doc = {"a/b": {"m~n": [10, 20]}, "": 1}
+    assert resolve_pointer(doc, "/a~1b/m~0n/1") == 20
+    assert resolve_pointer(doc, "/") == 1
+    assert resolve_pointer(doc, "") is doc
+    missing = resolve_pointer(doc, "/a~1b/m~0n/01")
+    assert missing is resolve_pointer(doc, "/nope")
+
+
+def test_json_equality_keeps_booleans_apart_from_numbers() -> None:
+    seen = Observed(outcome="ok", structured={"n": 1, "f": 1.0}, has_structured=True)
+    assert check(_expect(pointers={"/n": 1.0, "/f": 1}), seen) == []
+    assert len(check(_expect(pointers={"/n": True}), seen)) == 1
+
+
+def test_a_missing_structured_content_is_said_so() -> None:
+    [failure] = check(_expect(structured={"a": 1}), Observed(outcome="ok", text="hi"))
+    assert failure.got == "(no structuredContent)"

@@ -1,0 +1,177 @@
+"""Test files that cannot run get one sentence naming the file, the line and the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mcp_tui.testbench.load import (
+    TestFileError,
+    expand_server,
+    find_test_files,
+    load_test_file,
+)
+
+GOOD = """\
+server = "demo"
+eras = ["2025-11-25", "2026-07-28"]
+
+[[case]]
+name = "decline keeps the project"
+tool = "delete_project"
+arguments = { name = "payments-api" }
+answers = [{ action = "decline" }]
+expect = { text_contains = "Kept" }
+
+[[case]]
+name = "search"
+tool = "search_issues"
+arguments = { query = "bug" }
+
+[case.expect]
+pointers = { "/total" = 3 }
+"""
+
+
+def _write(tmp_path: Path, text: str, name: str = "t.mcptest.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _error(tmp_path: Path, text: str, name: str = "t.mcptest.toml") -> str:
+    with pytest.raises(TestFileError) as caught:
+        load_test_file(_write(tmp_path, text, name))
+    return str(caught.value)
+
+
+def test_a_good_file_loads_with_its_lines(tmp_path: Path) -> None:
+    loaded = load_test_file(_write(tmp_path, GOOD))
+    model = loaded.model
+    assert [c.name for c in model.case] == ["decline keeps the project", "search"]
+    assert model.case[0].answers[0].answer == "decline"
+    assert model.case[1].expect.pointers == {"/total": 3}
+    assert model.case[1].expect.expected_outcome == "ok"
+    assert loaded.line_of("case", 1) == 11
+    assert loaded.line_of("case", 1, "expect", "pointers") == 17
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an unknown key, with the nearest known one
+        (
+            GOOD.replace('pointers = { "/total" = 3 }', 'text_regx = "x"'),
+            ["line 17", "case[1].expect.text_regx", "unknown key", "did you mean `text_regex`"],
+        ),
+        # a wrong type
+        (
+            GOOD.replace('eras = ["2025-11-25", "2026-07-28"]', 'eras = "2025-11-25"'),
+            ["line 2", "eras:", "a string"],
+        ),
+        (
+            GOOD.replace(
+                'arguments = { query = "bug" }', 'arguments = { query = "bug" }\ntimeout = "5"'
+            ),
+            ["line 15", "case[1].timeout", "number", "a string"],
+        ),
+        # a bad regex
+        (
+            GOOD.replace('pointers = { "/total" = 3 }', 'text_regex = "(unclosed"'),
+            ["line 17", "case[1].expect.text_regex", "not a valid regular expression"],
+        ),
+        # a bad regex in an answer's match (the answers engine's own check)
+        (
+            GOOD.replace(
+                'answers = [{ action = "decline" }]',
+                'answers = [{ match = "[", action = "decline" }]',
+            ),
+            ["line 8", "case[0].answers[0]", "not a valid regular expression"],
+        ),
+        # no server
+        (GOOD.replace('server = "demo"\n', ""), ["t.mcptest.toml", "no `server`"]),
+        # a server named twice
+        (
+            GOOD.replace(
+                'server = "demo"',
+                '[server]\ncommand = ["python"]\nurl = "http://127.0.0.1:1/mcp"\n[x]',
+            ),
+            ["line 1", "server", "exactly one of", "command and url"],
+        ),
+        (
+            GOOD.replace('server = "demo"', 'server = "everything"'),
+            ["line 1", "server", '"demo" or a table'],
+        ),
+        # a case with no call, a case with two
+        (
+            GOOD.replace('tool = "delete_project"\n', ""),
+            ["line 4", "case[0]", "exactly one of `tool`"],
+        ),
+        (
+            GOOD.replace('tool = "delete_project"', 'tool = "a"\nprompt = "b"'),
+            ["case[0]", "tool and prompt"],
+        ),
+        # names are unique
+        (
+            GOOD.replace('name = "search"', 'name = "decline keeps the project"'),
+            ["two cases are named"],
+        ),
+        # an unknown era, outcome
+        (GOOD.replace('"2026-07-28"]', '"2026-01-01"]'), ["line 2", "eras[1]"]),
+        (
+            GOOD.replace('expect = { text_contains = "Kept" }', 'expect = { outcome = "fine" }'),
+            ["line 9", "case[0].expect.outcome", "'ok'"],
+        ),
+        # a pointer that is not one
+        (GOOD.replace('"/total"', '"total"'), ["line 17", "not a JSON Pointer"]),
+        # TOML syntax
+        (GOOD.replace("[case.expect]", "[case.expect"), ["not valid TOML", "line 16"]),
+    ],
+)
+def test_a_bad_file_is_named_with_line_and_key(
+    tmp_path: Path, text: str, expected: list[str]
+) -> None:
+    message = _error(tmp_path, text)
+    assert message.startswith(f"Test file {tmp_path / 't.mcptest.toml'}"), message
+    for part in expected:
+        assert part in message, (part, message)
+    assert "\n" not in message and "pydantic" not in message and "errors.pydantic" not in message
+
+
+def test_json_files_have_the_same_keys_and_lines(tmp_path: Path) -> None:
+    text = (
+        '{\n  "server": "demo",\n  "case": [\n    {"name": "a", "tool": "x",\n'
+        '     "expect": {"txt": 1}}\n  ]\n}\n'
+    )
+    message = _error(tmp_path, text, "t.mcptest.json")
+    assert "line 5" in message and "case[0].expect.txt" in message and "unknown key" in message
+
+
+def test_variables_fill_env_and_headers_from_the_environment(tmp_path: Path) -> None:
+    loaded = load_test_file(
+        _write(
+            tmp_path,
+            '[server]\nurl = "http://127.0.0.1:9/mcp"\n'
+            'headers = { Authorization = "Bearer ${TOKEN}" }\n\n[[case]]\nname = "a"\ntool = "t"\n',
+        )
+    )
+    decl = expand_server(loaded, {"TOKEN": "s3cret"})
+    assert decl.headers == {"Authorization": "Bearer s3cret"}
+    assert loaded.model.server_decl.headers == {"Authorization": "Bearer ${TOKEN}"}
+    with pytest.raises(
+        TestFileError, match=r"line 3: server\.headers\.Authorization: .*TOKEN is not set"
+    ):
+        expand_server(loaded, {})
+
+
+def test_folders_are_searched_for_test_files(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / ".hidden").mkdir()
+    one = _write(tmp_path / "a", GOOD, "one.mcptest.toml")
+    two = _write(tmp_path, "{}", "two.mcptest.json")
+    _write(tmp_path / ".hidden", GOOD, "no.mcptest.toml")
+    _write(tmp_path, GOOD, "answers.toml")
+    assert find_test_files([tmp_path]) == [one, two]
+    with pytest.raises(TestFileError, match="does not exist"):
+        find_test_files([tmp_path / "missing"])
