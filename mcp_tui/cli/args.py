@@ -26,7 +26,7 @@ from mcp_tui.errors import (
 )
 from mcp_tui.session.servers import DEFAULT_CONNECT_TIMEOUT
 
-SUBCOMMANDS = ("demo", "call", "list", "check", "auth", "chat")
+SUBCOMMANDS = ("demo", "call", "list", "check", "test", "auth", "chat")
 MODES = ("auto", "legacy", "2026-07-28")
 ELICIT_POLICIES = ("accept-defaults", "decline", "cancel")
 
@@ -49,6 +49,7 @@ mcp-tui [options] -- COMMAND [ARGS...]
        mcp-tui call TOOL [--args JSON] [--answers FILE] [--elicit POLICY] [--json] TARGET
        mcp-tui list [--json] TARGET
        mcp-tui check [--json] [--strict] TARGET
+       mcp-tui test [PATH...] [-k EXPR] [--era ERA] [-j N] [--junit-xml FILE] [--update]
        mcp-tui auth list | forget NAME|URL
        mcp-tui chat [--provider P] [--model M] [--base-url URL] [--demo] [options]"""
 
@@ -68,9 +69,10 @@ subcommands (give them first):
   call    call one tool without a UI, answering elicitations from a file or a policy
   list    print a server's tools, prompts and resources
   check   report what other clients will refuse in a server (names, schemas, eras)
+  test    run the cases of test files (*.mcptest.toml): calls, answers, expectations
   auth    list or forget stored OAuth sign-ins (signing in happens in the TUI)
   chat    the TUI with a chat: a model calls the tools, you approve (the chat extra)
-  Run `mcp-tui call --help` for their options."""
+  Run `mcp-tui call --help` (and so on) for their options."""
 
 MAIN_EPILOG = f"""\
 examples:

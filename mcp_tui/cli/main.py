@@ -111,6 +111,15 @@ def _dispatch(args: list[str], environ: Mapping[str, str]) -> int:
             from mcp_tui.cli.check import run_check_command
 
             return run_check_command(rest, command, environ)
+        if sub == "test":
+            if command is not None:
+                raise UsageError(
+                    "`mcp-tui test` reads its servers from the test files; it takes no `--` "
+                    "command (write it as `command = [...]` in the file's [server] table)."
+                )
+            from mcp_tui.cli.runtests import run_test_command
+
+            return run_test_command(rest, environ)
         return run_headless(sub, rest, command, environ)
     return run_main(before, command, environ)
 

@@ -1,0 +1,128 @@
+"""``mcp-tui test [PATH...]``: run the cases of test files against their servers, for CI.
+
+Every file is found, read, validated and its server resolved before anything runs: a bad file
+(exit 2) stops the run with nothing half-run. Then the files run (``-j N`` at a time, a server
+process per file and era), a line per case as it ends, a summary with a diff for each failure,
+and an exit code: 0 every case passed, 1 a case failed, 2 a bad test file or command line, 3 a
+server could not be started (or went away before a case could run).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from mcp_tui.cli.runtests_args import build_test_parser
+from mcp_tui.errors import EXIT_CONNECTION, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError
+from mcp_tui.testbench.load import LoadedFile, TestFileError, find_test_files, load_test_file
+from mcp_tui.testbench.model import Era
+from mcp_tui.testbench.select import compile_k
+
+
+def run_test_command(args: Sequence[str], environ: Mapping[str, str]) -> int:
+    ns = build_test_parser().parse_args(list(args))
+    if ns.jobs < 1:
+        raise UsageError(f"-j must be at least 1, not {ns.jobs}.")
+    selected = compile_k(ns.k) if ns.k is not None else (lambda _: True)
+    eras: list[Era] = list(dict.fromkeys(ns.era)) if ns.era else []
+    return run_tests(
+        ns.paths or ["."],
+        environ,
+        selected=selected,
+        eras=eras,
+        jobs=ns.jobs,
+        junit=ns.junit_xml,
+        json_output=ns.json,
+        update=ns.update,
+        quiet=ns.quiet,
+        collect_only=ns.collect_only,
+    )
+
+
+def load_all(paths: Sequence[str | Path]) -> list[LoadedFile]:
+    """Every test file under ``paths``, valid; one :class:`TestFileError` naming each bad one."""
+    files = find_test_files(paths)
+    if not files:
+        where = ", ".join(str(p) for p in paths)
+        raise TestFileError(f"No test files (*.mcptest.toml, *.mcptest.json) in {where}.")
+    loaded: list[LoadedFile] = []
+    problems: list[str] = []
+    for file in files:
+        try:
+            loaded.append(load_test_file(file))
+        except TestFileError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise TestFileError("\n".join(problems))
+    return loaded
+
+
+def run_tests(
+    paths: Sequence[str | Path],
+    environ: Mapping[str, str],
+    *,
+    selected: object = None,
+    eras: Sequence[Era] = (),
+    jobs: int = 1,
+    junit: Path | None = None,
+    json_output: bool = False,
+    update: bool = False,
+    quiet: bool = False,
+    collect_only: bool = False,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    from mcp_tui.headless.testplan import plan_file, server_spec
+
+    loaded = load_all(paths)
+    match = selected if callable(selected) else (lambda _: True)
+    plans = [plan_file(f, server_spec(f, environ), eras=eras, selected=match) for f in loaded]
+    plans = [p for p in plans if p.cases]
+    total = sum(len(p.cases) for p in plans)
+    if collect_only:
+        for plan in plans:
+            for case in plan.cases:
+                print(case.id + (f"  (skip: {case.skip})" if case.skip else ""), file=out)
+        print(f"{total} case(s) in {len(plans)} file(s)", file=out)
+        return EXIT_OK
+    if total == 0:
+        print("mcp-tui: no case matches -k / --era.", file=err)
+        return EXIT_USAGE
+
+    import anyio
+
+    from mcp_tui.headless import testreport
+    from mcp_tui.headless.testrun import CaseResult, run_plans
+    from mcp_tui.process.startup import resume_collector
+
+    resume_collector()
+    report = err if json_output else out
+    if not quiet:
+        print(f"mcp-tui test: {total} case(s) in {len(plans)} file(s), -j {jobs}", file=report)
+
+    def on_result(result: CaseResult) -> None:
+        if not quiet:
+            print(testreport.progress_line(result), file=report, flush=True)
+
+    started = time.perf_counter()
+    results = anyio.run(run_plans, plans, jobs, on_result)
+    seconds = time.perf_counter() - started
+    if update:
+        from mcp_tui.headless.testupdate import update_snapshots
+
+        results = update_snapshots(results, report)
+    testreport.print_summary(results, seconds, report)
+    if junit is not None:
+        testreport.write_junit(results, seconds, junit)
+    if json_output:
+        testreport.write_json(results, seconds, out)
+    if any(r.status == "error" for r in results):
+        return EXIT_CONNECTION
+    if any(r.bad for r in results):
+        return EXIT_TOOL_ERROR
+    return EXIT_OK

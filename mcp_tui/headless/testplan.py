@@ -1,0 +1,105 @@
+"""From loaded test files to what runs: each file's server spec and the cases (and eras) chosen.
+
+Everything that can be wrong with a file is found here, before any server starts: a ``${VAR}``
+that is not set, a config server that does not exist. ``--era`` replaces a file's default eras;
+a case that names its own eras keeps them, and is skipped (saying why) on an era it excludes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from mcp_tui.config.load import load_config
+from mcp_tui.config.located import load_located_config
+from mcp_tui.errors import ConfigError
+from mcp_tui.headless.testrun import CasePlan, FilePlan
+from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
+from mcp_tui.testbench.load import LoadedFile, TestFileError, expand_server
+from mcp_tui.testbench.model import Era, ServerDecl
+
+
+def server_spec(loaded: LoadedFile, environ: Mapping[str, str]) -> ServerSpec:
+    """The spec of a file's server; :class:`TestFileError` (naming the line) when it cannot be."""
+    decl = expand_server(loaded, environ)
+    name = file_stem(loaded.path)
+    if decl.demo:
+        from mcp_tui.demo.server import demo_stdio_command, demo_stdio_env
+
+        argv = list(demo_stdio_command())
+        return ServerSpec("demo", StdioTarget(argv[0], tuple(argv[1:]), env=dict(demo_stdio_env())))
+    if decl.command is not None:
+        folder = loaded.path.resolve().parent
+        cwd = (folder / decl.cwd) if decl.cwd is not None else folder
+        target = StdioTarget(
+            decl.command[0],
+            tuple(decl.command[1:]),
+            env=dict(decl.env),
+            cwd=str(cwd),
+            inherit_env=True,
+        )
+        return ServerSpec(name, target)
+    if decl.url is not None:
+        return ServerSpec(
+            name, HttpTarget(decl.url, transport=decl.transport, headers=dict(decl.headers))
+        )
+    return _config_server(loaded, decl, environ)
+
+
+def _config_server(loaded: LoadedFile, decl: ServerDecl, environ: Mapping[str, str]) -> ServerSpec:
+    def fail(key: str, message: str) -> TestFileError:
+        line = loaded.line_of("server", key)
+        at = f", line {line}" if line is not None else ""
+        return TestFileError(f"Test file {loaded.path}{at}: server.{key}: {message}")
+
+    try:
+        if decl.config is not None:
+            config = load_config(loaded.path.resolve().parent / decl.config, environ)
+        else:
+            location, found = load_located_config(None, environ)
+            if found is None:
+                raise fail(
+                    "name",
+                    f"no config file to find it in (none at {location.path}); "
+                    "give its file with `config = ...`",
+                )
+            config = found
+        return config.select([decl.name or ""])[0]
+    except TestFileError:
+        raise
+    except ConfigError as exc:
+        raise fail(
+            "config" if decl.config is not None and "does not exist" in str(exc) else "name",
+            str(exc),
+        ) from None
+
+
+def file_stem(path: Path) -> str:
+    name = path.name
+    for suffix in (".mcptest.toml", ".mcptest.json", ".toml", ".json"):
+        name = name.removesuffix(suffix)
+    return name or "server"
+
+
+def plan_file(
+    loaded: LoadedFile,
+    spec: ServerSpec,
+    *,
+    eras: Sequence[Era] | None = None,
+    selected: Callable[[str], bool] = lambda _: True,
+) -> FilePlan:
+    """The cases of one file to run, each on each of its eras, in file order."""
+    model = loaded.model
+    cases: list[CasePlan] = []
+    for index, case in enumerate(model.case):
+        own = case.eras
+        for era in eras if eras else model.eras_of(case):
+            plan = CasePlan(loaded, index, era)
+            if not selected(plan.id):
+                continue
+            if eras and own is not None and era not in own:
+                why = f"runs on {', '.join(own)} only"
+                plan = CasePlan(loaded, index, era, skip_reason=why)
+            cases.append(plan)
+    timeout = model.server_decl.connect_timeout
+    return FilePlan(loaded, spec, tuple(cases), connect_timeout=timeout)
