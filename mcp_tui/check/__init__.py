@@ -5,13 +5,14 @@ a server sent on one connection) and yields findings, each with a stable id, a s
 (a tool, prompt, resource or elicitation, and a JSON Pointer), why and the fix. The modules:
 ``findings`` (the data and the registry), ``schemas`` (JSON Schema dialects), ``tools``,
 ``catalog`` (prompts, resources, capabilities), ``elicitation`` (the restricted subset by era),
-``eras`` (what works on one era and not the other) and ``report`` (running them, merging the
+``eras`` (what works on one era and not the other), ``fuzzing`` (what ``--fuzz`` found; its
+values are drawn by ``fuzz_values``) and ``report`` (running them, merging the
 eras, the text and JSON reports).
 """
 
 from __future__ import annotations
 
-from mcp_tui.check import catalog, elicitation, eras, tools  # noqa: F401  (registers the checks)
+from mcp_tui.check import catalog, elicitation, eras, fuzzing, tools  # noqa: F401  (the checks)
 from mcp_tui.check.findings import RULES, SEVERITIES, Finding, Listing, Rule, Severity
 from mcp_tui.check.report import CheckReport, run_checks
 

@@ -72,6 +72,10 @@ class Listing:
     #: "error": str | None, "needs_era": era | None}``, ``needs_era`` filled in by the session
     #: layer's reading of the era errors (``session/era.py``).
     calls: list[dict[str, Any]] = field(default_factory=list)
+    #: What ``check --fuzz`` found (``headless/fuzz.py``): each ``{"tool", "kind", "valid",
+    #: "arguments", "detail", "calls"}``, ``kind`` one of ``crash``, ``hang``,
+    #: ``protocol-error``, ``accepted-invalid``, ``not-fuzzed``.
+    fuzz: list[dict[str, Any]] = field(default_factory=list)
 
 
 #: A check reads one listing, or (``across``) the listings of every server of a run.

@@ -49,7 +49,7 @@ def build_check_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="mcp-tui check",
         usage="mcp-tui check [--json] [--strict] [--ignore ID]... [--era ERA] [--call TOOL "
-        "[--args JSON] [--answers FILE]] [options] TARGET",
+        "[--args JSON] [--answers FILE]] [--fuzz N [--tool NAME]...] [options] TARGET",
         description="Connect on every protocol era the server speaks (2025-11-25, 2026-07-28),\n"
         "list everything, and report what other clients will refuse or mangle: tool names and\n"
         "schemas, descriptions, prompts, resources, capabilities, and the size of the tool list.",
@@ -91,6 +91,29 @@ def build_check_parser() -> ArgumentParser:
         default="cancel",
         help="how --call's forms the answers file does not cover are answered (default: cancel)",
     )
+    parser.add_argument(
+        "--fuzz",
+        metavar="N",
+        type=int,
+        help="call each tool named with --tool (else each annotated readOnlyHint: true, and no "
+        "other: a fuzzed call can change data) with N valid and N just-invalid argument sets "
+        "drawn from its inputSchema; report crashes, hangs, protocol errors on valid input and "
+        "invalid input accepted, each with the smallest arguments that reproduce it",
+    )
+    parser.add_argument(
+        "--tool",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a tool --fuzz may call (repeatable)",
+    )
+    parser.add_argument(
+        "--call-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=10.0,
+        help="--fuzz: a call that takes longer has hung (default: 10)",
+    )
     _add_headless_common(parser)
     return parser
 
@@ -119,8 +142,15 @@ def run_check_command(
         from mcp_tui.config.answers import load_answers
 
         answers = load_answers(ns.answers)
+    if ns.fuzz is not None and not ns.fuzz > 0:
+        raise UsageError(f"--fuzz takes a number of argument sets above 0, not {ns.fuzz}.")
+    if ns.tool and ns.fuzz is None:
+        raise UsageError("--tool names a tool for --fuzz N; give --fuzz too.")
     specs = _servers(ns, command, environ)
     from mcp_tui.headless.check import CheckCall, CheckOptions, check_servers
+    from mcp_tui.headless.fuzz import FuzzPlan
+
+    plan = FuzzPlan(ns.fuzz, tuple(ns.tool), ns.call_timeout) if ns.fuzz is not None else None
 
     calls = (
         (CheckCall(ns.call, arguments, answers=answers, policy=ns.elicit),)
@@ -135,6 +165,7 @@ def run_check_command(
         eras=tuple(ns.era),
         colour=sys.stdout.isatty() and "NO_COLOR" not in os.environ,
         calls=calls,
+        fuzz=plan,
     )
     return check_servers(specs, _headless_options(ns), options)
 

@@ -39,6 +39,7 @@ from mcp_tui.session.servers import ServerSpec
 from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
+    from mcp_tui.headless.fuzz import FuzzPlan
     from mcp_tui.session.connection import ServerConnection
 
 #: The modes ``check`` connects with, and the era each stands for in the report.
@@ -70,6 +71,8 @@ class CheckOptions:
     eras: tuple[str, ...] = ()
     colour: bool = False
     calls: tuple[CheckCall, ...] = ()
+    #: ``--fuzz N`` (with ``--tool``): ``None`` fuzzes nothing.
+    fuzz: FuzzPlan | None = None
 
 
 class _Gatherer(_Run):
@@ -181,15 +184,29 @@ async def gather(
     err: TextIO,
     calls: tuple[CheckCall, ...] = (),
 ) -> tuple[list[Listing], ServerEras]:
-    """One connection per era: what the server listed on each, and the eras it refused."""
-    listings: list[Listing] = []
+    """One connection per era: what the server listed on each, and the eras it refused.
+
+    Listing only, the eras connect at once (``check`` then takes about as long as ``list``);
+    with ``--call`` one after the other, so two runs of a tool never overlap.
+    """
     seen = ServerEras(spec.name)
-    for mode, era in ERA_MODES:
-        if eras and era not in eras:
-            continue
-        found, code = await _one_era(
-            msgspec.structs.replace(spec, mode=mode), era, options, err, calls, seen
-        )
+    chosen = [(mode, era) for mode, era in ERA_MODES if not eras or era in eras]
+    results: dict[str, tuple[Listing | None, int]] = {}
+
+    async def one(mode: str, era: str) -> None:
+        eras_spec = msgspec.structs.replace(spec, mode=mode)
+        results[era] = await _one_era(eras_spec, era, options, err, calls, seen)
+
+    if calls:
+        for mode, era in chosen:
+            await one(mode, era)
+    else:
+        async with anyio.create_task_group() as tasks:
+            for mode, era in chosen:
+                tasks.start_soon(one, mode, era)
+    listings: list[Listing] = []
+    for _, era in chosen:
+        found, code = results[era]
         if found is not None:
             listings.append(found)
             seen.connected.append(found.era)
@@ -246,6 +263,8 @@ async def check_async(
     servers: list[ServerEras] = []
     for spec in specs:
         found, seen = await gather(spec, options, check.eras, err, check.calls)
+        if found and check.fuzz is not None:
+            await _fuzz_into(found[0], spec, check.fuzz, err)
         listings += found
         servers.append(seen)
         if not found:
@@ -259,6 +278,23 @@ async def check_async(
     code = report.exit_code(strict=check.strict)
     unreachable = any(not s.connected for s in servers)
     return EXIT_CONNECTION if code == 0 and unreachable else code
+
+
+async def _fuzz_into(listing: Listing, spec: ServerSpec, plan: FuzzPlan, err: TextIO) -> None:
+    """``--fuzz``: on one more connection (the default mode), the failures into ``listing``."""
+    from mcp_tui.headless.fuzz import fuzz
+
+    failures, notes = await fuzz(spec, listing.tools or [], plan, err)
+    for note in notes:
+        print(f"mcp-tui: fuzz: {one_line(note, limit=400)}", file=err)
+    for failure in failures:
+        if failure["kind"] == "not-fuzzed":
+            which = "valid" if failure["valid"] else "invalid"
+            why = one_line(failure["detail"], limit=300)
+            print(
+                f"mcp-tui: fuzz: {one_line(failure['tool'])}: no {which} inputs ({why})", file=err
+            )
+    listing.fuzz = [f for f in failures if f["kind"] != "not-fuzzed"]
 
 
 def print_report(report: CheckReport, out: TextIO, *, json_output: bool, colour: bool) -> None:

@@ -181,6 +181,22 @@ CASES: list[tuple[str, Listing, Listing]] = [
 ]
 
 
+def fuzzed(kind: str) -> Listing:
+    failure = {"tool": "lookup", "kind": kind, "arguments": {"word": ""}, "detail": "d", "calls": 3}
+    return listing(tools=[tool("lookup")], fuzz=[failure])
+
+
+CASES += [
+    (rule_id, fuzzed(kind), listing(tools=[tool("lookup")]))
+    for rule_id, kind in (
+        ("F101", "crash"),
+        ("F102", "hang"),
+        ("F103", "protocol-error"),
+        ("F104", "accepted-invalid"),
+    )
+]
+
+
 def test_every_check_has_a_case() -> None:
     across = {"T302", "X101"}  # tested below with several listings
     assert {c[0] for c in CASES} | across == set(RULES)

@@ -1,0 +1,69 @@
+"""What ``check --fuzz`` found, as findings: each with the smallest arguments that reproduce it.
+
+The calls themselves are made by ``headless/fuzz.py``; each failure it records in
+``Listing.fuzz`` becomes one finding here, so the fuzz results are reported, ignored
+(``--ignore F104``) and counted like every other check.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from mcp_tui.check.findings import Finding, Listing, finding, rule
+from mcp_tui.untrusted import one_line
+
+_FIXES = {
+    "crash": "catch the error in the tool and return isError with a message",
+    "hang": "bound the tool's work, or report progress and honour notifications/cancelled",
+    "protocol-error": "return isError with a message for inputs the tool cannot handle",
+    "accepted-invalid": "validate the arguments against the inputSchema (the SDKs can do it)",
+}
+
+
+def _reproduce(tool: str, arguments: object) -> str:
+    args = json.dumps(arguments, ensure_ascii=True, sort_keys=True)
+    return f"mcp-tui call {tool} --args '{one_line(args, limit=400)}'"
+
+
+def _failures(listing: Listing, kind: str) -> Iterator[dict[str, object]]:
+    for failure in listing.fuzz:
+        if failure.get("kind") == kind:
+            yield failure
+
+
+def _finding(rule_id: str, listing: Listing, failure: dict[str, object], what: str) -> Finding:
+    tool = str(failure.get("tool"))
+    return finding(
+        rule_id,
+        listing,
+        f"tool {one_line(tool, limit=80)}",
+        "/inputSchema",
+        f"{what}: {one_line(failure.get('detail'), limit=300)}; the smallest arguments found "
+        f"(after {failure.get('calls', '?')} calls): {_reproduce(tool, failure.get('arguments'))}",
+        _FIXES[str(failure.get("kind"))],
+    )
+
+
+@rule("F101", "error", "fuzz: a call crashed the server")
+def crashed(listing: Listing) -> Iterator[Finding]:
+    for failure in _failures(listing, "crash"):
+        yield _finding("F101", listing, failure, "the server crashed")
+
+
+@rule("F102", "error", "fuzz: a call hung past --call-timeout")
+def hung(listing: Listing) -> Iterator[Finding]:
+    for failure in _failures(listing, "hang"):
+        yield _finding("F102", listing, failure, "the call hung")
+
+
+@rule("F103", "error", "fuzz: a valid input answered with a JSON-RPC error")
+def protocol_error(listing: Listing) -> Iterator[Finding]:
+    for failure in _failures(listing, "protocol-error"):
+        yield _finding("F103", listing, failure, "valid arguments got a protocol error")
+
+
+@rule("F104", "warning", "fuzz: an input the schema refuses was accepted")
+def accepted_invalid(listing: Listing) -> Iterator[Finding]:
+    for failure in _failures(listing, "accepted-invalid"):
+        yield _finding("F104", listing, failure, "arguments the inputSchema refuses were accepted")
