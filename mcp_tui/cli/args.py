@@ -162,7 +162,14 @@ def _add_target_options(parser: argparse.ArgumentParser, *, headless: bool) -> N
         default=None,
         metavar="DIR",
         help="a directory offered to the server as a root (file:// URI); repeatable; "
-        "overrides the config's roots (default: the current directory)",
+        "overrides the config's roots (default: the current directory, except for a stdio "
+        "server whose command line names directories: it is offered none and keeps those)",
+    )
+    group.add_argument(
+        "--no-roots",
+        action="store_true",
+        help="offer the server no roots (an empty list); a server such as server-filesystem "
+        "then keeps the directories it was started with",
     )
     group.add_argument(
         "--mode",

@@ -103,7 +103,7 @@ def headless_target(
     else:
         spec = _config_server(ns, environ, sub)
     spec = with_env([spec], parse_env(ns.env))[0]
-    return with_mode(with_roots([spec], ns.root), ns.mode)[0]
+    return with_mode(with_roots([spec], ns.root, ns.no_roots), ns.mode)[0]
 
 
 def _config_server(ns: argparse.Namespace, environ: Mapping[str, str], sub: str) -> ServerSpec:

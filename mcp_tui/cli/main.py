@@ -231,7 +231,7 @@ def plan_tui(
     )
     notes = config.notes if config is not None else ()
     specs = with_env(specs, parse_env(ns.env))
-    return TuiPlan(with_mode(with_roots(specs, ns.root), ns.mode), options, notes)
+    return TuiPlan(with_mode(with_roots(specs, ns.root, ns.no_roots), ns.mode), options, notes)
 
 
 def _no_enabled_servers(config: LoadedConfig) -> str:

@@ -175,11 +175,19 @@ def unique_name(name: str, taken: Sequence[str]) -> str:
     return f"{name}-{n}"
 
 
-def with_roots(specs: Sequence[ServerSpec], roots: Sequence[str] | None) -> list[ServerSpec]:
-    """``--root DIR`` (repeatable) replaces every server's roots; each must be a directory."""
+def with_roots(
+    specs: Sequence[ServerSpec], roots: Sequence[str] | None, no_roots: bool = False
+) -> list[ServerSpec]:
+    """``--root DIR`` (repeatable) replaces every server's roots; each must be a directory.
+    ``--no-roots`` replaces them with none."""
+    from msgspec.structs import replace
+
+    if no_roots:
+        if roots is not None:
+            raise UsageError("--no-roots and --root contradict each other: give one of them.")
+        return [replace(s, roots=()) for s in specs]
     if roots is None:
         return list(specs)
-    from msgspec.structs import replace
 
     from mcp_tui.session.roots import RootError, make_root
 

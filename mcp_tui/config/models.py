@@ -190,7 +190,8 @@ class ServerCommon(ConfigModel):
     roots: list[str] | None = Field(
         default=None,
         description="Directories offered to the server as roots (relative: to this file); "
-        "unset: the directory mcp-tui was started in; [] offers none.",
+        "unset: the directory mcp-tui was started in (none for a server whose args name "
+        "directories: it keeps those); [] offers none.",
     )
 
 

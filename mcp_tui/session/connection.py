@@ -52,7 +52,7 @@ from mcp_tui.session.http_status import HttpStatusLog
 from mcp_tui.session.oauth import AuthorizationHandler
 from mcp_tui.session.oauth_provider import build_auth
 from mcp_tui.session.recording import ConnectionTap
-from mcp_tui.session.roots import initial_roots
+from mcp_tui.session.roots import kept_directories, spec_roots
 from mcp_tui.session.sampling import SamplingHandler
 from mcp_tui.session.sampling_bridge import SamplingBridge
 from mcp_tui.session.scopes import guarded
@@ -151,7 +151,8 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
         self._call_by_id: dict[int, anyio.CancelScope] = {}
         self._user_cancelled: set[int] = set()
         self._task_by_call: dict[int, str] = {}
-        self._roots = initial_roots(spec.roots)
+        self._roots = spec_roots(spec)
+        self._kept_directories = kept_directories(spec)
         self._subscriptions: set[str] = set()
         self._roots_asked_at: float | None = None
         self._run_scope: anyio.CancelScope | None = None

@@ -60,6 +60,9 @@ class ConnectionFeatures(ConnectionRequests):
     _subscriptions: set[str]
     #: When the server last asked for the roots (``anyio.current_time()``), if it did.
     _roots_asked_at: float | None
+    #: The directories on the server's command line it keeps because none were chosen
+    #: (``roots.kept_directories``); emptied once the roots dialog chooses some.
+    _kept_directories: tuple[str, ...]
 
     # ---- era --------------------------------------------------------------------------------
 
@@ -82,7 +85,14 @@ class ConnectionFeatures(ConnectionRequests):
         roots = self._roots
         self._roots_asked_at = anyio.current_time()
         shown = ", ".join(root.path for root in roots) or "none"
-        self._sink(Notice(self.name, f"the server asked for its roots; sent {len(roots)}: {shown}"))
+        said = f"the server asked for its roots; sent {len(roots)}: {shown}"
+        if not roots and self._kept_directories:
+            said += (
+                " (it was started with directories on its command line, "
+                + ", ".join(self._kept_directories)
+                + ", and keeps them; --root DIR or `o` in the TUI offers roots instead)"
+            )
+        self._sink(Notice(self.name, said))
         return types.ListRootsResult(
             roots=[
                 types.Root.model_validate({"uri": root.uri, "name": root.name}) for root in roots
@@ -103,6 +113,7 @@ class ConnectionFeatures(ConnectionRequests):
             if all(r.uri != root.uri for r in unique):
                 unique.append(root)
         self._roots = tuple(unique)
+        self._kept_directories = ()
         shown = ", ".join(root.path for root in unique) or "none"
         client = self._client
         if client is None:

@@ -1,9 +1,13 @@
 """Roots: the directories a server may work on, offered to it as ``file://`` URIs.
 
-A server that asks ``roots/list`` (server-filesystem started without directory arguments, for
-one) works only on what the client answers. mcp-tui offers, per server, the directories chosen
-with ``--root DIR`` (repeatable) or ``roots = [...]`` in the config, and by default the directory
-it was started in. The list can change while connected (the roots dialog); on the 2025 eras the
+A server that asks ``roots/list`` (server-filesystem, for one) replaces the directories it was
+started with by what the client answers. mcp-tui offers, per server, the directories chosen with
+``--root DIR`` (repeatable) or ``roots = [...]`` in the config (``--no-roots`` or ``roots = []``:
+none). With nothing chosen, the default depends on the server's command line: a stdio server
+given existing directories as arguments (``server-filesystem ~/data``) is offered none, so it
+keeps working on what it was told; any other server is offered the directory mcp-tui was started
+in. Offering the working directory there would silently narrow ``~/data`` to wherever the user
+happened to be. The list can change while connected (the roots dialog); on the 2025 eras the
 server is then told with ``notifications/roots/list_changed`` and asks again. 2026-07-28 has no
 such notification (and no ``roots/list`` request of its own): a server asks for roots inside an
 ``input_required`` result, so a changed list simply reaches its next request.
@@ -14,10 +18,12 @@ Pure data (no ``mcp`` import): the connection turns :class:`Root` into the SDK's
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from msgspec import Struct
+
+from mcp_tui.session.servers import ServerSpec, StdioTarget
 
 
 class Root(Struct, frozen=True):
@@ -64,14 +70,45 @@ def default_roots() -> tuple[Root, ...]:
         return ()
 
 
-def initial_roots(chosen: Iterable[str] | None) -> tuple[Root, ...]:
-    """The roots a connection starts with: ``chosen`` (``None``: the working directory).
+def command_line_directories(args: Sequence[str], cwd: str | None = None) -> tuple[str, ...]:
+    """The existing directories among a stdio server's arguments (``--opt=DIR`` counts; the
+    module after ``-m`` does not, as ``python -m pkg`` names a package that may be a folder),
+    relative ones taken from the server's ``cwd``, in order, without repeats."""
+    found: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        if arg == "-m":
+            skip = True
+            continue
+        value = arg.split("=", 1)[1] if arg.startswith("-") and "=" in arg else arg
+        if not value or value.startswith("-"):
+            continue
+        try:
+            path = Path(value).expanduser()
+            if not path.is_absolute():
+                path = Path(cwd or os.getcwd()) / path
+            if path.is_dir():
+                resolved = str(path.resolve())
+                if resolved not in found:
+                    found.append(resolved)
+        except (OSError, RuntimeError, ValueError):
+            continue
+    return tuple(found)
+
+
+def initial_roots(chosen: Iterable[str] | None, kept: Sequence[str] = ()) -> tuple[Root, ...]:
+    """The roots a connection starts with: ``chosen``; with ``None``, none when the server was
+    given directories of its own (``kept``, from :func:`command_line_directories`), else the
+    working directory.
 
     Directories that no longer exist are left out here (the command line and the config check
     them when read, so this only happens when one is removed afterwards).
     """
     if chosen is None:
-        return default_roots()
+        return () if kept else default_roots()
     roots: list[Root] = []
     for directory in chosen:
         try:
@@ -81,3 +118,27 @@ def initial_roots(chosen: Iterable[str] | None) -> tuple[Root, ...]:
         if all(r.uri != root.uri for r in roots):
             roots.append(root)
     return tuple(roots)
+
+
+def kept_directories(spec: ServerSpec) -> tuple[str, ...]:
+    """The directories a server keeps because none were chosen for it and its command line
+    names some (see the module docstring); empty when roots were chosen or it is not stdio."""
+    target = spec.target
+    if spec.roots is not None or not isinstance(target, StdioTarget):
+        return ()
+    return command_line_directories(target.args, target.cwd)
+
+
+def spec_roots(spec: ServerSpec) -> tuple[Root, ...]:
+    """The roots ``spec``'s connection starts with."""
+    return initial_roots(spec.roots, kept_directories(spec))
+
+
+def describe_roots(spec: ServerSpec) -> str:
+    """The info panel's words for what ``spec`` is offered before the roots dialog changes it."""
+    if spec.roots is not None:
+        return ", ".join(spec.roots) or "none"
+    kept = kept_directories(spec)
+    if kept:
+        return "none (it keeps the directories on its command line: " + ", ".join(kept) + ")"
+    return "the working directory"

@@ -130,3 +130,42 @@ def test_headless_call_with_the_default_root_and_with_root(peers: None, tmp_path
     done = headless("read_text_file", "--args", args, "--root", str(extra), cwd=home)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "in the added root\n\n"
+
+
+def test_a_server_started_with_a_directory_keeps_it(peers: None, tmp_path: Path) -> None:
+    """``mcp-tui call list_allowed_directories -- server-filesystem DIR`` run from another
+    directory: the server keeps DIR. Offering the working directory by default made it replace
+    DIR with the directory mcp-tui happened to be started in."""
+    home, extra = two_directories(tmp_path)
+    command = [sys.executable, "-m", "mcp_tui", "call", "list_allowed_directories", "--mode"]
+    command += ["legacy", "--timeout", "120", "--", *filesystem().describe().split(" ")]
+    done = subprocess.run(
+        [*command, str(extra)], cwd=home, capture_output=True, text=True, timeout=180
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"Allowed directories:\n{extra}\n"
+    # mcp-tui says why it offered nothing, and how to offer roots after all.
+    assert "directories on its command line" in done.stderr
+    assert "--root" in done.stderr
+
+
+def test_no_roots_offers_nothing(peers: None, tmp_path: Path) -> None:
+    """``--no-roots``: the server is offered an empty list, so server-filesystem started with no
+    directory (which would take the working directory by default) has none at all."""
+    home, _extra = two_directories(tmp_path)
+    command = [sys.executable, "-m", "mcp_tui", "call", "list_allowed_directories", "--mode"]
+    command += ["legacy", "--timeout", "120", "--", *filesystem().describe().split(" ")]
+    default = subprocess.run(command, cwd=home, capture_output=True, text=True, timeout=180)
+    assert default.stdout == f"Allowed directories:\n{home}\n", default.stderr
+    command.insert(4, "--no-roots")
+    done = subprocess.run(command, cwd=home, capture_output=True, text=True, timeout=180)
+    assert str(home) not in done.stdout, done.stderr
+    assert "sent 0: none" in done.stderr
+    # --no-roots and --root together make no sense.
+    clash = subprocess.run(
+        [sys.executable, "-m", "mcp_tui", "call", "x", "--no-roots", "--root", str(home), "--demo"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert clash.returncode == 2 and "--no-roots" in clash.stderr

@@ -12,8 +12,17 @@ import pytest
 from session_testkit import FIXTURES, Recorder, connected, stdio_spec
 
 from mcp_tui.session.events import LogReceived, Notice, TrafficRecorded
-from mcp_tui.session.roots import Root, RootError, file_uri, initial_roots, make_root
-from mcp_tui.session.servers import ServerSpec
+from mcp_tui.session.roots import (
+    Root,
+    RootError,
+    command_line_directories,
+    describe_roots,
+    file_uri,
+    initial_roots,
+    make_root,
+    spec_roots,
+)
+from mcp_tui.session.servers import ServerSpec, StdioTarget
 
 FEATURES_SERVER = FIXTURES / "features_server.py"
 ERAS = [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")]
@@ -66,6 +75,26 @@ def test_initial_roots_default_to_the_working_directory(tmp_path: Path) -> None:
     assert initial_roots((str(tmp_path), str(tmp_path), str(tmp_path / "gone"))) == (
         make_root(tmp_path),
     )
+
+
+def test_a_server_given_directories_on_its_command_line_is_offered_none(
+    tmp_path: Path,
+) -> None:
+    """server-filesystem replaces its directory arguments with the client's roots: a server
+    started with directories keeps them unless roots were chosen for it."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "server.py").write_text("")
+    args = ("server.py", "-m", "pkg", "--dir=data", str(data), "~nobody-here", "-v")
+    assert command_line_directories(args, str(tmp_path)) == (str(data),)
+    given = ServerSpec("files", StdioTarget("npx", ("-y", "server-filesystem", str(data))))
+    assert spec_roots(given) == ()
+    assert "keeps the directories on its command line: " + str(data) in describe_roots(given)
+    plain = ServerSpec("files", StdioTarget("npx", ("-y", "server-filesystem")))
+    assert spec_roots(plain) == (make_root(os.getcwd()),)
+    chosen = ServerSpec("files", given.target, roots=(str(tmp_path),))
+    assert spec_roots(chosen) == (make_root(tmp_path),)
 
 
 @pytest.mark.anyio

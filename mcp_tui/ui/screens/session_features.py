@@ -131,11 +131,11 @@ class SessionFeatures(SessionVerbs):
         entry = self.mcp_app.entries.get(server)
         if entry is None:
             return
-        from mcp_tui.session.roots import initial_roots
+        from mcp_tui.session.roots import spec_roots
         from mcp_tui.ui.screens.roots import RootsScreen
 
         connection = entry.connection
-        current = connection.roots if connection is not None else initial_roots(entry.spec.roots)
+        current = connection.roots if connection is not None else spec_roots(entry.spec)
 
         def chosen(roots: tuple[object, ...] | None) -> None:
             if roots is not None:

@@ -204,18 +204,15 @@ def details(ref: NodeRef, entry: ServerEntry | None) -> tuple[str, str]:
         return f"{ref.server} › {item.name}", "\n".join(text)
     if entry is None:
         return ref.server, ""
+    from mcp_tui.session.roots import describe_roots
+
     text = [
         f"server: {entry.name}",
         f"state: {entry.state.value}",
         f"target: {entry.spec.target.describe()}",
         f"protocol mode: {entry.spec.mode} (E reconnects on the other era)",
         f"log level asked for: {entry.log_level}",
-        "roots: "
-        + (
-            "the working directory"
-            if entry.spec.roots is None
-            else ", ".join(entry.spec.roots) or "none"
-        ),
+        "roots: " + describe_roots(entry.spec),
     ]
     if entry.detail:
         text += ["", entry.detail]
