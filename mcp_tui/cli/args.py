@@ -175,7 +175,8 @@ def _add_target_options(parser: argparse.ArgumentParser, *, headless: bool) -> N
         "--mode",
         choices=MODES,
         help="protocol era: auto (default: 2025-11-25 through initialize, which carries "
-        "ctx.elicit() questions; 2026-07-28 only for a server that refuses initialize), legacy "
+        "ctx.elicit() questions; 2026-07-28 for a server that refuses initialize, and a tool "
+        "that fails on 2025-11-25 for want of 2026-07-28 is called again there), legacy "
         "(2025-11-25 only) or 2026-07-28 (to test the new era); overrides the config",
     )
 

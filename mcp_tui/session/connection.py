@@ -26,6 +26,7 @@ import mcp_types as types
 from mcp import Client
 from mcp.client._transport import TransportStreams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from msgspec.structs import replace
 
 from mcp_tui import __version__
 from mcp_tui.session import convert
@@ -34,13 +35,13 @@ from mcp_tui.session.completions import ConnectionCompletions
 from mcp_tui.session.elicitation import ElicitationHandler
 from mcp_tui.session.elicitation_bridge import CallTracker, ElicitationBridge
 from mcp_tui.session.elicitation_gate import ElicitationGate
-from mcp_tui.session.era import discover_refused_note
+from mcp_tui.session.era import MODERN_ERA, discover_refused_note
 from mcp_tui.session.era_client import make_client
+from mcp_tui.session.era_retry import ModernRetry
 from mcp_tui.session.events import (
     ConnectionState,
     ElicitationCompleted,
     EventSink,
-    LogReceived,
     Notice,
     ResourceUpdated,
     ServerInfo,
@@ -97,6 +98,15 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
         head_start: HeadStart | None = None,
     ) -> None:
         sink = guarded(sink)
+        # The 2026-07-28 connection of tools written only for that era: the same options.
+        again: dict[str, Any] = dict(handler=handler, traffic_log=traffic_log,
+            stderr_log=stderr_log, client_name=client_name, rate_limit=rate_limit,
+            log_level=log_level, connect_timeout=connect_timeout, authorization=authorization,
+            max_message_bytes=max_message_bytes)  # fmt: skip
+        twin = replace(spec, mode=MODERN_ERA)
+        self._modern_retry = ModernRetry(
+            spec.name, sink, lambda to: ServerConnection(twin, sink=to, **again)
+        )
         self.spec = spec
         self.name = spec.name
         self.state = ConnectionState.CONNECTING
@@ -308,6 +318,7 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
             self._notice(discover_refused_note(refusal), "warning")
         async with anyio.create_task_group() as tasks:
             self._catalog.attach(client, tasks)
+            self._modern_retry.attach(tasks)
             tasks.start_soon(self._catalog.refresh_all)
             if self.info.protocol_version in MODERN_PROTOCOL_VERSIONS:
                 tasks.start_soon(self._catalog.listen)
@@ -316,6 +327,7 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
             await self._event("stop").wait()
             self._client = None
             self._cancel_calls()
+            await self._modern_retry.close()
             tasks.cancel_scope.cancel()
 
     @asynccontextmanager
@@ -351,20 +363,10 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
         if self.state is ConnectionState.CONNECTING and self._run_scope is not None:
             self._run_scope.cancel()
 
-    async def _ask_for_logs(self, client: Client) -> None:
-        """2025 eras: ask for every log level (2026 asks per request via ``log_level``)."""
-        try:
-            await client.set_logging_level(cast(types.LoggingLevel, self._log_level))
-        except Exception as exc:
-            log.debug("logging/setLevel refused by %s: %s", self.name, exc)
-
     def _tail(self) -> str:
         return convert.first_lines(self.stderr_tail)
 
     # ---- notifications ----------------------------------------------------------------------
-
-    async def _on_log(self, params: types.LoggingMessageNotificationParams) -> None:
-        self._sink(LogReceived(self.name, params.level, params.logger, params.data))
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, types.ToolListChangedNotification):

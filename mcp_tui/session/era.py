@@ -33,10 +33,12 @@ tools in the 2026 style that branch on the era work too, nothing waits for a pro
 that speak only 2026 still connect. ``--mode 2026-07-28`` tests the new era on purpose;
 ``--mode legacy`` never tries 2026 at all.
 
-The cost is the rare tool that *only* works on 2026-07-28. When a call fails because of the era —
-either way round — the transcript (and headless ``call``, on stderr) says so in one sentence
-with the fix: ``E`` reconnects the server on the other era. mcp-tui never re-runs a failed call
-on its own: a tool may have done half its work (side effects) before it failed.
+The cost is the rare tool that *only* works on 2026-07-28: in ``auto`` it is called again on a
+2026-07-28 connection by itself (``era_retry.py``: such a tool fails on its first round, which
+only asks, so nothing was done yet), and the transcript and ``call``'s stderr say so. Any other
+call that fails because of the era — either way round, or in a pinned mode — gets one sentence
+with the fix: ``E`` reconnects the server on the other era. mcp-tui never re-runs any other
+failed call on its own: a tool may have done half its work (side effects) before it failed.
 
 This module is pure (no ``mcp``): the wording and the recognition of the era errors, used by the
 session layer, the UI and headless ``call``. The handshake itself is ``era_client.py``.

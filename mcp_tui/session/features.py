@@ -35,11 +35,12 @@ from typing import cast
 
 import anyio
 import mcp_types as types
+from mcp import Client
 from mcp.client.session import ClientRequestContext
 from mcp_types.version import LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
 
 from mcp_tui.session import convert
-from mcp_tui.session.events import LOG_LEVELS, Notice, RoundTrip
+from mcp_tui.session.events import LOG_LEVELS, LogReceived, Notice, RoundTrip
 from mcp_tui.session.requests import ConnectionRequests
 from mcp_tui.session.roots import Root
 
@@ -149,8 +150,8 @@ class ConnectionFeatures(ConnectionRequests):
         form for the call is cancelled with it. The call then ends with a ``cancelled`` outcome.
         """
         scope = self._call_by_id.get(call_id)
-        if scope is None:
-            return False
+        if scope is None:  # perhaps running on the 2026-07-28 connection (``era_retry.py``)
+            return self._modern_retry.cancel_call(call_id)
         self._user_cancelled.add(call_id)
         scope.cancel()
         return True
@@ -182,6 +183,17 @@ class ConnectionFeatures(ConnectionRequests):
         return RoundTrip(method, seconds=time.perf_counter() - started)
 
     # ---- log level --------------------------------------------------------------------------
+
+    async def _ask_for_logs(self, client: Client) -> None:
+        """2025 eras: ask for every log level (2026 asks per request via ``log_level``)."""
+        try:
+            await client.set_logging_level(cast(types.LoggingLevel, self._log_level))
+        except Exception as exc:
+            log.debug("logging/setLevel refused by %s: %s", self.name, exc)
+
+    async def _on_log(self, params: types.LoggingMessageNotificationParams) -> None:
+        """The SDK's ``logging_callback``: every ``notifications/message`` to the sink."""
+        self._sink(LogReceived(self.name, params.level, params.logger, params.data))
 
     @property
     def log_level(self) -> str:

@@ -32,6 +32,7 @@ from mcp_tui.session.elicitation_bridge import (
     url_requests_from_error,
 )
 from mcp_tui.session.era import needed_era
+from mcp_tui.session.era_retry import ModernRetry, retry_applies
 from mcp_tui.session.events import (
     CallOutcome,
     ConnectionState,
@@ -76,6 +77,8 @@ class ConnectionRequests(ConnectionTasks):
     #: The log level asked for; on 2026-07-28 it is sent in each request's ``_meta``.
     _log_level: str
     _events: dict[str, anyio.Event]
+    #: The 2026-07-28 connection of tools written only for that era (``era_retry.py``).
+    _modern_retry: ModernRetry
 
     # ---- public state -----------------------------------------------------------------------
 
@@ -131,8 +134,30 @@ class ConnectionRequests(ConnectionTasks):
     ) -> CallOutcome:
         """Call a tool; progress goes to the sink as ``ProgressReceived(call_id=call_id or 0)``.
 
-        No client-side timeout: a person may take minutes filling in a form for this call.
+        No client-side timeout: a person may take minutes filling in a form for this call. A
+        tool written only for 2026-07-28 that fails on this 2025-11-25 connection is called
+        again on a 2026-07-28 one (``era_retry.py``).
         """
+        retry = self._modern_retry
+        if name in retry.tools:
+            again = await retry.call(name, arguments, call_id=call_id, as_task=as_task, failed=None)
+            if again is not None:
+                return again
+        outcome = await self._call_once(name, arguments, call_id=call_id, as_task=as_task)
+        if not retry_applies(outcome, self.spec.mode):
+            return outcome
+        again = await retry.call(name, arguments, call_id=call_id, as_task=as_task, failed=outcome)
+        return outcome if again is None else again
+
+    async def _call_once(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        *,
+        call_id: int | None,
+        as_task: bool | None,
+    ) -> CallOutcome:
+        """One ``tools/call`` (or task) on this connection; see :meth:`call_tool`."""
         client = self._client
         if client is None:
             return self._not_ready()

@@ -160,8 +160,9 @@ async def test_2026_mode_still_tests_the_new_era_and_names_the_era_failure() -> 
 @pytest.mark.anyio
 async def test_a_tool_that_only_speaks_2026_gets_a_hedged_hint_and_works_on_2026() -> None:
     """``mcp`` 2.3 refuses an unconditional InputRequiredResult on 2025-11-25 with a bare -32603
-    that names no era; the hint suggests the other era, and there the same tool asks its form."""
-    async with connected(sdk_spec("auto"), ScriptedHandler(None)) as conn:
+    that names no era; with ``--mode legacy`` the hint suggests the other era, and there the same
+    tool asks its form. (``auto`` calls it again on 2026-07-28 by itself: ``era_retry.py``.)"""
+    async with connected(sdk_spec("legacy"), ScriptedHandler(None)) as conn:
         outcome = await conn.call_tool("only_2026")
     assert outcome.error_code == -32603
     assert "Handler returned an invalid result" in (outcome.error or "")
@@ -180,6 +181,21 @@ async def test_a_tool_that_only_speaks_2026_gets_a_hedged_hint_and_works_on_2026
     async with connected(sdk_spec("2026-07-28"), handler) as conn:
         outcome = await conn.call_tool("only_2026")
     assert echoed(outcome) == {"action": "accept", "content": {"sure": True}}
+
+
+@pytest.mark.anyio
+async def test_auto_calls_a_2026_only_tool_again_on_2026_and_goes_there_directly_next_time() -> (
+    None
+):
+    rec = Recorder()
+    handler = ScriptedHandler(ElicitationOutcome("accept", {"sure": True}))
+    async with connected(sdk_spec("auto"), handler, recorder=rec) as conn:
+        assert conn.info is not None and conn.info.protocol_version == LEGACY_ERA
+        first = await conn.call_tool("only_2026")
+        second = await conn.call_tool("only_2026")
+    assert echoed(first) == echoed(second) == {"action": "accept", "content": {"sure": True}}
+    said = [n.text for n in rec.of(Notice)]
+    assert sum("calling it again on a 2026-07-28 connection" in t for t in said) == 1, said
 
 
 @pytest.mark.anyio

@@ -1,0 +1,100 @@
+"""A tool written only for 2026-07-28, on a server that speaks both eras, in the default mode.
+
+``servers/mcp2_modern_only.py`` (the ``mcp`` 2.3 SDK, the pattern of the SDK's ``stories/mrtr``
+server) returns ``input_required`` whatever the era; on the 2025-11-25 connection ``auto``
+makes, the SDK refuses that with -32603 "Handler returned an invalid result". mcp-tui then calls
+the tool again on a 2026-07-28 connection by itself and says so (transcript, ``call``'s stderr);
+``--mode legacy`` still forces the old era and only gets the hint.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from python_peers import require_python_peer
+from tui_driver import quit_app, wait_for
+
+from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.elicitation import ElicitationScreen
+
+pytestmark = pytest.mark.interop
+
+SERVER = Path(__file__).resolve().parent / "servers" / "mcp2_modern_only.py"
+RETRIED = "calling it again on a 2026-07-28 connection"
+
+
+def server_command() -> list[str]:
+    return [str(require_python_peer("mcp2")), str(SERVER)]
+
+
+def call(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "mcp_tui", "call", "confirm_order", "--args"]
+    command += ['{"item": "tea"}', "--elicit", "accept-defaults", "--timeout", "120"]
+    command += ["--log", str(tmp_path / "traffic.jsonl"), *options, "--", *server_command()]
+    return subprocess.run(command, capture_output=True, text=True, timeout=180)
+
+
+def test_call_redoes_a_2026_only_tool_on_2026(tmp_path: Path) -> None:
+    done = call(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "item": "tea",
+        "action": "accept",
+        "content": {"quantity": 1},
+    }
+    assert RETRIED in done.stderr
+    assert "Handler returned an invalid result" in done.stderr  # why it was called again
+
+
+def test_call_json_prints_the_2026_result(tmp_path: Path) -> None:
+    done = call(tmp_path, "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["isError"] is False
+    assert json.loads(result["content"][0]["text"])["content"] == {"quantity": 1}
+
+
+def test_mode_legacy_still_forces_the_old_era(tmp_path: Path) -> None:
+    done = call(tmp_path, "--mode", "legacy")
+    assert done.returncode == 1
+    assert RETRIED not in done.stderr
+    assert "try --mode 2026-07-28" in done.stderr
+
+
+@pytest.mark.anyio
+async def test_the_tui_redoes_the_call_and_says_so(tmp_path: Path) -> None:
+    command = server_command()
+    spec = ServerSpec("modern", StdioTarget(command[0], tuple(command[1:])))
+    options = AppOptions(
+        call=ToolCallRequest("confirm_order", {"item": "tea"}),
+        traffic_log=tmp_path / "traffic.jsonl",
+        stderr_log=tmp_path / "stderr.log",
+    )
+    app = McpTuiApp([spec], options)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ElicitationScreen) and app.screen, "the form"
+        )
+        await pilot.press("ctrl+s")
+
+        def transcript() -> str:
+            session: Any = app.session
+            return "\n".join(e.full for e in session.transcript.entries)
+
+        await wait_for(pilot, lambda: '"quantity": 1' in transcript(), "the result")
+        text = transcript()
+        assert RETRIED in text
+        assert "press E" not in text  # no hint to do by hand what was done
+        await quit_app(pilot)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
