@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcp_tui.cli.args import (
     ELICIT_POLICIES,
@@ -24,6 +25,9 @@ from mcp_tui.cli.args import (
 from mcp_tui.cli.call import _headless_options, headless_target
 from mcp_tui.errors import EXIT_CONNECTION, UsageError
 from mcp_tui.session.servers import ServerSpec
+
+if TYPE_CHECKING:
+    from mcp_tui.testbench.load import LoadedFile
 
 ERAS = ("2025-11-25", "2026-07-28")
 
@@ -49,7 +53,8 @@ def build_check_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="mcp-tui check",
         usage="mcp-tui check [--json] [--strict] [--ignore ID]... [--era ERA] [--call TOOL "
-        "[--args JSON] [--answers FILE]] [--fuzz N [--tool NAME]...] [options] TARGET",
+        "[--args JSON] [--answers FILE]] [--fuzz N [--tool NAME]...] [options] TARGET\n"
+        "       mcp-tui check --run FILE... [--json] [--strict] [--ignore ID]...",
         description="Connect on every protocol era the server speaks (2025-11-25, 2026-07-28),\n"
         "list everything, and report what other clients will refuse or mangle: tool names and\n"
         "schemas, descriptions, prompts, resources, capabilities, and the size of the tool list.",
@@ -80,6 +85,15 @@ def build_check_parser() -> ArgumentParser:
         help="also call TOOL on every era (with --args, --answers, --elicit as for `mcp-tui "
         "call`): the forms it asks for are checked against the era's schema subset, and a call "
         "that passes on one era and fails on the other is reported",
+    )
+    parser.add_argument(
+        "--run",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="run the cases of a test file (or of every *.mcptest.toml under a folder; "
+        "repeatable) on every era, against the file's own server (no TARGET then): their forms "
+        "are checked, and a case that passes on one era and fails on the other is reported",
     )
     parser.add_argument("--args", metavar="JSON", help="the arguments of --call, a JSON object")
     parser.add_argument(
@@ -146,7 +160,11 @@ def run_check_command(
         raise UsageError(f"--fuzz takes a number of argument sets above 0, not {ns.fuzz}.")
     if ns.tool and ns.fuzz is None:
         raise UsageError("--tool names a tool for --fuzz N; give --fuzz too.")
-    specs = _servers(ns, command, environ)
+    runs: tuple[LoadedFile | None, ...] = ()
+    if ns.run:
+        specs, runs = _file_servers(ns, command, environ)
+    else:
+        specs = _servers(ns, command, environ)
     from mcp_tui.headless.check import CheckCall, CheckOptions, check_servers
     from mcp_tui.headless.fuzz import FuzzPlan
 
@@ -166,8 +184,24 @@ def run_check_command(
         colour=sys.stdout.isatty() and "NO_COLOR" not in os.environ,
         calls=calls,
         fuzz=plan,
+        runs=runs,
     )
     return check_servers(specs, _headless_options(ns), options)
+
+
+def _file_servers(
+    ns: argparse.Namespace, command: list[str] | None, environ: Mapping[str, str]
+) -> tuple[list[ServerSpec], tuple[LoadedFile | None, ...]]:
+    """``--run``: every file valid first (a bad one: exit 2, nothing run), each with its server."""
+    if ns.url is not None or command is not None or ns.demo or ns.server is not None:
+        raise UsageError("--run FILE checks the server the test file names: give no TARGET.")
+    if ns.call is not None:
+        raise UsageError("--run and --call are two ways to make calls: give one of them.")
+    from mcp_tui.cli.runtests import load_all
+    from mcp_tui.headless.testplan import server_spec
+
+    loaded = load_all(ns.run)
+    return [server_spec(f, environ) for f in loaded], tuple(loaded)
 
 
 def _servers(

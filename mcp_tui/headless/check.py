@@ -41,6 +41,7 @@ from mcp_tui.untrusted import one_line
 if TYPE_CHECKING:
     from mcp_tui.headless.fuzz import FuzzPlan
     from mcp_tui.session.connection import ServerConnection
+    from mcp_tui.testbench.load import LoadedFile
 
 #: The modes ``check`` connects with, and the era each stands for in the report.
 ERA_MODES = (("legacy", LEGACY_ERA), (MODERN_ERA, MODERN_ERA))
@@ -73,6 +74,8 @@ class CheckOptions:
     calls: tuple[CheckCall, ...] = ()
     #: ``--fuzz N`` (with ``--tool``): ``None`` fuzzes nothing.
     fuzz: FuzzPlan | None = None
+    #: ``--run FILE``: the test file of each server (same order as the specs), or ``None``.
+    runs: tuple[LoadedFile | None, ...] = ()
 
 
 class _Gatherer(_Run):
@@ -261,8 +264,13 @@ async def check_async(
 ) -> int:
     listings: list[Listing] = []
     servers: list[ServerEras] = []
-    for spec in specs:
+    for index, spec in enumerate(specs):
         found, seen = await gather(spec, options, check.eras, err, check.calls)
+        loaded = check.runs[index] if index < len(check.runs) else None
+        if found and loaded is not None:
+            from mcp_tui.headless.check_cases import run_cases_into
+
+            await run_cases_into(found, loaded, spec)
         if found and check.fuzz is not None:
             await _fuzz_into(found[0], spec, check.fuzz, err)
         listings += found

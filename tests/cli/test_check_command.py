@@ -80,3 +80,37 @@ def test_the_text_report_groups_by_severity(capsys: pytest.CaptureFixture[str]) 
     assert out.index("WARNINGS") < out.index("INFOS")
     assert "T102 tool files.read /name [2025-11-25, 2026-07-28]" in out
     assert "\x1b" not in out  # no colours off a terminal
+
+
+def test_run_makes_a_test_files_cases_on_both_eras(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server written for 2025-11-25 with a server-initiated request gets the era finding from
+    its own test file, and the forms its case asked are checked."""
+    file = tmp_path / "check.mcptest.toml"
+    file.write_text(
+        f"[server]\ncommand = [{json.dumps(PY)}, {json.dumps(str(FIXTURE))}]\n\n"
+        '[[case]]\nname = "asks who you are"\ntool = "ask"\neras = ["2025-11-25"]\n'
+        'answers = [{ action = "accept", content = { nickname = "ada", code = "ADA" } }]\n'
+        'expect = { outcome = "ok", text_contains = "accept" }\n',
+        encoding="utf-8",
+    )
+    code, report = check(capsys, "--run", str(file))
+    assert code == 1
+    found = rules(report)
+    (era,) = found["X101"]
+    assert era["where"] == "call asks who you are" and era["eras"] == ["2026-07-28"]
+    assert [f["where"] for f in found["E102"]] == ["elicitation in asks who you are"]
+
+
+def test_run_with_a_target_or_a_bad_file_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.mcptest.toml"
+    bad.write_text(
+        'server = "demo"\n[[case]]\nname = "x"\ntool = "t"\nexpect = { outcom = "ok" }\n'
+    )
+    assert cli.main(["check", "--run", str(bad)]) == 2
+    assert "outcom" in capsys.readouterr().err
+    assert cli.main(["check", "--run", str(bad), "--demo"]) == 2
+    assert "no TARGET" in capsys.readouterr().err
