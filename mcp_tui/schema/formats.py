@@ -50,6 +50,10 @@ from mcp_tui.schema.limits import (
 # Our own expressions are simple, anchored and run on bounded input, so Python's re is fine here.
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 _PLAIN_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+# What a number looks like while it is being typed: any beginning of the text _NUMBER accepts.
+_NUMBER_PREFIX = re.compile(
+    r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]*)?|\.)?", re.ASCII
+)
 
 # ajv-formats "full" email (the rule the TypeScript SDK's servers apply to replies).
 _EMAIL = re.compile(
@@ -101,6 +105,16 @@ def parse_number_text(text: str, *, integer: bool) -> int | float | None:
     if not math.isfinite(value) or value == 0.0:
         return None  # overflow to inf, or a non-zero value that underflowed to 0
     return value
+
+
+def could_become_number(text: str) -> bool:
+    """Whether ``text`` is a number or the beginning of one (``""``, ``"-"``, ``"1."``, ``"2e"``).
+
+    A form says at once when typed text can no longer become a number (``"2,5"``, ``"1.2.3"``),
+    without refusing the key: a refused key changes the number (``1.0`` would read ``10``).
+    """
+    s = text.strip()
+    return len(s) <= MAX_NUMBER_TEXT and _NUMBER_PREFIX.fullmatch(s) is not None
 
 
 #: Integers longer than this many bits (about 300 digits) are refused everywhere: Python refuses

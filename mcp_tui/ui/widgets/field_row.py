@@ -211,8 +211,9 @@ class FieldRow(Vertical):
 
     @on(TextControl.Refused)
     def _refused(self, event: TextControl.Refused) -> None:
-        """A key the field's rule refused: say so under the field, beside any check's message,
-        until focus leaves the field (25.5 typed in an integer field reads 255: say why)."""
+        """A key the field's rule refused, or a number field's text that cannot become a number:
+        say so under the field, beside any check's message, until focus leaves the field (or,
+        for a number, until the text reads as one again)."""
         event.stop()
         self._refusal = event.reason
         self.set_error(self._last_error)

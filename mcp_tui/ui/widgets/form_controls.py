@@ -12,7 +12,7 @@ become widget values or ids: controls work on option *indices*. Long option list
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Protocol, runtime_checkable
+from typing import ClassVar, Literal, Protocol, runtime_checkable
 
 from rich.segment import Segment
 from rich.text import Text
@@ -30,6 +30,7 @@ from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import Selection
 
 from mcp_tui.schema.fields import Option, RawValue
+from mcp_tui.schema.formats import could_become_number
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.key_order import OrderedKeys
 from mcp_tui.untrusted import one_line
@@ -93,23 +94,34 @@ def scroll_home(widget: Widget) -> None:
 # in order on the field that has focus, and Ctrl+S sees all of them (see ``key_order``).
 
 
+#: What a number field's text must read as: a whole number, or any number.
+NumberKind = Literal["integer", "number"]
+
+
 class TextControl(OrderedKeys, Input):
     """A one-line input for text, number and integer fields. Enter moves on, never submits.
 
-    Textual refuses a key that would break the field's rule (a "." in an integer, a character
-    past ``maxLength``) with only a bell, so 25.5 silently became 255; the refusal is posted as
-    :class:`TextControl.Refused` with the reason, and the field row shows it under the field.
+    Every key typed in a number field is kept, whatever it is: a refused key changes the number
+    (the "." of ``1.0`` refused in an integer field sent ``10``). Once the text can no longer
+    become a number (``2,5``, ``1.2.3``) the control says so at once with
+    :class:`TextControl.Refused` (a note, not a refusal: the text stays), and the check on leaving
+    or on Ctrl+S refuses to send it. Only a text field's ``maxLength`` refuses keys, which changes
+    no number; that refusal is posted the same way, with the reason.
     """
 
     class Refused(Message):
-        """Typed text was not taken; ``reason`` says why, in words."""
+        """Typed text was not taken, or (``taken``) cannot be read as the field's kind; ``reason``
+        says why, in words, and ``None`` takes a number note back."""
 
-        def __init__(self, control: TextControl, reason: str) -> None:
+        def __init__(self, control: TextControl, reason: str | None) -> None:
             super().__init__()
             self.control_widget = control
             self.reason = reason
 
+    #: Set for a number field (``form_fields``): the kind of number its text must read as.
+    numeric: NumberKind | None = None
     _attempt = ""
+    _noted = False
 
     def replace(self, text: str, start: int, end: int) -> None:
         self._attempt = text
@@ -119,13 +131,24 @@ class TextControl(OrderedKeys, Input):
         text = one_line(self._attempt, limit=20)
         if self.max_length and len(self.value) >= self.max_length:
             reason = f"at most {self.max_length} characters: {text!r} was not typed"
-        elif self.type == "integer":
-            reason = f"whole numbers only: {text!r} was not typed"
-        elif self.type == "number":
-            reason = f"a number only (digits, one '.', an exponent): {text!r} was not typed"
         else:
             reason = f"{text!r} was not typed"
         self.post_message(self.Refused(self, reason))
+
+    def watch_value(self, value: str) -> None:
+        if self.numeric is None:
+            return
+        if could_become_number(value):
+            if self._noted:
+                self._noted = False
+                self.post_message(self.Refused(self, None))
+            return
+        self._noted = True
+        noun = "a whole number" if self.numeric == "integer" else "a number"
+        shown = one_line(value.strip(), limit=20)
+        self.post_message(
+            self.Refused(self, f"{shown!r} is not {noun} (digits, one '.', an exponent: 1e3)")
+        )
 
     def get_raw(self) -> RawValue:
         return self.value

@@ -26,8 +26,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from textual.widgets._input import _RESTRICT_TYPES, InputType
-
 from mcp_tui.schema.describe import placeholder
 from mcp_tui.schema.fields import NULL, FieldKind, FieldSpec, Option, RawValue
 from mcp_tui.schema.secrets import looks_secret
@@ -35,6 +33,7 @@ from mcp_tui.ui.widgets.choice_filter import FILTER_SHOWN, ChoiceFilter
 from mcp_tui.ui.widgets.form_controls import (
     BoolControl,
     MultiControl,
+    NumberKind,
     SelectControl,
     TextControl,
     TriStateControl,
@@ -99,26 +98,24 @@ def _option_index(options: Sequence[Option], value: object) -> int | None:
 
 def _text(field: FieldSpec, raw: RawValue, control_id: str) -> ControlWidget:
     value = raw if isinstance(raw, str) else ""
-    kind: InputType = "text"
+    # A number field keeps every key: Textual's "integer"/"number" input types refuse a key that
+    # breaks their character rule, and a refused key changes the number (the "." of 1.0 refused
+    # sent 10; the second "." of 1.2.3 sent 1.23). The check reads the text as typed, and says at
+    # once when it can no longer become a number (``TextControl.numeric``).
+    numeric: NumberKind | None = None
     if field.kind is FieldKind.INTEGER:
-        kind = "integer"
+        numeric = "integer"
     elif field.kind is FieldKind.NUMBER:
-        kind = "number"
-    # Textual checks every edit of a typed input against its character rule; a pre-filled value
-    # outside that rule (``1e+20``) could then never be edited, so such a field takes any text
-    # (validation still reads it as a number).
-    rule = _RESTRICT_TYPES.get(kind)
-    if rule is not None and re.fullmatch(rule, value) is None:
-        kind = "text"
+        numeric = "number"
     control = TextControl(
         value,
         placeholder=one_line(placeholder(field), limit=80),
         id=control_id,
-        type=kind,
         select_on_focus=False,
         valid_empty=True,
         compact=True,
     )
+    control.numeric = numeric
     if field.max_length is not None and field.max_length > 0:
         control.max_length = max(field.max_length, len(value))
     return control
