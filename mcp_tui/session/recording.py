@@ -12,6 +12,9 @@
 - reports a result that arrives for a request mcp-tui cancelled (``notifications/cancelled``
   went out) when the user asked for it (a tool call, a prompt, a resource): the SDK drops it
   silently, and the user should know the server finished anyway;
+- drops a request of the server's that was already answered (a replay after a resumed stream),
+  and withdraws the requests stranded on a request's abandoned HTTP stream
+  (``server_requests.py``);
 - reports an ``elicitation/create`` the SDK refused before mcp-tui's callback saw it
   (``sdk_refusals.py``) as an :class:`ElicitationRefused` event. The check runs when the SDK's
   error answer (-32602 or -32601) to a remembered request goes out, not on every request: it
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mcp.shared.message import SessionMessage
@@ -31,6 +34,7 @@ from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPC
 from mcp_tui.session.events import ElicitationRefused, EventSink, Notice, TrafficRecorded
 from mcp_tui.session.sdk_refusals import ELICITATION_CREATE, sdk_refusal
 from mcp_tui.session.sdk_workarounds import ResultTypeFixup
+from mcp_tui.session.server_requests import RequestId, ServerRequests
 from mcp_tui.session.stdio_transport import InvalidLine, MessageTooLarge
 from mcp_tui.session.tap import ALREADY_CLOSED
 from mcp_tui.session.traffic import Direction, TrafficLog
@@ -76,12 +80,18 @@ class ConnectionTap:
         #: sent ``notifications/cancelled`` for (bounded).
         self._asked: OrderedDict[str | int, None] = OrderedDict()
         self._cancelled: OrderedDict[str | int, None] = OrderedDict()
+        self.requests = ServerRequests(self._replayed)
 
-    def incoming(self, item: SessionMessage | Exception) -> SessionMessage | Exception:
+    def incoming(
+        self, item: SessionMessage | Exception, via: RequestId | None = None
+    ) -> Sequence[SessionMessage | Exception]:
         if isinstance(item, Exception):
             self._stream_problem(item)
-            return item
+            return [item]
         self._record("in", item)
+        return [self._seen(message) for message in self.requests.incoming(item, via)]
+
+    def _seen(self, item: SessionMessage) -> SessionMessage:
         message = item.message
         if isinstance(message, JSONRPCRequest) and message.method == ELICITATION_CREATE:
             self._remember(message)
@@ -104,6 +114,7 @@ class ConnectionTap:
     def outgoing(self, message: SessionMessage) -> None:
         self.fixup.outgoing(message)
         self._record("out", message)
+        self.requests.outgoing(message)
         answer = message.message
         if isinstance(answer, JSONRPCRequest) and answer.method in NOTED_WHEN_LATE:
             _remember_id(self._asked, answer.id)
@@ -119,6 +130,16 @@ class ConnectionTap:
 
     def ended(self) -> None:
         self._on_ended()
+
+    def _replayed(self, request_id: RequestId, method: str) -> None:
+        self._sink(
+            Notice(
+                self.server,
+                f"sent its request {request_id!r} ({one_line(method, limit=60)}) again after it "
+                "was answered; the repeat was ignored (a request id is used once)",
+                "warning",
+            )
+        )
 
     def undelivered(self, message: SessionMessage, reason: str) -> None:
         """A message was not delivered: say so in the traffic log, and show a lost answer."""

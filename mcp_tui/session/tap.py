@@ -16,13 +16,17 @@ connection closes is either written or reported as not delivered — never lost 
 
 The wrappers forward ``last_context`` (the sender's ``contextvars`` snapshot that the SDK's
 streams carry), so the SDK's context propagation — which links a Streamable HTTP response to the
-task that sent its request — keeps working through them.
+task that sent its request — keeps working through them. The write side marks each request it
+sends with :data:`SENT_WITH`; the read side reads the mark back from ``last_context`` and tells
+the tap which of our requests' streams an item came on (``server_requests.py`` uses it). The tap
+may hand the SDK nothing for an item (a replayed request) or more than it (a withdrawal first).
 """
 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import AsyncIterator
+from collections import deque
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from types import TracebackType
 from typing import Protocol, Self
@@ -30,7 +34,7 @@ from typing import Protocol, Self
 import anyio
 from mcp.client._transport import ReadStream, Transport, TransportStreams, WriteStream
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCError, JSONRPCResponse
+from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
 
 #: How long a response may wait for the transport to take it (a server that does not read its
 #: stdin blocks the writer); well under the connection's close grace.
@@ -38,11 +42,22 @@ RESPONSE_SEND_GRACE = 5.0
 #: The reason given for a message sent after the transport had closed.
 ALREADY_CLOSED = "the connection was already closed"
 
+#: The id of the request being written, in the writer's context while it is handed to the
+#: transport: a context-carrying transport (Streamable HTTP) gives what arrives on that request's
+#: stream the same context, so the mark says which request's stream an incoming item came on.
+SENT_WITH: contextvars.ContextVar[str | int | None] = contextvars.ContextVar(
+    "mcp_tui_sent_with", default=None
+)
+
 
 class MessageTap(Protocol):
-    """Sees every message; may replace an incoming one (the replacement is what the SDK gets)."""
+    """Sees every message; says what the SDK gets for an incoming one (none, it, or more)."""
 
-    def incoming(self, item: SessionMessage | Exception) -> SessionMessage | Exception: ...
+    def incoming(
+        self, item: SessionMessage | Exception, via: str | int | None = None
+    ) -> Sequence[SessionMessage | Exception]:
+        """``via``: the id of our request on whose stream ``item`` came (:data:`SENT_WITH`)."""
+        ...
 
     def outgoing(self, message: SessionMessage) -> None: ...
 
@@ -81,18 +96,23 @@ class TapReadStream(_ClosedOnExit):
         self._inner = inner
         self._tap = tap
         self._ended = False
+        self._ready: deque[SessionMessage | Exception] = deque()
 
     @property
     def last_context(self) -> contextvars.Context | None:
         return getattr(self._inner, "last_context", None)
 
     async def receive(self) -> SessionMessage | Exception:
-        try:
-            item = await self._inner.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-            self._end()
-            raise
-        return self._tap.incoming(item)
+        while not self._ready:
+            try:
+                item = await self._inner.receive()
+            except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                self._end()
+                raise
+            context = self.last_context
+            via = context.get(SENT_WITH) if context is not None else None
+            self._ready.extend(self._tap.incoming(item, via))
+        return self._ready.popleft()
 
     def _end(self) -> None:
         if not self._ended:
@@ -121,8 +141,16 @@ class TapWriteStream(_ClosedOnExit):
 
     async def send(self, item: SessionMessage, /) -> None:
         # Tapped before sending, so a response can never be seen before its request. Sent from
-        # the caller's task, so a context-carrying inner stream still snapshots its contextvars.
+        # the caller's task, so a context-carrying inner stream still snapshots its contextvars,
+        # the request's own id among them (``SENT_WITH``; nothing for anything else).
         self._tap.outgoing(item)
+        token = SENT_WITH.set(item.message.id if isinstance(item.message, JSONRPCRequest) else None)
+        try:
+            await self._send(item)
+        finally:
+            SENT_WITH.reset(token)
+
+    async def _send(self, item: SessionMessage) -> None:
         if not isinstance(item.message, JSONRPCResponse | JSONRPCError):
             try:
                 await self._inner.send(item)

@@ -6,6 +6,8 @@ that keys still work afterwards.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +23,15 @@ from hostile_kit import (
 )
 from textual.widgets import Input
 
+from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
+from mcp_tui.session.servers import HttpTarget, ServerSpec
+from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 
 pytestmark = pytest.mark.anyio
+
+HTTP_EXIT_SERVER = Path(__file__).resolve().parents[1] / "fixtures" / "http_exit_server.py"
 
 NOTE_FORM = {
     "message": "Tell me something",
@@ -80,6 +87,39 @@ async def test_server_exits_while_a_form_is_open(tmp_path: Path) -> None:
         await assert_answers_keys(pilot, app)
         assert any("withdrawn" in str(n.message) for n in app._notifications)
     assert server.alive() == []
+
+
+async def test_http_server_exits_while_a_form_is_open(tmp_path: Path) -> None:
+    """Over Streamable HTTP as over stdio: the form closes at once and what was typed is kept
+    (the call's stream ends; HTTP has no end of the connection to notice)."""
+    process = subprocess.Popen(
+        [sys.executable, str(HTTP_EXIT_SERVER)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        port = int(process.stdout.readline().split()[1])
+        spec = ServerSpec("web", HttpTarget(f"http://127.0.0.1:{port}/mcp"), mode="legacy")
+        app = McpTuiApp([spec], AppOptions(stderr_log=tmp_path / "stderr.log"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, lambda: app.entries["web"].state is ConnectionState.READY, 1000)
+            await wait_for(pilot, lambda: bool(app.entries["web"].tools), 500)
+            session_of(app).call_tool("web", "ask", {})
+            await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
+            await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 100)
+            await pilot.press(*"half typed")
+            process.kill()
+            await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationScreen), 300)
+            await wait_for(pilot, lambda: "half typed" in transcript_text(app), 100)
+            assert "what you typed" in transcript_text(app)
+            await wait_for(pilot, lambda: "SSE stream ended" in transcript_text(app), 300)
+            assert any("withdrawn" in str(n.message) for n in app._notifications)
+            await assert_answers_keys(pilot, app)
+    finally:
+        process.kill()
+        process.wait()
 
 
 async def test_server_cancels_the_request(tmp_path: Path) -> None:
