@@ -23,7 +23,6 @@ once. The names are re-exported here.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from mcp_tui.schema.describe import placeholder
