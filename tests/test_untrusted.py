@@ -35,7 +35,7 @@ from mcp_tui.untrusted import is_unsafe_char, one_line, visible
         ("cr\r", "cr\\r"),
         ("[b]not markup[/]", "[b]not markup[/]"),  # markup is the widget's concern: kept literal
         ("café ñ 日本語 emoji 🎉", "café ñ 日本語 emoji 🎉"),
-        ("soft\xadhyphen", "soft\xadhyphen"),
+        ("pay\u00adpal", "pay\\xadpal"),  # soft hyphen: "paypal" or "pay-pal" by terminal
     ],
 )
 def test_visible_makes_controls_visible(raw: str, shown: str) -> None:

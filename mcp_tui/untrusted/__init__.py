@@ -54,9 +54,11 @@ def is_unsafe_char(ch: str) -> bool:
     if code in _INVISIBLE:
         return True
     category = unicodedata.category(ch)
-    # Cf: other format characters (soft hyphen aside, all invisible); Cs: lone surrogates;
-    # Co/Cn: private use and unassigned code points that terminals render unpredictably.
-    return category in ("Cf", "Cs", "Co", "Cn") and code != 0xAD
+    # Cf: other format characters, all invisible or shown at the terminal's whim (the soft hyphen
+    # too: "pay\u00adpal" reads as "paypal" or "pay-pal" depending on the terminal); Cs: lone
+    # surrogates; Co/Cn: private use and unassigned code points that terminals render
+    # unpredictably.
+    return category in ("Cf", "Cs", "Co", "Cn")
 
 
 def unsafe_ranges() -> list[tuple[int, int]]:
