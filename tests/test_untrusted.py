@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_tui.untrusted import is_unsafe_char, one_line, visible
+from mcp_tui.untrusted import inert, is_unsafe_char, json_text, one_line, visible
 
 
 @pytest.mark.parametrize(
@@ -138,3 +139,61 @@ def test_the_generated_table_is_exactly_the_rule_for_every_code_point() -> None:
         codes = range(plane * 0x10000, (plane + 1) * 0x10000)
         text = "".join(map(chr, codes))
         assert visible(text, limit=None, keep_newlines=False) == _reference(text, False), plane
+
+
+# --- inert: one visible character for each unsafe one ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("x\x1b]0;TITLE\x07y", "x␛]0;TITLE␇y"),  # C0: the control pictures
+        ("one\ntwo\r\n\tthree", "one␊two␍␊␉three"),
+        ("del\x7f nul\x00", "del␡ nul␀"),
+        ("\x9b2J \x85", "\ufffd2J \ufffd"),  # C1: no picture of their own
+        ("abc\u202etxt.exe", "abc\ufffdtxt.exe"),
+        ("pay\u00adpal \u200b\ufeff", "pay\ufffdpal \ufffd\ufffd"),
+        ("\U000e0001tag \ue000", "\ufffdtag \ufffd"),
+        ("café 日本語 🎉 [b]x[/]", "café 日本語 🎉 [b]x[/]"),
+    ],
+)
+def test_inert_shows_one_visible_character_for_each_unsafe_one(raw: str, shown: str) -> None:
+    assert inert(raw) == shown
+
+
+def test_inert_keeps_what_it_is_told_to() -> None:
+    assert inert("a\tb\nc", keep="\t") == "a\tb␊c"
+    assert inert("é\tb\nc", keep="\t") == "é\tb␊c"
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=200))
+def test_inert_is_as_long_as_the_text_and_leaves_nothing_unsafe(text: str) -> None:
+    shown = inert(text)
+    assert len(shown) == len(text)
+    assert not any(is_unsafe_char(ch) for ch in shown)
+    assert all(a == b for a, b in zip(text, shown, strict=True) if not is_unsafe_char(a))
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=200))
+def test_inert_ascii_fast_path_matches_the_general_rule(text: str) -> None:
+    assert inert(text + "é") == inert(text) + "é"
+    assert inert(text + "é", keep="\t") == inert(text, keep="\t") + "é"
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(st.characters(), max_size=30),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+        max_leaves=12,
+    ),
+    st.sampled_from([None, 2]),
+)
+def test_json_text_is_inert_and_parses_back_to_the_value(value: object, indent: int | None) -> None:
+    text = json_text(value, indent=indent)
+    assert json.loads(text) == value
+    assert not any(is_unsafe_char(ch) for ch in text if ch != "\n")
+
+
+def test_json_text_escapes_what_json_writes_raw() -> None:
+    text = json_text({"v": "a\x9bb\x7fc\u202ed\x85e\u2028f\U000e0001g é"})
+    assert text == '{"v": "a\\u009bb\\u007fc\\u202ed\\u0085e\\u2028f\\udb40\\udc01g é"}'

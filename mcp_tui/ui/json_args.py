@@ -21,6 +21,7 @@ from mcp_tui.schema.arguments.build import build_arguments
 from mcp_tui.schema.arguments.check import MAX_ERRORS, path_text, validate_arguments
 from mcp_tui.schema.arguments.nodes import ObjectNode
 from mcp_tui.schema.arguments.skeleton import skeleton
+from mcp_tui.untrusted import json_text
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ def starter_text(schema: Any) -> str:
         return "{\n}"
     value, _ = skeleton(root)
     try:
-        text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
+        text = json_text(value, indent=2, allow_nan=False)
     except (TypeError, ValueError):
         return "{\n}"
     return text if value else "{\n}"

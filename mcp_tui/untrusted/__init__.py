@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import json
 import re
 import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 #: Longest text shown inline before it is cut (the full text stays reachable elsewhere).
 DEFAULT_LIMIT = 4000
@@ -109,10 +112,13 @@ def _unsafe_run_pattern(ranges: list[tuple[int, int]], keep: str) -> re.Pattern[
 
 
 class _Escaper:
-    """Escapes the unsafe characters of a text with one regex pass (see :func:`visible`)."""
+    """Replaces the unsafe characters of a text with one regex pass (see :func:`visible`)."""
 
-    def __init__(self, ranges: list[tuple[int, int]], keep: str) -> None:
+    def __init__(
+        self, ranges: list[tuple[int, int]], keep: str, show: Callable[[int], str]
+    ) -> None:
         self._pattern = _unsafe_run_pattern(ranges, keep)
+        self._show = show
         astral = [(low, high) for low, high in ranges if high > 0xFFFF]
         self._astral_starts = [max(low, 0x10000) for low, _ in astral]
         self._astral_ends = [high for _, high in astral]
@@ -126,21 +132,26 @@ class _Escaper:
     def _shown(self, ch: str) -> str:
         code = ord(ch)
         if code <= 0xFFFF:  # the pattern matched it as unsafe
-            return _escape(code)
+            return self._show(code)
         at = bisect.bisect_right(self._astral_starts, code) - 1
-        return _escape(code) if at >= 0 and code <= self._astral_ends[at] else ch
+        return self._show(code) if at >= 0 and code <= self._astral_ends[at] else ch
 
 
-_escapers: dict[bool, _Escaper] = {}
+_escapers: dict[tuple[str, str], _Escaper] = {}
+_ranges: list[list[tuple[int, int]]] = []
 
 
-def _escaper(keep_newlines: bool) -> _Escaper:
-    """The escaper for ``visible``, built on first use (from the table: ~8 ms)."""
-    if not _escapers:
-        ranges = _table_ranges()
-        _escapers[True] = _Escaper(ranges, "\n\t")
-        _escapers[False] = _Escaper(ranges, "")
-    return _escapers[keep_newlines]
+def _escaper(keep: str, shown: str = "escape") -> _Escaper:
+    """The escaper keeping the characters of ``keep``, built on first use (from the table: ~8 ms
+    for the first one). ``shown`` says how an unsafe character is written: ``"escape"``
+    (:func:`visible`), ``"picture"`` (:func:`inert`) or ``"json"`` (:func:`json_text`)."""
+    escaper = _escapers.get((keep, shown))
+    if escaper is None:
+        if not _ranges:
+            _ranges.append(_table_ranges())
+        show = {"escape": _escape, "picture": _picture, "json": _json_escape}[shown]
+        escaper = _escapers[keep, shown] = _Escaper(_ranges[0], keep, show)
+    return escaper
 
 
 def visible(text: object, *, limit: int | None = DEFAULT_LIMIT, keep_newlines: bool = True) -> str:
@@ -166,7 +177,7 @@ def visible(text: object, *, limit: int | None = DEFAULT_LIMIT, keep_newlines: b
     else:
         # One C-level regex pass over a class of every unsafe code point: ~15x faster than
         # asking ``is_unsafe_char`` about each character, and exactly the same set (tested).
-        result = _escaper(keep_newlines)(text)
+        result = _escaper("\n\t" if keep_newlines else "")(text)
     return result + _cut_note(cut) if cut else result
 
 
@@ -177,3 +188,62 @@ def _cut_note(cut: int) -> str:
 def one_line(text: object, *, limit: int | None = 200) -> str:
     """Like :func:`visible` for places that hold one line (titles, labels, option names)."""
     return visible(text, limit=limit, keep_newlines=False)
+
+
+# --- one character for one: values in editable widgets ------------------------------------------
+
+#: What :func:`inert` draws for an unsafe character that has no picture of its own.
+REPLACEMENT = "\ufffd"
+
+
+def _picture(code: int) -> str:
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures block: ␀ … ␟, ␛ for ESC, ␊ for LF
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return REPLACEMENT
+
+
+_INERT_ASCII: dict[str, dict[int, str]] = {}
+
+
+def inert(text: str, *, keep: str = "") -> str:
+    """``text`` with every unsafe character replaced by ONE visible character, for a widget that
+    shows a value it keeps (an input prefilled from a server's default, an editor's text).
+
+    :func:`visible` writes ``\\e`` for ESC: clear, but two characters for one, so a cursor in the
+    value would no longer sit on the character it is shown on. Here the result is exactly as long
+    as ``text`` (index for index), so a widget can draw ``inert(value)`` and keep editing
+    ``value``: C0 controls and DEL become their control pictures (``␛`` for ESC, ``␊`` for a
+    newline, ``␉`` for a tab, ``␡``) and every other unsafe character (C1 controls, bidi and
+    other format characters, private-use and unassigned code points) :data:`REPLACEMENT`, ``�``.
+    Characters in ``keep`` (only ``"\\t"`` makes sense: an editor that lays tabs out itself) stay.
+    """
+    if text.isascii():
+        table = _INERT_ASCII.get(keep)
+        if table is None:
+            codes = (code for code in [*range(0x20), 0x7F] if chr(code) not in keep)
+            table = _INERT_ASCII[keep] = {code: _picture(code) for code in codes}
+        return text.translate(table)
+    return _escaper(keep, "picture")(text)
+
+
+def _json_escape(code: int) -> str:
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # a UTF-16 surrogate pair, as JSON writes an astral character
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def json_text(value: object, **dumps: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False, **dumps)`` with every unsafe character written as
+    a ``\\uXXXX`` escape: JSON text to put in an editor, readable (accents and scripts as they
+    are) and inert, which parses back to exactly ``value``.
+
+    ``json.dumps`` escapes C0 controls itself but writes DEL, C1 controls, bidi and other format
+    characters as they are; in a ``TextArea`` a NEL (U+0085) or a line separator even splits the
+    line, so the text no longer parsed. Outside strings JSON text is plain ASCII, so each unsafe
+    character is inside a string, where its escape means the same character.
+    """
+    # Newlines only ever come from ``indent`` (inside a string JSON writes ``\n``).
+    return _escaper("\n", "json")(json.dumps(value, ensure_ascii=False, **dumps))

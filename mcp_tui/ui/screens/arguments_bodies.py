@@ -14,12 +14,11 @@ costs tens of milliseconds that a session which never opens this screen should n
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Static, TextArea
+from textual.widgets import Static
 
 from mcp_tui.schema.arguments.build import build_arguments
 from mcp_tui.schema.arguments.nodes import ObjectNode
@@ -27,7 +26,9 @@ from mcp_tui.schema.arguments.state import ObjectState, state_for
 from mcp_tui.schema.fields import FormSpec
 from mcp_tui.ui.json_args import check_arguments, starter_text
 from mcp_tui.ui.text import literal
+from mcp_tui.ui.widgets.inert_area import InertTextArea
 from mcp_tui.ui.widgets.key_order import OrderedKeys
+from mcp_tui.untrusted import json_text
 
 if TYPE_CHECKING:
     from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
@@ -54,7 +55,7 @@ def classify(schema: dict[str, Any]) -> tuple[FormSpec | None, str | None]:
     return None, result.reason
 
 
-class JsonEditor(OrderedKeys, TextArea):
+class JsonEditor(OrderedKeys, InertTextArea):
     """The JSON editor: each key takes effect before the next, so Ctrl+S sees all of them.
 
     Made with ``tab_behavior="focus"``: Tab leaves it, as it leaves every field of the form, and
@@ -218,7 +219,7 @@ class EditorBody:
         if self.reason:
             note += f"\n{self.reason}"
         text = (
-            json.dumps(self.initial, indent=2, ensure_ascii=False)
+            json_text(self.initial, indent=2)
             if self.initial is not None
             else starter_text(self.schema)
         )

@@ -32,6 +32,7 @@ from mcp_tui.ui.screens.closing import closing
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.chat_blocks import ModelBlock, UserBlock
+from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.untrusted import one_line
 
@@ -86,7 +87,7 @@ class ChatScreen(ChatLog):
     def compose(self) -> ComposeResult:
         yield Static(id="chat-status")
         yield VerticalScroll(id="chat-log")
-        yield Input(placeholder="Message the model (Enter sends)", id="chat-input")
+        yield InertInput(placeholder="Message the model (Enter sends)", id="chat-input")
         yield KeyFooter()
 
     def on_mount(self) -> None:

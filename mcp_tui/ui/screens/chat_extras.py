@@ -25,6 +25,8 @@ from textual.widgets.selection_list import Selection
 from mcp_tui.chat.settings import PROVIDERS, ChatSettings
 from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.widgets.inert import InertInput
+from mcp_tui.ui.widgets.inert_area import InertTextArea
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
@@ -68,13 +70,15 @@ class ChatSettingsScreen(ModalScreen[tuple[ChatSettings, set[str]] | None]):
                 id="chat-provider",
             )
             yield Label(Content("Model (empty: the provider's default)"))
-            yield Input(s.model or "", placeholder=s.model_name or "", id="chat-model")
+            yield InertInput(s.model or "", placeholder=s.model_name or "", id="chat-model")
             yield Label(Content("OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM)"))
-            yield Input(s.base_url or "", placeholder="http://127.0.0.1:11434/v1", id="chat-url")
+            yield InertInput(
+                s.base_url or "", placeholder="http://127.0.0.1:11434/v1", id="chat-url"
+            )
             yield Label(Content("Environment variable holding the key (empty: the default)"))
-            yield Input(s.api_key_env or "", placeholder=s.key_env or "", id="chat-key-env")
+            yield InertInput(s.api_key_env or "", placeholder=s.key_env or "", id="chat-key-env")
             yield Label(Content("System prompt"))
-            yield TextArea(s.system_prompt, id="chat-system")
+            yield InertTextArea(s.system_prompt, id="chat-system")
             yield Label(Content("Tools the model may call (space toggles)"))
             yield SelectionList[str](
                 *(

@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
 
 from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.widgets.inert_area import InertTextArea
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.untrusted import visible
 
@@ -39,7 +40,7 @@ class DetailScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog detail-dialog"):
             yield Label(literal_line(self._title, limit=150), classes="dialog-title")
-            yield TextArea(
+            yield InertTextArea(
                 self._text,
                 read_only=True,
                 soft_wrap=True,

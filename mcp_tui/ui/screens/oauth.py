@@ -37,6 +37,7 @@ from mcp_tui.session.oauth import AuthorizationOutcome, AuthorizationRequest
 from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
 from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ class OAuthWaitScreen(ModalScreen[AuthorizationOutcome]):
         with Vertical(id="oauth-dialog"):
             yield Static(header, id="oauth-header")
             yield Static(text, id="oauth-text")
-            yield Input(placeholder=f"{uri}?code=…&state=…", id="oauth-paste")
+            yield InertInput(placeholder=f"{uri}?code=…&state=…", id="oauth-paste")
             yield Static(id="oauth-status")
             with Horizontal(id="oauth-buttons"):
                 yield Button("Use pasted address  Enter", id="oauth-use", variant="primary")

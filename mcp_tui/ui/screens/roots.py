@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 from mcp_tui.session.roots import Root, RootError, make_root
 from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 NOTE = (
@@ -62,7 +63,9 @@ class RootsScreen(ModalScreen[tuple[Root, ...] | None]):
             )
             yield Static(Content(NOTE), classes="pick-note")
             yield OptionList(id="roots-list")
-            yield Input(placeholder="a directory to add, e.g. ~/projects/app", id="roots-input")
+            yield InertInput(
+                placeholder="a directory to add, e.g. ~/projects/app", id="roots-input"
+            )
             yield Static("", id="roots-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(Content("Remove  Del"), id="roots-remove")

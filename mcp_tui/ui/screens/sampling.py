@@ -42,6 +42,8 @@ from mcp_tui.ui.screens.elicitation_keys import ELICITATION_BINDINGS, answer_but
 from mcp_tui.ui.screens.request_header import RequestHeader
 from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, AsksTheChatModel
 from mcp_tui.ui.text import literal, literal_line, literal_text_line
+from mcp_tui.ui.widgets.inert import InertInput
+from mcp_tui.ui.widgets.inert_area import InertTextArea
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.untrusted import one_line
 
@@ -191,7 +193,7 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
             yield Label(
                 Content("Your reply (sent as the assistant's message)"), id="sampling-reply-label"
             )
-            yield TextArea(id="sampling-reply", soft_wrap=True, show_line_numbers=False)
+            yield InertTextArea(id="sampling-reply", soft_wrap=True, show_line_numbers=False)
             with Horizontal(id="sampling-options"):
                 yield Label(Content("Stop reason"))
                 yield Select(
@@ -202,7 +204,7 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
                     compact=True,
                 )
                 yield Label(Content("Model"))
-                yield Input(DEFAULT_MODEL, id="sampling-model", compact=True)
+                yield InertInput(DEFAULT_MODEL, id="sampling-model", compact=True)
             if request.tools:
                 with Horizontal(id="sampling-tool-row"):
                     yield Label(Content("Tool use (with toolUse)"))
@@ -216,7 +218,7 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
                         id="sampling-tool",
                         compact=True,
                     )
-                    yield TextArea("{}", id="sampling-tool-input", soft_wrap=True)
+                    yield InertTextArea("{}", id="sampling-tool-input", soft_wrap=True)
             yield Static(id="sampling-status")
             with Horizontal(id="sampling-buttons"):
                 yield answer_button("accept", id="sampling-accept", on_press=self.accept_now)

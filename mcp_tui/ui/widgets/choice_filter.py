@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option as ListOption
 from mcp_tui.schema.fields import Option, RawValue
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.form_controls import focus_next_field
+from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.key_order import OrderedKeys
 from mcp_tui.untrusted import one_line
 
@@ -28,7 +29,7 @@ from mcp_tui.untrusted import one_line
 FILTER_SHOWN = 50
 
 
-class _FilterInput(OrderedKeys, Input):
+class _FilterInput(OrderedKeys, InertInput):
     """The filter box of a :class:`ChoiceFilter`: arrows move in the list, Enter picks."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

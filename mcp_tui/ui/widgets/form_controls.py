@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Select, SelectionList
+from textual.widgets import Checkbox, Select, SelectionList
 from textual.widgets._select import SelectCurrent, SelectOverlay
 from textual.widgets._toggle_button import ToggleButton
 from textual.widgets.option_list import OptionDoesNotExist
@@ -32,6 +32,7 @@ from textual.widgets.selection_list import Selection
 from mcp_tui.schema.fields import Option, RawValue
 from mcp_tui.schema.formats import could_become_number
 from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.key_order import OrderedKeys
 from mcp_tui.untrusted import one_line
 
@@ -98,7 +99,7 @@ def scroll_home(widget: Widget) -> None:
 NumberKind = Literal["integer", "number"]
 
 
-class TextControl(OrderedKeys, Input):
+class TextControl(OrderedKeys, InertInput):
     """A one-line input for text, number and integer fields. Enter moves on, never submits.
 
     Every key typed in a number field is kept, whatever it is: a refused key changes the number

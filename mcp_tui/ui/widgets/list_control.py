@@ -27,6 +27,7 @@ from mcp_tui.schema.fields import RawValue
 from mcp_tui.schema.rules import shown
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.form_controls import focus_next_field
+from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.key_order import OrderedKeys
 
 __all__ = ["ConstControl", "ItemInput", "ListControl"]
@@ -34,7 +35,7 @@ __all__ = ["ConstControl", "ItemInput", "ListControl"]
 LIST_HINT = "enter: new item · backspace on empty: remove · alt+↑/↓: move"
 
 
-class ItemInput(OrderedKeys, Input):
+class ItemInput(OrderedKeys, InertInput):
     """One item of a :class:`ListControl`."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -32,6 +32,7 @@ from textual.widgets import DataTable, Input, Static
 from mcp_tui.session.events import TrafficRecorded
 from mcp_tui.ui.render import clip, pretty_json
 from mcp_tui.ui.text import literal, literal_text_line
+from mcp_tui.ui.widgets.inert import InertInput
 
 #: Messages turned into rows per flush at most; a bigger batch shows its newest messages.
 BATCH_MESSAGES = 100
@@ -127,7 +128,7 @@ class TrafficView(Vertical):
         self.messages_seen = 0
 
     def compose(self) -> ComposeResult:
-        yield Input(
+        yield InertInput(
             placeholder="/ filter: method, id, server, in or out",
             id="traffic-filter",
             compact=True,
