@@ -40,6 +40,7 @@ software. Each tool's description says what it demonstrates:
 - **list_files**: fails with -32042 until the account is connected, then works on retry.
 - **long_task**: progress and log messages at several levels.
 - **search_issues**: a rich input schema and a structured result.
+- **summarize_issue**: sampling: the server asks the client's model (you) for a sentence.
 
 It speaks both protocol eras: 2025-11-25 (server-to-client `elicitation/create`) and
 2026-07-28 (`input_required` results).

@@ -84,7 +84,7 @@ def build_server() -> MCPServer[DemoState]:
     _quiet_root_logging()
     from mcp.server.mcpserver import MCPServer
 
-    from mcp_tui.demo import account, booking, catalog, forms
+    from mcp_tui.demo import account, booking, catalog, forms, sampling
     from mcp_tui.demo.connect_page import ConnectPage
     from mcp_tui.demo.state import DemoState
 
@@ -112,4 +112,5 @@ def build_server() -> MCPServer[DemoState]:
     forms.register(server, state)
     account.register(server, state, page)
     catalog.register(server, state)
+    sampling.register(server)
     return server

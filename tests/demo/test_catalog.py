@@ -23,6 +23,7 @@ EXPECTED_TOOLS = {
     "disconnect_account",
     "long_task",
     "search_issues",
+    "summarize_issue",
 }
 
 

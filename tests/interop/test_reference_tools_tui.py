@@ -374,6 +374,8 @@ DEMO: list[tuple[str, list[Any], dict[str, Any]]] = [
             "include_pull_requests": False,
         },
     ),
+    # sampling: the review screen is cancelled (Escape), as for server-everything's
+    ("summarize_issue", [], {"number": 101}),
 ]
 
 
