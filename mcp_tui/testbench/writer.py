@@ -90,13 +90,13 @@ def set_values(path: str | os.PathLike[str], updates: Sequence[tuple[KeyPath, An
         for part in key[:-1]:
             node = node[part]
         last = key[-1]
-        old = node.get(last) if isinstance(node, Mapping) else None
-        inline = (
-            isinstance(node, InlineTable | Array)
-            or isinstance(old, InlineTable)
-            or (not isinstance(old, Table) and _short(value))
-        )
-        node[last] = _item(value, inline=inline)
+        # In an inline table or array a value must be inline; in a table, a long object becomes
+        # a table of its own (tomlkit moves it after the plain keys).
+        inline = isinstance(node, InlineTable | Array) or _short(value)
+        item = _item(value, inline=inline or not isinstance(value, Mapping))
+        if isinstance(item, Table):
+            item.add(tomlkit.nl())
+        node[last] = item
     _write(file, tomlkit.dumps(doc))
 
 
