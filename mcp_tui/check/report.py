@@ -125,6 +125,20 @@ def run_checks(
     return CheckReport(servers, findings)
 
 
+def listing_from(server: str, data: dict[str, Any]) -> Listing:
+    """A listing from one live connection's ``check_input()`` (the TUI's "Check this server")."""
+    return Listing(
+        server=server,
+        era=str(data.get("era") or "2025-11-25"),
+        capabilities=dict(data.get("capabilities") or {}),
+        tools=data.get("tools"),
+        prompts=data.get("prompts"),
+        resources=data.get("resources"),
+        templates=data.get("templates"),
+        elicitations=list(data.get("elicitations") or ()),
+    )
+
+
 def unknown_ids(ids: Iterable[str]) -> list[str]:
     """The ids of ``--ignore`` that name no check (a typo silently ignoring nothing)."""
     return sorted({i.upper() for i in ids} - set(RULES))

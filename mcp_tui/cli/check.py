@@ -23,6 +23,7 @@ from mcp_tui.cli.args import (
     parse_tool_args,
 )
 from mcp_tui.cli.call import _headless_options, headless_target
+from mcp_tui.config.settings import AppSettings
 from mcp_tui.errors import EXIT_CONNECTION, UsageError
 from mcp_tui.session.servers import ServerSpec
 
@@ -165,6 +166,8 @@ def run_check_command(
         specs, runs = _file_servers(ns, command, environ)
     else:
         specs = _servers(ns, command, environ)
+    settings = _settings(ns, environ)
+    ignore = tuple(dict.fromkeys((*settings.check_ignore, *ignore)))
     from mcp_tui.headless.check import CheckCall, CheckOptions, check_servers
     from mcp_tui.headless.fuzz import FuzzPlan
 
@@ -178,7 +181,7 @@ def run_check_command(
 
     options = CheckOptions(
         json_output=ns.json,
-        strict=ns.strict,
+        strict=ns.strict or settings.check_strict,
         ignore=ignore,
         eras=tuple(ns.era),
         colour=sys.stdout.isatty() and "NO_COLOR" not in os.environ,
@@ -202,6 +205,14 @@ def _file_servers(
 
     loaded = load_all(ns.run)
     return [server_spec(f, environ) for f in loaded], tuple(loaded)
+
+
+def _settings(ns: argparse.Namespace, environ: Mapping[str, str]) -> AppSettings:
+    """The config file's ``[check]`` table (defaults when there is no file)."""
+    from mcp_tui.config.located import load_located_config
+
+    _, config = load_located_config(ns.config, environ)
+    return config.settings if config is not None else AppSettings()
 
 
 def _servers(

@@ -35,6 +35,7 @@ from mcp_tui.config.foreign import ConfigFormat, ForeignConfigError, translate_j
 from mcp_tui.config.models import (
     AppConfig,
     ChatConfig,
+    CheckConfig,
     HttpServerConfig,
     RateLimitConfig,
     ServerCommon,
@@ -142,13 +143,16 @@ def _load_toml(file: Path, text: str, env: Mapping[str, str]) -> LoadedConfig:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"Config file {file} is not valid TOML: {exc}.") from None
     locator = Locator(file, toml_key_lines(text))
-    unknown = [k for k in data if k not in ("app", "servers", "chat")]
+    unknown = [k for k in data if k not in ("app", "servers", "chat", "check")]
     if unknown:
         raise locator.error(
-            (unknown[0],), "unknown table or key (the file has [app], [chat] and [servers.NAME])"
+            (unknown[0],),
+            "unknown table or key (the file has [app], [chat], [check] and [servers.NAME])",
         )
     app = _validate(AppConfig, data.get("app", {}), ("app",), locator)
     chat = _validate(ChatConfig, data["chat"], ("chat",), locator) if "chat" in data else None
+    check = _validate(CheckConfig, data.get("check", {}), ("check",), locator)
+    _known_checks(check, locator)
     servers_raw = data.get("servers", {})
     if not isinstance(servers_raw, dict):
         raise locator.error(("servers",), "must be a table of servers: [servers.NAME]")
@@ -164,11 +168,30 @@ def _load_toml(file: Path, text: str, env: Mapping[str, str]) -> LoadedConfig:
             )
         model: type[ServerCommon] = StdioServerConfig if has_command else HttpServerConfig
         servers.add(name, key, _validate(model, entry, key, locator))
-    return servers.result("toml", _settings(app, file, chat), ())
+    return servers.result("toml", _settings(app, file, chat, check), ())
 
 
-def _settings(app: AppConfig, file: Path, chat: ChatConfig | None = None) -> AppSettings:
+def _known_checks(check: CheckConfig, locator: Locator) -> None:
+    """``[check] ignore`` must name checks that exist: a typo would silently ignore nothing."""
+    if not check.ignore:
+        return  # the checks are not imported on the way to the TUI's first frame
+    from mcp_tui.check.report import unknown_ids
+
+    unknown = unknown_ids(check.ignore)
+    if unknown:
+        raise locator.error(
+            ("check", "ignore"),
+            f"no check has the id {', '.join(unknown)} (the ids are in the README's "
+            "`mcp-tui check` table)",
+        )
+
+
+def _settings(
+    app: AppConfig, file: Path, chat: ChatConfig | None = None, check: CheckConfig | None = None
+) -> AppSettings:
     return AppSettings(
+        check_ignore=tuple(i.upper() for i in check.ignore) if check is not None else (),
+        check_strict=check.strict if check is not None else False,
         chat=chat.settings() if chat is not None else None,
         review_before_send=app.review_before_send,
         traffic_log=resolve_path(app.traffic_log, file) if app.traffic_log else None,

@@ -120,6 +120,16 @@ class ChatConfig(ConfigModel):
         return ChatSettings(**values)
 
 
+class CheckConfig(ConfigModel):
+    """The ``[check]`` table: the checks ``mcp-tui check`` leaves out, and how strict it is."""
+
+    ignore: list[str] = Field(
+        default_factory=list,
+        description='Check ids not to run (as --ignore): e.g. ["T202", "T203"].',
+    )
+    strict: bool = Field(default=False, description="Exit 1 on warnings too (as --strict).")
+
+
 class OAuthConfig(ConfigModel):
     """``[servers.NAME.oauth]``: OAuth for an HTTP server; nothing is needed for servers that
     support discovery and dynamic client registration (see ``session/oauth_settings.py``)."""

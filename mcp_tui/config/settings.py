@@ -44,6 +44,9 @@ class AppSettings(Struct, frozen=True):
     sampling: SamplingPolicy = DEFAULT_SAMPLING
     #: ``[chat]``: the chat's model (``None``: chosen from the environment when the chat opens).
     chat: ChatSettings | None = None
+    #: ``[check]``: the check ids ``mcp-tui check`` leaves out, and ``strict``.
+    check_ignore: tuple[str, ...] = ()
+    check_strict: bool = False
 
     def to_options(self, **overrides: Any) -> AppOptions:
         """An :class:`AppOptions` from these settings; keyword arguments win (the command line)."""

@@ -64,6 +64,9 @@ class Catalog:
         #: to re-open the stream when they change).
         self._resource_subscriptions: tuple[str, ...] = ()
         self._listen_scope: anyio.CancelScope | None = None
+        #: The last listing of each kind as the SDK's models (``tools``, ``prompts``,
+        #: ``resources``, ``templates``), for :meth:`wire` (``mcp-tui check`` in the TUI).
+        self._wire: dict[str, Sequence[Any]] = {}
 
     def attach(self, client: Client, tasks: anyio.abc.TaskGroup) -> None:
         """Use ``client``; background refreshes run in ``tasks`` (the connection's lifetime)."""
@@ -166,6 +169,13 @@ class Catalog:
                         log.debug("listen on %s ended: %s", self.server, exc)
                 await anyio.sleep_forever()  # until the subscriptions change
 
+    def wire(self) -> dict[str, list[dict[str, Any]] | None]:
+        """The last listing of each kind as the JSON it came in (``None``: never listed)."""
+        return {
+            kind: [_json(item) for item in self._wire[kind]] if kind in self._wire else None
+            for kind in ("tools", "prompts", "resources", "templates")
+        }
+
     # ---- listing ----------------------------------------------------------------------------
 
     async def _list(
@@ -173,19 +183,19 @@ class Catalog:
     ) -> tuple[Any, ...] | None:
         try:
             if kind == "tools":
-                return tuple(convert.tool_info(t) for t in await _pages(client.list_tools, "tools"))
+                tools = self._wire["tools"] = await _pages(client.list_tools, "tools")
+                return tuple(convert.tool_info(t) for t in tools)
             if kind == "prompts":
-                return tuple(
-                    convert.prompt_info(p) for p in await _pages(client.list_prompts, "prompts")
-                )
-            resources = [
-                convert.resource_info(r) for r in await _pages(client.list_resources, "resources")
-            ]
+                prompts = self._wire["prompts"] = await _pages(client.list_prompts, "prompts")
+                return tuple(convert.prompt_info(p) for p in prompts)
+            listed = self._wire["resources"] = await _pages(client.list_resources, "resources")
+            resources = [convert.resource_info(r) for r in listed]
             try:
                 templates = await _pages(client.list_resource_templates, "resource_templates")
             except Exception as exc:  # many servers have resources but no templates
                 log.debug("%s: resources/templates/list failed: %s", self.server, exc)
                 templates = []
+            self._wire["templates"] = templates
             return tuple(resources + [convert.template_info(t) for t in templates])
         except Exception as exc:
             leaf = convert.primary_exception(exc)
@@ -199,6 +209,13 @@ class Catalog:
                 )
             )
             return None
+
+
+def _json(item: Any) -> dict[str, Any]:
+    if isinstance(item, dict):
+        return item
+    dumped: dict[str, Any] = item.model_dump(by_alias=True, mode="json", exclude_unset=True)
+    return dumped
 
 
 async def _pages(fetch: Callable[..., Awaitable[Any]], field: str) -> Sequence[Any]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -166,6 +167,9 @@ class ElicitationBridge:
         self._handshake_done = handshake_done
         #: JSON-RPC ids of requests being answered now (2025 eras), to catch a repeated id.
         self._open_ids: set[str | int] = set()
+        #: The last forms asked, as received (``message``, ``requestedSchema``, the tool), for
+        #: ``Check this server`` in the TUI; refused schemas too.
+        self.schemas_seen: deque[dict[str, Any]] = deque(maxlen=50)
 
     async def __call__(
         self, context: ClientRequestContext, params: types.ElicitRequestParams
@@ -295,6 +299,13 @@ class ElicitationBridge:
             return ElicitationRequest(
                 mode="url", url=params.url, elicitation_id=params.elicitation_id, **common
             )
+        self.schemas_seen.append(
+            {
+                "message": params.message,
+                "requestedSchema": _plain(params.requested_schema),
+                "_mcp_tui_call": common["tool"],
+            }
+        )
         form = FORMS.parse(params.requested_schema)  # the same form asked again: parsed once
         return ElicitationRequest(mode="form", form=form, **common)
 
@@ -315,6 +326,12 @@ class ElicitationBridge:
 
     def _notice(self, text: str, severity: Severity = "information") -> None:
         self._sink(Notice(self.server, text, severity))
+
+
+def _plain(schema: Any) -> Any:
+    """A requested schema as plain JSON (the SDK may hand a model or a dict)."""
+    dump = getattr(schema, "model_dump", None)
+    return dump(by_alias=True, mode="json", exclude_unset=True) if callable(dump) else schema
 
 
 def url_requests_from_error(

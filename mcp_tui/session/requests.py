@@ -98,6 +98,17 @@ class ConnectionRequests(ConnectionTasks):
     def elicitation_paused(self) -> bool:
         return self._bridge.gate.paused
 
+    def check_input(self) -> dict[str, Any]:
+        """What ``mcp-tui check`` reads, from this connection: its era and capabilities, the last
+        listing of each kind as it came over the wire, and the forms asked so far (the last 50)."""
+        info = self.info
+        return {
+            "era": info.protocol_version if info else None,
+            "capabilities": dict(info.capabilities) if info else {},
+            **self._catalog.wire(),
+            "elicitations": list(self._bridge.schemas_seen),
+        }
+
     @property
     def stderr_tail(self) -> tuple[str, ...]:
         """The server's last stderr lines (stdio only)."""

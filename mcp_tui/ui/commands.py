@@ -72,6 +72,26 @@ def verbs_in(app: App[Any] | None) -> tuple[list[Verb], SessionScreen | None]:
     return verbs(app, session), session
 
 
+def show_check(session: SessionScreen, entry: ServerEntry) -> None:
+    """``mcp-tui check``'s report on what this connection saw, in the detail view."""
+    from mcp_tui.check import run_checks
+    from mcp_tui.check.report import listing_from
+    from mcp_tui.ui.screens.detail import DetailScreen
+
+    conn = entry.connection
+    if conn is None:
+        return
+    listing = listing_from(entry.name, conn.check_input())
+    report = run_checks([listing])
+    asked = len(listing.elicitations)
+    note = (
+        f"What this connection saw: the {listing.era} era, its listings, and the "
+        f"{asked} form{'s' if asked != 1 else ''} asked so far. `mcp-tui check` connects on "
+        "every era and can make calls (--call, --run) and fuzz (--fuzz).\n\n"
+    )
+    session.app.push_screen(DetailScreen(f"Check: {entry.name}", note + report.text()))
+
+
 # --- the verbs ------------------------------------------------------------------------------
 
 
@@ -164,6 +184,14 @@ def _connection_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -
             action="switch_era",
         )
     if entry.state is ConnectionState.READY:
+        yield Verb(
+            "Server",
+            "Check this server",
+            name,
+            "What stricter clients will refuse or mangle here: tool names and schemas, "
+            "descriptions, and the forms it asked so far (mcp-tui check)",
+            partial(show_check, session, entry),
+        )
         yield Verb(
             "Server",
             "Refresh lists",

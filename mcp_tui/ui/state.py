@@ -67,6 +67,9 @@ class Connection(Protocol):
 
     async def refresh_catalog(self) -> None: ...
 
+    def check_input(self) -> dict[str, Any]:
+        """Era, capabilities, listings as received and the forms asked (``mcp-tui check``)."""
+
     def set_elicitation_paused(self, paused: bool) -> None: ...
 
     async def close(self) -> None: ...

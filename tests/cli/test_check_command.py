@@ -114,3 +114,27 @@ def test_run_with_a_target_or_a_bad_file_is_a_usage_error(
     assert "outcom" in capsys.readouterr().err
     assert cli.main(["check", "--run", str(bad), "--demo"]) == 2
     assert "no TARGET" in capsys.readouterr().err
+
+
+def test_the_config_check_table_ignores_and_makes_strict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "mcp-tui.toml"
+    config.write_text('[check]\nignore = ["t102"]\nstrict = true\n', encoding="utf-8")
+    code, report = check(capsys, "--config", str(config), "--", PY, str(FIXTURE))
+    assert "T102" not in rules(report)
+    assert code == 1  # strict: T201 is a warning
+    code, report = check(
+        capsys, "--config", str(config), "--ignore", "T201", "--", PY, str(FIXTURE)
+    )
+    assert not {"T102", "T201"} & set(rules(report)) and code == 0
+
+
+def test_an_unknown_id_in_the_config_names_the_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "mcp-tui.toml"
+    config.write_text('[check]\n\nignore = ["T102", "Z9"]\n', encoding="utf-8")
+    assert cli.main(["check", "--config", str(config), "--demo"]) == 2
+    err = capsys.readouterr().err
+    assert "Z9" in err and "line 3" in err and str(config) in err

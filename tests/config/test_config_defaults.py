@@ -39,6 +39,8 @@ APP_DEFAULTS: dict[str, Any] = {
     "elicitation": "ask",
     "sampling": "ask",
     "chat": None,
+    "check_ignore": (),
+    "check_strict": False,
 }
 RATE_LIMIT = (10, 10.0)
 OAUTH_DEFAULTS: dict[str, Any] = {
@@ -94,7 +96,7 @@ def test_no_config_file_gives_the_same_defaults() -> None:
     run = {
         k: v
         for k, v in APP_DEFAULTS.items()
-        if k not in ("mode", "elicitation", "sampling", "chat")
+        if k not in ("mode", "elicitation", "sampling", "chat", "check_ignore", "check_strict")
     }
     assert {k: getattr(options, k) for k in run} == run
     assert AppSettings().to_options() == options

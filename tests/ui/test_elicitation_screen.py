@@ -541,6 +541,15 @@ async def test_schema_notes_are_shown() -> None:
         await pilot.pause()
         notes = str(form_screen(app).query_one("#elicitation-notes", Static).render())
         assert "pattern" in notes and "A: default dropped" in notes
+        assert notes.endswith("Ctrl+P › Check this server")  # where other clients' view is
+
+
+@pytest.mark.anyio
+async def test_a_form_without_notes_has_no_check_hint() -> None:
+    app = Host(request_for(FieldSpec("a", FieldKind.TEXT, "A")))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not form_screen(app).query("#elicitation-notes")
 
 
 @pytest.mark.anyio

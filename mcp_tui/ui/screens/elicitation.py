@@ -66,6 +66,10 @@ class _Body(VerticalScroll, can_focus=False):
     """The scrolling message + form. Not a tab stop: focus moves field to field and scrolls it."""
 
 
+#: After the schema notes: where to see what stricter clients make of the same form.
+CHECK_HINT = "what other clients do with it: Ctrl+P › Check this server"
+
+
 class ElicitationScreen(
     RequestHeader, StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]
 ):
@@ -142,6 +146,8 @@ class ElicitationScreen(
                 notes.append(
                     f"{one_line(field.title or field.name, limit=60)}: {one_line(note, limit=300)}"
                 )
+        if notes:  # where the form leaves the spec's subset, other clients may refuse it
+            notes.append(CHECK_HINT)
         return notes
 
     def compose(self) -> ComposeResult:
