@@ -157,8 +157,9 @@ class _Run:
         elif isinstance(event, ElicitationRefused):
             problems = "; ".join(event.problems)
             self.refused.append(problems)
+            why = "a URL request" if event.mode == "url" else "the schema cannot be shown as a form"
             self.say(
-                f"elicitation refused, the schema cannot be shown as a form: "
+                f"elicitation refused, {why}: "
                 f"{_quote(event.message)}: {one_line(problems, limit=1000)}"
             )
         elif isinstance(event, Notice):

@@ -14,7 +14,10 @@ One :class:`ElicitationBridge` per connection. For each request (an ``elicitatio
 3. parses a form's ``requestedSchema`` with the schema engine; a refused schema is answered
    JSON-RPC -32602 listing the problems, and an :class:`ElicitationRefused` event carries the same
    list to the transcript (on 2026-07-28 there is no per-request error reply: the SDK ends the
-   call locally with that error instead);
+   call locally with that error instead). A URL-mode request on a session whose protocol has no
+   URL mode (2025-06-18; the SDK checks every request against the 2025-11-25 shapes, so it lets
+   one through) is refused the same way, before the policy and before anyone is asked, as any
+   mode the client did not declare is;
 4. awaits the handler and maps its :class:`ElicitationOutcome` to an ``ElicitResult`` in one
    function, :func:`to_elicit_result` (``content`` only for a form's ``accept``).
 
@@ -64,6 +67,8 @@ log = logging.getLogger(__name__)
 
 INVALID_PARAMS = -32602
 INVALID_REQUEST = -32600
+#: The protocol versions with ``elicitation/create`` but no URL mode (it came in 2025-11-25).
+NO_URL_MODE = frozenset({"2025-06-18"})
 Severity = Literal["information", "warning", "error"]
 R = TypeVar("R")
 
@@ -255,6 +260,17 @@ class ElicitationBridge:
     async def _answer(
         self, ctx: ClientRequestContext, params: types.ElicitRequestParams
     ) -> types.ElicitResult | types.ErrorData:
+        version = self._protocol_version()
+        if isinstance(params, types.ElicitRequestURLParams) and version in NO_URL_MODE:
+            problem = (
+                f"URL mode is not part of protocol {version}, the version this session "
+                "negotiated (it came in 2025-11-25): the request was refused, not shown"
+            )
+            self._sink(ElicitationRefused(self.server, params.message, (problem,), mode="url"))
+            return types.ErrorData(
+                code=INVALID_PARAMS,
+                message=f"elicitation mode 'url' is not supported on protocol {version}",
+            )
         if self.policy != "ask":
             verb = "declined" if self.policy == "decline" else "cancelled"
             self._notice(

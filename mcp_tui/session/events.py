@@ -229,11 +229,14 @@ class StderrReceived(Struct, frozen=True):
 
 
 class ElicitationRefused(Struct, frozen=True):
-    """A request whose schema the engine refused; the server got -32602 with the same list."""
+    """A request mcp-tui refused without asking (a schema the engine cannot show, a mode the
+    session's protocol has not got); the server got an error (-32602) with the same list.
+    ``mode``: what was asked, ``"form"`` or ``"url"``."""
 
     server: str
     message: str
     problems: tuple[str, ...]
+    mode: str = "form"
 
 
 class ElicitationCompleted(Struct, frozen=True):

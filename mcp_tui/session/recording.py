@@ -12,9 +12,9 @@
 - reports a result that arrives for a request mcp-tui cancelled (``notifications/cancelled``
   went out) when the user asked for it (a tool call, a prompt, a resource): the SDK drops it
   silently, and the user should know the server finished anyway;
-- drops a request of the server's that was already answered (a replay after a resumed stream),
-  and withdraws the requests stranded on a request's abandoned HTTP stream
-  (``server_requests.py``);
+- drops a request of the server's that was already answered (a replay after a resumed stream)
+  and a URL request's completion for an id never asked for, and withdraws the requests stranded
+  on a request's abandoned HTTP stream (``server_requests.py``);
 - reports an ``elicitation/create`` the SDK refused before mcp-tui's callback saw it
   (``sdk_refusals.py``) as an :class:`ElicitationRefused` event. The check runs when the SDK's
   error answer (-32602 or -32601) to a remembered request goes out, not on every request: it
@@ -31,7 +31,13 @@ from typing import Any
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
-from mcp_tui.session.events import ElicitationRefused, EventSink, Notice, TrafficRecorded
+from mcp_tui.session.events import (
+    ElicitationRefused,
+    EventSink,
+    LogReceived,
+    Notice,
+    TrafficRecorded,
+)
 from mcp_tui.session.sdk_refusals import ELICITATION_CREATE, sdk_refusal
 from mcp_tui.session.sdk_workarounds import ResultTypeFixup
 from mcp_tui.session.server_requests import RequestId, ServerRequests
@@ -80,7 +86,7 @@ class ConnectionTap:
         #: sent ``notifications/cancelled`` for (bounded).
         self._asked: OrderedDict[str | int, None] = OrderedDict()
         self._cancelled: OrderedDict[str | int, None] = OrderedDict()
-        self.requests = ServerRequests(self._replayed)
+        self.requests = ServerRequests(self._replayed, self._unknown_completion)
 
     def incoming(
         self, item: SessionMessage | Exception, via: RequestId | None = None
@@ -130,6 +136,17 @@ class ConnectionTap:
 
     def ended(self) -> None:
         self._on_ended()
+
+    def _unknown_completion(self, elicitation_id: str) -> None:
+        self._sink(
+            LogReceived(
+                self.server,
+                "debug",
+                "mcp-tui",
+                "ignored notifications/elicitation/complete for elicitation "
+                f"{elicitation_id!r}: no URL request with that id was asked for",
+            )
+        )
 
     def _replayed(self, request_id: RequestId, method: str) -> None:
         self._sink(

@@ -248,7 +248,8 @@ def state_entry(event: ServerStateChanged) -> Entry:
 
 
 def refused_entry(event: ElicitationRefused) -> Entry:
-    heading = f"{event.server} asked with a form that cannot be shown (answered with an error)"
+    asked = "a URL request" if event.mode == "url" else "a form"
+    heading = f"{event.server} asked with {asked} that cannot be shown (answered with an error)"
     problems = "\n".join(f"- {p}" for p in event.problems)
     parts = [
         Content.assemble(("✗ ", "bold $error"), literal_line(heading, style="bold")),

@@ -13,7 +13,9 @@ wait ends with that call.
   wait);
 - :meth:`UrlWaits.complete` ends the waits of one server with that id; an unknown id, or one
   already completed, changes nothing (a server cannot end someone else's wait, or one twice) —
-  but it is remembered for a while, so a completion that overtook its own wait still counts;
+  but it is remembered for a while, so a completion that overtook its own wait still counts
+  (only for a request that was made: the session drops a completion for an id no request
+  carried, ``session/server_requests.py``);
 - :meth:`UrlWaits.end` is the user's "done" or "give up"; :meth:`UrlWaits.call_ended` ends the
   id-less waits of a finished call; :meth:`UrlWaits.server_gone` the waits of a closed connection;
 - :meth:`UrlWaits.expire` ends waits past their deadline: the spec says a client must not wait
