@@ -81,6 +81,7 @@ examples:
   mcp-tui http://127.0.0.1:8000/mcp --header "Authorization: Bearer $TOKEN"
   mcp-tui --config ~/.cursor/mcp.json --server github
   mcp-tui --call book_table --args '{{"party": 2}}' -- python server.py
+  mcp-tui --watch src -- python src/server.py    # restarted when a file under src/ changes
 
 {EXIT_CODES_HELP}"""
 
@@ -205,6 +206,15 @@ def _add_tui_options(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="write every elicitation answer given in the TUI to FILE, for `mcp-tui call "
         "--answers FILE` to replay",
+    )
+    group.add_argument(
+        "--watch",
+        action="append",
+        default=[],
+        metavar="PATH",
+        type=Path,
+        help="restart the stdio servers when a file under PATH (a file or a directory) changes, "
+        "keeping the catalog's place; `a` then calls the last tool again; repeatable",
     )
     group.add_argument(
         "--stderr-log",

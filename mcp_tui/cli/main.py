@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -46,7 +47,7 @@ from mcp_tui.errors import (
     UsageError,
 )
 from mcp_tui.process.startup import pause_collector, resume_collector
-from mcp_tui.session.servers import HttpTarget, ServerSpec
+from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
 if TYPE_CHECKING:
     import argparse
@@ -228,10 +229,29 @@ def plan_tui(
         save_answers=ns.save_answers,
         stderr_log=ns.stderr_log,
         connect_timeout=ns.connect_timeout,
+        watch=_watch_paths(ns.watch, specs) or None,
     )
     notes = config.notes if config is not None else ()
     specs = with_env(specs, parse_env(ns.env))
     return TuiPlan(with_mode(with_roots(specs, ns.root, ns.no_roots), ns.mode), options, notes)
+
+
+def _watch_paths(paths: Sequence[Path], specs: Sequence[ServerSpec]) -> tuple[Path, ...]:
+    """``--watch``: the paths, checked (they exist, and a stdio server is there to restart)."""
+    if not paths:
+        return ()
+    from mcp_tui.process.watch import check_watch_paths
+
+    problems = check_watch_paths(paths)
+    if problems:
+        raise UsageError("; ".join(problems) + ". Give a file or directory that exists.")
+    if not any(isinstance(spec.target, StdioTarget) for spec in specs):
+        raise UsageError(
+            "--watch restarts stdio servers (a command after `--`, or a config server with "
+            "`command`); none of the servers here is one. A URL server is restarted by whoever "
+            "runs it."
+        )
+    return tuple(paths)
 
 
 def _no_enabled_servers(config: LoadedConfig) -> str:
@@ -295,6 +315,13 @@ def run_demo(
     mode = ns.mode or settings.mode
     from mcp_tui.cli.demo import demo_http_server, demo_stdio_spec
 
+    if ns.http and ns.watch:
+        raise UsageError(
+            "--watch restarts stdio servers: use it with `mcp-tui demo` (stdio), not --http."
+        )
+    if ns.watch:
+        watch = _watch_paths(ns.watch, [demo_stdio_spec(mode)])
+        options = msgspec.structs.replace(options, watch=watch)
     if ns.http:
         with demo_http_server() as url:
             return run_tui([ServerSpec("demo", HttpTarget(url), mode=mode)], options)

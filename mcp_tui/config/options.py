@@ -42,5 +42,7 @@ class AppOptions(Struct, frozen=True):
     #: The chat's model (``[chat]`` in the config, ``mcp-tui chat`` options); ``None``: from the
     #: environment when the chat opens.
     chat: ChatSettings | None = None
+    #: ``--watch``: files and directories whose changes restart the stdio servers.
+    watch: tuple[Path, ...] = ()
     #: Notes shown once as notifications when the app starts (the demo's chat hint).
     start_notes: tuple[str, ...] = ()

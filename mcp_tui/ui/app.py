@@ -149,7 +149,11 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
             self.notify(one_line(note, limit=None), timeout=12, markup=False)
 
     def _begin(self) -> None:
-        self.run_worker(self._start_connections(), name="start", exit_on_error=False)
+        self.run_worker(self._start(), name="start", exit_on_error=False)
+
+    async def _start(self) -> None:
+        await self._start_connections()
+        self.start_watching()  # ``--watch``: after the servers started, off the first frame
 
     def next_call_id(self) -> int:
         return next(self._call_ids)
@@ -325,12 +329,14 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
         self.run_worker(self._close_then_exit(), name="quit", exit_on_error=False)
 
     async def _close_then_exit(self) -> None:
+        await self.stop_watching()
         await self.close_connections()
         self.exit()
 
     async def on_unmount(self) -> None:
         """Any other way out (``exit()``, an error, a test ending): still close everything."""
         self._quitting = True
+        await self.stop_watching()
         await self.close_connections()
 
 

@@ -1,6 +1,7 @@
 """What the user asks of one server, from a key or the palette, while the app runs.
 
-Reconnect it (``R``), or reconnect it on the other protocol era (``E``); stop or resume asking
+Reconnect it (``R``), or reconnect it on the other protocol era (``E``), or restart it when its
+files change (``--watch``, :mod:`mcp_tui.ui.server_watch`); stop or resume asking
 (``x``: its forms and sampling requests are cancelled unseen while paused); change its roots
 (``o``); list its tools, prompts and resources again (``r``); redraw it after the UI changed its
 entry. Each is a small request about a running server that uses the connections' lifecycle in
@@ -17,12 +18,39 @@ from collections.abc import Sequence
 from mcp_tui.session.era import Era, mode_for, other_era
 from mcp_tui.session.events import ConnectionState, Notice
 from mcp_tui.session.roots import Root
+from mcp_tui.session.servers import StdioTarget
 from mcp_tui.ui.app_connections import AppConnections
+from mcp_tui.ui.server_watch import ServerWatch
 from mcp_tui.untrusted import one_line
 
 
 class AppServers(AppConnections):
     """Per-server requests of :class:`~mcp_tui.ui.app.McpTuiApp` (see the module docstring)."""
+
+    #: ``--watch``: the file watcher, while it runs.
+    _watch: ServerWatch | None = None
+
+    def start_watching(self) -> None:
+        """``--watch``: restart the stdio servers when a watched file changes."""
+        if self.options.watch and self._watch is None and not self._quitting:
+            self._watch = ServerWatch(self.options.watch, self.restart_after_change, self._warn)
+            self._watch.start()
+
+    async def stop_watching(self) -> None:
+        watch, self._watch = self._watch, None
+        if watch is not None:
+            await watch.stop()
+
+    async def restart_after_change(self, changed: str) -> None:
+        """Restart every stdio server because ``changed`` (files, in words) changed."""
+        for entry in list(self.entries.values()):
+            if self._quitting:
+                return
+            if isinstance(entry.spec.target, StdioTarget):
+                await self._reconnect(entry, f"{changed} changed: restarting the server (--watch)")
+
+    def _warn(self, text: str) -> None:
+        self._buffer.add(Notice("mcp-tui", text, "warning"))
 
     def reconnect(self, server: str) -> None:
         """Close ``server``'s connection (if any) and open a new one."""

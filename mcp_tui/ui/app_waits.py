@@ -150,6 +150,7 @@ class AppWaits(App[None]):
         if request.mode == "url" and message.outcome.action == "accept":
             self.wait_for_page(request)
         if self._session is not None:
+            self._session.history.answered(request, message.outcome)
             entry = elicitation_finished_entry(
                 message.request, message.outcome, message.abandoned_input
             )
@@ -165,6 +166,7 @@ class AppWaits(App[None]):
         from mcp_tui.ui.render_sampling import sampling_finished_entry
 
         if self._session is not None:
+            self._session.history.answered(message.request, message.outcome)
             entry = sampling_finished_entry(
                 message.request, message.outcome, message.abandoned_input
             )

@@ -1,5 +1,6 @@
 """Transcript notes when a server's lists change: after ``r`` (refresh), a reconnect or a
-``list_changed`` notification, say what changed ("refreshed: 12 tools (2 new: a, b)").
+``list_changed`` notification, say what changed ("refreshed: 12 tools (2 new: a, b)"): names
+new and gone, and items whose definition changed under the same name.
 
 A listing of every kind at once is a refresh (``Catalog.refresh_all``, or several changes merged
 in one flush); a listing of one kind is that kind's ``list_changed``. The first listing after
@@ -33,17 +34,25 @@ def _names(names: Sequence[str]) -> str:
 
 
 def describe_kind(kind: str, old: Sequence[Item], new: Sequence[Item]) -> str:
-    """ "12 tools (2 new: a, b; 1 removed: c)" or "12 tools (no change)"."""
+    """ "12 tools (2 new: a, b; 1 removed: c; 1 changed: d)" or "12 tools (no change)".
+
+    "changed": the same name with another definition (a schema, a description, a title): what
+    a ``--watch`` restart after editing a tool shows.
+    """
     before = [_name(i) for i in old]
     after = [_name(i) for i in new]
     added = [n for n in after if n not in set(before)]
     removed = [n for n in before if n not in set(after)]
+    was = {_name(i): i for i in old}
+    edited = [_name(i) for i in new if _name(i) in was and was[_name(i)] != i]
     word = kind if len(after) != 1 else kind[:-1]
     changes = []
     if added:
         changes.append(f"{len(added)} new: {_names(added)}")
     if removed:
         changes.append(f"{len(removed)} removed: {_names(removed)}")
+    if edited:
+        changes.append(f"{len(edited)} changed: {_names(edited)}")
     if not changes and before != after:
         changes.append("changed")
     return f"{len(after)} {word} ({'; '.join(changes) if changes else 'no change'})"

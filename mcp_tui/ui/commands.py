@@ -283,6 +283,21 @@ def _cancel_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
 
 
 @verb_source
+def _repeat_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
+    """The last call: again."""
+    last = session.history.last
+    if last is not None:
+        yield Verb(
+            "Call",
+            "Call again",
+            last.heading,
+            "Send the last call again, with the values it was sent with",
+            session.call_again,
+            action="call_again",
+        )
+
+
+@verb_source
 def _url_wait_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
     """Per accepted URL request still waiting: done, or give up."""
     for wait in app.url_waits.waiting:

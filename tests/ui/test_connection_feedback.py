@@ -243,3 +243,14 @@ async def test_a_second_running_call_is_scrolled_to_not_cut_out_of_sight() -> No
         panel.scroll_to_widget(last, animate=False, immediate=True)
         await wait_for(pilot, lambda: panel.region.contains_region(last.region))
         release.set()
+
+
+def test_a_tool_redefined_under_the_same_name_is_named_as_changed() -> None:
+    from mcp_tui.ui.catalog_notes import describe_kind
+
+    old = (ToolInfo("echo", "Echo", input_schema={}), ToolInfo("ping", "Ping", input_schema={}))
+    new = (ToolInfo("echo", "Echo, louder", input_schema={}), old[1])
+    assert describe_kind("tools", old, new) == "2 tools (1 changed: echo)"
+    assert describe_kind("tools", old, old) == "2 tools (no change)"
+    new_schema = (old[0], ToolInfo("ping", "Ping", input_schema={"type": "object"}))
+    assert describe_kind("tools", old, new_schema) == "2 tools (1 changed: ping)"

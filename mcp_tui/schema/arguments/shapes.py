@@ -2,13 +2,15 @@
 
 Whether ``items`` are string choices or free scalars, the choices of an ``enum`` or of ``const``
 options and their labels, an ``allOf`` merged, where a local ``$ref`` points, the type a schema
-without ``type`` implies, a short label for a variant's choice. Pure functions on JSON-shaped
+without ``type`` implies, a short label for a variant's choice; and the flat string-only schema
+the UI builds for a prompt's arguments and a template's variables. Pure functions on JSON-shaped
 dicts.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from mcp_tui.schema import keywords as kw
@@ -193,3 +195,20 @@ def label(node: Node, schema: object, index: int) -> str:
     if isinstance(schema, dict) and isinstance(schema.get("type"), str):
         return one_line(schema["type"], limit=30)
     return f"option {index + 1}"
+
+
+def string_object_schema(fields: Iterable[tuple[str, str | None, bool]]) -> dict[str, Any]:
+    """A flat object schema of string properties (prompt arguments, template variables)."""
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for name, description, needed in fields:
+        prop: dict[str, Any] = {"type": "string"}
+        if description:
+            prop["description"] = description
+        properties[name] = prop
+        if needed:
+            required.append(name)
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema

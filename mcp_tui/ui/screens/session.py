@@ -10,7 +10,8 @@ on a prompt, its arguments then its messages; on a resource, its contents.
 The screen is a view: the app owns the connections and hands it batched events
 (:meth:`SessionScreen.apply_batch`). It is built in layers, each a module: the verbs (call, get,
 read) in :mod:`~mcp_tui.ui.screens.session_verbs`, the client features (cancel, roots, ping, log
-level, subscribe) in :mod:`~mcp_tui.ui.screens.session_features`, the areas and when each is
+level, subscribe) in :mod:`~mcp_tui.ui.screens.session_features`, what is done with a call made
+(again, save as a test) in :mod:`~mcp_tui.ui.screens.session_repeat`, the areas and when each is
 mounted in :mod:`~mcp_tui.ui.screens.session_layout`; here, the keys, the events from the app and
 what Enter opens.
 """
@@ -65,6 +66,8 @@ class SessionScreen(SessionLayout):
                 tooltip="A URL request you accepted: give up waiting"),
         Binding("c", "cancel_call", "Cancel call", id="session.cancel_call",
                 tooltip="Cancel the running tool call (notifications/cancelled)"),
+        Binding("a", "call_again", "Again", id="session.call_again",
+                tooltip="Call the last tool again with the values it was sent with"),
         Binding("s", "toggle_subscription", "Subscribe", id="session.subscribe",
                 tooltip="Subscribe to (or unsubscribe from) the resource under the cursor"),
         Binding("o", "roots", "Roots", show=False, id="session.roots",
@@ -223,6 +226,8 @@ class SessionScreen(SessionLayout):
             return bool(self.mcp_app.url_waits.waiting)
         if action == "cancel_call":
             return bool(self.cancellable)
+        if action == "call_again":
+            return self.history.last is not None
         if action == "toggle_subscription":
             return self._subscribable() is not None
         return True
@@ -240,6 +245,10 @@ class SessionScreen(SessionLayout):
     def action_cancel_call(self) -> None:
         """``c``: cancel the running tool call (a choice when several run)."""
         self.pick_call_to_cancel()
+
+    def action_call_again(self) -> None:
+        """``a``: the last call again, with the values it was sent with."""
+        self.call_again()
 
     def action_toggle_subscription(self) -> None:
         """``s``: subscribe to (or unsubscribe from) the resource under the cursor."""

@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.ui.screens.session_features import SessionFeatures
+from mcp_tui.ui.screens.session_repeat import SessionRepeat
 from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.title_bar import TitleBar
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from mcp_tui.ui.widgets.info_panel import InfoPanel
 
 
-class SessionLayout(SessionFeatures):
+class SessionLayout(SessionRepeat):
     """The catalog first, the panels right after (see the module docstring)."""
 
     def __init__(self, *, id: str | None = None) -> None:

@@ -18,6 +18,7 @@ from textual.screen import Screen
 
 from mcp_tui.session.events import CallOutcome, ConnectionState, ResourceInfo
 from mcp_tui.ui.app_interface import McpApp
+from mcp_tui.ui.call_history import CallHistory
 from mcp_tui.ui.render import Entry, call_entry, outcome_entry
 from mcp_tui.ui.screens.closing import closing
 from mcp_tui.ui.screens.url_required import UrlRound, url_required
@@ -33,23 +34,6 @@ if TYPE_CHECKING:
     from mcp_tui.ui.widgets.transcript import Transcript
 
 
-def _string_schema(fields: Iterable[tuple[str, str | None, bool]]) -> dict[str, Any]:
-    """A flat object schema of string properties (prompt arguments, template variables)."""
-    properties: dict[str, Any] = {}
-    required: list[str] = []
-    for name, description, needed in fields:
-        prop: dict[str, Any] = {"type": "string"}
-        if description:
-            prop["description"] = description
-        properties[name] = prop
-        if needed:
-            required.append(name)
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = required
-    return schema
-
-
 class SessionVerbs(Screen[None]):
     """Base of the session screen: widget shortcuts, the transcript queue and the verbs."""
 
@@ -60,6 +44,8 @@ class SessionVerbs(Screen[None]):
         self.cancellable: dict[int, tuple[str, str]] = {}
         #: The panels below exist (``SessionScreen.mount_panels``, after the first frame).
         self._panels_ready = False
+        #: The person's calls, with the answers given during each (``a``, "Save as a test").
+        self.history = CallHistory()
 
     @property
     def mcp_app(self) -> McpApp:
@@ -192,6 +178,7 @@ class SessionVerbs(Screen[None]):
 
             def show() -> None:
                 self._show_outcome(outcome_entry(heading, outcome, kind=kind))
+                self.history.finished(call_id, outcome)
                 shown.set()
 
             self.app.call_later(show)
@@ -277,6 +264,7 @@ class SessionVerbs(Screen[None]):
             then=then,
         )
         self.cancellable[call_id] = (server, f"#{call_id} {server} › {name}")
+        self.history.started(call_id, server, "tool", name, args, as_task=as_task)
         self.refresh_bindings()
         return call_id
 
@@ -295,8 +283,10 @@ class SessionVerbs(Screen[None]):
         if not prompt.arguments:
             self.get_prompt(server, name, {})
             return
-        schema = _string_schema((a.name, a.description, a.required) for a in prompt.arguments)
         from mcp_tui.schema.arguments.last_sent import Origin, recall, remember
+        from mcp_tui.schema.arguments.shapes import string_object_schema
+
+        schema = string_object_schema((a.name, a.description, a.required) for a in prompt.arguments)
 
         def chosen(arguments: dict[str, Any] | None) -> None:
             if arguments is not None:
@@ -329,13 +319,16 @@ class SessionVerbs(Screen[None]):
             return None
         _, connection = ready
         args = dict(arguments)
-        return self._run_request(
+        call_id = self._run_request(
             server,
             f"prompt {name}",
             args,
             lambda _call_id: connection.get_prompt(name, args),
             kind="prompt",
         )
+        self.history.started(call_id, server, "prompt", name, args)
+        self.refresh_bindings()
+        return call_id
 
     # --- resources ---------------------------------------------------------------------------
 
@@ -347,13 +340,16 @@ class SessionVerbs(Screen[None]):
         if uri in entry.updated:  # read again: the "updated" mark is seen
             entry.mark(uri, updated=False)
             self.mcp_app.refresh_server(server)
-        return self._run_request(
+        call_id = self._run_request(
             server,
             f"read {uri}",
             None,
             lambda _call_id: connection.read_resource(uri),
             kind="resource",
         )
+        self.history.started(call_id, server, "resource", uri)
+        self.refresh_bindings()  # ``a`` (again) and "Save as a test" follow the last call
+        return call_id
 
     def open_template(self, server: str, template: ResourceInfo) -> None:
         """Ask for the template's variables, expand it and read the resulting URI."""
@@ -361,8 +357,10 @@ class SessionVerbs(Screen[None]):
         if not names:
             self.read_resource(server, template.uri, template.name)
             return
-        schema = _string_schema((name, None, True) for name in names)
         from mcp_tui.schema.arguments.last_sent import Memory, Origin, recall, remember
+        from mcp_tui.schema.arguments.shapes import string_object_schema
+
+        schema = string_object_schema((name, None, True) for name in names)
 
         entry = self.mcp_app.entries.get(server)
         memory: Memory = entry.last_sent if entry is not None else {}

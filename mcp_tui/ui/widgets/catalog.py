@@ -252,7 +252,13 @@ class CatalogTree(Tree[NodeRef]):
             self.get_node_by_id(node.id)
         except UnknownNodeID:
             return  # rebuilt again meanwhile
+        line = self.cursor_line
         self.move_cursor(node, animate=False)
+        if self.cursor_line == line:
+            # The same line as before the rebuild: Textual posts no highlight event, yet the
+            # node under the cursor is a new one, perhaps a new definition of the item (a
+            # --watch restart, a list_changed): say so, for the info panel.
+            self.post_message(self.NodeHighlighted(node))
 
     def relabel_server(self, entry: ServerEntry) -> None:
         """Redraw one server's line only (the seconds of "connecting 12 s")."""

@@ -1,0 +1,133 @@
+"""The calls a person made from the session screen, each with what they answered during it.
+
+Two things need a call after it has run: ``a`` calls the last one again with the same values
+(after a ``--watch`` restart, say), and "Save as a test" writes a finished call as a test case:
+its arguments, every form and sampling request it raised with the answer given, and what came
+back. The session screen notes a call when it sends it (:meth:`CallHistory.started`), the app
+adds each answer as the elicitation handler reports it (:meth:`CallHistory.answered`, matched
+by the call id the request carries), and the screen closes the record when the outcome is shown
+(:meth:`CallHistory.finished`: after every answer posted before it, the transcript's order).
+
+Only the person's own calls are kept: a tool call a chat model makes has no record (its
+arguments are the model's); the retry of a -32042 call is a call (and a record) of its own. At
+most :data:`KEPT` records are kept.
+
+No Textual: plain records, so the test writer can read them without a screen.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, Literal
+
+from msgspec import Struct, field
+
+from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.events import CallOutcome
+from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
+
+CallKind = Literal["tool", "prompt", "resource"]
+#: Records kept (the oldest go first): enough to save any recent call, bounded for long sessions.
+KEPT = 100
+
+
+class Exchange(Struct, frozen=True):
+    """One request the server made during a call and the answer it was sent."""
+
+    request: ElicitationRequest | SamplingRequest
+    outcome: ElicitationOutcome | SamplingOutcome
+
+
+class CallRecord(Struct):
+    """One call: what was sent, what was asked and answered meanwhile, and how it ended.
+
+    ``name`` is the tool's or prompt's name, or the resource's URI; ``arguments`` exactly what
+    was sent (the resource read has none).
+    """
+
+    call_id: int
+    server: str
+    kind: CallKind
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    as_task: bool = False
+    exchanges: list[Exchange] = field(default_factory=list)
+    outcome: CallOutcome | None = None
+    started: float = field(default_factory=time.monotonic)
+    #: Seconds from sending to the outcome (set by :meth:`CallHistory.finished`).
+    seconds: float | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def heading(self) -> str:
+        """``demo › book_table`` (``prompt greet``, ``read file:///x``): the transcript's words."""
+        what = {"tool": "", "prompt": "prompt ", "resource": "read "}[self.kind]
+        return f"{self.server} › {what}{self.name}"
+
+
+class CallHistory:
+    """The person's calls, oldest first; listeners hear of each finished one (``--record``)."""
+
+    def __init__(self) -> None:
+        self._calls: dict[int, CallRecord] = {}
+        self._listeners: list[Callable[[CallRecord], None]] = []
+
+    def started(
+        self,
+        call_id: int,
+        server: str,
+        kind: CallKind,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        as_task: bool = False,
+    ) -> CallRecord:
+        record = CallRecord(call_id, server, kind, name, dict(arguments or {}), as_task)
+        self._calls[call_id] = record
+        while len(self._calls) > KEPT:
+            del self._calls[next(iter(self._calls))]
+        return record
+
+    def answered(
+        self,
+        request: ElicitationRequest | SamplingRequest,
+        outcome: ElicitationOutcome | SamplingOutcome,
+    ) -> None:
+        """A request made during a call (``request.call_id``) was answered with ``outcome``."""
+        record = self._calls.get(request.call_id) if request.call_id is not None else None
+        if record is not None:
+            record.exchanges.append(Exchange(request, outcome))
+
+    def finished(self, call_id: int, outcome: CallOutcome) -> CallRecord | None:
+        """The call ended with ``outcome``; the listeners are told. ``None``: not a call of the
+        person's (a chat model's)."""
+        record = self._calls.get(call_id)
+        if record is None or record.outcome is not None:
+            return None
+        record.outcome = outcome
+        record.seconds = time.monotonic() - record.started
+        for listener in list(self._listeners):
+            listener(record)
+        return record
+
+    def listen(self, listener: Callable[[CallRecord], None]) -> None:
+        """Call ``listener`` with every call that finishes from now on."""
+        self._listeners.append(listener)
+
+    @property
+    def last(self) -> CallRecord | None:
+        """The call sent last (it may still run)."""
+        return next(reversed(self._calls.values()), None)
+
+    @property
+    def last_finished(self) -> CallRecord | None:
+        """The last call that has ended."""
+        return next((r for r in reversed(self._calls.values()) if r.finished), None)
+
+    def finished_calls(self) -> list[CallRecord]:
+        """Every ended call still kept, the most recent first."""
+        return [r for r in reversed(self._calls.values()) if r.finished]
