@@ -42,11 +42,18 @@ FORBIDDEN = {
     "zero-width space": "\u200b".encode(),
 }
 
+#: A default short enough that its sequences are inside the field's width.
+DEFAULT = "\x1b]0;pwned\x07\x1b]52;c;aGk=\x07 \x1b[31mred \x9b2J \x85 \u202eevil\nnext"
+
 FORM = {
     "message": hostile("message"),
     "requestedSchema": {
         "type": "object",
-        "properties": {"answer": {"type": "string", "title": hostile("title")}},
+        "properties": {
+            # A value, not a label: drawn by the input itself, one picture per control character.
+            "prefilled": {"type": "string", "default": DEFAULT},
+            "answer": {"type": "string", "title": hostile("title")},
+        },
     },
 }
 
@@ -153,6 +160,7 @@ def test_server_escape_sequences_never_reach_the_terminal(tmp_path: Path) -> Non
         assert sequence not in output, f"{what} from the server reached the terminal"
     for visible in (b"\\e]0;pwned\\x07", b"\\x9b2J", b"\\u202eevil", b"\\x85"):
         assert visible in output, visible
+    assert "␛]0;pwned␇␛]52;c;aGk=␇ ␛[31mred �2J � �evil␊next".encode() in output
     assert processes_with(marker) == []
 
 
