@@ -23,6 +23,7 @@ import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
+from textual.widgets.text_area import Selection
 
 import mcp_tui.ui
 from mcp_tui.schema.arguments.last_sent import Prefill
@@ -34,6 +35,7 @@ from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.screens.sampling import SamplingScreen
 from mcp_tui.ui.widgets.inert import InertInput
+from mcp_tui.ui.widgets.inert_area import InertTextArea
 from tests.ui.app_testkit import ArgumentsHost
 from tests.ui.written_bytes import leaked_controls, recording, shown_text, written
 from tests.waits import wait_until
@@ -320,6 +322,36 @@ async def test_the_cursor_stays_on_the_character_it_is_drawn_on(recorded: None) 
         assert field.cursor_position == 5
         await settled(pilot)
         assert_inert(app, "a␛Zb␇cd")
+
+
+class OneEditor(App[None]):
+    CSS = "InertTextArea { width: 24; height: 6; }"
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> Any:
+        yield InertTextArea(self.text, soft_wrap=True, show_line_numbers=False)
+
+
+async def test_an_editor_lays_out_and_edits_what_it_draws(recorded: None) -> None:
+    """Textual measures an ESC as no cell: drawn as ␛, a wrapped line lost as many characters at
+    its end. Measured as drawn, nothing is lost, and editing works on the real text."""
+    text = "\x1b" * 12 + "abcdefghijklmnopqrstuvwxyz\n\x9bend"
+    app = OneEditor(text)
+    async with app.run_test(size=(40, 8)) as pilot:
+        area = app.query_one(InertTextArea)
+        area.focus()
+        await settled(pilot)
+        assert_inert(app, "␛" * 12 + "abcdefg", "hijklmnopqrstuvwxyz", "\ufffdend")
+        area.move_cursor((0, 12))
+        await pilot.press("Z")
+        assert area.text == "\x1b" * 12 + "Zabcdefghijklmnopqrstuvwxyz\n\x9bend"
+        area.selection = Selection((0, 10), (1, 1))
+        assert area.selected_text == "\x1b\x1bZabcdefghijklmnopqrstuvwxyz\n\x9b"
+        await pilot.press("down", "end", "backspace", "backspace", "backspace")
+        assert area.text.endswith("\n\x9b")
 
 
 def test_every_input_and_editor_of_the_ui_is_an_inert_one() -> None:
