@@ -1,16 +1,21 @@
 """The sidebar tree: each server with its state, then its tools, prompts, resources and templates.
 
 Labels are Rich ``Text`` built from :mod:`mcp_tui.ui.text` (the ``Tree`` widget parses a ``str``
-label as markup, so a server string never reaches it as ``str``). A server's subtree is rebuilt
+label as markup, so a server string never reaches it as ``str``). A server's subtree is touched
 only when its state or catalog changed, keeping which groups were open and where the cursor was.
+When only the lists changed (a ``list_changed``, a refresh) the groups are patched, not rebuilt:
+the new list is diffed with the nodes shown and only added, removed and changed items touch the
+tree. Rebuilding 3,000 tools on every ``list_changed`` froze keys for up to a second.
 """
 
 from __future__ import annotations
 
 import time
+from difflib import SequenceMatcher
 from typing import ClassVar, Literal
 
 from msgspec import Struct
+from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Tree
@@ -44,6 +49,8 @@ class NodeRef(Struct, frozen=True):
     server: str
     item: Item | None = None
     group: str = ""
+    #: A resource's marks as shown (``updated``, ``subscribed``): a change redraws its label.
+    marks: tuple[bool, bool] = (False, False)
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -97,14 +104,86 @@ _ENTER_ACTIONS: dict[str, NodeKind | None] = {
 }
 
 
-def _resource_marks(entry: ServerEntry, uri: str, label: Text) -> Text:
+def _resource_marks(shown: tuple[bool, bool], label: Text) -> Text:
     """``updated`` (since last read) and ``subscribed`` before a resource's name."""
+    updated, subscribed = shown
     marks = Text(end="")
-    if uri in entry.updated:
+    if updated:
         marks.append("updated ", style="yellow bold")
-    if uri in entry.subscribed:
+    if subscribed:
         marks.append("subscribed ", style="cyan")
     return Text.assemble(marks, label, end="") if marks else label
+
+
+Group = tuple[str, NodeKind, tuple[Item, ...]]
+
+
+def _groups(entry: ServerEntry) -> list[Group]:
+    """The groups a server shows, in order: only those with items."""
+    resources = tuple(r for r in entry.resources if not r.template)
+    templates = tuple(r for r in entry.resources if r.template)
+    groups: list[Group] = [
+        ("tools", "tool", entry.tools),
+        ("prompts", "prompt", entry.prompts),
+        ("resources", "resource", resources),
+        ("templates", "template", templates),
+    ]
+    return [group for group in groups if group[2]]
+
+
+def _group_label(group: str, items: tuple[Item, ...]) -> Text:
+    return Text(f"{group.capitalize()} ({len(items)})", style="bold", end="")
+
+
+def _leaf_ref(entry: ServerEntry, kind: NodeKind, item: Item, group: str) -> NodeRef:
+    if isinstance(item, ResourceInfo) and kind == "resource":
+        marks = (item.uri in entry.updated, item.uri in entry.subscribed)
+        return NodeRef(kind, entry.name, item, group, marks)
+    return NodeRef(kind, entry.name, item, group)
+
+
+def _leaf_label(ref: NodeRef) -> Text:
+    assert ref.item is not None
+    label = item_label(ref.item)
+    if ref.kind == "resource":
+        label = _resource_marks(ref.marks, label)
+    return label
+
+
+#: Above this many added and removed leaves a group is rebuilt rather than patched leaf by leaf
+#: (each insertion or removal is a list operation on the group's children).
+PATCH_LIMIT = 500
+
+
+def _patch_leaves(group_node: TreeNode[NodeRef], refs: list[NodeRef]) -> set[int]:
+    """Make ``group_node``'s leaves show ``refs``: kept leaves whose item changed get the new data
+    and label, added ones are inserted where the list has them, removed ones go. Returns the ids
+    of the nodes removed."""
+    children = list(group_node.children)
+    old_keys = [child.data.key if child.data is not None else None for child in children]
+    new_keys = [ref.key for ref in refs]
+    opcodes: list[tuple[str, int, int, int, int]]
+    if old_keys == new_keys:
+        opcodes = [("equal", 0, len(children), 0, len(refs))]
+    else:
+        opcodes = list(SequenceMatcher(None, old_keys, new_keys, autojunk=False).get_opcodes())
+        changes = sum(i2 - i1 + j2 - j1 for tag, i1, i2, j1, j2 in opcodes if tag != "equal")
+        if changes > PATCH_LIMIT:
+            opcodes = [("replace", 0, len(children), 0, len(refs))]
+    removed: set[int] = set()
+    for tag, i1, i2, j1, j2 in reversed(opcodes):  # from the end: earlier indices stay valid
+        if tag == "equal":
+            for child, ref in zip(children[i1:i2], refs[j1:j2], strict=True):
+                if child.data != ref:
+                    child.data = ref
+                    child.set_label(_leaf_label(ref))
+            continue
+        for child in children[i1:i2]:
+            removed.add(child.id)
+            child.remove()
+        for offset, ref in enumerate(refs[j1:j2]):
+            group_node.add_leaf(_leaf_label(ref), ref, before=i1 + offset)
+    return removed
 
 
 class CatalogTree(Tree[NodeRef]):
@@ -137,6 +216,17 @@ class CatalogTree(Tree[NodeRef]):
         self.guide_depth = 2
         self._server_nodes: dict[str, TreeNode[NodeRef]] = {}
         self._shown: dict[str, tuple[object, ...]] = {}
+        #: Per server, what its subtree's shape was built from: the problem line and the groups.
+        self._shapes: dict[str, tuple[object, ...]] = {}
+
+    def get_label_width(self, node: TreeNode[NodeRef]) -> int:
+        """The label's width without rendering it: Textual's own renders every label of the
+        tree after any change (to size the scroll area), half a second for 3,000 tools."""
+        icon = ""
+        if node.allow_expand:
+            icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
+        label = node.label
+        return cell_len(icon) + (label.cell_len if isinstance(label, Text) else cell_len(label))
 
     def _kind_under_cursor(self) -> NodeKind | None:
         ref = self.current
@@ -201,6 +291,27 @@ class CatalogTree(Tree[NodeRef]):
         cursor_key = None
         if cursor is not None and cursor.data is not None and cursor.data.server == entry.name:
             cursor_key = cursor.data.key
+        groups = _groups(entry)
+        problem = entry.detail if entry.state is ConnectionState.FAILED else None
+        shape = (problem, tuple(group for group, _, _ in groups))
+        if node.children and self._shapes.get(entry.name) == shape:
+            restore = self._patch(node, entry, groups, cursor if cursor_key else None)
+        else:
+            self._shapes[entry.name] = shape
+            restore = self._rebuild(node, entry, groups, problem, cursor_key)
+        if cursor_key is not None:
+            target = restore if restore is not None else node
+            self.call_after_refresh(self._restore_cursor, target)
+
+    def _rebuild(
+        self,
+        node: TreeNode[NodeRef],
+        entry: ServerEntry,
+        groups: list[Group],
+        problem: str | None,
+        cursor_key: tuple[str, str, str] | None,
+    ) -> TreeNode[NodeRef] | None:
+        """Replace the server's subtree; the node to put the cursor back on, if it is there."""
         open_groups = {
             child.data.group
             for child in node.children
@@ -210,38 +321,47 @@ class CatalogTree(Tree[NodeRef]):
         node.remove_children()
         server = entry.name
         restore: TreeNode[NodeRef] | None = None
-        if entry.state is ConnectionState.FAILED and entry.detail:
+        if problem:
             node.add_leaf(
-                literal_text_line(entry.detail, limit=120, style="red"),
-                NodeRef("problem", server),
+                literal_text_line(problem, limit=120, style="red"), NodeRef("problem", server)
             )
-        tools = entry.tools
-        prompts = entry.prompts
-        resources = tuple(r for r in entry.resources if not r.template)
-        templates = tuple(r for r in entry.resources if r.template)
-        groups: list[tuple[str, NodeKind, tuple[Item, ...]]] = [
-            ("tools", "tool", tools),
-            ("prompts", "prompt", prompts),
-            ("resources", "resource", resources),
-            ("templates", "template", templates),
-        ]
         for group, kind, items in groups:
-            if not items:
-                continue
-            label = Text(f"{group.capitalize()} ({len(items)})", style="bold", end="")
             expand = group in open_groups or (first_fill and group == "tools")
-            group_node = node.add(label, NodeRef("group", server, group=group), expand=expand)
+            group_node = node.add(
+                _group_label(group, items), NodeRef("group", server, group=group), expand=expand
+            )
             for item in items:
-                ref = NodeRef(kind, server, item, group)
-                label = item_label(item)
-                if isinstance(item, ResourceInfo) and kind == "resource":
-                    label = _resource_marks(entry, item.uri, label)
-                leaf = group_node.add_leaf(label, ref)
+                ref = _leaf_ref(entry, kind, item, group)
+                leaf = group_node.add_leaf(_leaf_label(ref), ref)
                 if cursor_key is not None and ref.key == cursor_key:
                     restore = leaf
-        if cursor_key is not None:
-            target = restore if restore is not None else node
-            self.call_after_refresh(self._restore_cursor, target)
+        return restore
+
+    def _patch(
+        self,
+        node: TreeNode[NodeRef],
+        entry: ServerEntry,
+        groups: list[Group],
+        cursor: TreeNode[NodeRef] | None,
+    ) -> TreeNode[NodeRef] | None:
+        """Bring each group's leaves in line with the new lists, touching only what changed;
+        the node to put the cursor back on (``cursor`` unless it was removed)."""
+        by_group = {
+            child.data.group: child
+            for child in node.children
+            if child.data is not None and child.data.kind == "group"
+        }
+        removed: set[int] = set()
+        for group, kind, items in groups:
+            group_node = by_group[group]
+            label = _group_label(group, items)
+            if label != group_node.label:
+                group_node.set_label(label)
+            refs = [_leaf_ref(entry, kind, item, group) for item in items]
+            removed |= _patch_leaves(group_node, refs)
+        if cursor is not None and cursor.id in removed:
+            return None
+        return cursor
 
     def _cursor_to_start(self) -> None:
         if self.cursor_line < 0:

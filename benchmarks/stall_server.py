@@ -1,0 +1,133 @@
+"""A stdio MCP server (hand-written, no SDK: it starts in milliseconds) that sends what stalls a UI.
+
+``python benchmarks/stall_server.py [--tools N] [--description-bytes B]``
+
+- ``tools/list``: ``N`` tools (default 3), each with a description of ``B`` bytes, plus the
+  tools below. A ``list_changed`` makes the next listing differ a little (one tool renamed, one
+  added): what a server that registers tools as it goes does.
+- ``big_meta(keys)``: one ``notifications/message`` whose ``_meta`` holds ``keys`` keys (10^6:
+  about 14 MB on one line), then a text result.
+- ``big_log(bytes)``: one log message whose ``data`` is a string of that many bytes.
+- ``big_progress(bytes)``: one ``notifications/progress`` (for this call's progress token, when
+  the client sent one) whose ``message`` is that long.
+- ``list_changed``: the tool list changes (see above) and ``notifications/tools/list_changed``
+  is sent.
+
+Used only by ``benchmarks/stalls.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+Message = dict[str, Any]
+
+EXTRA_TOOLS = ("big_meta", "big_log", "big_progress", "list_changed")
+
+
+class StallServer:
+    def __init__(self, tools: int, description_bytes: int) -> None:
+        self.tools = tools
+        self.description_bytes = description_bytes
+        self.generation = 0
+
+    def tool_list(self) -> list[Message]:
+        words = "the quick brown fox jumps over the lazy dog "
+        body = (words * (self.description_bytes // len(words) + 1))[: self.description_bytes]
+        names = [f"tool_{i:05d}" for i in range(self.tools)]
+        if self.generation and names:  # one renamed, ``generation`` added at the end
+            names[self.generation % len(names)] = f"renamed_{self.generation:05d}"
+            names += [f"added_{g:05d}" for g in range(1, self.generation + 1)]
+        listed = [
+            {
+                "name": name,
+                "description": f"{name}: {body}",
+                "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+            }
+            for name in names
+        ]
+        extra = [
+            {
+                "name": name,
+                "description": f"stall benchmark: {name}",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"keys": {"type": "integer"}, "bytes": {"type": "integer"}},
+                },
+            }
+            for name in EXTRA_TOOLS
+        ]
+        return extra + listed
+
+    def handle(self, msg: Message) -> None:
+        method = msg.get("method")
+        if method is None or "id" not in msg:
+            return
+        params = msg.get("params") or {}
+        if method == "initialize":
+            result: Message = {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"tools": {"listChanged": True}, "logging": {}},
+                "serverInfo": {"name": "stall", "version": "1.0"},
+            }
+        elif method == "tools/list":
+            result = {"tools": self.tool_list()}
+        elif method == "tools/call":
+            result = self.call(params)
+        elif method in ("ping", "logging/setLevel"):
+            result = {}
+        else:
+            send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}})
+            return
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+
+    def call(self, params: Message) -> Message:
+        name = params.get("name")
+        arguments = params.get("arguments") or {}
+        if name == "big_meta":
+            keys = int(arguments.get("keys", 1_000_000))
+            meta = {f"k{i}": 1 for i in range(keys)}
+            send(notify("notifications/message", {"level": "info", "data": "big", "_meta": meta}))
+        elif name == "big_log":
+            size = int(arguments.get("bytes", 14_000_000))
+            send(notify("notifications/message", {"level": "info", "data": "L" * size}))
+        elif name == "big_progress":
+            size = int(arguments.get("bytes", 14_000_000))
+            token = (params.get("_meta") or {}).get("progressToken", "none")
+            progress = {"progressToken": token, "progress": 1, "total": 2, "message": "P" * size}
+            send(notify("notifications/progress", progress))
+        elif name == "list_changed":
+            self.generation += 1
+            send(notify("notifications/tools/list_changed", {}))
+        return {"content": [{"type": "text", "text": f"{name} done"}]}
+
+
+def notify(method: str, params: Any) -> Message:
+    return {"jsonrpc": "2.0", "method": method, "params": params}
+
+
+def send(message: Message) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tools", type=int, default=3)
+    parser.add_argument("--description-bytes", type=int, default=2000)
+    args = parser.parse_args()
+    server = StallServer(args.tools, args.description_bytes)
+    for line in sys.stdin:
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(msg, dict):
+            server.handle(msg)
+
+
+if __name__ == "__main__":
+    main()
