@@ -58,6 +58,8 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "ui": (*_SDK, "mcp_tui.cli", "mcp_tui.headless"),
     # The top: it builds the app or the headless run; every rule above keeps others out of it.
     "cli": (),
+    # The pytest plugin and the Python API of ``mcp-tui test``: a top, like the command line.
+    "testing": ("textual", "mcp_tui.ui", "mcp_tui.cli"),
     # The bundled demo server: a server for any client, it imports nothing of mcp-tui's client.
     "demo": (
         "textual",

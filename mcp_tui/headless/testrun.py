@@ -113,13 +113,13 @@ async def run_file(
     for era in eras:
         spec = _with_mode(plan.spec, MODE_OF_ERA[era])
         async with anyio.create_task_group() as tg:
-            session: _Session | None = None
+            session: Session | None = None
             try:
                 for case_plan in (c for c in plan.cases if c.era == era):
                     if case_plan.skip is None and (session is None or not session.ready):
                         if session is not None:
                             await session.close()
-                        session = _Session(spec, plan.connect_timeout)
+                        session = Session(spec, plan.connect_timeout)
                         tg.start_soon(session.conn.run)
                         why = await session.start()
                         if why is not None:
@@ -133,7 +133,7 @@ async def run_file(
                             out.append(result)
                             on_result(result)
                             continue
-                    result = await _run_case(case_plan, session)
+                    result = await run_case(case_plan, session)
                     out.append(result)
                     on_result(result)
             finally:
@@ -149,7 +149,7 @@ def _with_mode(spec: ServerSpec, mode: ProtocolMode) -> ServerSpec:
     return msgspec.structs.replace(spec, mode=mode)
 
 
-class _Session:
+class Session:
     """A connection and the probe that is its handler and sink (its ``run`` is the caller's)."""
 
     def __init__(self, spec: ServerSpec, connect_timeout: float) -> None:
@@ -183,7 +183,8 @@ class _Session:
         await self.conn.close()
 
 
-async def _run_case(plan: CasePlan, session: _Session | None) -> CaseResult:
+async def run_case(plan: CasePlan, session: Session | None) -> CaseResult:
+    """One case on a live session (``None``: it is skipped)."""
     case = plan.case
     if plan.skip is not None or session is None:
         return CaseResult(plan, "skipped", message=plan.skip)

@@ -1,0 +1,183 @@
+"""The pytest plugin: ``*.mcptest.toml`` files as test items, and the ``mcp_connect`` fixture.
+
+Installing mcp-tui enables it (the ``pytest11`` entry point ``mcp-tui``), so in a project that
+has test files, ``pytest`` collects each case on each of its eras as an item named
+``CASE[ERA]``: ``-k``, ``--junitxml``, xdist and the usual reporting apply. A failing case is
+reported as ``mcp-tui test`` reports it (expected vs got, the requests and answers), not as a
+traceback; ``skip`` and ``xfail`` become pytest's. A file's cases share one server process per
+era (per xdist worker), started at its first case and stopped after its last. ``--mcp-era ERA``
+replaces the files' eras, as ``mcp-tui test --era`` does. ``-p no:mcp-tui`` turns it off.
+
+A bad test file is a collection error with the same one-line message (file, line, key).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import pytest
+
+from mcp_tui.testbench.load import SUFFIXES, LoadedFile, TestFileError, load_test_file
+from mcp_tui.testbench.model import Era
+
+if TYPE_CHECKING:
+    from anyio.from_thread import BlockingPortal
+
+    from mcp_tui.headless.testrun import CasePlan, CaseResult, Session
+    from mcp_tui.session.servers import ServerSpec
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("mcp-tui", "MCP server tests (mcp-tui)")
+    group.addoption(
+        "--mcp-era",
+        action="append",
+        default=[],
+        choices=("auto", "2025-11-25", "2026-07-28"),
+        help="run the *.mcptest.toml cases on this era instead of their files' eras (repeatable)",
+    )
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.name.endswith(SUFFIXES):
+        return McpTestFile.from_parent(parent, path=file_path)
+    return None
+
+
+class _BadFile(Exception):
+    """A test file that cannot be collected; its message is the loader's sentence."""
+
+
+class McpTestFile(pytest.File):
+    """One test file: its cases, and the connections they share."""
+
+    loaded: LoadedFile | None = None
+
+    def collect(self) -> Iterator[pytest.Item]:
+        from mcp_tui.headless.testplan import plan_file, server_spec
+
+        try:
+            self.loaded = load_test_file(self.path)
+            self.spec = server_spec(self.loaded, os.environ)
+        except TestFileError as exc:
+            raise _BadFile(str(exc)) from None
+        eras = self.config.getoption("--mcp-era") or None
+        plan = plan_file(self.loaded, self.spec, eras=eras)
+        self._connect_timeout = plan.connect_timeout
+        for case in plan.cases:
+            item = McpTestItem.from_parent(self, name=f"{case.case.name}[{case.era}]", plan=case)
+            if case.case.xfail is not None:
+                item.add_marker(pytest.mark.xfail(reason=case.case.xfail, strict=True))
+            yield item
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+        if isinstance(excinfo.value, _BadFile):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    # ---- the file's connections -----------------------------------------------------------------
+
+    def session_for(self, era: str) -> tuple[BlockingPortal, Session]:
+        """The file's connection on ``era`` (started now, or again after one was lost)."""
+        from anyio.from_thread import start_blocking_portal
+
+        from mcp_tui.headless.testrun import MODE_OF_ERA, Session
+
+        if not hasattr(self, "_portal_cm"):
+            self._portal_cm = start_blocking_portal()
+            self._portal = self._portal_cm.__enter__()
+            self._sessions: dict[str, tuple[Session, Any]] = {}
+            self.session.config.add_cleanup(self._close_all)
+            self.addfinalizer(self._close_all)
+        current = self._sessions.get(era)
+        if current is not None and current[0].ready:
+            return self._portal, current[0]
+        if current is not None:
+            self._close(era)
+        import msgspec
+
+        spec: ServerSpec = msgspec.structs.replace(self.spec, mode=MODE_OF_ERA[cast(Era, era)])
+        session = Session(spec, self._connect_timeout)
+        running = self._portal.start_task_soon(session.conn.run)
+        self._sessions[era] = (session, running)
+        why = self._portal.call(session.start)
+        if why is not None:
+            self._close(era)
+            raise _NoServer(f"the server could not be started: {why}")
+        return self._portal, session
+
+    def _close(self, era: str) -> None:
+        session, running = self._sessions.pop(era)
+        self._portal.call(session.close)
+        running.result()
+
+    def _close_all(self) -> None:
+        if not hasattr(self, "_portal_cm"):
+            return
+        for era in list(self._sessions):
+            self._close(era)
+        cm = self._portal_cm
+        del self._portal_cm
+        cm.__exit__(None, None, None)
+
+
+class _NoServer(Exception):
+    pass
+
+
+class _CaseFailed(Exception):
+    def __init__(self, result: CaseResult) -> None:
+        super().__init__(result.plan.case.name)
+        self.result = result
+
+
+class McpTestItem(pytest.Item):
+    """One case on one era."""
+
+    def __init__(self, *, plan: CasePlan, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.plan = plan
+
+    def runtest(self) -> None:
+        from mcp_tui.headless.testrun import run_case
+
+        if self.plan.skip is not None:
+            pytest.skip(self.plan.skip)
+        parent = self.parent
+        assert isinstance(parent, McpTestFile)
+        portal, session = parent.session_for(self.plan.era)
+        result = portal.call(run_case, self.plan, session)
+        if result.failures:
+            raise _CaseFailed(result)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+        from mcp_tui.headless.testreport import failure_report
+
+        if isinstance(excinfo.value, _CaseFailed):
+            return "\n".join(failure_report(excinfo.value.result))
+        if isinstance(excinfo.value, _NoServer):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        line = self.plan.file.line_of("case", self.plan.index)
+        return self.path, (line - 1) if line else None, f"{self.plan.case.name} [{self.plan.era}]"
+
+
+@pytest.fixture
+def mcp_connect() -> Iterator[Callable[..., Any]]:
+    """``mcp_connect(command=[...] | url=... | demo=True, era=...)``: a connected
+    :class:`~mcp_tui.testing.api.McpServer`, closed when the test ends."""
+    import contextlib
+
+    from mcp_tui.testing.api import connect
+
+    with contextlib.ExitStack() as stack:
+
+        def open_server(**kwargs: Any) -> Any:
+            return stack.enter_context(connect(**kwargs))
+
+        yield open_server

@@ -1,0 +1,106 @@
+"""The pytest plugin, run as a project would run it: ``pytest`` in a folder of test files, in a
+subprocess where the plugin is enabled by its entry point (this suite turns it off)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from junitparser import Failure, JUnitXml
+
+pytest_plugins = ["pytester"]
+
+ROOT = Path(__file__).resolve().parents[2]
+FAILS = ROOT / "tests" / "cli" / "fixtures" / "every_kind_fails.mcptest.toml"
+
+
+@pytest.mark.timeout(300)
+def test_test_files_are_collected_and_run_as_items(pytester: pytest.Pytester) -> None:
+    shutil.copy(ROOT / "examples" / "demo" / "forms.mcptest.toml", pytester.path)
+    shutil.copy(FAILS, pytester.path)
+    junit = pytester.path / "junit.xml"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-k", "not every_kind or text or within", f"--junitxml={junit}"
+    )
+    # forms: 9 cases x 2 eras pass; every_kind_fails: 4 cases (text, text contains, text
+    # regex, within) on one era fail, each with the report of `mcp-tui test`.
+    result.assert_outcomes(passed=18, failed=4)
+    out = result.stdout.str()
+    assert "FAIL " in out and "expected: Confirmed: restart the coffee machine." in out
+    assert "over its budget of 0.1 s" in out and "Traceback" not in out
+    xml = JUnitXml.fromfile(str(junit))
+    cases = {c.name: c for suite in xml for c in suite}
+    assert "every field kind, the defaults accepted[2026-07-28]" in cases
+    [failure] = cases["within[2025-11-25]"].result
+    assert isinstance(failure, Failure) and "over its budget" in (failure.text or "")
+
+
+@pytest.mark.timeout(300)
+def test_skip_xfail_era_and_bad_files(pytester: pytest.Pytester) -> None:
+    pytester.makefile(
+        ".mcptest.toml",
+        ok="""\
+server = "demo"
+eras = ["2025-11-25", "2026-07-28"]
+
+[[case]]
+name = "known gap"
+tool = "delete_project"
+arguments = { name = "website" }
+answers = [{ action = "decline" }]
+xfail = "the demo keeps it"
+expect = { text_contains = "Deleted" }
+
+[[case]]
+name = "later"
+tool = "t"
+skip = "not yet"
+
+[[case]]
+name = "new era only"
+tool = "confirm_action"
+eras = ["2026-07-28"]
+answers = [{ action = "accept" }]
+expect = { text = "Confirmed: restart the build agents." }
+""",
+        bad='server = "demo"\n\n[[case]]\nname = "a"\ntool = "t"\nexpect = { txt = 1 }\n',
+    )
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--mcp-era",
+        "2026-07-28",
+        "-rsx",
+        "--continue-on-collection-errors",
+    )
+    result.assert_outcomes(xfailed=1, skipped=1, passed=1, errors=1)
+    out = result.stdout.str()
+    assert "bad.mcptest.toml, line 6: case[0].expect.txt: unknown key" in out
+    assert "not yet" in out and "the demo keeps it" in out
+
+
+@pytest.mark.timeout(300)
+def test_the_python_api_through_the_fixture(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_server="""
+        from mcp_tui.testing import accept, expect
+
+        def test_confirm(mcp_connect):
+            server = mcp_connect(demo=True, era="2025-11-25")
+            result = server.call_tool("confirm_action", answer=lambda request: accept())
+            expect(result, outcome="ok", text="Confirmed: restart the build agents.")
+            expect(result, elicitation_count=2)
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "another number of elicitation requests" in out and "expected: 2" in out
+
+
+def test_this_suite_does_not_collect_its_own_test_files() -> None:
+    """``-p no:mcp-tui`` in this repository's pytest options: the examples run once, in the
+    tests that check them."""
+    config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert "-p no:mcp-tui" in config
