@@ -25,7 +25,7 @@ from mcp_tui.ui.widgets.argument_objects import ObjectBox
 from mcp_tui.ui.widgets.argument_variants import RecursiveBox
 from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
 from mcp_tui.ui.widgets.field_row import FieldRow
-from tests.waits import wait_until
+from tests.waits import mounted_screen, wait_until
 
 pytestmark = pytest.mark.anyio
 SIZE = (100, 40)
@@ -305,3 +305,43 @@ async def test_a_refused_send_on_an_untouched_form_does_not_make_escape_ask() ->
         await pilot.press("escape")
         await wait_until(lambda: app.results, pilot=pilot, message="closed without asking")
     assert app.results == [None]
+
+
+#: What the form's own rows do not check (``not`` on a value; an ``allOf`` beside an object's
+#: properties, which makes that object a row of JSON): only the final check against the tool's
+#: original schema stands between such values and the server.
+BEYOND_THE_FORM = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string", "not": {"const": "x"}},
+        "box": {
+            "type": "object",
+            "properties": {"a": {"type": "integer"}},
+            "allOf": [{"properties": {"a": {"maximum": 3}}}],
+        },
+    },
+    "required": ["code", "box"],
+}
+
+
+async def test_values_the_form_passes_but_the_schema_refuses_are_not_sent() -> None:
+    app = ArgumentsHost(BEYOND_THE_FORM)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(lambda: mounted_screen(app, ArgumentsScreen), pilot=pilot)
+        await wait_until(lambda: form(pilot).widget_at(("box",)), pilot=pilot)
+        await type_at(pilot, ("code",), "x")
+        await type_at(pilot, ("box",), '{"a":9}')
+        await pilot.press("ctrl+s")
+        await wait_until(lambda: form(pilot).errors, pilot=pilot, message="the schema's errors")
+        errors = form(pilot).errors
+        assert "should not be valid" in errors[("code",)]
+        assert "maximum of 3" in errors[("box", "a")]
+        row = form(pilot).widget_at(("code",))
+        assert isinstance(row, FieldRow) and row.error_shown  # said on the field itself
+        assert app.results == []  # nothing sent
+        await focus(pilot, ("code",))
+        await pilot.press("backspace", "y")
+        await focus(pilot, ("box",))
+        await pilot.press("end", "left", "backspace", "2", "ctrl+s")
+        await wait_until(lambda: app.results, pilot=pilot, message="sent once valid")
+    assert app.results == [{"code": "y", "box": {"a": 2}}]
