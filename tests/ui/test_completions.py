@@ -8,7 +8,10 @@ the real one); it records every request that reached it and every one that was c
 from __future__ import annotations
 
 import asyncio
+import json
+import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,8 +19,10 @@ from textual.app import App
 from textual.widgets import Input, Static
 
 from mcp_tui.session.completions import Completion
+from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.completions import completer_for
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
+from tests.session.session_testkit import RAW_SERVER, connected
 from tests.ui.burst_keys import burst
 from tests.waits import wait_until
 
@@ -121,3 +126,37 @@ def test_no_completer_without_the_capability() -> None:
     assert completer_for(object(), "prompt", "p") is None
     Plain.offers_completions = True
     assert completer_for(Plain(), "prompt", "p") is not None
+
+
+async def test_a_real_connection_sends_the_other_fields_as_context_arguments(
+    tmp_path: Path,
+) -> None:
+    """The whole way down: the screen's completer (``completer_for``) over a live connection to
+    a server that records what it was sent; the other fields go as ``context.arguments``, the
+    field being completed does not, and nothing is sent as context when nothing else is filled."""
+    script = {
+        "capabilities": {"prompts": {}, "completions": {}},
+        "prompts": [{"name": "visit", "arguments": [{"name": "city"}, {"name": "street"}]}],
+        "completions": {"street": ["Rue de Lyon", "Rue Royale"]},
+    }
+    path, record = tmp_path / "script.json", tmp_path / "got.jsonl"
+    path.write_text(json.dumps(script), encoding="utf-8")
+    args = (str(RAW_SERVER), "--script", str(path), "--record", str(record))
+    spec = ServerSpec("raw", StdioTarget(sys.executable, args), mode="legacy")
+    async with connected(spec) as conn:
+        ask = completer_for(conn, "prompt", "visit")
+        assert ask is not None
+        answer = await ask("street", "Rue R", {"city": "Lyon", "street": "Rue R"})
+        assert answer.values == ("Rue Royale",)
+        await ask("street", "", {})
+    sent = [
+        m["params"]
+        for line in record.read_text(encoding="utf-8").splitlines()
+        if (m := json.loads(line)).get("method") == "completion/complete"
+    ]
+    assert sent[0] == {
+        "ref": {"type": "ref/prompt", "name": "visit"},
+        "argument": {"name": "street", "value": "Rue R"},
+        "context": {"arguments": {"city": "Lyon"}},
+    }
+    assert "context" not in sent[1]
