@@ -28,6 +28,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+from anyio import sleep
 from mcp import Client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from msgspec import Struct
@@ -169,7 +170,7 @@ class ConnectionTasks:
     ) -> None:
         """Poll ``tasks/get`` until the task ends, reporting each status change."""
         while last[-1].status not in TERMINAL:
-            await anyio.sleep(poll_seconds(last[-1]))
+            await sleep(poll_seconds(last[-1]))  # the server's interval: never a busy loop
             try:
                 task = await session.send_request(
                     types.GetTaskRequest(
