@@ -197,8 +197,26 @@ def _parse(schema: object, problems: list[SchemaProblem]) -> FormSpec | None:
         title=title,
         description=description,
         notes=tuple(notes),
-        schema=original,
+        schema=_without_repeated_choices(original, fields),
     )
+
+
+def _without_repeated_choices(schema: dict[str, Any], fields: list[FieldSpec]) -> dict[str, Any]:
+    """``schema`` without a multi-select's top-level ``enum`` that only repeats its ``items``'
+    choices (the parser checked they agree): read literally, it would allow only arrays equal
+    to one of those strings, so the final check would refuse every answer."""
+    properties = schema.get("properties")
+    names = [f.name for f in fields if f.kind is FieldKind.MULTI_SELECT]
+    if not isinstance(properties, dict) or not any(
+        isinstance(properties.get(n), dict) and "enum" in properties[n] for n in names
+    ):
+        return schema
+    kept = dict(properties)
+    for name in names:
+        prop = kept.get(name)
+        if isinstance(prop, dict) and "enum" in prop:
+            kept[name] = {k: v for k, v in prop.items() if k != "enum"}
+    return {**schema, "properties": kept}
 
 
 def _root_text(

@@ -212,12 +212,36 @@ class FieldParser(OptionParser):
             self.problem(f"must be a schema object, got {json_type(items)}", ".items")
         else:
             options = self._item_options(items)
+        if "enum" in prop and options:
+            self._repeated_choices(prop["enum"], options)
         lo, hi = self._count(prop, "minItems"), self._count(prop, "maxItems")
         if lo is not None and hi is not None and lo > hi:
             self.problem(f"minItems ({lo:,}) is greater than maxItems ({hi:,})")
         elif options and lo is not None and lo > len(options):
             self.problem(f"minItems ({lo:,}) is more than the number of choices ({len(options):,})")
         return replace(spec, options=options, min_items=lo, max_items=hi)
+
+    def _repeated_choices(self, top: object, options: tuple[Option, ...]) -> None:
+        """A top-level ``enum`` beside ``items``' choices (some generators repeat them there):
+        ignored when it lists the same choices, refused with the difference when not."""
+        values = [o.value for o in options]
+        if not isinstance(top, list):
+            self.problem(f"must be a list of choices, got {json_type(top)}", ".enum")
+            return
+        extra = [shown(v) for v in top if v not in values]
+        missing = [shown(v) for v in values if v not in top]
+        if not extra and not missing:
+            self.note("`enum` beside `items.enum` repeats the choices; ignored")
+            return
+        said = [f"{', '.join(extra[:3])} {'is' if len(extra) == 1 else 'are'} not one of them"]
+        said = said if extra else []
+        if missing:
+            said.append(f"{', '.join(missing[:3])} {'is' if len(missing) == 1 else 'are'} missing")
+        self.problem(
+            f"lists other choices than `items.enum` ({', '.join(said)}); the choices of a "
+            "multi-select are its `items`",
+            ".enum",
+        )
 
     def _item_options(self, items: dict[str, Any]) -> tuple[Option, ...]:
         references = sorted(kw.REFERENCES & items.keys())

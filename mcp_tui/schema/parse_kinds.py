@@ -42,7 +42,7 @@ _HANDLED: dict[FieldKind, frozenset[str]] = {
     FieldKind.INTEGER: frozenset({"type", "default"}) | kw.BY_TYPE["number"],
     FieldKind.BOOLEAN: frozenset({"type", "default"}),
     FieldKind.MULTI_SELECT: frozenset(
-        {"type", "default", "items", "minItems", "maxItems", "uniqueItems"}
+        {"type", "default", "items", "minItems", "maxItems", "uniqueItems", "enum"}
     ),
     FieldKind.LIST: frozenset({"type", "default", "items", "minItems", "maxItems", "uniqueItems"}),
     FieldKind.CONST: frozenset({"type", "default", "const"}),

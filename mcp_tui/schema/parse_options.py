@@ -53,14 +53,17 @@ class OptionParser:
         if names is not None:
             if not isinstance(names, list):
                 self.problem(f"must be a list, got {json_type(names)}", f"{sub}.enumNames")
-            elif len(names) != len(values):
-                self.problem(
-                    f"has {plural(len(names), 'name')} for {plural(len(values), 'choice')}",
-                    f"{sub}.enumNames",
-                )
             else:
-                labels = list(names)
-                for i, label in enumerate(names):
+                # As the Inspector and fast-agent do: a choice without a name shows its value.
+                counted = f"has {plural(len(names), 'name')} for {plural(len(values), 'choice')}"
+                if len(names) < len(values):
+                    left = len(values) - len(names)
+                    self.note(f"`enumNames` {counted}: the other {left} shown as their values")
+                elif len(names) > len(values):
+                    extra = len(names) - len(values)
+                    self.note(f"`enumNames` {counted}: the extra {extra} ignored")
+                for i, label in enumerate(names[: len(values)]):
+                    labels[i] = label
                     self._label(label, f"{sub}.enumNames[{i}]")
         for i, value in enumerate(values):
             self._value(value, f"{sub}.enum[{i}]")

@@ -364,3 +364,10 @@ def test_any_generated_schema_gives_a_valid_skeleton_or_a_reason(
     errors = [e.message for e in validator.iter_errors(value)]
     assert not errors, (value, errors)
     assert validate_arguments(value, schema).ok
+
+
+def test_tool_argument_choices_without_a_name_show_their_value() -> None:
+    from mcp_tui.schema.arguments.shapes import choices
+
+    schema = {"type": "string", "enum": ["a", "b", "c"], "enumNames": ["Apple"]}
+    assert choices(schema) == (["a", "b", "c"], ["Apple", "b", "c"])

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from mcp_tui.schema import parse_requested_schema
+from mcp_tui.schema.validate import final_check
 
 NOTES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     (
@@ -143,6 +144,21 @@ NOTES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
         ("`items.x` is not shown in the form",),
     ),
     (
+        "enumNames shorter than enum",
+        {"type": "string", "enum": ["a", "b", "c"], "enumNames": ["A"]},
+        ("`enumNames` has 1 name for 3 choices: the other 2 shown as their values",),
+    ),
+    (
+        "enumNames longer than enum",
+        {"type": "string", "enum": ["a"], "enumNames": ["A", "B"]},
+        ("`enumNames` has 2 names for 1 choice: the extra 1 ignored",),
+    ),
+    (
+        "array enum repeating items.enum",
+        {"type": "array", "enum": ["b", "a"], "items": {"type": "string", "enum": ["a", "b"]}},
+        ("`enum` beside `items.enum` repeats the choices; ignored",),
+    ),
+    (
         "enumNames alone",
         {"type": "string", "oneOf": [{"const": "a"}], "enumNames": ["A"]},
         ("`enumNames` without `enum` ignored",),
@@ -204,3 +220,20 @@ def test_notes_per_field_are_capped() -> None:
     prop: dict[str, Any] = {"type": "string", **{f"x-{i}": i for i in range(100)}}
     notes = parse_requested_schema({"type": "object", "properties": {"a": prop}}).fields[0].notes
     assert len(notes) == 21 and notes[-1] == "… more notes left out"
+
+
+def test_missing_enum_names_are_the_raw_values() -> None:
+    """The Inspector and fast-agent label the choices enumNames does not name by their value."""
+    prop = {"type": "string", "enum": ["a", "b", "c"], "enumNames": ["Apple"]}
+    field = parse_requested_schema({"type": "object", "properties": {"f": prop}}).fields[0]
+    assert [(o.value, o.label) for o in field.options] == [("a", "Apple"), ("b", "b"), ("c", "c")]
+
+
+def test_an_array_enum_repeating_items_enum_is_a_multi_select() -> None:
+    prop = {"type": "array", "enum": ["a", "b"], "items": {"type": "string", "enum": ["a", "b"]}}
+    form = parse_requested_schema({"type": "object", "properties": {"f": prop}})
+    assert form.fields[0].kind.value == "multi_select"
+    assert [o.value for o in form.fields[0].options] == ["a", "b"]
+    # Read literally, the top-level enum allows no array at all: the final check ignores it.
+    assert final_check(form, {"f": ["a"]}) == {}
+    assert final_check(form, {"f": ["c"]}) != {}

@@ -161,9 +161,12 @@ REFUSALS: list[tuple[str, object, list[str]]] = [
         ["a: minItems (2) is more than the number of choices (1)"],
     ),
     (
-        "enumNames length",
-        P({"a": {"type": "string", "enum": ["a", "b"], "enumNames": ["A"]}}),
-        ["a.enumNames: has 1 name for 2 choices"],
+        "array enum beside other items.enum",
+        P({"a": {"type": "array", "enum": ["a", "z"], "items": {"enum": ["a", "b"]}}}),
+        [
+            'a.enum: lists other choices than `items.enum` ("z" is not one of them, "b" is '
+            "missing); the choices of a multi-select are its `items`"
+        ],
     ),
     (
         "enumNames not list",

@@ -72,9 +72,10 @@ def choices(schema: dict[str, Any]) -> tuple[list[Any] | None, list[str]]:
         if not isinstance(values, list):
             return None, []
         names = schema.get("enumNames")
-        if isinstance(names, list) and len(names) == len(values):
-            return list(values), [str(n) for n in names]
-        return list(values), [shown(v) for v in values]
+        names = names if isinstance(names, list) else []
+        # A choice enumNames does not name shows its value (as in elicitation forms).
+        labels = [str(names[i]) if i < len(names) else shown(v) for i, v in enumerate(values)]
+        return list(values), labels
     for key in ("anyOf", "oneOf"):
         options = schema.get(key)
         if isinstance(options, list):
