@@ -26,7 +26,7 @@ from mcp_tui.errors import (
 )
 from mcp_tui.session.servers import DEFAULT_CONNECT_TIMEOUT
 
-SUBCOMMANDS = ("demo", "call", "list", "check", "test", "auth", "chat")
+SUBCOMMANDS = ("demo", "call", "read", "get", "list", "check", "test", "auth", "chat")
 MODES = ("auto", "legacy", "2026-07-28")
 ELICIT_POLICIES = ("accept-defaults", "decline", "cancel")
 
@@ -47,6 +47,8 @@ mcp-tui [options] -- COMMAND [ARGS...]
        mcp-tui [options] [--config FILE] [--server NAME]...
        mcp-tui demo [--http] [options]
        mcp-tui call TOOL [--args JSON] [--answers FILE] [--elicit POLICY] [--json] TARGET
+       mcp-tui read URI [--answers FILE] [--elicit POLICY] [--json] TARGET
+       mcp-tui get PROMPT [--args JSON] [--answers FILE] [--elicit POLICY] [--json] TARGET
        mcp-tui list [--json] TARGET
        mcp-tui check [--json] [--strict] TARGET
        mcp-tui test [PATH...] [-k EXPR] [--era ERA] [-j N] [--junit-xml FILE] [--update]
@@ -67,6 +69,8 @@ config file opens.
 subcommands (give them first):
   demo    the TUI on the bundled demo server (--http: over Streamable HTTP on 127.0.0.1)
   call    call one tool without a UI, answering elicitations from a file or a policy
+  read    read one resource the same way (resources/read)
+  get     get one prompt the same way (prompts/get)
   list    print a server's tools, prompts and resources
   check   report what other clients will refuse in a server (names, schemas, eras)
   test    run the cases of test files (*.mcptest.toml): calls, answers, expectations
@@ -296,6 +300,60 @@ def build_call_parser() -> ArgumentParser:
     parser.add_argument(
         "--args", metavar="JSON", help="the tool's arguments, a JSON object: '{\"n\": 3}'"
     )
+    _add_answer_options(parser)
+    parser.add_argument(
+        "--task",
+        action="store_true",
+        help="call a tool whose taskSupport is optional as a task (tasks/get, tasks/result); "
+        "a tool that requires tasks is always called as one",
+    )
+    _add_headless_common(parser)
+    return parser
+
+
+def build_read_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog="mcp-tui read",
+        usage="mcp-tui read URI [--answers FILE] [--elicit POLICY] [--sampling POLICY] [--json] "
+        "[options] TARGET",
+        description="Connect, read the resource URI once (resources/read) and answer every\n"
+        "elicitation the server asks meanwhile without a UI, as `mcp-tui call` does.\n"
+        "The contents go to stdout; each elicitation and the answer given go to stderr.",
+        epilog=HEADLESS_EPILOG,
+        formatter_class=_formatter,
+    )
+    parser.add_argument("tool", metavar="URI", help="the resource's URI (a template's filled in)")
+    parser.add_argument("url", nargs="?", metavar="URL", help="the server's URL (see TARGET)")
+    _add_answer_options(parser)
+    _add_headless_common(parser)
+    return parser
+
+
+def build_get_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog="mcp-tui get",
+        usage="mcp-tui get PROMPT [--args JSON] [--answers FILE] [--elicit POLICY] "
+        "[--sampling POLICY] [--json] [options] TARGET",
+        description="Connect, get the prompt PROMPT once (prompts/get) and answer every\n"
+        "elicitation the server asks meanwhile without a UI, as `mcp-tui call` does.\n"
+        "The messages go to stdout, each after its role ([user], [assistant]); each\n"
+        "elicitation and the answer given go to stderr.",
+        epilog=HEADLESS_EPILOG,
+        formatter_class=_formatter,
+    )
+    parser.add_argument("tool", metavar="PROMPT", help="the prompt's name")
+    parser.add_argument("url", nargs="?", metavar="URL", help="the server's URL (see TARGET)")
+    parser.add_argument(
+        "--args",
+        metavar="JSON",
+        help='the prompt\'s arguments, a JSON object of strings: \'{"name": "Ada"}\'',
+    )
+    _add_answer_options(parser)
+    _add_headless_common(parser)
+    return parser
+
+
+def _add_answer_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--answers", metavar="FILE", type=Path, help="answer elicitations from FILE (TOML or JSON)"
     )
@@ -307,20 +365,12 @@ def build_call_parser() -> ArgumentParser:
         "with the schema's defaults; URL requests are declined), decline, or cancel (default)",
     )
     parser.add_argument(
-        "--task",
-        action="store_true",
-        help="call a tool whose taskSupport is optional as a task (tasks/get, tasks/result); "
-        "a tool that requires tasks is always called as one",
-    )
-    parser.add_argument(
         "--sampling",
         choices=("decline", "cancel"),
         default="decline",
         help="how to refuse sampling requests (sampling/createMessage) the answers file does not "
         "answer: decline (default; the server gets 'User rejected sampling request') or cancel",
     )
-    _add_headless_common(parser)
-    return parser
 
 
 def build_list_parser() -> ArgumentParser:
@@ -391,6 +441,19 @@ def parse_tool_args(raw: str | None, option: str = "--args") -> dict[str, Any]:
             f'\'{{"city": "Paris"}}\', not a {_json_kind(value)}.'
         )
     return value
+
+
+def parse_prompt_args(raw: str | None) -> dict[str, str]:
+    """``get --args``: a JSON object of strings (prompt arguments are strings in MCP)."""
+    arguments = parse_tool_args(raw)
+    for name, value in arguments.items():
+        if not isinstance(value, str):
+            quoted = f"{{{json.dumps(name)}: {json.dumps(json.dumps(value))}}}"
+            raise UsageError(
+                f"--args: {name!r} is a {_json_kind(value)}, but prompt arguments are strings in "
+                f"MCP: write it in quotes, as in '{quoted}'."
+            )
+    return arguments
 
 
 def _json_kind(value: object) -> str:

@@ -1,4 +1,5 @@
-"""``mcp-tui call`` and ``mcp-tui list``: their options, their one server, then the headless run.
+"""``mcp-tui call``, ``read``, ``get`` and ``list``: their options, their one server, then the
+headless run.
 
 Apart from :mod:`mcp_tui.cli.main` (which dispatches here) because choosing the one server of a
 headless run has rules of its own: exactly one of a URL, ``-- COMMAND``, ``--demo`` or a config
@@ -10,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from mcp_tui.cli.args import build_call_parser, build_list_parser, parse_tool_args
+from mcp_tui.cli.args import (
+    build_call_parser,
+    build_get_parser,
+    build_list_parser,
+    build_read_parser,
+    parse_prompt_args,
+    parse_tool_args,
+)
 from mcp_tui.cli.target import (
     command_line_spec,
     command_line_target,
@@ -30,16 +38,28 @@ if TYPE_CHECKING:
     from mcp_tui.headless.run import HeadlessOptions
 
 
+#: The parser of each headless subcommand.
+_PARSERS = {
+    "call": build_call_parser,
+    "read": build_read_parser,
+    "get": build_get_parser,
+    "list": build_list_parser,
+}
+
+
 def run_headless(
     sub: str, args: Sequence[str], command: list[str] | None, environ: Mapping[str, str]
 ) -> int:
-    parser = build_call_parser() if sub == "call" else build_list_parser()
-    ns = parser.parse_intermixed_args(list(args))
+    ns = _PARSERS[sub]().parse_intermixed_args(list(args))
     if ns.timeout is not None and not ns.timeout > 0:
         raise UsageError(f"--timeout must be a positive number of seconds, not {ns.timeout}.")
-    arguments = parse_tool_args(ns.args) if sub == "call" else {}
+    arguments: dict[str, object] = {}
+    if sub == "call":
+        arguments = parse_tool_args(ns.args)
+    elif sub == "get":
+        arguments = dict(parse_prompt_args(ns.args))
     answers = None
-    if sub == "call" and ns.answers is not None:
+    if sub != "list" and ns.answers is not None:
         from mcp_tui.config.answers import load_answers
 
         answers = load_answers(ns.answers)
@@ -49,17 +69,18 @@ def run_headless(
 
     # The collector stays off until the SDK is imported (``headless``), then comes back on:
     # a headless run may be long.
-    if sub == "call":
-        plan = headless.CallPlan(
-            ns.tool,
-            arguments,
-            answers=answers,
-            policy=ns.elicit,
-            sampling=ns.sampling,
-            as_task=ns.task,
-        )
-        return headless.run_call(spec, plan, options)
-    return headless.run_list(spec, options)
+    if sub == "list":
+        return headless.run_list(spec, options)
+    plan = headless.CallPlan(
+        ns.tool,
+        arguments,
+        answers=answers,
+        policy=ns.elicit,
+        sampling=ns.sampling,
+        as_task=getattr(ns, "task", False),
+        verb=sub,
+    )
+    return headless.run_call(spec, plan, options)
 
 
 def _headless_options(ns: argparse.Namespace) -> HeadlessOptions:

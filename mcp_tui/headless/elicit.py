@@ -43,7 +43,9 @@ class ScriptedHandler:
     """Answers every request of one ``call`` run; see the module docstring."""
 
     err: TextIO
-    tool: str
+    #: The tool being called (``None`` for a resource read or a prompt: answers with
+    #: ``tool = ...`` are then not used).
+    tool: str | None
     answers: AnswerScript | None = None
     policy: ElicitPolicy = "cancel"
     sampling_policy: SamplingRefusal = "decline"

@@ -35,11 +35,13 @@ def print_outcome(
     say: Callable[[str], None],
     *,
     json_output: bool,
+    failed: str = "the call failed",
 ) -> None:
-    """The result of a tool call: on stdout the result, on stderr (``say``) what went wrong."""
+    """The result of a tool call (or a resource read, a prompt): on stdout the result, on stderr
+    (``say``) what went wrong, starting with ``failed``."""
     hint = outcome_hint(outcome, key=None)
     if outcome.error is not None:
-        say(f"the call failed: {one_line(outcome.error, limit=2000)}")
+        say(f"{failed}: {one_line(outcome.error, limit=2000)}")
         if hint is not None:
             say(hint)
         for request in outcome.url_elicitations:
@@ -59,9 +61,10 @@ def print_outcome(
     if json_output:
         print(dump_json(raw if raw is not None else _rebuilt(outcome)), file=out)
         return
-    texts = [item_text(item) for item in outcome.items]
-    for text in texts:
-        print(text, file=out)
+    for item in outcome.items:
+        if item.role is not None:  # a prompt's message: its role first
+            print(f"[{one_line(item.role)}]", file=out)
+        print(item_text(item), file=out)
     if outcome.structured is not None and not any(i.kind == "text" for i in outcome.items):
         print(visible(dump_json(outcome.structured), limit=None), file=out)
 

@@ -83,10 +83,16 @@ class HeadlessOptions:
     log_level: str = "debug"
 
 
+#: The request each verb sends (``call``, ``read``, ``get``).
+VERB_METHODS = {"call": "tools/call", "read": "resources/read", "get": "prompts/get"}
+
+
 @dataclass(frozen=True)
 class CallPlan:
-    """``mcp-tui call TOOL``: what to call and how to answer elicitations."""
+    """``mcp-tui call TOOL`` (or ``read URI``, ``get PROMPT``): what to send and how to answer
+    elicitations."""
 
+    #: The tool's name (``read``: the resource's URI; ``get``: the prompt's name).
     tool: str
     arguments: dict[str, Any]
     answers: AnswerScript | None = None
@@ -94,6 +100,17 @@ class CallPlan:
     sampling: SamplingRefusal = "decline"
     #: ``--task``: an optional-task tool is called as a task (required ones always are).
     as_task: bool = False
+    #: ``call`` a tool, ``read`` a resource or ``get`` a prompt.
+    verb: str = "call"
+
+    def failed(self) -> str:
+        """How a failure of this request starts on stderr."""
+        name = one_line(self.tool)
+        if self.verb == "read":
+            return f"reading {name} failed"
+        if self.verb == "get":
+            return f"getting the prompt {name} failed"
+        return "the call failed"
 
 
 def run_call(
@@ -122,8 +139,10 @@ def run_list(
 class _Run:
     """Event sink and bookkeeping shared by ``call`` and ``list``."""
 
-    def __init__(self, err: TextIO, quiet: bool) -> None:
+    def __init__(self, err: TextIO, quiet: bool, method: str = "tools/call") -> None:
         self.err = err
+        #: The request whose raw response ``--json`` prints.
+        self.method = method
         self.quiet = quiet
         self.refused: list[str] = []
         #: Set by the catalog's first listing, or when the connection ends before it.
@@ -132,7 +151,7 @@ class _Run:
         self.listed = False
         self.tools_listed = False
         self._call_ids: set[Any] = set()
-        #: The last ``tools/call`` response as it came over the wire (for ``--json``).
+        #: The last response to ``method`` as it came over the wire (for ``--json``).
         self.raw_result: dict[str, Any] | None = None
 
     def say(self, text: str) -> None:
@@ -192,7 +211,7 @@ class _Run:
     def _traffic(self, event: TrafficRecorded) -> None:
         # ``method`` and ``id`` are read without dumping the message (most are never dumped).
         method = event.method
-        if event.direction == "out" and method == "tools/call":
+        if event.direction == "out" and method == self.method:
             self._call_ids.add(event.id)
         elif event.direction == "in" and method is None and event.id in self._call_ids:
             result = event.message.get("result")
@@ -294,23 +313,28 @@ def _lost(run: _Run, conn: ServerConnection) -> int:
 async def call_async(
     spec: ServerSpec, plan: CallPlan, options: HeadlessOptions, out: TextIO, err: TextIO
 ) -> int:
-    run = _Run(err, options.quiet)
+    run = _Run(err, options.quiet, VERB_METHODS[plan.verb])
     handler = ScriptedHandler(
-        err, plan.tool, answers=plan.answers, policy=plan.policy, sampling_policy=plan.sampling
+        err,
+        plan.tool if plan.verb == "call" else None,
+        answers=plan.answers,
+        policy=plan.policy,
+        sampling_policy=plan.sampling,
     )
 
     async def body(conn: ServerConnection) -> int:
         if not await run.first_listing(conn):
             return _lost(run, conn)
-        tool = f"'{one_line(plan.tool)}'"
-        if not run.tools_listed:
-            run.say(f"warning: calling {tool} without a tools listing from the server")
-        elif all(t.name != plan.tool for t in conn.tools):
-            run.say(f"warning: the server did not list a tool named {tool}; calling it anyway")
+        _warn_unlisted(run, conn, plan)
         await anyio.sleep(conn.roots_settle_left())  # let the server apply roots it asked for
         with anyio.CancelScope() as call_scope:
             handler.on_failure = call_scope.cancel
-            outcome = await conn.call_tool(plan.tool, plan.arguments, as_task=plan.as_task)
+            if plan.verb == "read":
+                outcome = await conn.read_resource(plan.tool)
+            elif plan.verb == "get":
+                outcome = await conn.get_prompt(plan.tool, plan.arguments)
+            else:
+                outcome = await conn.call_tool(plan.tool, plan.arguments, as_task=plan.as_task)
         if handler.failure is not None:
             run.say(f"stopped: {handler.failure}")
             return EXIT_ELICITATION
@@ -319,7 +343,14 @@ async def call_async(
         if conn.state is not ConnectionState.READY:
             return _lost(run, conn)
         with reader_may_leave(out):
-            print_outcome(outcome, run.raw_result, out, run.say, json_output=options.json_output)
+            print_outcome(
+                outcome,
+                run.raw_result,
+                out,
+                run.say,
+                json_output=options.json_output,
+                failed=plan.failed(),
+            )
         if run.refused:
             return EXIT_ELICITATION
         if outcome.error is not None or outcome.is_error:
@@ -331,6 +362,19 @@ async def call_async(
         for unused in plan.answers.unused:
             run.say(f"note: {unused.where()} of {plan.answers.path} was not used")
     return code
+
+
+def _warn_unlisted(run: _Run, conn: ServerConnection, plan: CallPlan) -> None:
+    """A tool or prompt the server did not list is still asked for, with a warning (resources
+    are not checked: a template's URI is never listed as such)."""
+    name = f"'{one_line(plan.tool)}'"
+    if plan.verb == "call":
+        if not run.tools_listed:
+            run.say(f"warning: calling {name} without a tools listing from the server")
+        elif all(t.name != plan.tool for t in conn.tools):
+            run.say(f"warning: the server did not list a tool named {name}; calling it anyway")
+    elif plan.verb == "get" and run.listed and all(p.name != plan.tool for p in conn.prompts):
+        run.say(f"warning: the server did not list a prompt named {name}; asking for it anyway")
 
 
 async def list_async(spec: ServerSpec, options: HeadlessOptions, out: TextIO, err: TextIO) -> int:

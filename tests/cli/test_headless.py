@@ -28,6 +28,8 @@ def _fixture_module() -> Any:
     spec = importlib.util.spec_from_file_location("headless_elicit_fixture", FIXTURE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    # pydantic reads a prompt's or resource's annotations through sys.modules.
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -429,7 +431,7 @@ def test_stdio_list_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("server: headless-fixture 1.0.0 (protocol 2026-07-28)")
     # Nine tools; on 2026-07-28 the client drops bad_header (its x-mcp-header is invalid).
     assert "\ntools (8):\n  profile\n      One form with every field kind.\n      input: {" in out
-    assert "\nprompts (0):\n" in out and "\nresources (0):\n" in out
+    assert "\nprompts (1):\n  greeting" in out and "\nresources (0):\n" in out
 
 
 def test_config_server_target(tmp_path: Path, url: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -617,3 +619,58 @@ def test_no_deprecation_warning_on_stderr(url: str) -> None:
     done = run_module(["call", "echo", "--mode", "legacy", url])
     assert done.returncode == 0, done.stderr
     assert "Warning" not in done.stderr and "deprecated" not in done.stderr, done.stderr
+
+
+# ---- read and get: forms asked while reading a resource or getting a prompt --------------------
+
+
+@pytest.mark.parametrize("mode", ERAS)
+def test_read_answers_a_form_asked_while_reading(
+    url: str, tmp_path: Path, mode: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = write(
+        tmp_path, "a.toml", '[[answers]]\naction = "accept"\ncontent = {answer = "3"}\n'
+    )
+    code, out, err = run(
+        ["read", "order://tea", "--answers", str(answers), "--mode", mode, url], capsys
+    )
+    assert code == 0, err
+    assert json.loads(out) == {"item": "tea", "action": "accept", "content": {"answer": "3"}}
+    assert 'elicitation #1 (form): "How many tea?"' in err
+
+
+@pytest.mark.parametrize("mode", ERAS)
+def test_get_answers_a_form_asked_while_getting_a_prompt(
+    url: str, mode: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    greet = ["get", "greeting", "--args", '{"name": "Ada"}', "--elicit", "accept-defaults"]
+    code, out, err = run([*greet, "--mode", mode, url], capsys)
+    assert code == 0, err
+    role, text = out.split("\n", 1)
+    assert role == "[user]"
+    assert json.loads(text) == {
+        "name": "Ada",
+        "action": "accept",
+        "content": {"answer": "fine"},
+    }
+    code, out, _err = run(
+        ["get", "greeting", "--args", '{"name": "Ada"}', "--json", "--mode", mode, url], capsys
+    )
+    assert code == 0
+    message = json.loads(out)["messages"][0]
+    assert message["role"] == "user"
+    assert json.loads(message["content"]["text"])["action"] == "cancel"  # --elicit's default
+
+
+def test_read_and_get_failures_exit_1_and_bad_arguments_2(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["read", "nowhere://x", url], capsys)
+    assert code == 1 and out == ""
+    assert "reading nowhere://x failed:" in err
+    code, _out, err = run(["get", "no_such_prompt", url], capsys)
+    assert code == 1 and "getting the prompt no_such_prompt failed:" in err
+    code, _out, err = run(["get", "greeting", "--args", '{"name": 3}', url], capsys)
+    assert code == 2 and "prompt arguments are strings" in err
+    code, _out, err = run(["read", "order://x", "--args", "{}", url], capsys)
+    assert code == 2
