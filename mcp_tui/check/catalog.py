@@ -221,3 +221,29 @@ def capabilities(listing: Listing) -> Iterator[Finding]:
                 "clients that follow the capabilities never ask, and show none",
                 f"declare the '{kind}' capability",
             )
+
+
+_LIST_CHANGED = {
+    "notifications/tools/list_changed": "tools",
+    "notifications/prompts/list_changed": "prompts",
+    "notifications/resources/list_changed": "resources",
+}
+
+
+@rule("C102", "warning", "a list_changed notification the capabilities did not announce")
+def undeclared_list_changed(listing: Listing) -> Iterator[Finding]:
+    for method in dict.fromkeys(listing.notifications):
+        kind = _LIST_CHANGED.get(method)
+        if kind is None:
+            continue
+        declared = listing.capabilities.get(kind)
+        if not (isinstance(declared, dict) and declared.get("listChanged") is True):
+            yield finding(
+                "C102",
+                listing,
+                "server",
+                pointer("capabilities", kind, "listChanged"),
+                f"sent {method} without declaring {kind}.listChanged: clients that follow the "
+                "capabilities ignore it and keep the old list",
+                f'declare "{kind}": {{"listChanged": true}}',
+            )

@@ -72,6 +72,8 @@ class Listing:
     #: "error": str | None, "needs_era": era | None}``, ``needs_era`` filled in by the session
     #: layer's reading of the era errors (``session/era.py``).
     calls: list[dict[str, Any]] = field(default_factory=list)
+    #: The methods of the notifications the server sent on this connection, in order.
+    notifications: list[str] = field(default_factory=list)
     #: What ``check --fuzz`` found (``headless/fuzz.py``): each ``{"tool", "kind", "valid",
     #: "arguments", "detail", "calls"}``, ``kind`` one of ``crash``, ``hang``,
     #: ``protocol-error``, ``accepted-invalid``, ``not-fuzzed``.

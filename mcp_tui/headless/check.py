@@ -89,6 +89,7 @@ class _Gatherer(_Run):
         self.lists: dict[str, list[dict[str, Any]]] = {}
         self.errors: dict[str, str] = {}
         self.elicitations: list[dict[str, Any]] = []
+        self.notifications: list[str] = []
         #: The call being made (``--call``), named in the elicitations it asks.
         self.calling: str | None = None
 
@@ -105,6 +106,8 @@ class _Gatherer(_Run):
             params = event.message.get("params")
             first = not (isinstance(params, dict) and params.get("cursor"))
             self._asked[event.id] = (method, first)
+        elif event.direction == "in" and event.id is None and method is not None:
+            self.notifications.append(method)
         elif event.direction == "in" and method == "elicitation/create":
             self._asked_for(event.message.get("params"))
         elif event.direction == "in" and method is None and event.id not in self._asked:
@@ -250,6 +253,7 @@ async def _one_era(
                 templates=gatherer.lists.get("templates"),
                 errors=dict(gatherer.errors),
                 elicitations=list(gatherer.elicitations),
+                notifications=list(gatherer.notifications),
                 calls=made,
             )
         )

@@ -132,6 +132,14 @@ CASES: list[tuple[str, Listing, Listing]] = [
         listing(capabilities={"tools": {}}, tools=[tool()]),
     ),
     (
+        "C102",
+        listing(capabilities={"tools": {}}, notifications=["notifications/tools/list_changed"]),
+        listing(
+            capabilities={"tools": {"listChanged": True}},
+            notifications=["notifications/tools/list_changed", "notifications/message"],
+        ),
+    ),
+    (
         "E101",
         listing(elicitations=[form({"name": {"type": "string", "pattern": "^[a-z]+$"}})]),
         listing(elicitations=[form({"name": {"type": "string", "maxLength": 20}})]),
