@@ -191,6 +191,11 @@ def _first_problem(exc: ValidationError, data: Any) -> tuple[KeyPath, str]:
             message = f"unknown key ({hint}{'this table' if table else 'the file'} takes " + (
                 ", ".join(known) + ")"
             )
+            if table and loc[-1] in TestFile.model_fields:
+                message += (
+                    f"; `{loc[-1]}` is a key of the file: TOML puts every key after a [table] "
+                    "header into that table, so write it before the first one"
+                )
         else:
             message = "unknown key"
     elif err["type"] == "missing":

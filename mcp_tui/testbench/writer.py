@@ -152,6 +152,8 @@ def _item(value: Any, *, inline: bool) -> Item:
     if isinstance(value, str):
         if "\n" in value:
             return tomlkit.string(value, multiline=True)
+        if '"' in value and "'" not in value and value.isprintable():
+            return tomlkit.string(value, literal=True)  # JSON text reads better unescaped
         return tomlkit.item(value)
     if isinstance(value, Mapping):
         if inline:

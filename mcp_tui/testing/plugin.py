@@ -41,6 +41,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # mcp-tui asks 2025-era servers for log messages (logging/setLevel), which the SDK flags as
+    # deprecated in 2026-07-28; the CLI silences it, and a project's test run should not show it
+    # under every case either.
+    config.addinivalue_line(
+        "filterwarnings",
+        "ignore:The logging capability is deprecated as of 2026-07-28:"
+        "mcp.shared.exceptions.MCPDeprecationWarning",
+    )
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if file_path.name.endswith(SUFFIXES):
         return McpTestFile.from_parent(parent, path=file_path)

@@ -125,6 +125,14 @@ def test_a_good_file_loads_with_its_lines(tmp_path: Path) -> None:
         ),
         # a pointer that is not one
         (GOOD.replace('"/total"', '"total"'), ["line 17", "not a JSON Pointer"]),
+        # a file's key written after [server] lands in the server table: say so
+        (
+            GOOD.replace(
+                'server = "demo"\neras = ["2025-11-25", "2026-07-28"]',
+                '[server]\ndemo = true\neras = ["auto"]',
+            ),
+            ["line 3", "server.eras: unknown key", "write it before the first one"],
+        ),
         # TOML syntax
         (GOOD.replace("[case.expect]", "[case.expect"), ["not valid TOML", "line 16"]),
     ],
