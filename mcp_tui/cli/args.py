@@ -212,6 +212,13 @@ def _add_tui_options(parser: argparse.ArgumentParser) -> None:
         "--answers FILE` to replay",
     )
     group.add_argument(
+        "--record",
+        metavar="FILE",
+        type=Path,
+        help="append every call that finishes to the test file FILE (*.mcptest.toml) as a case: "
+        "its arguments, your answers, what came back; `mcp-tui test FILE` replays and checks it",
+    )
+    group.add_argument(
         "--watch",
         action="append",
         default=[],

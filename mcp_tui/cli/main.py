@@ -230,6 +230,7 @@ def plan_tui(
         stderr_log=ns.stderr_log,
         connect_timeout=ns.connect_timeout,
         watch=_watch_paths(ns.watch, specs) or None,
+        record=_record_path(ns.record),
     )
     notes = config.notes if config is not None else ()
     specs = with_env(specs, parse_env(ns.env))
@@ -252,6 +253,16 @@ def _watch_paths(paths: Sequence[Path], specs: Sequence[ServerSpec]) -> tuple[Pa
             "runs it."
         )
     return tuple(paths)
+
+
+def _record_path(path: Path | None) -> Path | None:
+    """``--record FILE``: a test file name ``mcp-tui test`` finds."""
+    if path is not None and not path.name.endswith((".mcptest.toml", ".mcptest.json")):
+        raise UsageError(
+            f"--record {path}: name the file *.mcptest.toml (or *.mcptest.json), as mcp-tui test "
+            "looks for those."
+        )
+    return path
 
 
 def _no_enabled_servers(config: LoadedConfig) -> str:
@@ -311,6 +322,7 @@ def run_demo(
         chat=chat,
         start_notes=_chat_hint(chat or settings.chat, environ),
         connect_timeout=ns.connect_timeout,
+        record=_record_path(ns.record),
     )
     mode = ns.mode or settings.mode
     from mcp_tui.cli.demo import demo_http_server, demo_stdio_spec

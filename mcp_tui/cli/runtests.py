@@ -78,8 +78,9 @@ def run_tests(
     out = out or sys.stdout
     err = err or sys.stderr
     from mcp_tui.headless.testplan import plan_file, server_spec
+    from mcp_tui.testbench.answer_vars import expand_answer_variables
 
-    loaded = load_all(paths)
+    loaded = [expand_answer_variables(f, environ) for f in load_all(paths)]
     match = selected if callable(selected) else (lambda _: True)
     plans = [plan_file(f, server_spec(f, environ), eras=eras, selected=match) for f in loaded]
     plans = [p for p in plans if p.cases]

@@ -42,6 +42,8 @@ class AppOptions(Struct, frozen=True):
     #: The chat's model (``[chat]`` in the config, ``mcp-tui chat`` options); ``None``: from the
     #: environment when the chat opens.
     chat: ChatSettings | None = None
+    #: ``--record``: every call that finishes is appended to this test file as a case.
+    record: Path | None = None
     #: ``--watch``: files and directories whose changes restart the stdio servers.
     watch: tuple[Path, ...] = ()
     #: Notes shown once as notifications when the app starts (the demo's chat hint).

@@ -114,7 +114,7 @@ class ScriptedHandler:
             )
             verb = "does" if picked else "do"
             return self._fail(f"{what} {verb} not fit the form: {problems}; nothing was sent")
-        return self._give(ElicitationOutcome("accept", dict(result.content)), source)
+        return self._give(ElicitationOutcome("accept", dict(result.content)), source, form)
 
     # ---- URL mode -------------------------------------------------------------------------------
 
@@ -205,10 +205,12 @@ class ScriptedHandler:
 
     # ---- reporting ------------------------------------------------------------------------------
 
-    def _give(self, outcome: ElicitationOutcome, source: str) -> ElicitationOutcome:
+    def _give(
+        self, outcome: ElicitationOutcome, source: str, form: FormSpec | None = None
+    ) -> ElicitationOutcome:
         shown: str = outcome.action
         if outcome.content is not None:
-            shown += " " + json.dumps(outcome.content, ensure_ascii=True)
+            shown += " " + json.dumps(_masked(outcome.content, form), ensure_ascii=True)
         self._say(f"  -> {shown}" + (f"  ({one_line(source, limit=400)})" if source else ""))
         return outcome
 
@@ -260,3 +262,14 @@ def _describe_fields(form: FormSpec) -> str:
             text += f" = {json.dumps(f.default, ensure_ascii=False)}"
         parts.append(text)
     return visible(", ".join(parts), limit=1000, keep_newlines=False)
+
+
+def _masked(content: dict[str, Any], form: FormSpec | None) -> dict[str, Any]:
+    """``content`` as printed: the value of a field that looks like a secret (a key filled in
+    from ``${API_KEY}``) is never written to a log, only that one was sent."""
+    if form is None:
+        return content
+    from mcp_tui.schema.secrets import looks_secret
+
+    secret = {field.name for field in form.fields if looks_secret(field)}
+    return {k: ("***" if k in secret and v not in ("", None) else v) for k, v in content.items()}

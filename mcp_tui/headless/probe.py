@@ -32,7 +32,7 @@ from mcp_tui.session.events import (
 )
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.testbench.model import Outcome
-from mcp_tui.testbench.observed import Observed, SeenElicitation, SeenSampling
+from mcp_tui.testbench.observed import Observed, SeenElicitation, SeenSampling, text_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -200,20 +200,6 @@ class Probe:
             answer_problem=problem,
             transcript=transcript,
         )
-
-
-def text_of(outcome: CallOutcome) -> str:
-    """The text blocks of a result (a prompt's messages, a resource's contents), one per line;
-    other blocks as a bracketed description (binary content is never decoded)."""
-    parts: list[str] = []
-    for item in outcome.items:
-        if item.text is not None:
-            parts.append(item.text)
-        else:
-            what = " ".join(str(p) for p in (item.kind, item.mime_type, item.uri) if p)
-            size = f", {item.size} bytes" if item.size is not None else ""
-            parts.append(f"[{what}{size}]")
-    return "\n".join(parts)
 
 
 def call_for(

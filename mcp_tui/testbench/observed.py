@@ -8,8 +8,9 @@ before it is shown (``report.py``), never interpreted.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from mcp_tui.testbench.model import Outcome
 
@@ -67,3 +68,41 @@ class Observed:
     @property
     def ok(self) -> bool:
         return self.outcome == "ok"
+
+
+class ContentBlock(Protocol):
+    """What :func:`text_of` reads of a result's block (the session's ``ContentItem``)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def text(self) -> str | None: ...
+    @property
+    def mime_type(self) -> str | None: ...
+    @property
+    def uri(self) -> str | None: ...
+    @property
+    def size(self) -> int | None: ...
+
+
+class HasItems(Protocol):
+    @property
+    def items(self) -> Iterable[ContentBlock]: ...
+
+
+def text_of(outcome: HasItems) -> str:
+    """The text blocks of a result (a prompt's messages, a resource's contents), one per line;
+    other blocks as a bracketed description (binary content is never decoded).
+
+    One function for the runner (what a call gave) and the TUI's "Save as a test" (the snapshot
+    it writes), so a case saved from a call passes against the same answer.
+    """
+    parts: list[str] = []
+    for item in outcome.items:
+        if item.text is not None:
+            parts.append(item.text)
+        else:
+            what = " ".join(str(p) for p in (item.kind, item.mime_type, item.uri) if p)
+            size = f", {item.size} bytes" if item.size is not None else ""
+            parts.append(f"[{what}{size}]")
+    return "\n".join(parts)

@@ -25,6 +25,7 @@ import asyncio
 import itertools
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
@@ -147,6 +148,11 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
             self.call_after_refresh(self.open_chat)
         for note in self.options.start_notes:
             self.notify(one_line(note, limit=None), timeout=12, markup=False)
+        record = self.options.record
+        if record is not None and self._session is not None:  # every finished call, as a case
+            self._session.history.listen(partial(self._session.record_call, record))
+            text = f"--record: every call that finishes is saved as a test case in {record}"
+            self._buffer.add(Notice("mcp-tui", text))
 
     def _begin(self) -> None:
         self.run_worker(self._start(), name="start", exit_on_error=False)

@@ -284,7 +284,7 @@ def _cancel_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
 
 @verb_source
 def _repeat_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
-    """The last call: again."""
+    """The last call: again; the last finished one: save as a test."""
     last = session.history.last
     if last is not None:
         yield Verb(
@@ -294,6 +294,17 @@ def _repeat_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
             "Send the last call again, with the values it was sent with",
             session.call_again,
             action="call_again",
+        )
+    done = session.history.last_finished
+    if done is not None:
+        yield Verb(
+            "Call",
+            "Save as a test…",
+            done.heading,
+            "Append this call, the answers you gave and what came back to a test file "
+            "(mcp-tui test runs it)",
+            session.save_as_test,
+            action="save_as_test",
         )
 
 

@@ -1,5 +1,6 @@
-"""``--watch PATH``: the paths reach the app; a path that does not exist, or no stdio server to
-restart, is a usage error naming what is wrong; and how changed files are named in a sentence."""
+"""``--watch PATH`` and ``--record FILE``: they reach the app; a path that does not exist, no
+stdio server to restart, or a record file ``mcp-tui test`` would not find is a usage error naming
+what is wrong; and how changed files are named in a sentence."""
 
 from __future__ import annotations
 
@@ -38,6 +39,14 @@ def test_watch_paths_reach_the_app(launched: dict[str, AppOptions], tmp_path: Pa
     assert launched["options"].watch == ()
 
 
+def test_record_reaches_the_app(launched: dict[str, AppOptions], tmp_path: Path) -> None:
+    record = tmp_path / "calls.mcptest.toml"
+    assert cli.main(["--record", str(record), "--", PY, "s.py"]) == 0
+    assert launched["options"].record == record
+    assert cli.main(["demo", "--record", str(record)]) == 0
+    assert launched["options"].record == record
+
+
 def test_the_demo_can_be_watched(launched: dict[str, AppOptions], tmp_path: Path) -> None:
     assert cli.main(["demo", "--watch", str(tmp_path)]) == 0
     assert launched["options"].watch == (tmp_path,)
@@ -49,6 +58,8 @@ def test_the_demo_can_be_watched(launched: dict[str, AppOptions], tmp_path: Path
         (["--watch", "/no/such/dir", "--", PY, "s.py"], "--watch /no/such/dir: no such file"),
         (["--watch", ".", "http://127.0.0.1:9/mcp"], "--watch restarts stdio servers"),
         (["demo", "--http", "--watch", "."], "not --http"),
+        (["--record", "calls.toml", "--", PY, "s.py"], "name the file *.mcptest.toml"),
+        (["demo", "--record", "calls.json"], "name the file *.mcptest.toml"),
     ],
 )
 def test_watch_usage_errors(

@@ -68,6 +68,8 @@ class SessionScreen(SessionLayout):
                 tooltip="Cancel the running tool call (notifications/cancelled)"),
         Binding("a", "call_again", "Again", id="session.call_again",
                 tooltip="Call the last tool again with the values it was sent with"),
+        Binding("S", "save_as_test", "Save as test", show=False, id="session.save_as_test",
+                tooltip="Save the last finished call as a test case (mcp-tui test runs it)"),
         Binding("s", "toggle_subscription", "Subscribe", id="session.subscribe",
                 tooltip="Subscribe to (or unsubscribe from) the resource under the cursor"),
         Binding("o", "roots", "Roots", show=False, id="session.roots",
@@ -228,6 +230,8 @@ class SessionScreen(SessionLayout):
             return bool(self.cancellable)
         if action == "call_again":
             return self.history.last is not None
+        if action == "save_as_test":
+            return self.history.last_finished is not None
         if action == "toggle_subscription":
             return self._subscribable() is not None
         return True
@@ -249,6 +253,10 @@ class SessionScreen(SessionLayout):
     def action_call_again(self) -> None:
         """``a``: the last call again, with the values it was sent with."""
         self.call_again()
+
+    def action_save_as_test(self) -> None:
+        """``S``: the last finished call as a test case."""
+        self.save_as_test()
 
     def action_toggle_subscription(self) -> None:
         """``s``: subscribe to (or unsubscribe from) the resource under the cursor."""

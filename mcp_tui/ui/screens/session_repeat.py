@@ -3,6 +3,10 @@
 Between the client features (``session_features.py``) and the areas (``session_layout.py``).
 Both work from the screen's :class:`~mcp_tui.ui.call_history.CallHistory`.
 
+Saving as a test (``S``, palette "Save as a test…") asks for a test file and a name
+(:mod:`~mcp_tui.ui.screens.save_test`) and appends the last finished call as a case
+(:mod:`mcp_tui.ui.record_case`); ``--record FILE`` does it for every call that finishes.
+
 Calling again is for the edit-save-look loop of a server author (with ``--watch`` the server
 restarts on each save): the last call is sent again with exactly the values it was sent with,
 which the person typed. When the tool's schema changed and those values no longer fit it, nothing
@@ -11,13 +15,18 @@ is sent: the tool's form opens instead, saying why.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mcp_tui.ui.call_history import CallRecord
-from mcp_tui.ui.screens.session_features import SessionFeatures
+from mcp_tui.ui.screens.session_features import SessionFeatures, Severity
 from mcp_tui.untrusted import one_line
 
 
 class SessionRepeat(SessionFeatures):
     """Call again and save as a test (see the module docstring)."""
+
+    #: The test file the last case was saved to: the dialog offers it again.
+    _test_file: str | None = None
 
     def call_again(self) -> None:
         """``a``: the last call again, with the values it was sent with."""
@@ -70,3 +79,67 @@ class SessionRepeat(SessionFeatures):
             severity="warning",
             markup=False,
         )
+
+    # --- save as a test ----------------------------------------------------------------------
+
+    def save_as_test(self) -> None:
+        """``S``: the last finished call as a case of a test file (the dialog asks which)."""
+        record = self.history.last_finished
+        if record is None:
+            self.notify("No finished call to save yet: call a tool first", severity="warning")
+            return
+        entry = self.mcp_app.entries.get(record.server)
+        if entry is None:
+            return
+        from mcp_tui.ui.record_case import case_name, default_path, save_case, summary
+        from mcp_tui.ui.screens.save_test import SaveTestScreen
+
+        spec = entry.spec
+
+        def save(path: Path, name: str) -> list[str]:
+            return save_case(path, record, spec, name)
+
+        def saved(result: tuple[Path, list[str]] | None) -> None:
+            if result is not None:
+                path, notes = result
+                self._test_file = str(path)
+                self._saved(record, path, notes)
+
+        path = self._test_file or default_path(record.server)
+        screen = SaveTestScreen(record.heading, summary(record), path, case_name(record), save)
+        self.app.push_screen(screen, callback=saved)
+
+    def record_call(self, path: Path, record: CallRecord) -> None:
+        """``--record FILE``: every call that finishes is appended to ``path`` as a case."""
+        from mcp_tui.testbench.record import NotRecordable
+        from mcp_tui.ui.record_case import case_name, save_case
+
+        entry = self.mcp_app.entries.get(record.server)
+        if entry is None:
+            return
+        try:
+            notes = save_case(path, record, entry.spec, case_name(record))
+        except NotRecordable as why:
+            self._note(record.server, f"--record: #{record.call_id} not saved: {why}", "warning")
+            return
+        except Exception as error:
+            self._note(record.server, f"--record: cannot write {path}: {error}", "error")
+            return
+        self._saved(record, path, notes, quiet=True)
+
+    def _saved(
+        self, record: CallRecord, path: Path, notes: list[str], *, quiet: bool = False
+    ) -> None:
+        """Say where the case went and how to run it (and what was not written, and why)."""
+        from mcp_tui.session.events import Notice
+        from mcp_tui.ui.render import notice_entry
+
+        lines: list[tuple[str, Severity]] = [
+            (f"#{record.call_id} saved as a test in {path}: mcp-tui test {path}", "information")
+        ]
+        lines += [(note[0].upper() + note[1:], "warning") for note in notes]
+        for text, severity in lines:
+            if quiet:
+                self._show_outcome(notice_entry(Notice(record.server, text, severity)))
+            else:
+                self._note(record.server, text, severity)

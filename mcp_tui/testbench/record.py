@@ -1,0 +1,160 @@
+"""A call someone made by hand, turned into a test case: "Save as a test" and ``--record``.
+
+What the person did becomes the case's input: the call and its arguments, and the answers they
+gave to each form and sampling request, in order (answers-file entries, the one engine
+``mcp-tui test`` and ``mcp-tui call --answers`` share). What came back becomes its expectations,
+as snapshots: the outcome (and error code), the result's text, the ``structuredContent``, each
+elicitation request (mode, message, the ``requestedSchema``, the action given, a URL's host) and
+each sampling request, with their counts so that one more request fails the case too. The case
+then passes against the same server at once, and fails with a diff when its behaviour changes;
+``mcp-tui test --update`` takes a new answer as the new snapshot.
+
+Two things are never written as they were: a value typed into a field that looks like a secret
+(the caller replaces it with a ``${VAR}`` placeholder the run fills in from the environment) and
+a JSON ``null``, which TOML cannot hold (a snapshot holding one is left out, with a note; an
+argument or answer holding one makes the case JSON-only).
+
+Pure: plain data in, a ``[[case]]`` dict and notes out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from msgspec import Struct, field
+
+from mcp_tui.testbench.observed import Observed
+
+CallKind = Literal["tool", "prompt", "resource"]
+
+
+class NotRecordable(Exception):
+    """The call cannot be a test case (the message says why, for the person)."""
+
+
+class RecordedCall(Struct, frozen=True):
+    """A finished call: what was sent, the answers given (answers-file entries, in order) and
+    what was seen."""
+
+    kind: CallKind
+    target: str
+    arguments: dict[str, Any]
+    answers: list[dict[str, Any]]
+    observed: Observed
+    as_task: bool = False
+    #: The person cancelled the call (``c``): its outcome says when they pressed, not what the
+    #: server does.
+    cancelled: bool = False
+
+
+class RecordedCase(Struct, frozen=True):
+    """The ``[[case]]`` to append, and what the person should know about it."""
+
+    case: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+
+def case_from_call(call: RecordedCall, name: str, *, toml: bool = True) -> RecordedCase:
+    """The case for ``call``, named ``name``; :class:`NotRecordable` when it cannot be one.
+
+    ``toml``: the file is TOML (no ``null`` anywhere); JSON files can hold everything.
+    """
+    if call.cancelled:
+        raise NotRecordable(
+            "a call you cancelled is not saved as a test: its outcome says when you pressed c, "
+            "not what the server does"
+        )
+    if call.observed.outcome == "answer_refused":
+        raise NotRecordable("an answer to this call was refused: nothing to replay")
+    notes: list[str] = []
+    if toml and (_has_null(call.arguments) or _has_null(call.answers)):
+        raise NotRecordable(
+            "the call's arguments or answers hold null, which TOML cannot write: save it to a "
+            ".mcptest.json file instead"
+        )
+    case: dict[str, Any] = {"name": name, call.kind: call.target}
+    if call.arguments:
+        case["arguments"] = call.arguments
+    if call.as_task:
+        case["task"] = True
+    if call.answers:
+        case["answers"] = call.answers
+    case["expect"] = expectations(call.observed, notes, toml=toml)
+    return RecordedCase(case, notes)
+
+
+def expectations(seen: Observed, notes: list[str], *, toml: bool = True) -> dict[str, Any]:
+    """What the call did, as ``expect`` keys (notes: the snapshots left out, and why)."""
+    expect: dict[str, Any] = {"outcome": seen.outcome}
+    if seen.outcome == "error" and seen.error_code is not None:
+        expect["error_code"] = seen.error_code
+    if seen.outcome in ("ok", "tool_error"):
+        expect["text"] = seen.text
+        if seen.has_structured:
+            if toml and _has_null(seen.structured):
+                notes.append(
+                    "the structuredContent holds null, which TOML cannot write: it is not "
+                    "checked (a .mcptest.json file can)"
+                )
+            else:
+                expect["structured"] = seen.structured
+    expect["elicitation_count"] = len(seen.elicitations)
+    if seen.elicitations:
+        requests = []
+        for request in seen.elicitations:
+            one: dict[str, Any] = {"mode": request.mode, "message": request.message}
+            if request.schema is not None:
+                if toml and _has_null(request.schema):
+                    notes.append(
+                        "a requestedSchema holds null, which TOML cannot write: it is not checked"
+                    )
+                else:
+                    one["schema"] = request.schema
+            if request.url is not None:
+                one["url_regex"] = url_start(request.url)
+            one["action"] = request.action
+            requests.append(one)
+        expect["elicitations"] = requests
+    expect["sampling_count"] = len(seen.sampling)
+    if seen.sampling:
+        expect["sampling"] = [
+            {"message": s.message, "max_tokens": s.max_tokens, "action": s.action}
+            for s in seen.sampling
+        ]
+    return expect
+
+
+def url_start(url: str) -> str:
+    """A regex for the URL's scheme and host: a URL-mode request's address usually carries a
+    fresh id or state on each run, its host does not."""
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return "^" + re.escape(url)
+    return "^" + re.escape(f"{parts.scheme}://{parts.netloc}") + "(/|$|\\?|#)"
+
+
+def default_name(kind: CallKind, target: str, actions: Sequence[str]) -> str:
+    """``book_table: accept, decline`` (the answers given), or ``book_table``."""
+    what = {"tool": "", "prompt": "prompt ", "resource": "read "}[kind]
+    return f"{what}{target}" + (f": {', '.join(actions)}" if actions else "")
+
+
+def secret_variable(field_name: str) -> str:
+    """The environment variable a secret field's value is read from at run time: ``API_KEY``
+    for ``api_key`` or ``apiKey``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", field_name)
+    name = re.sub(r"[^A-Za-z0-9]+", "_", spaced).strip("_").upper() or "SECRET"
+    return name if not name[0].isdigit() else f"_{name}"
+
+
+def _has_null(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, dict):
+        return any(_has_null(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_has_null(v) for v in value)
+    return False

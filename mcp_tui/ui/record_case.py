@@ -1,0 +1,223 @@
+"""A call made in the TUI written as a test case: "Save as a test" (``S``) and ``--record FILE``.
+
+The call's record (:mod:`mcp_tui.ui.call_history`) becomes the pure
+:class:`~mcp_tui.testbench.record.RecordedCall`: the answers given, as the answers-file entries
+``mcp-tui test`` replays (a value typed into a field that looks like a secret becomes a ``${VAR}``
+placeholder, read from the environment at run time), and what was seen, as the runner's own
+:class:`~mcp_tui.testbench.observed.Observed` (the same text function, so the snapshot is what
+the run compares). The case is appended with the test file's writer
+(:func:`~mcp_tui.testbench.writer.append_case`); a new file gets its server table from the
+server's spec: ``"demo"``, a ``command`` (with the ``cwd`` it ran in, relative to the file), or a
+``url`` (header values as ``${VAR}`` placeholders: they are usually tokens).
+
+No Textual: what the dialog and the app call.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.sampling import SamplingOutcome
+from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
+from mcp_tui.testbench.model import Outcome
+from mcp_tui.testbench.observed import Observed, SeenElicitation, SeenSampling, text_of
+from mcp_tui.testbench.record import (
+    NotRecordable,
+    RecordedCall,
+    case_from_call,
+    default_name,
+    secret_variable,
+)
+from mcp_tui.ui.call_history import CallRecord
+
+#: An environment variable name that reads like a secret (its value is not written).
+_SECRET_NAME = re.compile(r"(?i)(token|secret|passw|api[_-]?key|auth|credential|private)")
+
+
+def default_path(server: str) -> str:
+    """``tests/mcp/<server>.mcptest.toml``, the server's name made a file name."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", server).strip("-.") or "server"
+    return os.path.join("tests", "mcp", f"{safe}.mcptest.toml")
+
+
+def case_name(record: CallRecord) -> str:
+    """The default name of the case: the call and the answers given."""
+    actions = [exchange.outcome.action for exchange in record.exchanges]
+    return default_name(record.kind, record.name, actions)
+
+
+def recorded_call(record: CallRecord, notes: list[str]) -> RecordedCall:
+    """The pure record of a finished call (``notes``: each secret replaced, and by what)."""
+    outcome = record.outcome
+    if outcome is None:
+        raise NotRecordable("the call is still running: save it once it has finished")
+    answers: list[dict[str, Any]] = []
+    elicitations: list[SeenElicitation] = []
+    sampling: list[SeenSampling] = []
+    for exchange in record.exchanges:
+        request, answer = exchange.request, exchange.outcome
+        if isinstance(request, ElicitationRequest) and isinstance(answer, ElicitationOutcome):
+            answers.append(_elicitation_answer(request, answer, notes))
+            elicitations.append(
+                SeenElicitation(
+                    mode=request.mode,
+                    message=request.message,
+                    schema=dict(request.form.schema) if request.form is not None else None,
+                    url=request.url,
+                    action=answer.action,
+                )
+            )
+        elif isinstance(answer, SamplingOutcome) and not isinstance(request, ElicitationRequest):
+            answers.append(_sampling_answer(answer))
+            sampling.append(
+                SeenSampling(
+                    message=request.message,
+                    system_prompt=request.system_prompt,
+                    max_tokens=request.max_tokens,
+                    action=answer.action,
+                    text=answer.text if answer.action == "accept" else None,
+                )
+            )
+    kind: Outcome
+    if outcome.error_code is not None:
+        kind = "error"
+    elif outcome.error is not None:
+        kind = "connection_lost"
+    else:
+        kind = "tool_error" if outcome.is_error else "ok"
+    seen = Observed(
+        outcome=kind,
+        text=text_of(outcome),
+        structured=outcome.structured,
+        has_structured=outcome.structured is not None,
+        error=outcome.error,
+        error_code=outcome.error_code,
+        elicitations=tuple(elicitations),
+        sampling=tuple(sampling),
+        seconds=record.seconds or 0.0,
+    )
+    return RecordedCall(
+        kind=record.kind,
+        target=record.name,
+        arguments=dict(record.arguments),
+        answers=answers,
+        observed=seen,
+        as_task=record.as_task,
+        cancelled=outcome.cancelled,
+    )
+
+
+def _elicitation_answer(
+    request: ElicitationRequest, outcome: ElicitationOutcome, notes: list[str]
+) -> dict[str, Any]:
+    if request.mode == "url":
+        return {"action": outcome.action, "mode": "url"}
+    if outcome.action != "accept" or outcome.content is None:
+        return {"action": outcome.action}
+    content = dict(outcome.content)
+    if request.form is not None:
+        from mcp_tui.schema.secrets import looks_secret
+
+        for spec in request.form.fields:
+            value = content.get(spec.name)
+            if looks_secret(spec) and isinstance(value, str) and value:
+                variable = secret_variable(spec.name)
+                content[spec.name] = f"${{{variable}}}"
+                notes.append(
+                    f"what you typed into {spec.name!r} is not written: the case reads it from "
+                    f"${{{variable}}} (set it when you run mcp-tui test)"
+                )
+    return {"action": "accept", "content": content}
+
+
+def _sampling_answer(outcome: SamplingOutcome) -> dict[str, Any]:
+    if outcome.action != "accept":
+        return {"action": outcome.action, "mode": "sampling"}
+    reply: dict[str, Any] = {"text": outcome.text, "model": outcome.model}
+    reply["stopReason"] = outcome.stop_reason
+    if outcome.tool_use is not None:
+        reply["toolUse"] = {"name": outcome.tool_use.name, "input": dict(outcome.tool_use.input)}
+    return {"sampling": reply}
+
+
+def server_table(spec: ServerSpec, file: Path, notes: list[str]) -> str | dict[str, Any]:
+    """The ``server`` of a new test file at ``file``, for the server ``spec`` describes."""
+    target = spec.target
+    if isinstance(target, StdioTarget):
+        if target.args[:2] == ("-m", "mcp_tui.demo"):
+            return "demo"
+        command = target.command
+        if command == sys.executable:
+            command = "python"  # never this machine's path; the run's own python
+        table: dict[str, Any] = {"command": [command, *target.args]}
+        ran_in = Path(target.cwd) if target.cwd else Path.cwd()
+        cwd = os.path.relpath(ran_in.resolve(), file.parent.resolve())
+        if cwd != ".":
+            table["cwd"] = cwd
+        env = {}
+        for key, value in target.env.items():
+            if _SECRET_NAME.search(key):
+                env[key] = f"${{{key}}}"
+                notes.append(f"the server's {key} is not written: it is read from ${{{key}}}")
+            else:
+                env[key] = value
+        if env:
+            table["env"] = env
+        return table
+    assert isinstance(target, HttpTarget)
+    table = {"url": target.url}
+    if target.transport != "streamable-http":
+        table["transport"] = target.transport
+    if target.headers:
+        headers = {}
+        for name in target.headers:
+            variable = secret_variable(name)
+            headers[name] = f"${{{variable}}}"
+            notes.append(f"the {name} header is not written: it is read from ${{{variable}}}")
+        table["headers"] = headers
+    return table
+
+
+def file_eras(spec: ServerSpec) -> list[str] | None:
+    """A new file's ``eras``: the one era the server was pinned to, or the default (auto)."""
+    if spec.mode == "legacy":
+        return ["2025-11-25"]
+    if spec.mode == "2026-07-28":
+        return ["2026-07-28"]
+    return None
+
+
+def save_case(path: Path, record: CallRecord, spec: ServerSpec, name: str) -> list[str]:
+    """Append ``record`` as a case named ``name`` to the test file at ``path`` (created with its
+    server table when new); what the person should know. :class:`NotRecordable` or
+    ``TestFileError``/``OSError`` when nothing was written."""
+    from mcp_tui.testbench.writer import append_case
+
+    if not path.name.endswith((".mcptest.toml", ".mcptest.json")):
+        raise NotRecordable(
+            "name the file *.mcptest.toml (or *.mcptest.json): mcp-tui test finds those"
+        )
+    notes: list[str] = []
+    call = recorded_call(record, notes)
+    made = case_from_call(call, name, toml=path.suffix.lower() != ".json")
+    notes.extend(made.notes)
+    new = not path.exists()
+    server = server_table(spec, path, notes) if new else None
+    append_case(path, made.case, server=server, eras=file_eras(spec) if new else None)
+    return notes
+
+
+def summary(record: CallRecord) -> str:
+    """What the dialog says will be written (two lines at 80 columns)."""
+    actions = [exchange.outcome.action for exchange in record.exchanges]
+    count = len(actions)
+    given = f"your {count} answer{'s' if count != 1 else ''} ({', '.join(actions)})"
+    return (
+        f"#{record.call_id}: its arguments" + (f", {given}" if actions else "") + "; checks the "
+        "outcome, text, structured content and each request's message and schema as snapshots."
+    )
