@@ -165,3 +165,37 @@ def snap_compare(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setattr(Input, "_toggle_cursor", input_cursor_shown)
     monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", text_area_cursor_shown)
     return snap_compare
+
+
+@pytest.fixture(autouse=True)
+def _arming_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Screens that answer a server ignore their accept keys for a moment after they appear
+    (``mcp_tui/ui/screens/arming.py``). Tests not about that press Ctrl+S as soon as a screen is
+    shown, so the delay is 0 here; the tests about it use :func:`arming_clock`."""
+    from mcp_tui.ui.arming_delay import ARMING
+
+    monkeypatch.setattr(ARMING, "delay", 0.0)
+
+
+class ArmingClock:
+    """A clock for the arming delay that moves only when a test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def arming_clock(monkeypatch: pytest.MonkeyPatch) -> ArmingClock:
+    """The arming delay on (0.6 s), measured on a clock the test drives (``advance``)."""
+    from mcp_tui.ui.arming_delay import ARMING
+
+    clock = ArmingClock()
+    monkeypatch.setattr(ARMING, "delay", 0.6)
+    monkeypatch.setattr(ARMING, "clock", clock)
+    return clock

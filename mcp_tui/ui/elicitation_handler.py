@@ -39,8 +39,6 @@ from mcp_tui.ui.collector_hold import CollectorHold
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
 from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.widgets.key_carry import KeyCarry
-from mcp_tui.ui.widgets.key_order import SequencedScreen
 
 if TYPE_CHECKING:
     from mcp_tui.config.answers import AnswerRecorder
@@ -86,8 +84,6 @@ class TuiElicitationHandler:
         self._busy = False
         self._current: Screen[Any] | None = None
         self._recorder: AnswerRecorder | None = None
-        #: Keys typed after one answer (Ctrl+S, then typing on): for the next screen in the queue.
-        self._carry = KeyCarry()
         #: The transcript's "shown" message of the request on screen, posted after its first frame.
         self._shown: _Shown | None = None
 
@@ -135,7 +131,6 @@ class TuiElicitationHandler:
                 turn.set_result(None)
                 return
         self._busy = False
-        self._carry.clear()  # nothing more to show: keys kept for a next screen are dropped
 
     # --- answering ---------------------------------------------------------------------------
 
@@ -174,13 +169,8 @@ class TuiElicitationHandler:
         try:
             screen = self._make_screen(request)
             self._current = screen
-            if isinstance(screen, SequencedScreen):
-                screen.key_carry = self._carry
             mounted = self.app.push_screen(screen, callback=answered)
             screen.call_after_refresh(painted)
-            if isinstance(screen, SequencedScreen):
-                # Pushed: the kept keys run after its mount and first focus, before newer keys.
-                self._carry.hand_to(screen)
             await mounted
         except asyncio.CancelledError:  # withdrawn while its screen was still being mounted
             self._current = None
@@ -236,7 +226,7 @@ class TuiElicitationHandler:
         """Close ``screen`` without awaiting (we may be inside a cancelled scope)."""
         try:
             if isinstance(screen, ElicitationScreen):
-                screen.finish(ElicitationOutcome.cancel(ABANDONED_NOTE), carry_keys=False)
+                screen.finish(ElicitationOutcome.cancel(ABANDONED_NOTE))
                 return
             close_wherever(screen, None)
         except Exception:

@@ -32,6 +32,7 @@ from textual.widgets import Button, Static
 from mcp_tui.schema.fields import ContentValue, FormSpec
 from mcp_tui.schema.secrets import asks_for_secret
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.screens.closing import close_wherever, open_dialog
 from mcp_tui.ui.screens.elicitation_keys import (
     ELICITATION_BINDINGS,
@@ -71,9 +72,11 @@ CHECK_HINT = "what other clients do with it: Ctrl+P › Check this server"
 
 
 class ElicitationScreen(
-    RequestHeader, StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]
+    ArmedScreen, RequestHeader, StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]
 ):
     """Shows one form request; dismisses with the :class:`ElicitationOutcome` the user chose."""
+
+    ARMED_BUTTONS = ("elicitation-accept",)
 
     #: Focus is placed by ``on_mount`` (first field), never guessed.
     AUTO_FOCUS = ""
@@ -205,16 +208,16 @@ class ElicitationScreen(
 
     # --- answering ---------------------------------------------------------------------------
 
-    def finish(self, outcome: ElicitationOutcome, *, carry_keys: bool = True) -> None:
+    def finish(self, outcome: ElicitationOutcome) -> None:
         """Dismiss with ``outcome`` once; later calls are ignored.
 
-        Keys typed after the answer (still queued here) go to the next form when one is waiting
-        and ``carry_keys``; a form the server withdrew passes False (the user did not close it).
+        Keys typed after the answer (still queued here) are dropped: the next form had not
+        appeared when they were typed (``arming``).
         """
         if self._finished:
             return
         self._finished = True
-        self.close_keys(carry=carry_keys and self._waiting > 0)
+        self.close_keys()
         close_wherever(self, outcome)
 
     @property
@@ -223,15 +226,17 @@ class ElicitationScreen(
 
     def action_accept(self) -> None:
         """Ctrl+S: accept once the keys typed before it have taken effect."""
-        after_keys(self, self.accept_now, action="accept")
+        after_keys(self, self.accept_now)
 
     def action_decline(self) -> None:
         """Ctrl+R: decline, after the keys typed before it (a key that closes a drop-down)."""
-        after_keys(self, self.decline_now, action="decline")
+        after_keys(self, self.decline_now)
 
     async def accept_now(self) -> None:
-        """Validate and send (or show the review); with errors, show them and focus the first."""
-        if self._finished:
+        """Validate and send (or show the review); with errors, show them and focus the first.
+        Not before the screen is armed (a click on the dimmed button, a key before it turned live).
+        """
+        if self._finished or not self.armed:
             return
         if self._reviewing and self._pending is not None:
             self.finish(ElicitationOutcome("accept", self._pending))

@@ -47,6 +47,7 @@ CONTEXTS: dict[str, str] = {
     "ArgumentsScreen": "Tool, prompt and template arguments",
     "DetailScreen": "Details",
     "ConfirmScreen": "Questions (quit?, ...)",
+    "ArmedConfirmScreen": "Questions (quit?, ...)",  # the same keys: shown once
     "RootsScreen": "Roots (the directories offered to a server)",
     "PickScreen": "Choose one (the call to cancel, the log level)",
     "OAuthWaitScreen": "Sign-in",

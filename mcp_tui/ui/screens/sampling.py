@@ -12,7 +12,9 @@ described, never drawn), the tools offered, the metadata — all literal text; t
 a status line; the buttons; the footer.
 
 Ctrl+S sends the reply, Ctrl+R declines (the server gets "User rejected sampling request"),
-Escape cancels (dismissed without an answer; the server gets the same error, worded so).
+Escape cancels (dismissed without an answer; the server gets the same error, worded so). Like
+every screen that answers a server it arms first (``arming``): keys typed before it appeared are
+dropped, and Ctrl+S and the Send button act only once it has been on screen for a moment.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from mcp_tui.session.sampling import (
     SamplingRequest,
     ToolUse,
 )
+from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.elicitation_keys import ELICITATION_BINDINGS, answer_button
 from mcp_tui.ui.screens.request_header import RequestHeader
@@ -96,10 +99,13 @@ def parameter_lines(request: SamplingRequest) -> list[str]:
     return lines
 
 
-class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcome]):
+class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcome]):
     """Shows one sampling request; dismisses with the :class:`SamplingOutcome` chosen."""
 
-    AUTO_FOCUS = "#sampling-reply"
+    #: The reply box is focused once the screen has appeared (``focus_when_shown``): keys typed
+    #: before that must not reach it.
+    AUTO_FOCUS = ""
+    ARMED_BUTTONS = ("sampling-accept",)
     HEADER_ID = "sampling-header"
     request: SamplingRequest
     BINDINGS: ClassVar[list[BindingType]] = [*ELICITATION_BINDINGS, ASK_MODEL_BINDING]
@@ -142,7 +148,13 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
         self._waiting = waiting
         self._finished = False
 
+    def focus_when_shown(self) -> None:
+        self.query_one("#sampling-reply", TextArea).focus()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        gate = super().check_action(action, parameters)  # not before shown, accept once armed
+        if gate is not True:
+            return gate
         if action == "ask_model":
             return self.can_ask_model()
         return True
@@ -258,8 +270,8 @@ class SamplingScreen(AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcom
         self.app.call_later(self.decline_now)
 
     def accept_now(self) -> None:
-        """Send the reply, or say what is missing (nothing typed is lost)."""
-        if self._finished:
+        """Send the reply, or say what is missing (nothing typed is lost). Not before armed."""
+        if self._finished or not self.armed:
             return
         text = self.reply_text
         model = self.query_one("#sampling-model", Input).value.strip()

@@ -19,7 +19,9 @@ waiting for a visit that never comes, so the choice is the user's.
 A URL the check refuses is never opened and never offered to copy: the screen shows the reasons
 and offers only Decline (Escape declines too).
 
-Like the form screen, it is a ``SequencedScreen`` (:mod:`mcp_tui.ui.widgets.key_order`): Ctrl+S and
+Like the form screen, it is an ``ArmedScreen`` (``arming``: Ctrl+S and the Open button act only
+once it has been on screen for a moment, keys typed before it appeared are dropped) and a
+``SequencedScreen`` (:mod:`mcp_tui.ui.widgets.key_order`): Ctrl+S and
 Ctrl+R act once every key typed before them has taken effect (a Tab to the buttons, a ``c``), and
 it has the same look: no frame, compact buttons, an opaque background.
 """
@@ -39,6 +41,7 @@ from textual.widgets import Static
 from mcp_tui.session.browser import OpenResult, open_url_async
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.url_check import UrlVerdict, check_url
+from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.elicitation_keys import (
     ACCEPT_HINT,
@@ -81,8 +84,13 @@ class _Body(OrderedKeys, VerticalScroll):
     """The scrolling message, host, warnings and URL. Focused at start, so Enter opens nothing."""
 
 
-class UrlConsentScreen(RequestHeader, StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]):
+class UrlConsentScreen(
+    ArmedScreen, RequestHeader, StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]
+):
     """Asks whether to open one URL; dismisses with the :class:`ElicitationOutcome` chosen."""
+
+    ARMED_ACTIONS = frozenset({"accept", "accept_unopened"})
+    ARMED_BUTTONS = ("url-open",)
 
     AUTO_FOCUS = "#url-body"
     HEADER_ID = "url-header"
@@ -244,14 +252,17 @@ class UrlConsentScreen(RequestHeader, StyledOnce, SequencedScreen, ModalScreen[E
         if self._finished:
             return
         self._finished = True
-        # Keys typed after the answer go to the next request when one is waiting.
-        self.close_keys(carry=self._waiting > 0)
+        # Keys typed after the answer are dropped: not for the next request (``arming``).
+        self.close_keys()
         close_wherever(self, outcome)
 
     # --- keys ----------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide what a refused URL cannot do; show the accept variant that fits the state."""
+        gate = super().check_action(action, parameters)  # not before shown, accept once armed
+        if gate is not True:
+            return gate
         allowed = self.verdict.allowed
         if action == "accept":
             return allowed and (None if self._state == "opening" else self._state == "asking")
@@ -269,20 +280,20 @@ class UrlConsentScreen(RequestHeader, StyledOnce, SequencedScreen, ModalScreen[E
 
     def action_accept(self) -> None:
         """Ctrl+S: open and accept, once the keys typed before it have taken effect."""
-        after_keys(self, self.accept_now, action="accept")
+        after_keys(self, self.accept_now)
 
     def accept_now(self) -> None:
-        if self._finished or not self.verdict.allowed or self._state != "asking":
+        if self._finished or not self.verdict.allowed or self._state != "asking" or not self.armed:
             return
         self._set_state("opening", "Opening in your browser…")
         self.run_worker(self._open(), exclusive=True, group="url-open")
 
     def action_accept_unopened(self) -> None:
         """Ctrl+S after a failed open, once the keys typed before it have taken effect."""
-        after_keys(self, self.accept_unopened_now, action="accept_unopened")
+        after_keys(self, self.accept_unopened_now)
 
     def accept_unopened_now(self) -> None:
-        if self.verdict.allowed and self._state == "failed":
+        if self.verdict.allowed and self._state == "failed" and self.armed:
             self.finish(
                 ElicitationOutcome(
                     "accept", note="accepted without opening: no browser could be opened"
@@ -291,7 +302,7 @@ class UrlConsentScreen(RequestHeader, StyledOnce, SequencedScreen, ModalScreen[E
 
     def action_decline(self) -> None:
         """Ctrl+R: decline, once the keys typed before it have taken effect."""
-        after_keys(self, self.decline_now, action="decline")
+        after_keys(self, self.decline_now)
 
     def decline_now(self) -> None:
         if self._state != "opening":

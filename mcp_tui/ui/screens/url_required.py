@@ -149,11 +149,11 @@ async def _offer_retry(
         if not screen.is_attached or getattr(asking_over, "is_attached", True) is False:
             return False
         await asyncio.sleep(0.2)
-    from mcp_tui.ui.screens.confirm import ConfirmScreen
+    from mcp_tui.ui.screens.confirm import ArmedConfirmScreen
 
     the_pages = "The page is" if pages == 1 else f"All {pages} pages are"
     retry = await screen.app.push_screen_wait(
-        ConfirmScreen(
+        ArmedConfirmScreen(
             f"Retry {one_line(name, limit=60)}?",
             f"{the_pages} finished: {one_line(server, limit=60)} can now run "
             f"{one_line(name, limit=60)}. Retry the call with the same arguments?",

@@ -31,9 +31,8 @@ taken effect*, and Ctrl+S acts after all of them.
   own queue and pass on a key that reaches them after focus has moved; that narrows the problem
   but cannot close it (two queues fed by the App can still be emptied out of order).
 - Keys still queued when a sequenced screen closes (typed after the Ctrl+S that sent the form)
-  would die with it. :meth:`SequencedScreen.close_keys` hands them to a ``KeyCarry`` instead
-  (``key_carry``), which gives them, in order, to the next screen (the next form of a queue)
-  before its own keys.
+  are dropped (:meth:`SequencedScreen.close_keys`): they were typed before the next screen
+  appeared, and must not answer it (``screens/arming``).
 """
 
 from __future__ import annotations
@@ -41,7 +40,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.dom import NoScreen
@@ -50,9 +49,7 @@ from textual.widget import Widget
 from textual.widgets import Button
 
 __all__ = [
-    "CarriedAction",
     "KeyInput",
-    "KeyKeeper",
     "KeysHandled",
     "OrderedButton",
     "OrderedKeys",
@@ -73,32 +70,9 @@ KeyInput = events.Key | events.Paste
 class SequencedKey(events.Event, bubble=False):
     """A key (or a paste) diverted into the screen's queue at the moment the App routed it."""
 
-    def __init__(self, key: KeyInput, *, carried: bool = False) -> None:
+    def __init__(self, key: KeyInput) -> None:
         super().__init__()
         self.key = key
-        #: From a screen that closed (``key_carry.KeyCarry``): the App has not checked it for
-        #: priority bindings on this screen yet.
-        self.carried = carried
-
-
-class KeyKeeper(Protocol):
-    """Where a closing :class:`SequencedScreen` puts the keys it still has queued: the
-    ``KeyCarry`` of ``key_carry`` (a Protocol so that this lower module need not import it)."""
-
-    def start(self) -> None:
-        """A screen is closing with another to come: keep what follows for that one."""
-
-    def keep(self, key: KeyInput | str) -> None:
-        """A key (or an :func:`after_keys` action's name) the closed screen had queued."""
-
-
-class CarriedAction(events.Event, bubble=False):
-    """A Ctrl+S (or another :func:`after_keys` action) typed after the previous screen closed:
-    run as this screen's ``action`` in its turn."""
-
-    def __init__(self, action: str) -> None:
-        super().__init__()
-        self.action = action
 
 
 class _KeyForControl(events.Event, bubble=False):
@@ -113,12 +87,9 @@ class _KeyForControl(events.Event, bubble=False):
 class KeysHandled(events.Event, bubble=False):
     """Queued behind the keys; see :func:`after_keys`."""
 
-    def __init__(
-        self, callback: Callable[[], Awaitable[None] | None], action: str | None = None
-    ) -> None:
+    def __init__(self, callback: Callable[[], Awaitable[None] | None]) -> None:
         super().__init__()
         self.callback = callback
-        self.action = action
 
 
 def _copy(key: KeyInput) -> KeyInput:
@@ -243,22 +214,13 @@ class SequencedScreen(_ScreenBase):
     Put it first among the bases (``class ElicitationScreen(SequencedScreen, ModalScreen[...])``).
     """
 
-    #: Set by whoever shows this screen in a sequence of screens (see ``key_carry.KeyCarry``).
-    key_carry: KeyKeeper | None = None
-    #: After :meth:`close_keys`: where the keys still queued go (``None``: nowhere).
+    #: After :meth:`close_keys`: the keys still queued are dropped.
     _keys_closed: bool = False
-    _carry_to: KeyKeeper | None = None
-    #: While a carried key or action runs: :func:`after_keys` callbacks run right after it.
-    _inline: list[Callable[[], Awaitable[None] | None]] | None = None
 
-    def close_keys(self, *, carry: bool) -> None:
-        """The screen is closing: keys still queued are not for it. With ``carry`` (another
-        screen will follow), they go to :attr:`key_carry` for that screen; else they are dropped.
-        """
+    def close_keys(self) -> None:
+        """The screen is closing: keys still queued are not for it, nor for the screen that
+        comes next (typed before it appeared); they are dropped."""
         self._keys_closed = True
-        self._carry_to = self.key_carry if carry else None
-        if self._carry_to is not None:
-            self._carry_to.start()
 
     def _forward_event(self, event: events.Event) -> None:
         # Nothing has focus yet (the screen has just been pushed): the key still joins the queue,
@@ -270,54 +232,14 @@ class SequencedScreen(_ScreenBase):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, SequencedKey):
-            if self._keys_closed:
-                if self._carry_to is not None:
-                    self._carry_to.keep(event.key)
-            elif not (event.carried and await self._run_priority_binding(event.key)):
+            if not self._keys_closed:
                 await self._deliver(event.key)
             return
         if isinstance(event, KeysHandled):
             if not self._keys_closed:
                 await self._run_after_keys(event.callback)
-            elif self._carry_to is not None and event.action is not None:
-                self._carry_to.keep(event.action)
-            return
-        if isinstance(event, CarriedAction):
-            if self._keys_closed:
-                if self._carry_to is not None:
-                    self._carry_to.keep(event.action)
-            else:
-                await self._run_inline(lambda: self.run_action(event.action))
             return
         await super().on_event(event)
-
-    async def _run_priority_binding(self, key: KeyInput) -> bool:
-        """What the App does first with a key: its priority bindings (Ctrl+S). A carried key
-        skipped that step, having been routed while another screen was on top."""
-        if not isinstance(key, events.Key):
-            return False
-        handled = False
-
-        async def check() -> None:
-            nonlocal handled
-            handled = await self.app._check_bindings(key.key, priority=True)
-
-        await self._run_inline(check)
-        return handled
-
-    async def _run_inline(self, run: Callable[[], Awaitable[object]]) -> None:
-        """Run ``run`` now, in this screen's turn, then any :func:`after_keys` callback it asked
-        for (every earlier key has taken effect already; a later one must wait for it)."""
-        callbacks: list[Callable[[], Awaitable[None] | None]] = []
-        self._inline = callbacks
-        try:
-            await run()
-        finally:
-            self._inline = None
-        for callback in callbacks:
-            result = callback()
-            if inspect.isawaitable(result):
-                await result
 
     async def _run_after_keys(self, callback: Callable[[], Awaitable[None] | None]) -> None:
         """Run ``callback`` from the App's queue and hold later keys until it has finished (a key
@@ -368,26 +290,16 @@ async def _wait(done: asyncio.Event, handler: Widget) -> None:
                 return
 
 
-def after_keys(
-    screen: Screen[Any],
-    callback: Callable[[], Awaitable[None] | None],
-    *,
-    action: str | None = None,
-) -> None:
+def after_keys(screen: Screen[Any], callback: Callable[[], Awaitable[None] | None]) -> None:
     """Run ``callback`` (a function or a coroutine function) once every key delivered so far has
     taken effect, and on a :class:`SequencedScreen` hold the keys after it until it has finished.
-
-    ``action`` names the screen action that asked (``"accept"``): if the screen closes before its
-    turn comes, the action is carried to the next screen (``key_carry.KeyCarry``) like a key.
+    If the screen closes first, it never runs.
 
     On a screen that is not a :class:`SequencedScreen` the callback goes through the App's queue
     only, which covers keys already handled by their widgets but not keys still in a widget's
     queue.
     """
     if isinstance(screen, SequencedScreen):
-        if screen._inline is not None:
-            screen._inline.append(callback)
-            return
-        screen.post_message(KeysHandled(callback, action))
+        screen.post_message(KeysHandled(callback))
     else:
         screen.app.call_later(callback)

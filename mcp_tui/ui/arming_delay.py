@@ -1,0 +1,30 @@
+"""The arming delay of the screens that answer a server, in one place (no Textual here).
+
+:mod:`mcp_tui.ui.screens.arming` explains what arming is. This module only holds how long it
+lasts and the clock it is measured with, so that tests can set both (``tests/conftest.py`` sets
+the delay to 0 for every test not about it, and drives the clock in those that are) without
+loading Textual.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+#: How long a newly shown screen ignores its accepting keys and buttons, in seconds: long enough
+#: to be seen (a double press is 0.1-0.3 s apart, a glance at a new screen a few tenths), short
+#: enough not to slow down someone who reads the screen anyway.
+DEFAULT_ARMING_SECONDS = 0.6
+
+
+@dataclass
+class ArmingSettings:
+    """The arming delay and the clock it is measured with (one instance: :data:`ARMING`)."""
+
+    delay: float = DEFAULT_ARMING_SECONDS
+    clock: Callable[[], float] = field(default=time.monotonic)
+
+
+#: The one place the arming delay is set.
+ARMING = ArmingSettings()

@@ -1,0 +1,170 @@
+"""Every screen that answers a server arms before it accepts (``screens/arming``), not only the
+URL consent (``tests/url/test_consent_arming.py``): the elicitation form, the sampling review and
+the -32042 "Retry now?" question ignore their accepting keys and buttons at 0 ms and 50 ms after
+they appeared and take them after the delay; decline, cancel and "no" act at once. The delay is
+measured on a clock the test moves (``arming_clock``); what the server would receive is what the
+screen is dismissed with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.screen import Screen
+from textual.widgets import Button, Static, TextArea
+
+from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
+from mcp_tui.session.elicitation import ElicitationRequest
+from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
+from mcp_tui.ui.screens.arming import ArmedScreen
+from mcp_tui.ui.screens.confirm import ArmedConfirmScreen
+from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.sampling import SamplingScreen
+from tests.ui.burst_keys import burst
+from tests.waits import wait_until
+
+pytestmark = pytest.mark.anyio
+
+
+class Host(App[None]):
+    """Pushes one screen when told to (``show``) and keeps what it was dismissed with."""
+
+    def __init__(self, make: Any) -> None:
+        super().__init__()
+        self.make = make
+        self.answers: list[object] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("session")
+
+    def show(self) -> Screen[Any]:
+        screen: Screen[Any] = self.make()
+        self.push_screen(screen, self.answers.append)
+        return screen
+
+
+async def appeared(pilot: Any, screen: ArmedScreen) -> None:
+    await wait_until(lambda: screen.shown, pilot=pilot, message="the screen shown")
+    await pilot.pause()
+
+
+def form_screen() -> ElicitationScreen:
+    field = FieldSpec("name", FieldKind.TEXT, "Name")
+    request = ElicitationRequest("alpha", "Your name?", "form", form=FormSpec((field,)))
+    return ElicitationScreen(request)
+
+
+def sampling_screen() -> SamplingScreen:
+    message = SamplingMessage("user", (SamplingPart("text", "Say hi"),))
+    return SamplingScreen(SamplingRequest(server="alpha", messages=(message,), max_tokens=10))
+
+
+def retry_screen() -> ArmedConfirmScreen:
+    return ArmedConfirmScreen("Retry book?", "The page is finished.", yes="Retry now", danger=False)
+
+
+async def test_a_form_takes_ctrl_s_only_once_armed(arming_clock: Any) -> None:
+    app = Host(form_screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.show()
+        assert isinstance(screen, ElicitationScreen)
+        burst(app, "ctrl+s")  # 0 ms: before it appeared
+        await appeared(pilot, screen)
+        accept = screen.query_one("#elicitation-accept", Button)
+        assert accept.disabled and accept.has_class("-arming")
+        assert "ctrl+s" in screen.active_bindings  # shown in the footer...
+        assert screen.check_action("accept", ()) is None  # ...disabled
+        await pilot.press(*"Ada")
+        arming_clock.advance(0.05)
+        await pilot.press("ctrl+s")
+        await pilot.click("#elicitation-accept")
+        await pilot.pause()
+        assert app.answers == [] and app.screen is screen
+        arming_clock.advance(0.6)
+        screen.update_arming()
+        await pilot.pause()
+        assert not accept.disabled and not accept.has_class("-arming")
+        await pilot.press("ctrl+s")
+        await wait_until(lambda: app.answers, pilot=pilot)
+    assert [(a.action, a.content) for a in app.answers] == [("accept", {"name": "Ada"})]
+
+
+@pytest.mark.parametrize(("key", "action"), [("ctrl+r", "decline"), ("escape", "cancel")])
+async def test_a_form_declines_and_cancels_at_once(
+    arming_clock: Any, key: str, action: str
+) -> None:
+    app = Host(form_screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.show()
+        assert isinstance(screen, ElicitationScreen)
+        await appeared(pilot, screen)
+        await pilot.press(key)
+        await wait_until(lambda: app.answers, pilot=pilot)
+    assert [a.action for a in app.answers] == [action]
+
+
+async def test_the_sampling_review_sends_only_once_armed(arming_clock: Any) -> None:
+    app = Host(sampling_screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.show()
+        assert isinstance(screen, SamplingScreen)
+        burst(app, *"early", "ctrl+s")  # before it appeared: never reach the reply box
+        await appeared(pilot, screen)
+        reply = screen.query_one("#sampling-reply", TextArea)
+        assert reply.has_focus and reply.text == ""
+        await pilot.press(*"hi")
+        arming_clock.advance(0.05)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.answers == [] and screen.query_one("#sampling-accept", Button).disabled
+        arming_clock.advance(0.6)
+        await pilot.press("ctrl+s")
+        await wait_until(lambda: app.answers, pilot=pilot)
+    [answer] = app.answers
+    assert (answer.action, answer.text) == ("accept", "hi")  # type: ignore[attr-defined]
+
+
+async def test_the_sampling_review_declines_at_once(arming_clock: Any) -> None:
+    app = Host(sampling_screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.show()
+        assert isinstance(screen, SamplingScreen)
+        await appeared(pilot, screen)
+        await pilot.press("ctrl+r")
+        await wait_until(lambda: app.answers, pilot=pilot)
+    assert [a.action for a in app.answers] == ["decline"]  # type: ignore[attr-defined]
+
+
+async def test_the_retry_question_takes_yes_only_once_armed(arming_clock: Any) -> None:
+    app = Host(retry_screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.show()
+        assert isinstance(screen, ArmedConfirmScreen)
+        burst(app, "y", "enter")  # before it appeared
+        await appeared(pilot, screen)
+        yes = screen.query_one("#confirm-yes", Button)
+        assert yes.disabled and screen.focused is None
+        arming_clock.advance(0.05)
+        await pilot.press("y")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.answers == []
+        arming_clock.advance(0.6)
+        screen.update_arming()
+        await pilot.pause()
+        assert not yes.disabled and screen.focused is yes  # Enter alone now retries
+        await pilot.press("enter")
+        await wait_until(lambda: app.answers, pilot=pilot)
+    assert app.answers == [True]
+
+
+async def test_the_retry_question_says_no_at_once(arming_clock: Any) -> None:
+    app = Host(retry_screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.show()
+        await appeared(pilot, screen)  # type: ignore[arg-type]
+        await pilot.press("n")
+        await wait_until(lambda: app.answers, pilot=pilot)
+    assert app.answers == [False]
