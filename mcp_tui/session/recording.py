@@ -31,6 +31,7 @@ from typing import Any
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
+from mcp_tui.session.big_json import MAX_META_KEYS
 from mcp_tui.session.events import (
     ElicitationRefused,
     EventSink,
@@ -41,7 +42,7 @@ from mcp_tui.session.events import (
 from mcp_tui.session.sdk_refusals import ELICITATION_CREATE, sdk_refusal
 from mcp_tui.session.sdk_workarounds import ResultTypeFixup
 from mcp_tui.session.server_requests import RequestId, ServerRequests
-from mcp_tui.session.stdio_transport import InvalidLine, MessageTooLarge
+from mcp_tui.session.stdio_transport import InvalidLine, MessageTooLarge, MetaTrimmed
 from mcp_tui.session.tap import ALREADY_CLOSED
 from mcp_tui.session.traffic import Direction, TrafficLog
 from mcp_tui.untrusted import one_line
@@ -250,6 +251,11 @@ def _question(params: Any) -> str:
 
 def describe_stream_problem(exc: Exception) -> str:
     """One line for the user about a message the server sent that could not be read."""
+    if isinstance(exc, MetaTrimmed):
+        return (
+            f"the server sent a message whose {exc.where} had {exc.keys:,} keys; mcp-tui kept"
+            f" the first {MAX_META_KEYS:,} (metadata that large would freeze the screen)"
+        )
     if isinstance(exc, InvalidLine):
         shown = exc.line[:160]
         more = f" … ({exc.length:,} characters in all)" if exc.length > len(shown) else ""

@@ -8,7 +8,11 @@ untrusted, so mcp-tui uses this copy of the SDK transport whose only difference 
 - it buffers **bytes** and scans each byte once for newlines (linear, not quadratic);
 - a message longer than ``max_message_bytes`` (default 32 MiB) ends the connection: the reader
   hands the session a :class:`MessageTooLarge` (the connection reports it as the reason) and stops
-  reading, so memory stays bounded by that limit plus one read.
+  reading, so memory stays bounded by that limit plus one read;
+- a line over ``big_json.LARGE_LINE`` is parsed in a worker thread by ``big_json`` (which lets the
+  UI's thread run while it works, and keeps the first keys of an oversized ``_meta``), not on the
+  event loop the UI shares: one 14 MB notification with 10^6 keys in ``_meta`` froze keys for
+  seconds.
 
 Everything else — spawning in a new process group, stdin writing, and the shutdown sequence (close
 stdin, wait, SIGTERM, wait, SIGKILL; shielded and bounded) — calls the SDK's own functions, so a
@@ -25,6 +29,7 @@ from typing import TextIO
 import anyio
 import anyio.abc
 import anyio.lowlevel
+import anyio.to_thread
 from mcp.client._transport import TransportStreams
 from mcp.client.stdio import (
     StdioServerParameters,
@@ -39,6 +44,8 @@ from mcp.os.win32.utilities import ServerProcess
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 from pydantic import ValidationError
+
+from mcp_tui.session.big_json import LARGE_LINE, MAX_META_KEYS, JsonError, parse_large
 
 DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 _WRITER_FLUSH_TIMEOUT = 0.5
@@ -89,6 +96,40 @@ def parse_line(text: str) -> SessionMessage | InvalidLine:
         return InvalidLine(text, "JSON that is not a JSON-RPC 2.0 message")
     except ValueError:
         return InvalidLine(text, "a line that could not be read")
+
+
+class MetaTrimmed(ValueError):
+    """A large message's ``_meta`` had more than ``MAX_META_KEYS`` keys; the rest were dropped
+    (the message itself goes on to the session)."""
+
+    def __init__(self, where: str, keys: int) -> None:
+        self.where = where
+        self.keys = keys
+        super().__init__(
+            f"a message's {where} had {keys:,} keys: mcp-tui kept the first {MAX_META_KEYS:,}"
+        )
+
+
+def parse_large_line(text: str) -> list[SessionMessage | Exception]:
+    """:func:`parse_line` for a line over ``LARGE_LINE``, run in a worker thread: the message,
+    after a :class:`MetaTrimmed` per ``_meta`` that was cut (or an :class:`InvalidLine`)."""
+    try:
+        parsed = parse_large(text)
+    except (JsonError, RecursionError):
+        return [InvalidLine(text, "a line that is not JSON")]
+    try:
+        message = jsonrpc_message_adapter.validate_python(parsed.value, by_name=False)
+    except ValidationError:
+        return [InvalidLine(text, "JSON that is not a JSON-RPC 2.0 message")]
+    trimmed: list[SessionMessage | Exception] = [MetaTrimmed(*cut) for cut in parsed.trimmed]
+    return [*trimmed, SessionMessage(message)]
+
+
+async def parse_any_line(text: str) -> list[SessionMessage | Exception]:
+    """What one stdout line gives the session: large lines are parsed off the event loop."""
+    if len(text) <= LARGE_LINE:
+        return [parse_line(text)]
+    return await anyio.to_thread.run_sync(parse_large_line, text, abandon_on_cancel=True)
 
 
 def split_lines(buffer: bytearray, scan_from: int) -> tuple[list[bytes], int]:
@@ -163,7 +204,8 @@ async def bounded_stdio_client(
                     lines, scan_from = split_lines(buffer, scan_from)
                     for raw in lines:
                         text = raw.decode(server.encoding, server.encoding_error_handler)
-                        await read_stream_writer.send(parse_line(text))
+                        for item in await parse_any_line(text):
+                            await read_stream_writer.send(item)
                     if len(buffer) > max_message_bytes:
                         buffer.clear()
                         await read_stream_writer.send(MessageTooLarge(max_message_bytes))

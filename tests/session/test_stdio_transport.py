@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import anyio
 import pytest
 from session_testkit import RAW_SERVER, Recorder, ScriptedHandler, stdio_spec
 
+from mcp_tui.session.big_json import LARGE_LINE, MAX_META_KEYS
 from mcp_tui.session.connection import ServerConnection
-from mcp_tui.session.events import ConnectionState, ServerStateChanged
+from mcp_tui.session.events import ConnectionState, LogReceived, Notice, ServerStateChanged
 from mcp_tui.session.stdio_transport import MessageTooLarge, split_lines
 
 
@@ -58,4 +62,33 @@ async def test_a_normal_session_is_unaffected_by_the_bound() -> None:
         tg.start_soon(conn.run)
         assert await conn.wait_ready(10)
         assert (await conn.call_tool("hello", {"name": "bound"})).items[0].text == "hello bound"
+        await conn.close()
+
+
+@pytest.mark.anyio
+async def test_a_large_notification_with_a_huge_meta_arrives_cut_and_noted(
+    tmp_path: Path,
+) -> None:
+    """Over a megabyte with thousands of keys in ``_meta``: parsed off the event loop, its
+    ``_meta`` cut to its first keys with a warning, and the log message itself shown."""
+    meta = {f"k{i}": "x" * 800 for i in range(MAX_META_KEYS + 400)}
+    params = {"level": "info", "data": "the big one", "_meta": meta}
+    notification = {"jsonrpc": "2.0", "method": "notifications/message", "params": params}
+    assert len(json.dumps(notification)) > LARGE_LINE
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"on_call": {"hello": [{"send": notification}]}}))
+    rec = Recorder()
+    conn = ServerConnection(
+        stdio_spec(RAW_SERVER, "--script", str(script)), handler=ScriptedHandler(), sink=rec
+    )
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(conn.run)
+        assert await conn.wait_ready(10)
+        await conn.call_tool("hello", {})
+        note = await rec.wait_for(Notice, lambda n: "_meta" in n.text, timeout=60)
+        assert note.text == (
+            "the server sent a message whose params._meta had 1,400 keys; mcp-tui kept the"
+            " first 1,000 (metadata that large would freeze the screen)"
+        )
+        await rec.wait_for(LogReceived, lambda e: e.data == "the big one", timeout=60)
         await conn.close()
