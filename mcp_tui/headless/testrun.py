@@ -21,6 +21,7 @@ import anyio
 from mcp_tui.headless.probe import Probe, call_for, scripted_answerer
 from mcp_tui.headless.run import NO_RATE_LIMIT
 from mcp_tui.session.events import ConnectionState
+from mcp_tui.session.head_start import HeadStart
 from mcp_tui.session.servers import ProtocolMode, ServerSpec
 from mcp_tui.testbench.compare import Failure, check
 from mcp_tui.testbench.load import LoadedFile
@@ -119,7 +120,7 @@ async def run_file(
                     if case_plan.skip is None and (session is None or not session.ready):
                         if session is not None:
                             await session.close()
-                        session = Session(spec, plan.connect_timeout)
+                        session = await Session.started_early(spec, plan.connect_timeout)
                         tg.start_soon(session.conn.run)
                         why = await session.start()
                         if why is not None:
@@ -152,7 +153,9 @@ def _with_mode(spec: ServerSpec, mode: ProtocolMode) -> ServerSpec:
 class Session:
     """A connection and the probe that is its handler and sink (its ``run`` is the caller's)."""
 
-    def __init__(self, spec: ServerSpec, connect_timeout: float) -> None:
+    def __init__(
+        self, spec: ServerSpec, connect_timeout: float, head_start: HeadStart | None = None
+    ) -> None:
         from mcp_tui.session.connection import ServerConnection
 
         self.probe = Probe()
@@ -162,7 +165,22 @@ class Session:
             sink=self.probe.sink,
             rate_limit=NO_RATE_LIMIT,
             connect_timeout=connect_timeout,
+            head_start=head_start,
         )
+
+    @classmethod
+    async def started_early(cls, spec: ServerSpec, connect_timeout: float) -> Session:
+        """A session whose stdio server is spawned before the SDK is imported, so the server's
+        start-up overlaps ours, as ``mcp-tui call`` does (``session/head_start.py``)."""
+        from mcp_tui.session.head_start import start_stdio
+
+        head = await start_stdio(spec, None)
+        try:
+            return cls(spec, connect_timeout, head)
+        except BaseException:
+            if head is not None:
+                await head.discard()
+            raise
 
     async def start(self) -> str | None:
         """Until connected: ``None`` when ready, else why not (with the server's last stderr)."""
