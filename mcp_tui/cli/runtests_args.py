@@ -42,7 +42,7 @@ exit codes:
   {EXIT_OK}    every case passed (or was skipped, or failed as its xfail said)
   {EXIT_TOOL_ERROR}    a case failed
   {EXIT_USAGE}    a bad test file (its file, line and key are named) or command line; nothing ran
-  {EXIT_CONNECTION}    a server could not be started, or went away before a case could run"""
+  {EXIT_CONNECTION}    a server could not be started (or a case could not be run at all)"""
 
 
 def build_test_parser() -> ArgumentParser:

@@ -40,6 +40,11 @@ if TYPE_CHECKING:
     from mcp_tui.session.connection import ServerConnection
 
 
+#: JSON-RPC's "connection closed" (the SDK's ``CONNECTION_CLOSED``), which ends a call whose server
+#: went away.
+CONNECTION_CLOSED = -32000
+
+
 class Answerer(Protocol):
     """What answers one call's requests (a :class:`ScriptedHandler`, or the API's function)."""
 
@@ -170,7 +175,9 @@ class Probe:
             kind = "answer_refused"
         elif timer.cancelled_caught:
             kind = "timeout"
-        elif conn.state is not ConnectionState.READY or outcome is None:
+        elif conn.state is not ConnectionState.READY or outcome is None or _closed(outcome):
+            # The SDK ends a call whose stream closed with -32000 at once; the connection's state
+            # says so only a moment later.
             kind = "connection_lost"
         elif outcome.error is not None:
             kind = "error"
@@ -200,6 +207,15 @@ class Probe:
             answer_problem=problem,
             transcript=transcript,
         )
+
+
+def _closed(outcome: CallOutcome) -> bool:
+    """The call ended because its connection did (-32000 is also any server's own error code:
+    the SDK's message says which)."""
+    message = (outcome.error or "").rstrip(". ").lower()
+    return outcome.error_code == CONNECTION_CLOSED and message.endswith(
+        ("connection closed", "the connection ended during the call")
+    )
 
 
 def call_for(

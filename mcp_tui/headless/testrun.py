@@ -134,7 +134,14 @@ async def run_file(
                             out.append(result)
                             on_result(result)
                             continue
-                    result = await run_case(case_plan, session)
+                    try:
+                        result = await run_case(case_plan, session)
+                    except Exception as exc:  # a bug of ours: one case's error, not a traceback
+                        result = CaseResult(
+                            case_plan, "error", message=f"mcp-tui could not run it: {exc!r}"
+                        )
+                        if session is not None:
+                            session.lost = True  # start the next case afresh
                     out.append(result)
                     on_result(result)
             finally:
@@ -193,9 +200,12 @@ class Session:
         await self.probe.first_listing()
         return None
 
+    #: A call saw the connection end (its state may not say so yet): the next case starts afresh.
+    lost = False
+
     @property
     def ready(self) -> bool:
-        return self.conn.state is ConnectionState.READY
+        return self.conn.state is ConnectionState.READY and not self.lost
 
     async def close(self) -> None:
         await self.conn.close()
@@ -218,6 +228,7 @@ async def run_case(plan: CasePlan, session: Session | None) -> CaseResult:
     )
     call = call_for(session.conn, case.kind, case.target, dict(case.arguments), case.task)
     seen = await session.probe.observe(session.conn, call, answerer, file.model.timeout_of(case))
+    session.lost = seen.outcome == "connection_lost"
     failures = check(case.expect, seen)
     status: Status = "failed" if failures else "passed"
     if case.xfail is not None:

@@ -229,3 +229,55 @@ def test_help_documents_the_file_and_the_exit_codes(capsys: pytest.CaptureFixtur
         "mcptest.schema.json",
     ):
         assert part in out, part
+
+
+def test_a_server_that_goes_away_mid_call_and_the_next_case_gets_a_fresh_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    raw = Path(__file__).resolve().parents[1] / "fixtures" / "raw_server.py"
+    script = tmp_path / "script.json"
+    text = {"content": [{"type": "text", "text": "fine"}]}
+    script.write_text(
+        json.dumps(
+            {
+                "tools": [
+                    {"name": "crash", "inputSchema": {"type": "object"}},
+                    {"name": "ok", "inputSchema": {"type": "object"}},
+                ],
+                "on_call": {"crash": [{"exit": 3}]},
+                "results": {"ok": {"result": text}},
+            }
+        ),
+        encoding="utf-8",
+    )
+    path = _file(
+        tmp_path,
+        f'eras = ["2025-11-25"]\n[server]\ncommand = ["{sys.executable}", "{raw}", "--script", '
+        f'"{script}"]\n\n[[case]]\nname = "crash"\ntool = "crash"\n'
+        'expect = { outcome = "connection_lost" }\n\n'
+        '[[case]]\nname = "after"\ntool = "ok"\nexpect = { text = "fine" }\n',
+    )
+    assert main(["test", str(path)]) == 0, capsys.readouterr().out
+
+
+def test_a_bug_in_one_case_is_that_case_s_error_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mcp_tui.headless import testrun
+
+    calls = iter([RuntimeError("boom"), None])
+
+    def flaky(expect: object, seen: object) -> list[object]:
+        error = next(calls)
+        if error is not None:
+            raise error
+        return []
+
+    monkeypatch.setattr(testrun, "check", flaky)
+    path = _file(
+        tmp_path, PASSING.replace('eras = ["2025-11-25", "2026-07-28"]', 'eras = ["auto"]')
+    )
+    assert main(["test", str(path)]) == 3
+    out = capsys.readouterr().out
+    assert "mcp-tui could not run it: RuntimeError('boom')" in out and "Traceback" not in out
+    assert "1 passed, 1 error" in out
