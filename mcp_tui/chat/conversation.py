@@ -61,6 +61,8 @@ class ToolCallFinished(Struct, frozen=True):
     status: Literal["done", "error", "denied", "stopped"]
     #: What the model is told: the result's text, or why it did not run.
     result: str
+    #: ``result`` is what the server answered (the call ran), not mcp-tui's note on why not.
+    ran: bool = False
 
 
 class TurnEnded(Struct, frozen=True):
@@ -227,11 +229,13 @@ class Conversation:
             if answer == "always":
                 self.allowed.add(part.tool_name)
         text, is_error = outcome_text(await call(tool, arguments))
-        return self._finish(part, "error" if is_error else "done", text, emit)
+        return self._finish(part, "error" if is_error else "done", text, emit, ran=True)
 
     @staticmethod
-    def _finish(part: Any, status: Any, text: str, emit: Callable[[ChatEvent], None]) -> Any:
-        emit(ToolCallFinished(part.tool_call_id, status, text))
+    def _finish(
+        part: Any, status: Any, text: str, emit: Callable[[ChatEvent], None], *, ran: bool = False
+    ) -> Any:
+        emit(ToolCallFinished(part.tool_call_id, status, text, ran))
         return _tool_return(part, text)
 
 

@@ -42,13 +42,40 @@ INVALID_32042 = (
 )
 
 
+class Block(Struct, frozen=True):
+    """One run of an entry's summary: mcp-tui's own words, or (``server``) a block the server
+    wrote, which the transcript shows in the server's region (``widgets/server_text``)."""
+
+    content: Content
+    server: bool = False
+
+
 class Entry(Struct, frozen=True):
-    """One transcript entry. ``full`` is raw (untrusted) text: display it only made visible."""
+    """One transcript entry. ``full`` is raw (untrusted) text: display it only made visible.
+
+    ``summary`` is the whole inline text; ``blocks`` the same text in runs, when some of it is
+    the server's (empty: all of it is mcp-tui's).
+    """
 
     kind: str  # call | result | error | elicitation | refused | notice | state | prompt | resource
     summary: Content
     full: str
     title: str = ""
+    blocks: tuple[Block, ...] = ()
+
+
+def server_block(content: Content) -> Block:
+    """``content`` (literal server text) as a run shown in the server's region."""
+    return Block(content, server=True)
+
+
+def entry_from(kind: str, parts: Sequence[Content | Block], full: str, title: str) -> Entry:
+    """An entry from runs of mcp-tui's words (``Content``) and the server's (``Block``)."""
+    blocks = tuple(p if isinstance(p, Block) else Block(p) for p in parts)
+    summary = Content("\n").join(b.content for b in blocks)
+    if not any(b.server for b in blocks):
+        blocks = ()
+    return Entry(kind, summary, full, title, blocks)
 
 
 def pretty_json(value: Any) -> str:
@@ -128,8 +155,12 @@ def _join(parts: list[Content]) -> Content:
 
 
 def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -> Entry:
-    """A tool result, prompt or resource read: text, structured JSON, placeholders, errors."""
-    parts: list[Content] = []
+    """A tool result, prompt or resource read: text, structured JSON, placeholders, errors.
+
+    What the server wrote (its text, its error message, structured content) is in server runs;
+    the heading, the labels and mcp-tui's notes are not.
+    """
+    parts: list[Content | Block] = []
     full: list[str] = []
     if outcome.cancelled:
         parts.append(
@@ -141,17 +172,18 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
         )
         parts.append(block(outcome.error or "cancelled", style="dim"))
         full += [f"{heading}  cancelled", outcome.error or ""]
-        return Entry("cancelled", _join(parts), "\n".join(full), heading)
+        return entry_from("cancelled", parts, "\n".join(full), heading)
     if outcome.error is not None:
         parts.append(Content.assemble(("✗ ", "bold $error"), literal_line(heading, style="bold")))
-        parts.append(block(outcome.error, style="$error"))
+        parts.append(server_block(block(outcome.error, style="$error")))
         full += [heading, outcome.error]
         if outcome.error_code == URL_ELICITATION_REQUIRED and not outcome.url_elicitations:
             parts.append(Content.styled(INVALID_32042, "$warning"))
             full.append(INVALID_32042)
         if outcome.error_data is not None:
             data = pretty_json(outcome.error_data)
-            parts.append(Content.assemble(("error data:", "dim"), "\n", block(data)))
+            parts.append(Content.styled("error data:", "dim"))
+            parts.append(server_block(block(data)))
             full += ["error data:", data]
         kind = "error"
     else:
@@ -167,7 +199,7 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
         parts.append(mark)
         full.append(heading + ("  (the tool reported an error)" if outcome.is_error else ""))
         if outcome.description:
-            parts.append(block(outcome.description, style="italic"))
+            parts.append(server_block(block(outcome.description, style="italic")))
             full.append(outcome.description)
         for item in outcome.items:
             inline, text = _item_lines(item)
@@ -176,11 +208,13 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
                     literal_line(f"{item.role}:", limit=30, style="bold"), "\n", inline
                 )
                 text = f"{item.role}:\n{text}"
-            parts.append(inline.stylize("$text-error") if outcome.is_error else inline)
+            shown = inline.stylize("$text-error") if outcome.is_error else inline
+            parts.append(server_block(shown))
             full.append(text)
         if outcome.structured is not None:
             data = pretty_json(outcome.structured)
-            parts.append(Content.assemble(("structured content:", "dim"), "\n", block(data)))
+            parts.append(Content.styled("structured content:", "dim"))
+            parts.append(server_block(block(data)))
             full += ["structured content:", data]
         if not outcome.items and outcome.structured is None:
             parts.append(Content.styled("(empty result)", "dim italic"))
@@ -192,10 +226,10 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
         message = getattr(request, "message", "")
         url = getattr(request, "url", None) or "?"
         parts.append(Content.styled("the server asks you to open a URL first:", "$warning"))
-        parts.append(block(str(message)))
+        parts.append(server_block(block(str(message))))
         parts.append(literal_line(url, limit=400, style="$accent"))
         full.append(f"the server asks you to open a URL first:\n{message}\n{url}")
-    return Entry(kind, _join(parts), "\n".join(full), heading)
+    return entry_from(kind, parts, "\n".join(full), heading)
 
 
 def call_entry(server: str, label: str, arguments: Mapping[str, Any] | None, call_id: int) -> Entry:
@@ -251,12 +285,12 @@ def refused_entry(event: ElicitationRefused) -> Entry:
     asked = "a URL request" if event.mode == "url" else "a form"
     heading = f"{event.server} asked with {asked} that cannot be shown (answered with an error)"
     problems = "\n".join(f"- {p}" for p in event.problems)
-    parts = [
+    parts: list[Content | Block] = [
         Content.assemble(("✗ ", "bold $error"), literal_line(heading, style="bold")),
-        block(event.message),
+        server_block(block(event.message)),
         block(problems, style="$error"),
     ]
-    return Entry("refused", _join(parts), f"{heading}\n{event.message}\n{problems}", heading)
+    return entry_from("refused", parts, f"{heading}\n{event.message}\n{problems}", heading)
 
 
 def notice_entry(event: Notice | ElicitationCompleted | ResourceUpdated) -> Entry:
@@ -286,13 +320,16 @@ def elicitation_shown_entry(request: ElicitationRequest, waiting: int) -> Entry:
     heading = f"{request.server} {what}{fields}" + (f" — {waiting} more waiting" if waiting else "")
     if request.tool:
         heading += f" during {request.tool}"
-    parts = [Content.assemble(("? ", "bold $warning"), literal_line(heading, style="bold"))]
-    parts.append(block(request.message))
+    parts: list[Content | Block] = [
+        Content.assemble(("? ", "bold $warning"), literal_line(heading, style="bold"))
+    ]
+    if request.message:
+        parts.append(server_block(block(request.message)))
     full = f"{heading}\n{request.message}"
     if request.url is not None:
         parts.append(literal_line(request.url, limit=300, style="$accent"))
         full += f"\n{request.url}"
-    return Entry("elicitation", _join(parts), full, heading)
+    return entry_from("elicitation", parts, full, heading)
 
 
 #: How the transcript says a request was answered, by the outcome's action.

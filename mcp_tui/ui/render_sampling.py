@@ -13,7 +13,15 @@ from collections.abc import Mapping
 from textual.content import Content
 
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
-from mcp_tui.ui.render import ANSWERED, Entry, answered_entry, block
+from mcp_tui.ui.render import (
+    ANSWERED,
+    Block,
+    Entry,
+    answered_entry,
+    block,
+    entry_from,
+    server_block,
+)
 from mcp_tui.ui.text import literal_line
 
 
@@ -37,11 +45,11 @@ def sampling_shown_entry(request: SamplingRequest, waiting: int) -> Entry:
         + (f" during {request.tool}" if request.tool else "")
     )
     conversation = _conversation(request)
-    parts = [
+    parts: list[Content | Block] = [
         Content.assemble(("? ", "bold $warning"), literal_line(heading, style="bold")),
-        block(conversation),
+        server_block(block(conversation)),
     ]
-    return Entry("elicitation", Content("\n").join(parts), f"{heading}\n{conversation}", heading)
+    return entry_from("elicitation", parts, f"{heading}\n{conversation}", heading)
 
 
 def sampling_finished_entry(

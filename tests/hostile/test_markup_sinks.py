@@ -136,6 +136,18 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "a duration formatted by _duration (digits and a unit)",
     ("mcp_tui/ui/widgets/transcript.py", "Static", "entry.summary"):
         "Entry.summary is a Content from render.py, whose Content(...) calls are checked here",
+    ("mcp_tui/ui/widgets/transcript.py", "Static", "b.content"):
+        "Block.content is a Content from render.py (the runs Entry.summary is joined from), "
+        "whose Content(...) calls are checked here",
+    ("mcp_tui/ui/screens/sampling.py", "Static", "from_server(server, what)"):
+        "from_server returns Content: mcp-tui's words and the role through literal_line(), the "
+        "server's name through literal_line()",
+    ("mcp_tui/ui/widgets/server_text.py", ".label =", "label"):
+        "a Content | None parameter (annotated): from_server(), literal_line() of the server's "
+        "name after mcp-tui's words",
+    ("mcp_tui/ui/widgets/server_text.py", ".border_title =", "label"):
+        "a Content | None parameter (annotated): a Content is never parsed as markup (Textual "
+        "parses only a str), built by from_server() with literal_line()",
     ("mcp_tui/ui/palette.py", "assemble", "self.verb"):
         "palette verbs are mcp-tui's own words (Call tool, Get prompt, ...)",
     ("mcp_tui/ui/palette.py", "styled", "self.group.ljust(_GROUP_WIDTH)"):

@@ -243,12 +243,14 @@ async def test_servers_show_state_and_one_failure_does_not_break_others() -> Non
 
 async def test_the_info_panel_says_when_it_is_cut_at_80x24() -> None:
     """A long description filled the info panel's four lines at 80x24 and the tool's arguments
-    and the "i details" hint under it were cut without a sign. Now the last line says where the
-    rest is; a short description leaves room for both."""
+    and the "i details" hint under it were cut without a sign. Now the description is in the
+    server's region under mcp-tui's lines, cut to its own lines with a note saying where the
+    rest is, and the arguments and the hint stay on screen."""
     from fake_connection import ECHO_SCHEMA
 
     from mcp_tui.ui.widgets.catalog import CatalogTree
     from mcp_tui.ui.widgets.info_panel import InfoPanel
+    from mcp_tui.ui.widgets.server_text import ServerText
 
     long = "Trigger a URL elicitation so the client can direct the user to a browser flow. " * 3
     tools = (
@@ -262,22 +264,24 @@ async def test_the_info_panel_says_when_it_is_cut_at_80x24() -> None:
         await wait_for(pilot, lambda: session.panels_ready and catalog_has(app, "demo", "long"))
         tree = session.query_one(CatalogTree)
         info = session.query_one("#info", InfoPanel)
+        prose = session.query_one("#info-text", ServerText)
 
         def shown() -> list[str]:
             return str(info.render()).splitlines()
 
+        def said() -> list[str]:
+            return str(prose.render()).splitlines()
+
         await cursor_on(pilot, tree, lambda: tree_node(app, "demo", "long"), "the long tool")
         await wait_for(pilot, lambda: bool(shown()) and shown()[0] == "tool long")
-        await wait_for(pilot, lambda: shown()[-1] == "… i: the full details")
-        assert len(shown()) == info.region.height <= 4
-        assert "THE END" not in str(info.render())
+        assert shown() == ["tool long", "arguments text*, times", "Enter call · i details"]
+        await wait_for(pilot, lambda: bool(said()) and said()[-1] == "… i: the full details")
+        assert len(said()) == prose.content_region.height <= 2
+        assert "THE END" not in str(prose.render())
         await cursor_on(pilot, tree, lambda: tree_node(app, "demo", "short"), "the short tool")
         await wait_for(pilot, lambda: shown()[0] == "tool short")
-        assert shown()[1:] == [
-            "Echo the text back",
-            "arguments text*, times",
-            "Enter call · i details",
-        ]
+        assert said() == ["Echo the text back"]
+        assert shown()[1:] == ["arguments text*, times", "Enter call · i details"]
 
 
 # --- calling tools ---------------------------------------------------------------------------

@@ -37,9 +37,9 @@ from mcp_tui.ui.screens.arguments_origin import confirm_restart, has_line, origi
 from mcp_tui.ui.screens.closing import close_wherever, open_dialog
 from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
-from mcp_tui.ui.widgets.fitted_text import FittedText
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.key_order import OrderedButton, SequencedScreen, after_keys
+from mcp_tui.ui.widgets.server_text import ServerText
 
 if TYPE_CHECKING:
     from mcp_tui.ui.completions import ArgumentCompletions, Completer
@@ -160,7 +160,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
                 shown, cut = clip(self._description, chars=1200, lines=6)
                 more = Content.styled("… (i in the catalog shows it all)", "dim")
                 text = Content.assemble(literal(shown, limit=None), more if cut else "")
-                yield FittedText(text, more, classes="arguments-description")
+                yield ServerText(text, more=more, classes="arguments-description")
             origin = Static(origin_text(self.prefill, self.remembered), id="arguments-origin")
             origin.display = has_line(self.prefill)
             origin.set_class(self.prefill.label is None, "-note")

@@ -75,7 +75,7 @@ class ChatLog(Screen[None]):
         elif isinstance(event, c.ToolCallFinished):
             found = self._tool_blocks.get(event.call_id)
             if found is not None:
-                found.finish(event.status, event.result)
+                found.finish(event.status, event.result, from_server=event.ran)
         elif isinstance(event, c.TurnEnded):
             notes = {"stopped": "stopped", "step_limit": event.error, "error": event.error}
             self._close_model_block(notes.get(event.status))

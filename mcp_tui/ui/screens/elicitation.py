@@ -3,9 +3,10 @@
 Layout, top to bottom: a header naming the server (our own name for the connection, never text
 the server controls) and the tool call it interrupts, with the count of requests still waiting; a
 warning when a field or the message asks for a secret (``schema/secrets``); a scrolling body with
-the server's message as plain text and the form; a small notes area (where the schema departs
-from the spec); a status line; the buttons (always visible, whatever the form's height); the
-footer with the keys.
+the server's message as plain text in the server's region (``widgets/server_text``: no text the
+server writes can pass for the header, the buttons or the footer) and the form; a small notes
+area (where the schema departs from the spec); a status line; the buttons (always visible,
+whatever the form's height); the footer with the keys.
 
 An empty ``properties`` is a confirmation: the message and Accept / Decline / Cancel. With
 ``review=True`` an accepted form first shows exactly what will be sent.
@@ -41,7 +42,7 @@ from mcp_tui.ui.screens.elicitation_keys import (
 )
 from mcp_tui.ui.screens.request_header import RequestHeader
 from mcp_tui.ui.screens.styled_once import StyledOnce
-from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.form_fields import looks_secret
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.key_order import (
@@ -51,6 +52,7 @@ from mcp_tui.ui.widgets.key_order import (
     after_keys,
 )
 from mcp_tui.ui.widgets.schema_form import SchemaForm
+from mcp_tui.ui.widgets.server_text import ServerText, from_server
 from mcp_tui.untrusted import one_line
 
 #: Two Escapes closer than this (seconds) are a double Escape: the second one asks first.
@@ -99,7 +101,7 @@ class ElicitationScreen(
         border-left: thick $error; text-style: bold; padding: 0 1;
     }
     #elicitation-body { height: 1fr; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
-    #elicitation-message { height: auto; margin: 1 0; }
+    #elicitation-message { margin: 0 0 1 0; }
     #elicitation-review { height: auto; display: none; }
     #elicitation-notes {
         height: auto; max-height: 2; color: $text-muted; overflow-y: auto; display: none;
@@ -167,7 +169,11 @@ class ElicitationScreen(
                 )
             with _Body(id="elicitation-body"):
                 if self.request.message:
-                    yield Static(literal(self.request.message), id="elicitation-message")
+                    yield ServerText(
+                        self.request.message,
+                        label=from_server(self.request.server),
+                        id="elicitation-message",
+                    )
                 if self.form is not None:
                     yield self.form
                 if self.review:

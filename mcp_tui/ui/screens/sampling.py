@@ -7,7 +7,8 @@ Layout, top to bottom: the header naming the server (our own name for the connec
 the server controls), the tool call it interrupts and how many requests wait; a scrolling body
 with the request as the server sent it — the parameters (maxTokens, temperature, stop sequences,
 model preferences, includeContext), the system prompt, every message by role (images and audio
-described, never drawn), the tools offered, the metadata — all literal text; then the reply: a
+described, never drawn), the tools offered, the metadata — all literal text, and every block the
+server wrote in the server's region (``widgets/server_text``); then the reply: a
 ``TextArea``, the stop reason (``endTurn`` unless chosen) and the model name reported (``human``);
 a status line; the buttons; the footer.
 
@@ -44,10 +45,11 @@ from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.elicitation_keys import ELICITATION_BINDINGS, answer_button
 from mcp_tui.ui.screens.request_header import RequestHeader
 from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, AsksTheChatModel
-from mcp_tui.ui.text import literal, literal_line, literal_text_line
+from mcp_tui.ui.text import literal, literal_text_line
 from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.inert_area import InertTextArea
 from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.ui.widgets.server_text import ServerText, from_server
 from mcp_tui.untrusted import one_line
 
 #: The stop reasons offered (the spec's words; mcp-tui's constants, never server text).
@@ -123,6 +125,7 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
     #sampling-body { height: 2fr; min-height: 4; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
     #sampling-body .sampling-heading { text-style: bold; margin: 1 0 0 0; color: $text-accent; }
     #sampling-body .sampling-text { height: auto; }
+    #sampling-body ServerText.-labelled { margin: 1 0 0 0; }
     #sampling-body .sampling-described { color: $text-muted; text-style: italic; }
     #sampling-params { color: $text-muted; height: auto; }
     #sampling-reply-label { margin: 1 0 0 0; text-style: bold; }
@@ -170,38 +173,46 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
             yield Static(self.header_content(), id="sampling-header")
             with VerticalScroll(id="sampling-body"):
                 yield Static(parameters(request), id="sampling-params")
+                server = request.server
                 if request.system_prompt:
-                    yield Static(Content("System prompt"), classes="sampling-heading")
-                    yield Static(
+                    yield ServerText(
                         literal(request.system_prompt, limit=SHOWN_CHARS),
+                        label=from_server(server, "system prompt"),
                         classes="sampling-text",
                         id="sampling-system",
                     )
                 for index, message in enumerate(request.messages, 1):
-                    yield Static(
-                        literal_line(f"Message {index}: {message.role}", limit=40),
-                        classes="sampling-heading",
-                    )
+                    what = f"message {index} ({message.role})"
+                    labelled = False
                     for part in message.parts:
-                        yield Static(
+                        if part.kind != "text":  # mcp-tui's words: "[image: image/png, 3 KiB]"
+                            yield Static(
+                                literal(part.text, limit=SHOWN_CHARS),
+                                classes="sampling-text sampling-described",
+                            )
+                            continue
+                        yield ServerText(
                             literal(part.text, limit=SHOWN_CHARS),
-                            classes="sampling-text"
-                            + ("" if part.kind == "text" else " sampling-described"),
+                            label=None if labelled else from_server(server, what),
+                            classes="sampling-text",
                         )
+                        labelled = True
+                    if not labelled:  # no text at all: the heading alone
+                        yield Static(from_server(server, what), classes="sampling-heading")
                 if request.tools:
                     yield Static(Content("Tools offered"), classes="sampling-heading")
                     for tool in request.tools:
                         text = one_line(tool.name, limit=80)
                         if tool.description:
                             text += " — " + one_line(tool.description, limit=300)
-                        yield Static(Content(text), classes="sampling-text")
-                        yield Static(
+                        yield ServerText(Content(text), classes="sampling-text")
+                        yield ServerText(
                             literal(tool.input_schema, limit=2000),
                             classes="sampling-text sampling-described",
                         )
                 if request.metadata:
                     yield Static(Content("Metadata"), classes="sampling-heading")
-                    yield Static(literal(request.metadata, limit=2000), classes="sampling-text")
+                    yield ServerText(literal(request.metadata, limit=2000), classes="sampling-text")
             yield Label(
                 Content("Your reply (sent as the assistant's message)"), id="sampling-reply-label"
             )

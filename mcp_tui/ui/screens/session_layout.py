@@ -26,6 +26,7 @@ from mcp_tui.ui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from mcp_tui.ui.widgets.info_panel import InfoPanel
+    from mcp_tui.ui.widgets.server_text import ServerText
 
 
 class SessionLayout(SessionRepeat):
@@ -72,7 +73,7 @@ class SessionLayout(SessionRepeat):
         async with self._panels_lock:
             if self._panels_ready:
                 return
-            from mcp_tui.ui.widgets.info_panel import InfoPanel
+            from mcp_tui.ui.widgets.info_panel import InfoPanel, prose_region
             from mcp_tui.ui.widgets.log_panel import LogPanel
             from mcp_tui.ui.widgets.running_calls import RunningCalls
             from mcp_tui.ui.widgets.traffic import TrafficView
@@ -86,6 +87,7 @@ class SessionLayout(SessionRepeat):
             await self.query_one("#main", Vertical).mount_all(
                 [
                     InfoPanel(id="info"),
+                    prose_region(),
                     RunningCalls(id="running"),
                     UrlWaitsPanel(self.mcp_app.url_waits, id="url-waits"),
                     transcript,
@@ -117,7 +119,8 @@ class SessionLayout(SessionRepeat):
         if ref is None and self.mcp_app.entries:
             entry = next(iter(self.mcp_app.entries.values()))
             ref = NodeRef("server", entry.name)
-        cast("InfoPanel", self.query_one("#info")).show(ref, entry)
+        prose = cast("ServerText", self.query_one("#info-text"))
+        cast("InfoPanel", self.query_one("#info")).show(ref, entry, prose)
 
     # --- keys between the areas --------------------------------------------------------------
 

@@ -1,11 +1,11 @@
 """The consent screen for a URL-mode elicitation: show where the link goes, open it only on Ctrl+S.
 
 Layout, top to bottom: a header naming the server (our own name for the connection, never text
-the server controls); a scrolling body with the server's message as plain text, the destination
-host large with its registrable domain highlighted (the ``xn--`` identity first, the Unicode form
-beside it), the warnings, and the whole URL wrapped, never truncated (an internationalised host in
-its A-label form, the Unicode spelling under it as "shown as"); a status line; the buttons; the
-footer with the keys.
+the server controls); a scrolling body with the server's message as plain text in the server's
+region (``widgets/server_text``), the destination host large with its registrable domain
+highlighted (the ``xn--`` identity first, the Unicode form beside it), the warnings, and the
+whole URL wrapped, never truncated (an internationalised host in its A-label form, the Unicode
+spelling under it as "shown as"); a status line; the buttons; the footer with the keys.
 
 Nothing is fetched before Ctrl+S: no DNS, no HTTP, no favicon. Ctrl+S opens exactly the URL shown
 (``verdict.url``, the A-label form: what the user checked, not what the browser's IDN policy
@@ -60,6 +60,7 @@ from mcp_tui.ui.screens.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
+from mcp_tui.ui.widgets.server_text import ServerText, from_server
 from mcp_tui.untrusted import one_line
 
 #: Opens a checked URL off the event loop (tests pass a recorder or a failing stand-in).
@@ -118,7 +119,6 @@ class UrlConsentScreen(
         height: auto; text-style: bold; color: $text; background: $primary-muted; padding: 0 1;
     }
     #url-body { height: 1fr; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
-    #url-message { height: auto; margin: 1 0 0 0; }
     .url-label { height: 1; margin: 1 0 0 0; color: $text-muted; }
     #url-host {
         height: auto; border: round $accent; padding: 0 1; text-style: bold;
@@ -201,7 +201,11 @@ class UrlConsentScreen(
             yield Static(self.header_content(), id="url-header")
             with _Body(id="url-body"):
                 if self.request.message:
-                    yield Static(literal(self.request.message), id="url-message")
+                    yield ServerText(
+                        self.request.message,
+                        label=from_server(self.request.server),
+                        id="url-message",
+                    )
                 if not verdict.allowed:
                     yield Static(self._reasons_content(), id="url-reasons")
                 yield Static("Destination", classes="url-label")

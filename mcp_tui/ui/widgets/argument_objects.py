@@ -22,6 +22,7 @@ from mcp_tui.ui.text import literal
 from mcp_tui.ui.widgets.argument_base import ErrorLine, FormHost, NodeBox, title_line
 from mcp_tui.ui.widgets.argument_maps import MapBox
 from mcp_tui.ui.widgets.form_fields import DESCRIPTION_LIMIT
+from mcp_tui.ui.widgets.server_text import ServerText
 
 
 class SectionHeader(Static, can_focus=True):
@@ -85,7 +86,7 @@ class ObjectBox(NodeBox):
             yield SectionHeader(self)
             if self.node.description:
                 text = literal(self.node.description, limit=DESCRIPTION_LIMIT)
-                yield Static(text, classes="section-description")
+                yield ServerText(text, classes="section-description")
         yield ErrorLine(classes="node-error")
         self.body.display = not self.folded
         if not self.folded:

@@ -2,8 +2,9 @@
 
 A tool call block shows ``server › tool`` (from mcp-tui's own catalogue record of the server) and
 the arguments the model chose, then asks whether to run it (Run / Always for this tool / Don't)
-unless the tool was allowed for the session; its result (or why it did not run) follows, folded
-to a few lines with the whole text a key press away (Enter toggles the block).
+unless the tool was allowed for the session; its result (or why it did not run) follows in the
+server's region (``widgets/server_text``), folded to a few lines with the whole text a key press
+away (Enter toggles the block).
 
 Model text and tool results are shown as literal text (``ui/text.literal``): a model can repeat
 anything a server said, so neither is ever parsed as markup or passed to the terminal raw.
@@ -22,6 +23,7 @@ from textual.widgets import Button, Static
 
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.server_text import ServerText
 
 Approval = Literal["once", "always", "deny"]
 
@@ -88,8 +90,8 @@ class ToolBlock(Vertical):
     ToolBlock.-asking { border: round $warning; }
     ToolBlock:focus { border: round $accent; }
     ToolBlock.-error, ToolBlock.-denied { border: round $error 60%; }
-    ToolBlock .tool-args, ToolBlock .tool-result { height: auto; color: $text-muted; }
-    ToolBlock .tool-result { color: $text; }
+    ToolBlock .tool-args, ToolBlock .tool-more { height: auto; color: $text-muted; }
+    ToolBlock .tool-result { color: $text; margin-top: 1; }
     ToolBlock .tool-approval { height: auto; margin-top: 1; }
     ToolBlock .tool-approval Button { margin-right: 1; min-width: 10; }
     """
@@ -113,6 +115,7 @@ class ToolBlock(Vertical):
         self.result: str | None = None
         self.result_status = ""
         self.expanded = False
+        self._from_server = False
         self.border_title = "tool call"
 
     def compose(self) -> ComposeResult:
@@ -153,9 +156,12 @@ class ToolBlock(Vertical):
         if event.button.id in choice:
             self.answer(choice[event.button.id])
 
-    def finish(self, status: str, text: str) -> None:
-        """The call ended: show its result (folded) and mark errors and refusals."""
+    def finish(self, status: str, text: str, *, from_server: bool = True) -> None:
+        """The call ended: show its result (folded) and mark errors and refusals. A result the
+        server answered (``from_server``) is in the server's region; mcp-tui's note on why the
+        call did not run is not."""
         self.result = text
+        self._from_server = from_server
         self.result_status = status if status in BLOCK_TITLES else "done"
         self.border_title = BLOCK_TITLES.get(status, BLOCK_TITLES["done"])
         self.add_class(f"-{status}")
@@ -169,17 +175,19 @@ class ToolBlock(Vertical):
     def _show_result(self) -> None:
         if self.result is None:
             return
+        # The result is the server's text: in the server's region; the fold note is ours.
         text, cut = (self.result, False) if self.expanded else clip(self.result)
-        label = "result\n" if self.result_status == "done" else ""
-        more = "\n… (Enter on this block: show all)" if cut else ""
+        shown = literal(text, limit=None if self.expanded else 4000)
         existing = list(self.query(".tool-result"))
         if not existing:
-            self.mount(Static(classes="tool-result"))
-            existing = list(self.query(".tool-result"))
-        existing[0].update(  # type: ignore[attr-defined]
-            Content.assemble(
-                (label, "$text-muted"),
-                literal(text, limit=None if self.expanded else 4000),
-                (more, "$text-muted"),
+            self.mount(
+                ServerText(shown, classes="tool-result")
+                if self._from_server
+                else Static(shown, classes="tool-result")
             )
-        )
+            self.mount(Static(Content(""), classes="tool-more"))
+        else:
+            existing[0].update(shown)  # type: ignore[attr-defined]
+        note = self.query_one(".tool-more", Static)
+        note.update(Content("… (Enter on this block: show all)" if cut else ""))
+        note.display = cut

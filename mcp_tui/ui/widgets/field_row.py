@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.style import Style as RichStyle
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -23,7 +22,6 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.dom import NoScreen
 from textual.message import Message
-from textual.style import Style
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select, SelectionList, Static
 
@@ -40,6 +38,7 @@ from mcp_tui.ui.widgets.form_fields import (
     looks_secret,
 )
 from mcp_tui.ui.widgets.list_control import ListControl
+from mcp_tui.ui.widgets.server_text import ServerText
 
 __all__ = ["NULL_KEY", "FieldLabel", "FieldRow"]
 
@@ -51,53 +50,38 @@ _NO_START: object = object()
 
 
 class FieldLabel(Static):
-    """A field's label line and, under it, its description in the muted colour: one widget.
+    """A field's label line: its title and mcp-tui's markers and rules beside it.
 
-    The description's colour is a component class (``color: $text-muted`` resolves against the
-    background, which a style inside ``Content`` cannot do), so it reads exactly as a muted
-    ``Static`` of its own would, without the cost of one more widget per field.
+    The description under it is the server's own text, in a :class:`ServerText` of its own (the
+    server's region), never in this line with the client's words.
     """
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"field-label--description"}
     DEFAULT_CSS = """
     FieldLabel { height: auto; }
-    FieldLabel > .field-label--description { color: $text-muted; }
     """
 
-    def __init__(self, label: Content, description: Content | None) -> None:
+    def __init__(self, label: Content) -> None:
         super().__init__(label, classes="field-label")
         self._label = label
-        self._description = description
-
-    @property
-    def description(self) -> Content | None:
-        return self._description
 
     def set_label(self, label: Content) -> None:
         self._label = label
-        self.refresh(layout=True)
-
-    def render(self) -> Content:
-        if self._description is None:
-            return self._label
-        # The colour only, resolved against this widget's background like any ``color:`` rule.
-        muted = self.get_component_rich_style("field-label--description").color
-        description = self._description.stylize(Style.from_rich_style(RichStyle(color=muted)))
-        return Content("\n").join([self._label, description])
+        self.update(label)
 
 
 class FieldRow(Vertical):
-    """One field: its label (title, markers, constraint, description), its control and, once the
-    value is found wrong, an inline error. Id ``field-N`` (generated).
+    """One field: its label (title, markers, constraint), the server's description in the
+    server's region, its control and, once the value is found wrong, an inline error. Id
+    ``field-N`` (generated).
 
-    Two widgets plus the control, not five: the label and the description are one ``Static``, and
-    the error line is built the first time there is an error. Every widget costs its mount,
-    styling, layout and first render; a form paints about as many of them as it has fields.
+    The error line is built the first time there is an error: every widget costs its mount,
+    styling, layout and first render, and a form paints about as many of them as it has fields.
     """
 
     DEFAULT_CSS = """
     FieldRow { height: auto; margin: 0 0 1 0; }
     FieldRow > .field-label { height: auto; }
+    FieldRow > .field-description { color: $text-muted; }
     FieldRow > .field-error { color: $text-error; text-style: bold; display: none; height: auto; }
     FieldRow.-invalid > .field-error { display: block; }
     FieldRow > Input, FieldRow > ChoiceFilter > Input { width: 1fr; max-width: 80; }
@@ -170,17 +154,17 @@ class FieldRow(Vertical):
         return Content("").join(parts)
 
     def compose(self) -> ComposeResult:
-        description = (
-            literal(self.field.description, limit=DESCRIPTION_LIMIT)
-            if self.field.description
-            else None
-        )
-        label = FieldLabel(self.label_content(), description)
+        label = FieldLabel(self.label_content())
         full = constraint_text(self.field, full=True)
         if full != constraint_text(self.field):
             # What the short hint leaves out (a long pattern, full-range bounds), on hover.
             label.tooltip = literal_line(f"Rules: {full}", limit=2000)
         yield label
+        if self.field.description:
+            yield ServerText(
+                literal(self.field.description, limit=DESCRIPTION_LIMIT),
+                classes="field-description",
+            )
         yield self.control
         if self._error is not None:
             yield self._error

@@ -7,6 +7,7 @@ own width whenever its size or the screen's changes and, when the lines do not f
 ``max-height`` (a fifth of the screen without one), keeps what fits and ends with a note
 (``more``) saying where the rest is: on a line of its own, or (``inline``: a running call's
 progress message, two lines at most, where an ellipsis says enough) at the end of the last line.
+With ``more=None`` the text is never cut (it grows with its lines, as a plain ``Static``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class FittedText(Static):
     def __init__(
         self,
         text: Content,
-        more: Content,
+        more: Content | None,
         *,
         inline: bool = False,
         id: str | None = None,
@@ -54,7 +55,7 @@ class FittedText(Static):
 
     @property
     def budget(self) -> int:
-        """Lines the text may take: its ``max-height`` less its padding, on this screen."""
+        """Lines the text may take: its ``max-height`` less its padding and border, here."""
         viewport = self.app.size
         scalar = self.styles.max_height
         if scalar is None:
@@ -62,21 +63,24 @@ class FittedText(Static):
         parent = self.parent
         container = parent.size if isinstance(parent, Widget) else viewport
         height = int(scalar.resolve(container, viewport))
-        padding = self.styles.padding
-        return max(FEWEST, height - padding.top - padding.bottom)
+        gutter = self.styles.gutter  # padding and border (a labelled region's top rule)
+        return max(FEWEST, height - gutter.top - gutter.bottom)
 
     def on_mount(self) -> None:
+        if self._more is None:
+            return
         # A taller or shorter terminal changes the budget without resizing this widget (its
         # text is cut to fit): the screen's layout refresh says so.
         self.screen.screen_layout_refresh_signal.subscribe(self, lambda _screen: self.fit())
 
     def on_resize(self, event: events.Resize) -> None:
-        self.fit()
+        if self._more is not None:
+            self.fit()
 
     def fit(self) -> None:
         """Show as much of the text as fits the budget at the current width."""
         width = self.content_size.width
-        if width <= 0:
+        if width <= 0 or self._more is None:
             return
         budget = self.budget
         if self._fitted == (width, budget):

@@ -3,6 +3,11 @@
 For a server: its state (and the reason it failed), what it calls itself, its version, protocol
 version, capabilities and instructions. For a tool, prompt or resource: its description and
 arguments. Everything bounded here; :func:`details` gives the complete text for the detail view.
+
+Two widgets: :class:`InfoPanel` (``#info``) holds mcp-tui's lines (the name, the state, the
+arguments, the keys) and a :class:`~mcp_tui.ui.widgets.server_text.ServerText` under it
+(``#info-text``) holds what the server wrote in prose — a tool's description, the server's
+instructions — in the server's region, so a description cannot pass for the panel's own lines.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.catalog import NodeRef
 from mcp_tui.ui.widgets.fitted_text import FittedText
+from mcp_tui.ui.widgets.server_text import ServerText
 
 STATE_STYLE = {
     ConnectionState.CONNECTING: "$warning",
@@ -86,8 +92,6 @@ def _server_summary(entry: ServerEntry) -> list[Content]:
             )
         )
 
-        if info.instructions:
-            lines.append(_short(info.instructions, lines=2, chars=300).stylize("italic"))
     return lines
 
 
@@ -115,8 +119,6 @@ def _item_summary(ref: NodeRef) -> list[Content]:
     lines: list[Content] = []
     if isinstance(item, ToolInfo):
         lines.append(Content.assemble(("tool ", "dim"), literal_line(item.name, style="bold")))
-        if item.description:
-            lines.append(_short(item.description))
         args = tool_arguments(item)
         lines.append(
             Content.assemble(
@@ -125,8 +127,6 @@ def _item_summary(ref: NodeRef) -> list[Content]:
         )
     elif isinstance(item, PromptInfo):
         lines.append(Content.assemble(("prompt ", "dim"), literal_line(item.name, style="bold")))
-        if item.description:
-            lines.append(_short(item.description))
         names = [a.name + ("*" if a.required else "") for a in item.arguments]
         lines.append(
             Content.assemble(
@@ -138,9 +138,21 @@ def _item_summary(ref: NodeRef) -> list[Content]:
         lines.append(Content.assemble((what, "dim"), literal_line(item.uri, style="bold")))
         if item.mime_type:
             lines.append(Content.assemble(("type ", "dim"), literal_line(item.mime_type)))
-        if item.description:
-            lines.append(_short(item.description))
     return lines
+
+
+def server_prose(ref: NodeRef | None, entry: ServerEntry | None) -> str | None:
+    """What the server wrote in prose about the node: a server's instructions, an item's
+    description (raw, untrusted; shown in the server's region)."""
+    if ref is None:
+        return None
+    if ref.kind in ("server", "group", "problem"):
+        info = entry.info if entry is not None else None
+        return info.instructions if info is not None else None
+    item = ref.item
+    if isinstance(item, (ToolInfo, PromptInfo, ResourceInfo)):
+        return item.description
+    return None
 
 
 HINTS = {
@@ -152,15 +164,35 @@ HINTS = {
 }
 
 
+#: The last line of a panel cut to its height.
+MORE = Content.styled("… i: the full details", "dim italic")
+
+
+def prose_region() -> ServerText:
+    """The server's region under the panel (``#info-text``), hidden until there is prose."""
+    region = ServerText(Content(""), more=MORE, id="info-text")
+    region.display = False
+    return region
+
+
 class InfoPanel(FittedText):
-    """Details of the highlighted server or item, bounded to a few lines (its ``max-height``:
-    four at 80x24), ending with where the rest is when they do not fit."""
+    """mcp-tui's lines about the highlighted server or item, bounded to a few lines (its
+    ``max-height``), ending with where the rest is when they do not fit; the server's prose goes
+    to the region under it (:func:`prose_region`)."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        more = Content.styled("… i: the full details", "dim italic")
-        super().__init__(Content(""), more, id=id, classes=classes)
+        super().__init__(Content(""), MORE, id=id, classes=classes)
 
-    def show(self, ref: NodeRef | None, entry: ServerEntry | None) -> None:
+    def show(
+        self, ref: NodeRef | None, entry: ServerEntry | None, prose: ServerText | None = None
+    ) -> None:
+        """Show ``ref``; its description or instructions go to ``prose`` (the region)."""
+        if prose is not None:
+            text = server_prose(ref, entry)
+            prose.display = bool(text)
+            if text:
+                style = "italic" if ref is not None and ref.kind == "server" else ""
+                prose.set_text(_short(text, lines=4, chars=600).stylize(style))
         lines: list[Content] = []
         if entry is not None and ref is not None and ref.kind in ("server", "group", "problem"):
             lines = _server_summary(entry)

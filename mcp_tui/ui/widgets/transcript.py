@@ -12,17 +12,32 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
+from textual.widget import Widget
 from textual.widgets import ListItem, ListView, Static
 
 from mcp_tui.ui.messages import EntryDetailRequested
 from mcp_tui.ui.render import Entry
+from mcp_tui.ui.widgets.server_text import ServerText
 
 
 class TranscriptItem(ListItem):
-    """One entry; keeps the :class:`Entry` so the full text stays reachable."""
+    """One entry; keeps the :class:`Entry` so the full text stays reachable.
+
+    mcp-tui's words are one ``Static`` per run; what the server wrote (a tool's result, its
+    error message, a request's message) is in the server's region, a :class:`ServerText`.
+    """
 
     def __init__(self, entry: Entry) -> None:
-        super().__init__(Static(entry.summary, classes="entry-body"), classes=f"entry-{entry.kind}")
+        if entry.blocks:
+            parts: list[Widget] = [
+                ServerText(b.content, classes="entry-server")
+                if b.server
+                else Static(b.content, classes="entry-body")
+                for b in entry.blocks
+            ]
+        else:
+            parts = [Static(entry.summary, classes="entry-body")]
+        super().__init__(*parts, classes=f"entry-{entry.kind}")
         self.entry = entry
 
 
