@@ -94,8 +94,8 @@ class SamplingAnswer(BaseModel):
 
     @model_validator(mode="after")
     def _something(self) -> SamplingAnswer:
-        if not self.text and self.tool_use is None:
-            raise ValueError("a sampling answer needs `text` (or `toolUse`)")
+        if not self.text.strip() and self.tool_use is None:
+            raise ValueError("a sampling answer needs `text` (or `toolUse`), and not a blank one")
         return self
 
 

@@ -229,7 +229,17 @@ class SamplingBridge:
             protocol_version=self.front.protocol_version(),
             meta=ctx.meta,
         )
-        return to_result(await self.handler.sample(request))
+        outcome = await self.handler.sample(request)
+        if outcome.action == "accept" and outcome.tool_use is None and not outcome.text.strip():
+            # A blank reply is no model answer, whoever gave it (an answers file, a chat model
+            # that said nothing): the server must not take it for one.
+            self._notice(
+                "a sampling reply was blank, so it was not sent as the model's answer (the "
+                f"request was cancelled): {one_line(summary, limit=120)}",
+                "warning",
+            )
+            return to_result(SamplingOutcome.cancel())
+        return to_result(outcome)
 
     def _notice(self, text: str, severity: Severity = "information") -> None:
         self.front.sink(Notice(self.server, text, severity))

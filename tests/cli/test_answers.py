@@ -248,6 +248,7 @@ def test_sampling_answers_never_take_a_form_answer(tmp_path: Path) -> None:
         ('[{"sampling": {"text": "x"}, "action": "decline"}]', "goes only with action accept"),
         ('[{"sampling": {"text": "x"}, "mode": "form"}]', "answers a sampling request"),
         ('[{"sampling": {"model": "m"}}]', "needs `text` (or `toolUse`)"),
+        ('[{"sampling": {"text": " \\n\\t"}}]', "not a blank one"),
         ('[{"sampling": {"toolUse": {"input": {}}}}]', "toolUse.name: Field required"),
         ('[{"sampling": {"text": "x", "temperature": 1}}]', "temperature"),
         ('[{"mode": "sampling"}]', "needs `action`"),

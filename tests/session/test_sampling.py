@@ -106,6 +106,16 @@ async def test_decline_and_cancel_are_the_rejection_error(action: str) -> None:
     assert word in answer["error"]
 
 
+@pytest.mark.parametrize("text", ["", "  \n\t "])
+async def test_a_blank_reply_is_never_sent_as_the_models_answer(text: str) -> None:
+    handler, recorder = Sampler(SamplingOutcome("accept", text, model="me")), Recorder()
+    async with connected(spec("legacy"), handler, recorder) as conn:
+        outcome = await conn.call_tool("sample", {})
+    assert echoed(outcome)["code"] == -1  # the rejection error, no assistant message
+    notice = await recorder.wait_for(Notice, lambda n: "sampling reply was blank" in n.text)
+    assert notice.severity == "warning"
+
+
 @pytest.mark.parametrize("policy", ["decline", "cancel"])
 async def test_policy_answers_at_once_with_a_notice(policy: SamplingPolicy) -> None:
     handler, recorder = Sampler(None), Recorder()

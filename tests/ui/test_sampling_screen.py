@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Select, Static, TextArea
@@ -148,3 +149,54 @@ async def test_the_stop_reason_and_model_labels_sit_beside_their_fields() -> Non
         lines = [label.content_region.y for label in labels]
         assert lines == [stop.content_region.y, model.content_region.y], lines
         assert labels[0].region.right <= stop.region.x < labels[1].region.x < model.region.x
+
+
+def review_host() -> Any:
+    """An app with one review screen; its ``outcomes`` hold what the screen was closed with."""
+    from textual.app import App
+
+    from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
+
+    request = SamplingRequest(
+        server="s",
+        messages=(SamplingMessage("user", (SamplingPart("text", "hi"),)),),
+        max_tokens=100,
+    )
+
+    class Host(App[None]):
+        def __init__(self) -> None:
+            super().__init__()
+            self.outcomes: list[Any] = []
+
+        def on_mount(self) -> None:
+            self.push_screen(SamplingScreen(request), callback=self.outcomes.append)
+
+    return Host()
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [(), ("space", "space", "space"), ("space", "enter", "tab"), ("enter", "enter")],
+    ids=["empty", "spaces", "space-line-tab", "lines"],
+)
+async def test_ctrl_s_with_an_empty_or_blank_reply_sends_nothing(keys: tuple[str, ...]) -> None:
+    """A reply of nothing, or of only spaces, tabs and line ends, is no model answer: Ctrl+S
+    says so and sends nothing (a blank reply was sent as the model's message)."""
+    app = review_host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(lambda: isinstance(app.screen, SamplingScreen), pilot=pilot)
+        screen = app.screen
+        reply = screen.query_one("#sampling-reply", TextArea)
+        await wait_until(lambda: reply.has_focus, pilot=pilot)
+        await pilot.press(*keys)
+        await pilot.press("ctrl+s")
+        status = screen.query_one("#sampling-status", Static)
+        await wait_until(
+            lambda: "write the reply first" in str(status.render()), pilot=pilot, message="said"
+        )
+        assert app.outcomes == []  # nothing sent
+        assert app.screen is screen
+        await pilot.press(*"Fine", "ctrl+s")
+        await wait_until(lambda: app.outcomes, pilot=pilot, message="sent once written")
+    [outcome] = app.outcomes
+    assert outcome.action == "accept" and outcome.text.strip() == "Fine"
