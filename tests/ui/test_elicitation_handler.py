@@ -265,3 +265,56 @@ async def test_answered_before_its_first_frame_still_shown_then_finished() -> No
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_review_before_send_reaches_the_forms_the_app_opens(tmp_path: Path) -> None:
+    """``review_before_send = true`` (the config's ``[app]`` or ``--review``) is an option of the
+    app; the forms it opens for a server must review: the first Ctrl+S shows what will be sent,
+    nothing reaches the server until the second."""
+    import sys
+
+    from mcp_tui.config.options import AppOptions
+    from mcp_tui.session.events import ConnectionState
+    from mcp_tui.session.servers import ServerSpec, StdioTarget
+    from mcp_tui.ui.app import McpTuiApp
+    from tests.session.session_testkit import RAW_SERVER
+    from tests.waits import mounted_screen, wait_until
+
+    note = {"type": "object", "properties": {"note": {"type": "string"}}}
+    script = {
+        "tools": [{"name": "ask", "inputSchema": {"type": "object"}}],
+        "on_call": {
+            "ask": [
+                {"elicit": {"message": "A note?", "requestedSchema": note}, "id": "q1"},
+                {"await": "q1"},
+            ]
+        },
+        "results": {"ask": {"result_from": "q1"}},
+    }
+    path, record = tmp_path / "script.json", tmp_path / "got.jsonl"
+    path.write_text(json.dumps(script), encoding="utf-8")
+    args = (str(RAW_SERVER), "--script", str(path), "--record", str(record))
+    spec = ServerSpec("raw", StdioTarget(sys.executable, args))
+
+    def answers() -> list[dict[str, Any]]:
+        lines = record.read_text(encoding="utf-8").splitlines() if record.exists() else []
+        return [m for line in lines if (m := json.loads(line)).get("id") == "q1"]
+
+    app = McpTuiApp([spec], AppOptions(review_before_send=True, stderr_log=tmp_path / "e.log"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(
+            lambda: app.entries["raw"].state is ConnectionState.READY and app.entries["raw"].tools,
+            30,
+            pilot=pilot,
+        )
+        assert app.session is not None
+        app.session.call_tool("raw", "ask", {})
+        screen = await wait_until(lambda: mounted_screen(app, ElicitationScreen), 30, pilot=pilot)
+        assert screen.review
+        await pilot.press(*"hi", "ctrl+s")
+        await wait_until(lambda: screen.has_class("-reviewing"), pilot=pilot, message="review")
+        assert answers() == []  # shown, not sent
+        await pilot.press("ctrl+s")
+        await wait_until(answers, pilot=pilot, message="sent on the second Ctrl+S")
+    assert answers()[0]["result"] == {"action": "accept", "content": {"note": "hi"}}
