@@ -20,7 +20,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest
-from app_testkit import Script, make_app, session_of, wait_for, wait_until
+from app_testkit import Script, make_app, session_of, transcript_text, wait_for, wait_until
 from textual.css.query import NoMatches
 from textual.worker import WorkerState
 
@@ -176,3 +176,35 @@ async def test_an_outcome_written_after_exit_was_asked_is_dropped_not_raised() -
         session.queue_entries([notice_entry(Notice("demo", "the call ended as it closed"))])
         session.flush_entries()  # raised MountError
         app._flush_events()
+
+
+@pytest.mark.parametrize("state", ["_pruning", "_closing", "_closed"])
+async def test_a_server_event_on_a_screen_in_each_teardown_state_is_not_drawn(state: str) -> None:
+    """Each of Textual's teardown marks alone stops drawing (``closing.py``): ``_pruning`` from
+    ``App._prune`` on (the widgets still there, about to go), ``_closing`` once the screen's
+    message loop closes, ``_closed`` after it. The screen is put in exactly one state while a
+    server's notice arrives and the app's flush runs: the notice stays in the buffer, undrawn; out
+    of that state, the same flush draws it (so the arrival does reach the transcript). A guard
+    narrowed to fewer marks draws on a screen that is going."""
+    app, _ = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        await wait_for(pilot, lambda: session_of(app).panels_ready)
+        session = session_of(app)
+        sink = app.entries["demo"].connection.sink  # type: ignore[union-attr]
+        shown = len(session.transcript.entries)
+        setattr(session, state, True)  # nothing awaits in between: no message runs meanwhile
+        try:
+            sink(Notice("demo", "a notice while the screen goes"))
+            app._flush_events()
+            kept = app._buffer.pending
+            drawn = len(session.transcript.entries) - shown
+        finally:
+            setattr(session, state, False)
+        assert (kept, drawn) == (True, 0)
+        app._flush_events()
+        await wait_until(
+            lambda: "a notice while the screen goes" in transcript_text(app),
+            pilot=pilot,
+            message="drawn once the screen is live",
+        )
