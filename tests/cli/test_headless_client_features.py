@@ -2,8 +2,8 @@
 
 Ctrl+C: the call in flight is cancelled politely, then exit 130. SIGINT cancels the run's main
 task; cancelling the task that awaits ``call_tool`` makes the SDK send ``notifications/cancelled``
-before the connection closes. The fixture server records, on its own side, that its tool was
-cancelled.
+before the connection closes. The raw server records every message it gets, so the test reads
+the cancellation as the server received it.
 """
 
 from __future__ import annotations
@@ -14,17 +14,34 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 FEATURES_SERVER = Path(__file__).resolve().parents[1] / "fixtures" / "features_server.py"
+RAW_SERVER = FEATURES_SERVER.parent / "raw_server.py"
+
+
+#: A tool that never answers, on the raw stdio server (it starts in milliseconds and records
+#: every message it gets: the test waits on the messages themselves).
+NEVER = {
+    "tools": [{"name": "slow", "inputSchema": {"type": "object"}}],
+    "results": {"slow": {"never": True}},
+}
+
+
+def received(record: Path, method: str) -> list[dict[str, Any]]:
+    lines = record.read_text(encoding="utf-8").splitlines() if record.exists() else []
+    return [m for line in lines if (m := json.loads(line)).get("method") == method]
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 def test_sigint_cancels_the_call_then_exits_130(tmp_path: Path, mode: str) -> None:
-    record, log = tmp_path / "record.jsonl", tmp_path / "traffic.jsonl"
-    command = [sys.executable, "-m", "mcp_tui", "call", "slow", "--mode", mode, "--log", str(log)]
-    command += ["--", sys.executable, str(FEATURES_SERVER), str(record)]
+    script, record = tmp_path / "script.json", tmp_path / "got.jsonl"
+    script.write_text(json.dumps(NEVER), encoding="utf-8")
+    command = [sys.executable, "-m", "mcp_tui", "call", "slow", "--mode", mode]
+    command += ["--", sys.executable, str(RAW_SERVER), "--script", str(script)]
+    command += ["--record", str(record)]
     child = subprocess.Popen(
         command,
         stdout=subprocess.PIPE,
@@ -37,9 +54,9 @@ def test_sigint_cancels_the_call_then_exits_130(tmp_path: Path, mode: str) -> No
     )
     try:
         deadline = time.monotonic() + 60
-        while not (record.exists() and "slow started" in record.read_text()):
+        while not received(record, "tools/call"):  # the server has the call
             assert time.monotonic() < deadline and child.poll() is None, "the call never started"
-            time.sleep(0.05)
+            time.sleep(0.02)
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
     finally:
@@ -48,12 +65,10 @@ def test_sigint_cancels_the_call_then_exits_130(tmp_path: Path, mode: str) -> No
             child.communicate()
     assert child.returncode == 130, err
     assert out == "" and "mcp-tui: interrupted." in err
-    events = [json.loads(line)["event"] for line in record.read_text().splitlines()]
-    assert events == ["slow started", "slow cancelled"]
-    messages = [json.loads(line).get("message", {}) for line in log.read_text().splitlines()]
-    calls = [m["id"] for m in messages if m.get("method") == "tools/call"]
-    cancels = [m for m in messages if m.get("method") == "notifications/cancelled"]
-    assert cancels[0]["params"]["requestId"] == calls[0]
+    # The server received the cancellation of that very request before the connection closed.
+    [call] = received(record, "tools/call")
+    [cancel] = received(record, "notifications/cancelled")
+    assert cancel["params"]["requestId"] == call["id"]
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])

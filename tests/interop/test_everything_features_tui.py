@@ -59,27 +59,30 @@ def transcript(app: McpTuiApp) -> str:
 
 
 async def test_cancel_a_long_running_call_then_call_again(peers: None, tmp_path: Path) -> None:
+    """The test waits for what cancelling is: the ``notifications/cancelled`` for the call's id
+    on the wire, then the transcript's mark; the UI's being usable afterwards is shown by a quick
+    call (it waited for a second 3-second operation to end: twice the behaviour's own time)."""
     log = tmp_path / "traffic.jsonl"
-    app = build_app(tmp_path, ToolCallRequest(LONG, {"duration": 3, "steps": 3}))
+    app = build_app(tmp_path, ToolCallRequest(LONG, {"duration": 30, "steps": 30}))
     async with app.run_test(size=(120, 40)) as pilot:
         session = app.session
         assert session is not None
         calls = await wait_for(pilot, lambda: sent(log, "tools/call"), "the long call")
         await wait_for(pilot, lambda: session.cancellable, "the call in the running panel")
         await pilot.press("c")  # the only running call
+        (cancel,) = await wait_for(
+            pilot, lambda: sent(log, "notifications/cancelled"), "notifications/cancelled"
+        )
+        assert cancel["params"]["requestId"] == calls[0]["id"]
         await wait_for(pilot, lambda: "cancelled by you" in transcript(app), "the cancelled mark")
         assert not session.cancellable
-        (cancel,) = sent(log, "notifications/cancelled")
-        assert cancel["params"]["requestId"] == calls[0]["id"]
 
-        # The UI stays usable: the same tool again, left to finish. It started after the first
-        # one and takes as long, so by its end the first one's time was up too.
-        session.call_tool("everything", LONG, {"duration": 3, "steps": 3})
-        await wait_for(pilot, lambda: len(sent(log, "tools/call")) == 2, "the second call")
-        answered = await wait_for(pilot, lambda: tool_results(log, LONG), "the second result")
-        assert "Long running operation completed" in result_text(answered[0])
+        # The UI stays usable: another call, answered.
+        session.call_tool("everything", "echo", {"message": "still here"})
+        answered = await wait_for(pilot, lambda: tool_results(log, "echo"), "the echo")
+        assert "still here" in result_text(answered[0])
         await quit_app(pilot)
-    # The server received the cancellation: the TypeScript SDK answers no cancelled request.
+    # Nothing came back for the cancelled call while the app ran (its 30 s were far from up).
     ids = {m.get("id") for m in (e["message"] for e in traffic(log) if e.get("dir") == "in")}
     assert calls[0]["id"] not in ids
 

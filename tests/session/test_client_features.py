@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
-from session_testkit import FIXTURES, Recorder, connected, stdio_spec
+from session_testkit import FIXTURES, RAW_SERVER, Recorder, connected, stdio_spec
 
 from mcp_tui.session.events import LogReceived, Notice, TrafficRecorded
 from mcp_tui.session.roots import (
@@ -140,29 +142,52 @@ async def test_roots_capability_is_advertised_with_list_changed(tmp_path: Path) 
 # ---- cancel ------------------------------------------------------------------------------------
 
 
+#: A server that never answers ``slow`` (the raw stdio server: it starts in milliseconds and
+#: records every message it gets, so the test waits on the messages themselves).
+SLOW_SCRIPT = {
+    "tools": [
+        {"name": "slow", "inputSchema": {"type": "object"}},
+        {"name": "quick", "inputSchema": {"type": "object"}},
+    ],
+    "results": {
+        "slow": {"never": True},
+        "quick": {"result": {"content": [{"type": "text", "text": "quick answer"}]}},
+    },
+}
+
+
 @pytest.mark.anyio
 @pytest.mark.parametrize(("mode", "version"), ERAS)
 async def test_cancel_a_running_call(tmp_path: Path, mode: str, version: str) -> None:
-    record = tmp_path / "record.jsonl"
-    rec = Recorder()
-    async with connected(spec(record, mode), recorder=rec) as conn:
+    """Cancelling a call sends ``notifications/cancelled`` for its request: the test waits for
+    that message where the server receives it (it used to wait for an MCP server to start and
+    record, on its side, that its tool was cancelled: seconds for a millisecond behaviour)."""
+    script, record = tmp_path / "script.json", tmp_path / "got.jsonl"
+    script.write_text(json.dumps(SLOW_SCRIPT), encoding="utf-8")
+    args = (str(RAW_SERVER), "--script", str(script), "--record", str(record))
+    raw = ServerSpec("raw", StdioTarget(sys.executable, args), mode=mode)  # type: ignore[arg-type]
+
+    def got(method: str) -> list[dict[str, Any]]:
+        return [m for m in seen(record) if m.get("method") == method]
+
+    async with connected(raw) as conn:
+        assert conn.info is not None and conn.info.protocol_version == version
         result: list[object] = []
 
         async def call() -> None:
-            result.append(await conn.call_tool("slow", {"seconds": 60}, call_id=7))
+            result.append(await conn.call_tool("slow", {}, call_id=7))
 
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(call)
-            await until(lambda: any(e["event"] == "slow started" for e in seen(record)))
-            assert not conn.cancel_call(99)
-            assert conn.cancel_call(7)
+        with anyio.fail_after(20):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(call)
+                await until(lambda: got("tools/call"))  # the server has the call
+                assert not conn.cancel_call(99)
+                assert conn.cancel_call(7)
         (outcome,) = result
-        assert outcome.cancelled and outcome.error.startswith("cancelled by you")
-        await until(lambda: any(e["event"] == "slow cancelled" for e in seen(record)))
-        cancels = [
-            e.message for e in rec.of(TrafficRecorded) if e.method == "notifications/cancelled"
-        ]
-        assert cancels and cancels[0]["params"]["requestId"] is not None
+        assert outcome.cancelled and outcome.error.startswith("cancelled by you")  # type: ignore[attr-defined]
+        await until(lambda: got("notifications/cancelled"))  # the message itself, received
+        [request] = got("tools/call")
+        assert got("notifications/cancelled")[0]["params"]["requestId"] == request["id"]
         assert not conn.cancel_call(7)  # it is over
         quick = await conn.call_tool("quick", {}, call_id=8)
         assert quick.items[0].text == "quick answer"
