@@ -69,9 +69,11 @@ class McpTestFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         from mcp_tui.headless.testplan import plan_file, server_spec
+        from mcp_tui.testbench.answer_vars import expand_answer_variables
 
         try:
-            self.loaded = load_test_file(self.path)
+            # ``${VAR}`` in answers (a secret "Save as a test" did not write), as mcp-tui test.
+            self.loaded = expand_answer_variables(load_test_file(self.path), os.environ)
             self.spec = server_spec(self.loaded, os.environ)
         except TestFileError as exc:
             raise _BadFile(str(exc)) from None

@@ -104,3 +104,28 @@ def test_this_suite_does_not_collect_its_own_test_files() -> None:
     tests that check them."""
     config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert "-p no:mcp-tui" in config
+
+
+@pytest.mark.timeout(300)
+def test_a_secret_placeholder_in_an_answer_comes_from_the_environment(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As ``mcp-tui test`` does (what "Save as a test" writes for a secret-looking field)."""
+    pytester.makefile(
+        ".mcptest.toml",
+        secret="""\
+server = "demo"
+
+[[case]]
+name = "the name from the environment"
+tool = "set_preferences"
+answers = [{ action = "accept", content = { display_name = "${DISPLAY_NAME}" } }]
+expect = { text_contains = "Grace from CI" }
+""",
+    )
+    monkeypatch.delenv("DISPLAY_NAME", raising=False)
+    unset = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    unset.assert_outcomes(errors=1)
+    assert "line 6" in unset.stdout.str() and "DISPLAY_NAME is not set" in unset.stdout.str()
+    monkeypatch.setenv("DISPLAY_NAME", "Grace from CI")
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
