@@ -28,18 +28,28 @@ def run_test_command(args: Sequence[str], environ: Mapping[str, str]) -> int:
         raise UsageError(f"-j must be at least 1, not {ns.jobs}.")
     selected = compile_k(ns.k) if ns.k is not None else (lambda _: True)
     eras: list[Era] = list(dict.fromkeys(ns.era)) if ns.era else []
-    return run_tests(
-        ns.paths or ["."],
-        environ,
-        selected=selected,
-        eras=eras,
-        jobs=ns.jobs,
-        junit=ns.junit_xml,
-        json_output=ns.json,
-        update=ns.update,
-        quiet=ns.quiet,
-        collect_only=ns.collect_only,
-    )
+
+    def run() -> int:
+        return run_tests(
+            ns.paths or ["."],
+            environ,
+            selected=selected,
+            eras=eras,
+            jobs=ns.jobs,
+            junit=ns.junit_xml,
+            json_output=ns.json,
+            update=ns.update,
+            quiet=ns.quiet,
+            collect_only=ns.collect_only,
+        )
+
+    if ns.watch_path and not ns.watch:
+        raise UsageError("--watch-path goes with --watch: mcp-tui test --watch --watch-path DIR")
+    if ns.watch:
+        from mcp_tui.cli.testwatch import watch_tests
+
+        return watch_tests(run, ns.paths or ["."], ns.watch_path)
+    return run()
 
 
 def load_all(paths: Sequence[str | Path]) -> list[LoadedFile]:

@@ -49,7 +49,7 @@ def build_test_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="mcp-tui test",
         usage="mcp-tui test [PATH...] [-k EXPR] [--era ERA] [-j N] [--junit-xml FILE] [--json] "
-        "[--update]",
+        "[--update] [--watch [--watch-path DIR]]",
         description=TEST_DESCRIPTION,
         epilog=TEST_EPILOG,
         formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(
@@ -98,5 +98,19 @@ def build_test_parser() -> ArgumentParser:
     )
     parser.add_argument(
         "--collect-only", action="store_true", help="list the cases that would run, run none"
+    )
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="run again each time a test file or the server's source changes, until Ctrl+C",
+    )
+    parser.add_argument(
+        "--watch-path",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="DIR",
+        help="with --watch: the server's source to watch (repeatable; default: the folder of "
+        "each file's server script)",
     )
     return parser

@@ -15,7 +15,7 @@ to the first frame.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 
 #: A burst of events ends once this many milliseconds pass without another.
@@ -52,6 +52,22 @@ async def watch_files(
         files = _worth_naming({Path(path) for _, path in changes})
         if files:
             yield files
+
+
+def watch_files_sync(
+    paths: Sequence[Path], *, quiet_ms: int = QUIET_MS, longest_ms: int = LONGEST_BURST_MS
+) -> Iterator[tuple[Path, ...]]:
+    """:func:`watch_files` for a program with no event loop between its runs (``mcp-tui test
+    --watch``): the watches stay in place while the caller works, so a change made meanwhile is
+    the next burst. An empty tuple comes every :data:`IDLE_MS` with nothing changed: the first
+    says the watches are in place (take one before working). Ctrl+C ends it
+    (``KeyboardInterrupt``)."""
+    from watchfiles import watch
+
+    for changes in watch(
+        *paths, debounce=longest_ms, step=quiet_ms, rust_timeout=IDLE_MS, yield_on_timeout=True
+    ):
+        yield _worth_naming({Path(path) for _, path in changes}) if changes else ()
 
 
 def _worth_naming(paths: set[Path]) -> tuple[Path, ...]:
