@@ -8,6 +8,7 @@
 - ``big_meta(keys)``: one ``notifications/message`` whose ``_meta`` holds ``keys`` keys (10^6:
   about 14 MB on one line), then a text result.
 - ``big_log(bytes)``: one log message whose ``data`` is a string of that many bytes.
+- ``big_log_object(keys)``: one log message whose ``data`` is an object of that many keys.
 - ``big_progress(bytes)``: one ``notifications/progress`` (for this call's progress token, when
   the client sent one) whose ``message`` is that long.
 - ``list_changed``: the tool list changes (see above) and ``notifications/tools/list_changed``
@@ -25,7 +26,7 @@ from typing import Any
 
 Message = dict[str, Any]
 
-EXTRA_TOOLS = ("big_meta", "big_log", "big_progress", "list_changed")
+EXTRA_TOOLS = ("big_meta", "big_log", "big_log_object", "big_progress", "list_changed")
 
 
 class StallServer:
@@ -94,6 +95,9 @@ class StallServer:
         elif name == "big_log":
             size = int(arguments.get("bytes", 14_000_000))
             send(notify("notifications/message", {"level": "info", "data": "L" * size}))
+        elif name == "big_log_object":
+            data = {f"k{i}": 1 for i in range(int(arguments.get("keys", 1_000_000)))}
+            send(notify("notifications/message", {"level": "info", "data": data}))
         elif name == "big_progress":
             size = int(arguments.get("bytes", 14_000_000))
             token = (params.get("_meta") or {}).get("progressToken", "none")

@@ -11,6 +11,7 @@ handled it. Scenarios:
 - ``idle``: a tool call that sends nothing big (the machine's own key latency, for comparison);
 - ``meta``: one ``notifications/message`` of about 14 MB, 10^6 keys in ``_meta``;
 - ``log``: one log message whose data is a 14 MB string;
+- ``log-object``: one log message whose data is an object of 10^6 keys (about 14 MB);
 - ``progress``: one progress notification with a 14 MB message, during its tool call;
 - ``idle-3000``: 3,000 tools listed, nothing sent (the big tree's own key latency);
 - ``refresh``: 3,000 tools of 2 KB descriptions; five ``list_changed`` in a row (each one renames
@@ -54,6 +55,7 @@ SCENARIOS: dict[str, dict[str, Any]] = {
     "idle": {"tools": 3, "call": ("noop", {})},
     "meta": {"tools": 3, "call": ("big_meta", {"keys": 1_000_000})},
     "log": {"tools": 3, "call": ("big_log", {"bytes": 14_000_000})},
+    "log-object": {"tools": 3, "call": ("big_log_object", {"keys": 1_000_000})},
     "progress": {"tools": 3, "call": ("big_progress", {"bytes": 14_000_000})},
     "refresh": {"tools": 3000, "rounds": 5},
     "idle-3000": {"tools": 3000, "call": ("noop", {})},

@@ -12,7 +12,6 @@ message is still in the ``--log`` traffic file and every stderr line in the serv
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -25,6 +24,7 @@ from mcp_tui.session.events import LogReceived, StderrReceived
 with attrs_unseen():  # rich.pretty would load attrs only for what we never print
     from textual.widgets import RichLog
 from mcp_tui.ui.contrast import readable
+from mcp_tui.ui.json_preview import json_preview
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.text import literal_line, literal_text, literal_text_line
 
@@ -55,14 +55,18 @@ def clock(at: float) -> str:
     return time.strftime("%H:%M:%S", time.localtime(at))
 
 
-def log_data_text(data: object) -> str:
-    """A log notification's ``data`` as text: strings as they are, anything else as JSON."""
+#: Characters of one log message's data shown in the panel.
+DATA_CHARS = 2000
+
+
+def log_data_text(data: object, limit: int = DATA_CHARS) -> str:
+    """A log notification's ``data`` as text: strings as they are, anything else as JSON; at
+    most ``limit`` characters of JSON are made (and one more when there is more), so a huge
+    object costs no more than what is shown."""
     if isinstance(data, str):
         return data
-    try:
-        return json.dumps(data, ensure_ascii=False, default=str)
-    except (TypeError, ValueError, RecursionError):
-        return repr(data)
+    text, cut = json_preview(data, limit=limit)
+    return text + ("…" if cut else "")
 
 
 #: Lines that open a Python traceback in a server's stderr.
@@ -103,7 +107,7 @@ def log_line(event: LogReceived | StderrReceived, levels: Mapping[str, str] | No
         line.append(" ")
         line.append_text(literal_text_line(event.logger, limit=40, style="italic"))
     line.append(": ")
-    shown, _ = clip(log_data_text(event.data), chars=2000, lines=10)
+    shown, _ = clip(log_data_text(event.data), chars=DATA_CHARS, lines=10)
     line.append_text(literal_text(shown, limit=None))
     return line
 

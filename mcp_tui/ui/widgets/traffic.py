@@ -15,7 +15,6 @@ from servers.
 
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -30,7 +29,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Static
 
 from mcp_tui.session.events import TrafficRecorded
-from mcp_tui.ui.render import clip, pretty_json
+from mcp_tui.ui.json_preview import json_length, json_preview
+from mcp_tui.ui.render import clip
 from mcp_tui.ui.text import literal, literal_text_line
 from mcp_tui.ui.widgets.inert import InertInput
 
@@ -38,6 +38,10 @@ from mcp_tui.ui.widgets.inert import InertInput
 BATCH_MESSAGES = 100
 #: Rows kept in the table (the oldest go first); the ``--log`` file keeps every message.
 MAX_ROWS = 2000
+#: A message's size is measured up to this many characters of JSON ("> 256 K" beyond).
+MEASURED_CHARS = 256 * 1024
+#: Characters of the highlighted message's JSON shown below the table.
+DETAIL_CHARS = 8000
 #: The table's columns, in order.
 COLUMNS = ("time", "", "method", "id", "size", "latency", "server")
 
@@ -196,11 +200,9 @@ class TrafficView(Vertical):
                 if asked is not None:
                     latency = _duration(event.at - asked)
         size = ""
-        if measure:
-            try:
-                size = _size(len(json.dumps(message, ensure_ascii=False, default=str)))
-            except (TypeError, ValueError, RecursionError):
-                size = "?"
+        if measure:  # encoded only up to MEASURED_CHARS: a huge message is not encoded whole
+            length = json_length(message, cap=MEASURED_CHARS)
+            size = "?" if length is None else _size(length)
         return Row(
             self._next_key(),
             event,
@@ -267,7 +269,9 @@ class TrafficView(Vertical):
         if row is None or row.event is None:
             detail.update(literal(row.method if row is not None else "", limit=300))
             return
-        body, cut = clip(pretty_json(row.event.message), chars=8000, lines=200)
+        body, cut = json_preview(row.event.message, limit=DETAIL_CHARS, indent=2)
+        body, lines_cut = clip(body, chars=DETAIL_CHARS, lines=200)
+        cut = cut or lines_cut
         text = body + ("\n… cut (the --log file has every message in full)" if cut else "")
         detail.update(literal(text, limit=None))
 
@@ -279,7 +283,10 @@ class TrafficView(Vertical):
 
 
 def _size(length: int) -> str:
-    """ "116 B", "2.0 K", "1.3 M": short enough for the table at 80 columns."""
+    """ "116 B", "2.0 K", "1.3 M": short enough for the table at 80 columns; over
+    :data:`MEASURED_CHARS`: ">256 K"."""
+    if length > MEASURED_CHARS:
+        return f">{MEASURED_CHARS // 1024} K"
     if length < 1024:
         return f"{length} B"
     if length < 1024 * 1024:
