@@ -209,7 +209,8 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
                 )
                 text = f"{item.role}:\n{text}"
             shown = inline.stylize("$text-error") if outcome.is_error else inline
-            parts.append(server_block(shown))
+            # An image or audio block is mcp-tui's own placeholder ("[image: image/png, 3 KiB]").
+            parts.append(shown if item.kind in ("image", "audio") else server_block(shown))
             full.append(text)
         if outcome.structured is not None:
             data = pretty_json(outcome.structured)

@@ -177,7 +177,8 @@ async def test_a_tool_result_in_the_transcript_is_in_the_server_region() -> None
         def compose(self) -> Any:
             yield Transcript(id="transcript")
 
-    outcome = CallOutcome(items=(ContentItem("text", text=HOSTILE),))
+    image = ContentItem("image", mime_type="image/png", size=2048)
+    outcome = CallOutcome(items=(ContentItem("text", text=HOSTILE), image))
     app = TranscriptHost()
     async with app.run_test(size=(80, 24)) as pilot:
         transcript = app.query_one(Transcript)
@@ -192,3 +193,6 @@ async def test_a_tool_result_in_the_transcript_is_in_the_server_region() -> None
         assert not region.region.contains(x, y) and y < region.region.y
         for x, y in where(app.screen, FAKE_FOOTER):
             assert_inside(app.screen, region, x, y)
+        # mcp-tui's placeholder for an image is its own words: outside the region.
+        [(x, y)] = where(app.screen, "[image: image/png, 2.0 KiB]")
+        assert not isinstance(owner(app.screen, x, y), ServerText)
