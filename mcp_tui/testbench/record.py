@@ -129,11 +129,15 @@ def expectations(seen: Observed, notes: list[str], *, toml: bool = True) -> dict
 
 def url_start(url: str) -> str:
     """A regex for the URL's scheme and host: a URL-mode request's address usually carries a
-    fresh id or state on each run, its host does not."""
+    fresh id or state on each run, and a local page a fresh port (the demo's does), its host
+    does not."""
     parts = urlsplit(url)
-    if not parts.scheme or not parts.netloc:
+    if not parts.scheme or not parts.hostname:
         return "^" + re.escape(url)
-    return "^" + re.escape(f"{parts.scheme}://{parts.netloc}") + "(/|$|\\?|#)"
+    host = parts.netloc.rsplit("@", 1)[-1]
+    if parts.port is not None:
+        host = host[: host.rfind(":")]
+    return "^" + re.escape(f"{parts.scheme}://{host}") + "(:[0-9]+)?(/|$|\\?|#)"
 
 
 def default_name(kind: CallKind, target: str, actions: Sequence[str]) -> str:

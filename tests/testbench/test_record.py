@@ -120,6 +120,11 @@ def test_names_variables_and_url_patterns() -> None:
 
     assert re.search(pattern, "https://auth.example.com:8443/sign?state=other")
     assert not re.search(pattern, "https://auth.example.com.evil.test/sign")
+    local = url_start("http://127.0.0.1:39779/connect/abc")
+    assert local == r"^http://127\.0\.0\.1(:[0-9]+)?(/|$|\?|#)"
+    assert re.search(local, "http://127.0.0.1:48391/connect/other"), "a fresh port each run"
+    assert re.search(url_start("http://[::1]:8080/x"), "http://[::1]:9090/y")
+    assert re.search(url_start("https://example.com"), "https://example.com")
 
 
 CASE_WITH_SECRET = """\
