@@ -25,6 +25,7 @@ from mcp_tui.ui.widgets.argument_base import ActButton, ErrorLine, NodeBox, titl
 from mcp_tui.ui.widgets.argument_objects import SectionHeader
 from mcp_tui.ui.widgets.field_row import FieldRow
 from mcp_tui.ui.widgets.form_fields import DESCRIPTION_LIMIT
+from mcp_tui.ui.widgets.server_text import ServerText
 
 
 class ItemBox(Vertical):
@@ -94,7 +95,7 @@ class ArrayBox(NodeBox):
         yield Static(self._label(), classes="array-label")
         if self.node.description:
             text = literal(self.node.description, limit=DESCRIPTION_LIMIT)
-            yield Static(text, classes="array-description")
+            yield ServerText(text, classes="array-description")
         yield Vertical(*self._items(), classes="array-items")
         yield ActButton("+ add item (Alt+N)", self.add_last, classes="array-add")
         yield ErrorLine(classes="node-error")
