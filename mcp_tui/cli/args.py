@@ -198,7 +198,10 @@ def _add_log_option(parser: argparse._ActionsContainer) -> None:
 def _add_tui_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("session")
     group.add_argument(
-        "--call", metavar="TOOL", help="call TOOL as soon as its server is ready (in the TUI)"
+        "--call",
+        metavar="TOOL",
+        help="call TOOL as soon as its server is ready (in the TUI); without --args, a tool "
+        "with required arguments opens its arguments form instead",
     )
     group.add_argument(
         "--args", metavar="JSON", help='arguments for --call, a JSON object: \'{"city": "Paris"}\''

@@ -222,7 +222,7 @@ def plan_tui(
             raise ConfigError(_no_enabled_servers(config))
     if target is not None:
         specs.append(command_line_spec(target, ns.name, settings, [s.name for s in specs]))
-    call = ToolCallRequest(ns.call, arguments) if ns.call is not None else None
+    call = ToolCallRequest(ns.call, arguments, ask=ns.args is None) if ns.call is not None else None
     options = settings.to_options(
         call=call,
         traffic_log=ns.log,
@@ -315,7 +315,9 @@ def run_demo(
     _, config = load_located_config(ns.config, environ)
     settings = config.settings if config is not None else AppSettings()
     options = settings.to_options(
-        call=ToolCallRequest(ns.call, arguments) if ns.call is not None else None,
+        call=ToolCallRequest(ns.call, arguments, ask=ns.args is None)
+        if ns.call is not None
+        else None,
         traffic_log=ns.log,
         save_answers=ns.save_answers,
         stderr_log=ns.stderr_log,

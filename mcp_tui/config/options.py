@@ -19,6 +19,9 @@ class ToolCallRequest(Struct, frozen=True):
     tool: str
     arguments: dict[str, Any] = field(default_factory=dict)
     server: str | None = None  # None: the first server that offers the tool
+    #: No ``--args`` was given: a tool with required arguments opens its arguments form
+    #: instead of being called with ``{}`` (which its server can only refuse).
+    ask: bool = False
 
 
 class AppOptions(Struct, frozen=True):

@@ -244,6 +244,18 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
                     self.set_timer(settling, self._run_requested_call)
                     return
                 self._pending_call = None
+                required = tool.input_schema.get("required")
+                if request.ask and isinstance(required, list) and required:
+                    names = ", ".join(one_line(str(n), limit=40) for n in required[:5])
+                    self._buffer.add(
+                        Notice(
+                            entry.name,
+                            f"--call {one_line(tool.name)}: it has required arguments ({names}) "
+                            "and no --args were given: fill them in (Ctrl+S calls it)",
+                        )
+                    )
+                    session.open_tool(entry.name, tool.name)
+                    return
                 # The tool's form starts from these (typed by the user, in the shell) unless a
                 # call was already sent from the form: see ``last_sent.remember``.
                 from mcp_tui.schema.arguments.last_sent import remember

@@ -401,7 +401,8 @@ def test_demo_runs_the_bundled_server_over_stdio(launched: Launched, tmp_path: P
     assert isinstance(spec.target, StdioTarget)
     assert [spec.target.command, *spec.target.args] == [PY, "-m", "mcp_tui.demo"]
     assert "PYTHONPATH" in spec.target.env, "the child finds mcp_tui from a source checkout"
-    assert launched.options.call == ToolCallRequest("book_table", {})
+    # No --args: the TUI opens the arguments form if the tool has required arguments.
+    assert launched.options.call == ToolCallRequest("book_table", {}, ask=True)
     assert launched.options.traffic_log == tmp_path / "t.jsonl"
 
 

@@ -456,6 +456,30 @@ async def test_requested_call_runs_when_server_is_ready() -> None:
         await wait_for(pilot, lambda: "echo got" in transcript_text(app))
 
 
+async def test_requested_call_without_args_opens_the_form_of_a_tool_with_required_ones() -> None:
+    """``--call echo`` with no ``--args``: echo requires ``text``, so its arguments form opens
+    instead of a call with ``{}`` that the server can only refuse."""
+    from mcp_tui.ui.screens.arguments import ArgumentsScreen
+
+    options = AppOptions(call=ToolCallRequest("echo", ask=True))
+    app, factory = make_app(options=options)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
+        assert factory.latest("demo").calls == []
+        await pilot.press("escape")  # the transcript says why the form opened
+        await wait_for(
+            pilot, lambda: "--call echo: it has required arguments" in transcript_text(app)
+        )
+
+
+async def test_requested_call_without_args_calls_a_tool_with_none_required() -> None:
+    options = AppOptions(call=ToolCallRequest("ping", ask=True))
+    app, factory = make_app(options=options)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: bool(factory.made) and bool(factory.latest("demo").calls))
+        assert factory.latest("demo").calls[0][:2] == ("ping", {})
+
+
 async def test_requested_call_for_missing_tool_says_so() -> None:
     options = AppOptions(call=ToolCallRequest("nope"))
     app, factory = make_app(options=options)
