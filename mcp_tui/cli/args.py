@@ -212,7 +212,8 @@ def _add_tui_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         type=Path,
         help="write every elicitation answer given in the TUI to FILE, for `mcp-tui call "
-        "--answers FILE` to replay",
+        "--answers FILE` to replay: TOML ([[answers]]) for *.toml, JSON for *.json; other "
+        "names are refused",
     )
     group.add_argument(
         "--record",

@@ -169,6 +169,19 @@ def run_chat(args: list[str], command: list[str] | None, environ: Mapping[str, s
     return run_main(rest, command, environ, chat=chat.settings)
 
 
+def checked_save_answers(path: Path | None) -> Path | None:
+    """``--save-answers FILE``: its name must say the format it is written in."""
+    if path is None:
+        return None
+    from mcp_tui.config.answers import answers_format
+
+    try:
+        answers_format(path)
+    except ValueError as exc:
+        raise UsageError(f"--save-answers: {exc}.") from None
+    return path
+
+
 def _option_value(args: Sequence[str], option: str) -> str | None:
     """The value of ``--option VALUE`` or ``--option=VALUE`` in ``args``, if given."""
     for i, arg in enumerate(args):
@@ -226,7 +239,7 @@ def plan_tui(
     options = settings.to_options(
         call=call,
         traffic_log=ns.log,
-        save_answers=ns.save_answers,
+        save_answers=checked_save_answers(ns.save_answers),
         stderr_log=ns.stderr_log,
         connect_timeout=ns.connect_timeout,
         watch=_watch_paths(ns.watch, specs) or None,
@@ -319,7 +332,7 @@ def run_demo(
         if ns.call is not None
         else None,
         traffic_log=ns.log,
-        save_answers=ns.save_answers,
+        save_answers=checked_save_answers(ns.save_answers),
         stderr_log=ns.stderr_log,
         chat=chat,
         start_notes=_chat_hint(chat or settings.chat, environ),

@@ -270,12 +270,19 @@ def load_answers(path: str | os.PathLike[str]) -> AnswerScript:
 class AnswerRecorder:
     """Writes every answer given in the TUI, in order, as an answers file ``call`` replays as is.
 
-    The file is JSON (exact types, no extra dependency) and is rewritten atomically after each
-    answer, so it is always complete and valid even if the app is killed.
+    The format is the one the file's name says: TOML for ``.toml`` (``[[answers]]`` tables),
+    JSON for ``.json``; any other name is refused (:func:`answers_format`), since ``call`` reads
+    a ``.toml`` file as TOML. Both are written as ASCII with every other character escaped, so a
+    server's message cannot hide bidi or control characters in the file. TOML has no null: a
+    null value (a nullable field sent empty) is left out of a TOML answer, and :meth:`record`
+    returns a note saying so (the replay then fills that field from the schema's default). The
+    file is rewritten atomically after each answer, so it is always complete and valid even if
+    the app is killed.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
+        self.format = answers_format(self.path)
         self.entries: list[dict[str, Any]] = []
 
     def record(
@@ -288,9 +295,10 @@ class AnswerRecorder:
         server: str | None = None,
         tool: str | None = None,
         sampling: dict[str, Any] | None = None,
-    ) -> None:
+    ) -> list[str]:
         """Append one answer and rewrite the file. ``content`` only with accept in form mode,
-        ``sampling`` (text, model, stopReason) only with accept in sampling mode."""
+        ``sampling`` (text, model, stopReason) only with accept in sampling mode. Returns notes
+        for the person (values TOML cannot hold)."""
         entry: dict[str, Any] = {"action": action}
         if action == "accept" and mode == "form" and content is not None:
             entry["content"] = content
@@ -302,12 +310,26 @@ class AnswerRecorder:
             entry["server"] = server
         if tool is not None:
             entry["tool"] = tool
+        notes: list[str] = []
+        if self.format == "toml":
+            dropped: list[str] = []
+            entry = _without_nulls(entry, "", dropped)
+            if dropped:
+                notes.append(
+                    f"answer #{len(self.entries) + 1} in {self.path.name}: TOML has no null, so "
+                    f"{', '.join(dropped)} (sent as null) is left out; a replay fills it from "
+                    "the schema's default (a .json file keeps nulls)"
+                )
         self.entries.append(entry)
         self._write()
+        return notes
 
     def _write(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({"answers": self.entries}, indent=2, ensure_ascii=True) + "\n"
+        if self.format == "toml":
+            text = "".join(_toml_table(entry) for entry in self.entries)
+        else:
+            text = json.dumps({"answers": self.entries}, indent=2, ensure_ascii=True) + "\n"
         fd, tmp = tempfile.mkstemp(prefix=".answers-", dir=self.path.parent)
         try:
             with os.fdopen(fd, "w", encoding="ascii") as f:
@@ -316,3 +338,93 @@ class AnswerRecorder:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def answers_format(path: str | os.PathLike[str]) -> Literal["toml", "json"]:
+    """The format a recorded answers file is written in, from its name; ``ValueError`` naming
+    the choices for any other name."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".toml":
+        return "toml"
+    if suffix == ".json":
+        return "json"
+    raise ValueError(
+        f"{os.fspath(path)!r} does not say its format: name it *.toml (TOML, [[answers]] "
+        "tables) or *.json (JSON); `mcp-tui call --answers` reads it by that name"
+    )
+
+
+def _without_nulls(value: Any, where: str, dropped: list[str]) -> Any:
+    """``value`` without ``None`` anywhere (TOML cannot write it); their paths go to ``dropped``."""
+    if isinstance(value, dict):
+        kept = {}
+        for key, item in value.items():
+            path = f"{where}.{key}" if where else str(key)
+            if item is None:
+                dropped.append(repr(path.removeprefix("content.")))
+            else:
+                kept[key] = _without_nulls(item, path, dropped)
+        return kept
+    if isinstance(value, list):
+        if any(item is None for item in value):
+            dropped.append(f"a null in {where!r}")
+        return [_without_nulls(item, where, dropped) for item in value if item is not None]
+    return value
+
+
+def _toml_table(entry: dict[str, Any]) -> str:
+    """One ``[[answers]]`` table; nested values as inline tables and arrays."""
+    lines = ["[[answers]]"]
+    lines += [f"{_toml_key(key)} = {_toml_value(value)}" for key, value in entry.items()]
+    return "\n".join(lines) + "\n\n"
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_string(key)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value) if value == value and abs(value) != float("inf") else str(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        items = ", ".join(f"{_toml_key(str(k))} = {_toml_value(v)}" for k, v in value.items())
+        return "{" + items + "}"
+    raise ValueError(f"cannot write {type(value).__name__} to TOML")
+
+
+#: TOML's short escapes; every other character outside printable ASCII is ``\uXXXX``.
+_TOML_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\f": "\\f",
+    "\r": "\\r",
+}
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string in ASCII: quotes, backslashes and control, bidi and other non-ASCII
+    characters escaped (``\\UXXXXXXXX`` above the BMP: TOML escapes are code points)."""
+    out = []
+    for char in text:
+        if char in _TOML_ESCAPES:
+            out.append(_TOML_ESCAPES[char])
+        elif " " <= char <= "~":
+            out.append(char)
+        elif 0xD800 <= ord(char) <= 0xDFFF:  # a lone surrogate is no code point
+            out.append("\\uFFFD")
+        elif ord(char) > 0xFFFF:
+            out.append(f"\\U{ord(char):08X}")
+        else:
+            out.append(f"\\u{ord(char):04X}")
+    return '"' + "".join(out) + '"'

@@ -39,6 +39,7 @@ from mcp_tui.ui.collector_hold import CollectorHold
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
 from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
     from mcp_tui.config.answers import AnswerRecorder
@@ -329,7 +330,7 @@ class TuiElicitationHandler:
                 from mcp_tui.config.answers import AnswerRecorder
 
                 self._recorder = AnswerRecorder(self.save_answers)
-            self._recorder.record(
+            notes = self._recorder.record(
                 message=request.message,
                 mode="sampling",
                 action=outcome.action,
@@ -337,6 +338,8 @@ class TuiElicitationHandler:
                 tool=request.tool,
                 sampling=reply if outcome.action == "accept" else None,
             )
+            for note in notes:
+                self.app.notify(one_line(note, limit=None), severity="warning", markup=False)
         except Exception as exc:
             self.app.notify(
                 f"Could not save the answer to {self.save_answers}: {exc}",
@@ -355,7 +358,7 @@ class TuiElicitationHandler:
                 from mcp_tui.config.answers import AnswerRecorder
 
                 self._recorder = AnswerRecorder(self.save_answers)
-            self._recorder.record(
+            notes = self._recorder.record(
                 message=request.message,
                 mode=request.mode,
                 action=outcome.action,
@@ -363,6 +366,8 @@ class TuiElicitationHandler:
                 server=request.server,
                 tool=request.tool,
             )
+            for note in notes:
+                self.app.notify(one_line(note, limit=None), severity="warning", markup=False)
         except Exception as exc:
             self.app.notify(
                 f"Could not save the answer to {self.save_answers}: {exc}",

@@ -282,3 +282,31 @@ def test_recorded_sampling_replies_replay(tmp_path: Path) -> None:
     assert use is not None and (use.name, use.input) == ("get_weather", {"city": "Oslo"})
     second = script.pick("n", "sampling")
     assert second is not None and second.entry.answer == "decline"
+
+
+def test_a_toml_recording_leaves_out_nulls_with_a_note_and_escapes_what_is_not_ascii(
+    tmp_path: Path,
+) -> None:
+    import tomllib
+
+    from mcp_tui.config.answers import AnswerRecorder, load_answers
+
+    path = tmp_path / "rec.toml"
+    notes = AnswerRecorder(path).record(
+        message="Pick \u202eone\x1b[31m 😀",
+        mode="form",
+        action="accept",
+        content={"nickname": None, "name": "Ada"},
+    )
+    assert notes == [
+        "answer #1 in rec.toml: TOML has no null, so 'nickname' (sent as null) is left out; a "
+        "replay fills it from the schema's default (a .json file keeps nulls)"
+    ]
+    text = path.read_text(encoding="ascii")  # only ASCII: no bidi or escape character in the file
+    assert "\\u202E" in text and "\\u001B" in text and "\\U0001F600" in text
+    answer = tomllib.loads(text)["answers"][0]
+    assert answer["content"] == {"name": "Ada"}
+    assert answer["message"] == "Pick \u202eone\x1b[31m 😀"
+    assert load_answers(path).answers[0].entry.content == {"name": "Ada"}
+    with pytest.raises(ValueError, match=r"\*\.toml .* \*\.json"):
+        AnswerRecorder(tmp_path / "rec.txt")

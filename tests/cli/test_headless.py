@@ -473,36 +473,51 @@ def test_reader_leaving_early_keeps_the_exit_code(url: str) -> None:
     assert "Traceback" not in err and "BrokenPipe" not in err
 
 
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
 def test_answers_recorded_in_the_tui_replay_unchanged(
-    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    url: str, tmp_path: Path, suffix: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """What ``--save-answers`` writes (``AnswerRecorder``) is what ``call --answers`` replays."""
+    """What ``--save-answers`` writes (``AnswerRecorder``) is what ``call --answers`` replays, in
+    the format its name says (a .toml file got JSON, which then failed as "not valid TOML")."""
+    import tomllib
+
     from mcp_tui.config.answers import AnswerRecorder
 
-    path = tmp_path / "recorded.json"
+    content = {
+        "name": 'Ada "the first" \\ Lovelace',
+        "age": 36,
+        "ratio": 0.5,
+        "subscribe": True,
+        "color": "blue",
+        "tags": ["a", "c"],
+    }
+    path = tmp_path / f"recorded{suffix}"
     recorder = AnswerRecorder(path)
     recorder.record(
-        message="First question: how are you?",
+        message="Tell us about yourself",
         mode="form",
         action="accept",
-        content={"answer": "recorded"},
+        content=content,
         server="fixture",
-        tool="two_questions",
+        tool="profile",
     )
-    recorder.record(
-        message="Second question: and tomorrow?",
-        mode="form",
-        action="cancel",
-        server="fixture",
-        tool="two_questions",
-    )
-    code, out, err = run(["call", "two_questions", "--answers", str(path), url], capsys)
+    text = path.read_text(encoding="utf-8")
+    parsed = tomllib.loads(text) if suffix == ".toml" else json.loads(text)
+    assert parsed["answers"][0]["content"] == content
+    if suffix == ".toml":
+        assert text.count("[[answers]]") == 1
+    code, out, err = run(["call", "profile", "--answers", str(path), url], capsys)
     assert code == 0, err
-    assert json.loads(out) == [
-        {"action": "accept", "content": {"answer": "recorded"}},
-        {"action": "cancel"},
-    ]
+    assert json.loads(out) == {"action": "accept", "content": content}
     assert "recorded for a different message" not in err
+
+
+def test_save_answers_needs_a_name_that_says_the_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = run(["--save-answers", str(tmp_path / "rec.yaml"), "--", PY, "-V"], capsys)
+    assert code == 2
+    assert "--save-answers" in err and ".toml" in err and ".json" in err
 
 
 # ---- calling after the first tools listing (issue 7 follow-up) ----------------------------------
