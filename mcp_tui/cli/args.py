@@ -34,11 +34,12 @@ EXIT_CODES_HELP = f"""\
 exit codes:
   {EXIT_OK}    success
   {EXIT_TOOL_ERROR}    the tool call failed: the result has isError, or the server answered the
-       call with a JSON-RPC error (call)
+       request with a JSON-RPC error (call, read, get)
   {EXIT_USAGE}    usage error: bad arguments, a missing or invalid config or answers file
   {EXIT_CONNECTION}    the server could not be started or reached, or the connection was lost
+       (call, read, get, list; the server's exit status is named)
   {EXIT_ELICITATION}    an elicitation request could not be answered validly: a scripted
-       answer (or the schema's defaults) does not fit the requested schema (call)
+       answer (or the schema's defaults) does not fit the requested schema (call, read, get)
   {EXIT_INTERRUPTED}  interrupted (Ctrl+C)"""
 
 MAIN_USAGE = """\
@@ -89,21 +90,90 @@ examples:
 
 {EXIT_CODES_HELP}"""
 
-HEADLESS_EPILOG = f"""\
+TARGET_HELP = """\
 TARGET is one of:
   URL                       a Streamable HTTP server (it may be the last argument)
   --config FILE --server N  a server of a config file (--server may be left out when the
                             file has one server)
   -- COMMAND [ARGS...]      a stdio server
-  --demo                    the bundled demo server
+  --demo                    the bundled demo server"""
 
-answers file (TOML or JSON, see `mcp-tui --save-answers`): a list of answers, each
-  {{action = "accept", content = {{...}}}}, {{action = "decline"}} or {{action = "cancel"}},
-  used in order, or for every request whose message matches the regex `match`. Accepted content
-  is completed with the schema's defaults and validated before it is sent. URL-mode requests are
-  printed with their checked URL and are never opened: they get the file's answer, or decline.
+ANSWERS_HELP = """\
+answers files (--answers FILE): TOML (by a .toml name) or JSON; `mcp-tui --save-answers FILE`
+  records one in the TUI. A list of answers, each accept (with content), decline or cancel:
+    TOML: one [[answers]] table per answer   JSON: {"answers": [...]} or just the list
+      [[answers]]                              {"answers": [
+      action = "accept"                          {"action": "accept",
+      content = {name = "Ada", age = 36}          "content": {"name": "Ada", "age": 36}},
+      [[answers]]                                {"action": "decline", "match": "(?i)delete"}
+      action = "decline"                       ]}
+      match = "(?i)delete"
+  Answers are used in order, or for every request whose message matches the regex `match`.
+  Accepted content is completed with the schema's defaults and validated before it is sent.
+  URL-mode requests are printed with their checked URL and never opened: they get the file's
+  answer, or decline."""
 
-{EXIT_CODES_HELP}"""
+#: What exit codes 0 and 1 mean for each headless verb.
+_OUTCOMES = {
+    "call": (
+        "success: the tool returned a result without isError",
+        "the tool call failed: the result has isError, or the server answered the\n"
+        "       call with a JSON-RPC error (an unknown tool, ...)",
+    ),
+    "read": (
+        "success: the server returned the resource",
+        "the server answered with a JSON-RPC error (an unknown resource, ...)",
+    ),
+    "get": (
+        "success: the server returned the prompt",
+        "the server answered with a JSON-RPC error (an unknown prompt, ...)",
+    ),
+}
+
+
+def headless_epilog(verb: str) -> str:
+    """The ``--help`` epilog of ``call``, ``read``, ``get`` or ``list``: the targets, the
+    answers-file syntax (the verbs that answer elicitations) and the exit codes that apply."""
+    if verb == "list":
+        codes = exit_codes_help(
+            ok="success: the server's lists were printed",
+            usage="usage error: bad arguments, a missing or invalid config file",
+        )
+        return f"{TARGET_HELP}\n\n{codes}"
+    ok, failed = _OUTCOMES[verb]
+    codes = exit_codes_help(
+        ok=ok,
+        failed=failed,
+        elicitation="an elicitation request could not be answered validly: a scripted\n"
+        "       answer (or the schema's defaults) does not fit the requested schema, or the\n"
+        "       schema cannot be shown as a form",
+    )
+    return f"{TARGET_HELP}\n\n{ANSWERS_HELP}\n\n{codes}"
+
+
+def exit_codes_help(
+    *,
+    ok: str,
+    usage: str = "usage error: bad arguments, a missing or invalid config or answers file",
+    failed: str | None = None,
+    connection: str | None = "the server could not be started or reached, the connection was\n"
+    "       lost (the server's exit status is named), or --timeout ran out",
+    elicitation: str | None = None,
+) -> str:
+    """An "exit codes:" section listing only the codes a command can end with."""
+    rows = [(EXIT_OK, ok), (EXIT_TOOL_ERROR, failed), (EXIT_USAGE, usage)]
+    rows += [(EXIT_CONNECTION, connection), (EXIT_ELICITATION, elicitation)]
+    rows.append((EXIT_INTERRUPTED, "interrupted (Ctrl+C)"))
+    lines = [f"  {code:<4} {text}" for code, text in rows if text is not None]
+    return "exit codes:\n" + "\n".join(lines)
+
+
+#: The TUI's (``mcp-tui demo``): a server's failures are shown in it, not as exit codes.
+TUI_EXIT_CODES_HELP = exit_codes_help(
+    ok="the TUI was quit",
+    usage="usage error: bad arguments, a missing or invalid config file",
+    connection=None,
+)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -282,7 +352,7 @@ def build_demo_parser() -> ArgumentParser:
         prog="mcp-tui demo",
         description="Open the TUI on the demo MCP server that ships with mcp-tui: forms of every\n"
         "kind, a booking wizard, URL-mode consent, progress and logs. Needs nothing else.",
-        epilog=EXIT_CODES_HELP,
+        epilog=TUI_EXIT_CODES_HELP,
         formatter_class=_formatter,
     )
     parser.add_argument(
@@ -303,7 +373,7 @@ def build_call_parser() -> ArgumentParser:
         "[--sampling POLICY] [--task] [--json] [options] TARGET",
         description="Connect, call TOOL once and answer every elicitation without a UI.\n"
         "The result goes to stdout; each elicitation and the answer given go to stderr.",
-        epilog=HEADLESS_EPILOG,
+        epilog=headless_epilog("call"),
         formatter_class=_formatter,
     )
     parser.add_argument("tool", metavar="TOOL", help="the tool to call")
@@ -330,7 +400,7 @@ def build_read_parser() -> ArgumentParser:
         description="Connect, read the resource URI once (resources/read) and answer every\n"
         "elicitation the server asks meanwhile without a UI, as `mcp-tui call` does.\n"
         "The contents go to stdout; each elicitation and the answer given go to stderr.",
-        epilog=HEADLESS_EPILOG,
+        epilog=headless_epilog("read"),
         formatter_class=_formatter,
     )
     parser.add_argument("tool", metavar="URI", help="the resource's URI (a template's filled in)")
@@ -349,7 +419,7 @@ def build_get_parser() -> ArgumentParser:
         "elicitation the server asks meanwhile without a UI, as `mcp-tui call` does.\n"
         "The messages go to stdout, each after its role ([user], [assistant]); each\n"
         "elicitation and the answer given go to stderr.",
-        epilog=HEADLESS_EPILOG,
+        epilog=headless_epilog("get"),
         formatter_class=_formatter,
     )
     parser.add_argument("tool", metavar="PROMPT", help="the prompt's name")
@@ -390,7 +460,7 @@ def build_list_parser() -> ArgumentParser:
         usage="mcp-tui list [--json] [options] TARGET",
         description="Connect and print the server's tools, prompts, resources and resource\n"
         "templates, with their schemas.",
-        epilog=HEADLESS_EPILOG,
+        epilog=headless_epilog("list"),
         formatter_class=_formatter,
     )
     parser.add_argument("url", nargs="?", metavar="URL", help="the server's URL (see TARGET)")

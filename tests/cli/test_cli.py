@@ -3,6 +3,7 @@ paragraph on stderr with the documented exit code, never a traceback."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,14 @@ import pytest
 
 from mcp_tui.cli import demo as cli_demo
 from mcp_tui.cli import main as cli
-from mcp_tui.cli.args import build_call_parser, build_list_parser, build_main_parser
+from mcp_tui.cli.args import (
+    build_call_parser,
+    build_demo_parser,
+    build_get_parser,
+    build_list_parser,
+    build_main_parser,
+    build_read_parser,
+)
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
@@ -308,11 +316,22 @@ def test_name_clash_with_config_server(
 # ---- help and version ---------------------------------------------------------------------------
 
 
-def test_help_lists_every_option_and_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
-    for parser, argv in (
-        (build_main_parser(), ["--help"]),
-        (build_call_parser(), ["call", "--help"]),
-        (build_list_parser(), ["list", "--help"]),
+def _exit_codes(text: str) -> list[str]:
+    """The codes listed under "exit codes:" in a --help text."""
+    section = text.split("exit codes:\n", 1)[1]
+    return re.findall(r"^  (\d+) ", section, flags=re.M)
+
+
+def test_help_lists_every_option_and_the_exit_codes_that_apply(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for parser, argv, codes in (
+        (build_main_parser(), ["--help"], ["0", "1", "2", "3", "4", "130"]),
+        (build_call_parser(), ["call", "--help"], ["0", "1", "2", "3", "4", "130"]),
+        (build_read_parser(), ["read", "--help"], ["0", "1", "2", "3", "4", "130"]),
+        (build_get_parser(), ["get", "--help"], ["0", "1", "2", "3", "4", "130"]),
+        (build_list_parser(), ["list", "--help"], ["0", "2", "3", "130"]),
+        (build_demo_parser(), ["demo", "--help"], ["0", "2", "130"]),
     ):
         assert cli.main(argv) == 0
         text = capsys.readouterr().out
@@ -320,8 +339,13 @@ def test_help_lists_every_option_and_exit_code(capsys: pytest.CaptureFixture[str
             for option in action.option_strings:
                 assert option in text, f"{option} missing from {argv}"
             assert action.help, f"{action.dest} has no help"
-        for code in ("0 ", "1 ", "2 ", "3 ", "4 "):
-            assert f"\n  {code}" in text
+        assert _exit_codes(text) == codes, argv
+        # Only the verbs that answer elicitations describe answers files, with TOML's syntax.
+        answers = argv[0] in ("call", "read", "get")
+        assert ("answers files (--answers FILE)" in text) is answers, argv
+        assert ("answers file" in text) is (answers or argv[0] == "--help"), argv
+        if answers:
+            assert "[[answers]]" in text, argv
     assert cli.main(["demo", "--help"]) == 0
     assert "--http" in capsys.readouterr().out
 
