@@ -31,7 +31,12 @@ DUPLICATE_CHOICE = "Pick each choice at most once"
 
 
 def plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+    """``1 item``, ``2 items``; ``2 entries`` (a consonant and ``y``), ``2 days``."""
+    if n == 1:
+        return f"{n:,} {word}"
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return f"{n:,} {word[:-1]}ies"
+    return f"{n:,} {word}s"
 
 
 # ---------------------------------------------------------------- bounds in words

@@ -64,3 +64,14 @@ def test_describe(prop: dict[str, Any], constraint: str, hint: str) -> None:
 def test_server_text_in_descriptions_is_made_visible() -> None:
     constraint, _ = describe({"type": "string", "pattern": "a\x1b]0;x\x07"})
     assert constraint == "matching a\\e]0;x\\x07"
+
+
+def test_plurals_read_as_english() -> None:
+    from mcp_tui.schema.rules import plural
+
+    assert [plural(1, "entry"), plural(2, "entry"), plural(3, "day"), plural(2, "item")] == [
+        "1 entry",
+        "2 entries",
+        "3 days",
+        "2 items",
+    ]
