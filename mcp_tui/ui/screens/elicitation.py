@@ -25,7 +25,7 @@ from typing import ClassVar
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -37,6 +37,7 @@ from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.screens.closing import close_wherever, open_dialog
 from mcp_tui.ui.screens.elicitation_keys import (
     ELICITATION_BINDINGS,
+    AnswerBar,
     answer_button,
     relabel,
 )
@@ -109,8 +110,6 @@ class ElicitationScreen(
     #elicitation-notes.-shown { display: block; }
     #elicitation-status { height: auto; max-height: 3; color: $text-error; display: none; }
     #elicitation-status.-shown { display: block; }
-    #elicitation-buttons { height: auto; align: center middle; margin: 1 0 0 0; }
-    #elicitation-buttons Button { margin: 0 1; }
     #elicitation-back { display: none; }
     ElicitationScreen.-reviewing #elicitation-back { display: block; }
     ElicitationScreen.-reviewing SchemaForm { display: none; }
@@ -187,7 +186,7 @@ class ElicitationScreen(
                     classes="-shown",
                 )
             yield Static(id="elicitation-status")
-            with Horizontal(id="elicitation-buttons"):
+            with AnswerBar(id="elicitation-buttons"):
                 if self.review:
                     yield OrderedButton(
                         "Back to form",

@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Literal
 
+from textual import events
 from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Button
 from textual.widgets.button import ButtonVariant
@@ -78,6 +80,39 @@ def relabel(button: Button, answer: Answer, word: Content = _USUAL_WORD) -> None
     """Change an answer button's word (Accept -> Send on the review, Open -> Accept once the
     browser could not be opened); the key stays."""
     button.label = answer_label(answer, word)
+    if isinstance(button.parent, AnswerBar):
+        button.parent.fit()
+
+
+class AnswerBar(Horizontal):
+    """The row of a request screen's answer buttons, always in sight, always whole.
+
+    Docked at the bottom of the dialog, so a long body or a short terminal shrinks the body, never
+    the buttons. When the row is wider than the screen it becomes two columns: at 40 columns the
+    URL consent's row was cut to "Open Ctrl+S  Decline Ctrl+R", with no way to cancel in sight.
+    """
+
+    DEFAULT_CSS = """
+    AnswerBar { dock: bottom; height: auto; align: center middle; margin: 1 0 0 0; }
+    AnswerBar > Button { margin: 0 1; }
+    AnswerBar.-stacked { layout: grid; grid-size: 2; grid-rows: 1; grid-columns: 1fr 1fr; }
+    AnswerBar.-stacked > Button { width: 1fr; margin: 0 0 0 1; }
+    """
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit()
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.fit)
+
+    def fit(self) -> None:
+        """One row when every button fits in it (label, padding and margins), else two columns."""
+        needed = sum(
+            button.label.cell_length + 4
+            for button in self.query_children(Button)
+            if button.display and isinstance(button.label, Content)
+        )
+        self.set_class(needed > self.size.width > 0, "-stacked")
 
 
 def answer_button(

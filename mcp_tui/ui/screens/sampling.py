@@ -42,7 +42,7 @@ from mcp_tui.session.sampling import (
 )
 from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.screens.closing import close_wherever
-from mcp_tui.ui.screens.elicitation_keys import ELICITATION_BINDINGS, answer_button
+from mcp_tui.ui.screens.elicitation_keys import ELICITATION_BINDINGS, AnswerBar, answer_button
 from mcp_tui.ui.screens.request_header import RequestHeader
 from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, AsksTheChatModel
 from mcp_tui.ui.text import literal, literal_text_line
@@ -141,8 +141,6 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
     #sampling-status { height: auto; max-height: 3; color: $text-error; display: none; }
     #sampling-status.-shown { display: block; }
     #sampling-status.-info { color: $text-muted; }
-    #sampling-buttons { height: auto; align: center middle; margin: 1 0 0 0; }
-    #sampling-buttons Button { margin: 0 1; }
     """
 
     def __init__(self, request: SamplingRequest, *, waiting: int = 0) -> None:
@@ -243,7 +241,7 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
                     )
                     yield InertTextArea("{}", id="sampling-tool-input", soft_wrap=True)
             yield Static(id="sampling-status")
-            with Horizontal(id="sampling-buttons"):
+            with AnswerBar(id="sampling-buttons"):
                 yield answer_button("accept", id="sampling-accept", on_press=self.accept_now)
                 yield answer_button("decline", id="sampling-decline", on_press=self.decline_now)
                 yield answer_button("cancel", id="sampling-cancel", on_press=self.action_cancel)

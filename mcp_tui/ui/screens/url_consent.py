@@ -33,7 +33,7 @@ from typing import ClassVar, Literal
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -51,6 +51,7 @@ from mcp_tui.ui.screens.elicitation_keys import (
     CANCEL_ID,
     CANCEL_KEY,
     DECLINE_HINT,
+    AnswerBar,
     answer_button,
     elicitation_bindings,
     relabel,
@@ -132,8 +133,6 @@ class UrlConsentScreen(
     #url-status { height: auto; display: none; margin: 1 0 0 0; }
     #url-status.-shown { display: block; }
     #url-status.-error { color: $text-error; }
-    #url-buttons { height: auto; align: center middle; margin: 1 0 0 0; }
-    #url-buttons Button { margin: 0 1; }
     """
 
     def __init__(
@@ -220,7 +219,7 @@ class UrlConsentScreen(
                         id="url-full-unicode",
                     )
             yield Static(id="url-status")
-            with Horizontal(id="url-buttons"):
+            with AnswerBar(id="url-buttons"):
                 if verdict.allowed:
                     yield answer_button(
                         "accept", id="url-open", word=Content("Open"), on_press=self._open_pressed
