@@ -58,6 +58,7 @@ from mcp_tui.schema.parse import parse_requested_schema  # noqa: E402
 from mcp_tui.session.elicitation import ElicitationRequest  # noqa: E402
 from mcp_tui.session.events import ConnectionState  # noqa: E402
 from mcp_tui.ui.app import McpTuiApp  # noqa: E402
+from mcp_tui.ui.arming_delay import ARMING  # noqa: E402
 from mcp_tui.ui.screens.confirm import ConfirmScreen  # noqa: E402
 from mcp_tui.ui.screens.elicitation import ElicitationScreen  # noqa: E402
 from mcp_tui.ui.screens.help import HelpScreen  # noqa: E402
@@ -302,6 +303,9 @@ Scene = Callable[[McpTuiApp, Pilot[None], Callable[[str], None]], Awaitable[None
 async def main_async(out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     os.environ["BROWSER"] = "true"  # "opens" every page without opening anything
+    # Screens that answer a server ignore Ctrl+S for a moment after they appear (arming): the
+    # scenes press it at once, and each shot shows a screen as it looks once it is live.
+    ARMING.delay = 0
     written = await run_app(FORM_SIZE, out, forms)
     if wanted("session") or wanted("traffic") or wanted("session-waiting") or wanted("help"):
         written += await run_app(SESSION_SIZE, out, session)
