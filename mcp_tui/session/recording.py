@@ -42,7 +42,12 @@ from mcp_tui.session.events import (
 from mcp_tui.session.sdk_refusals import ELICITATION_CREATE, sdk_refusal
 from mcp_tui.session.sdk_workarounds import ResultTypeFixup
 from mcp_tui.session.server_requests import RequestId, ServerRequests
-from mcp_tui.session.stdio_transport import InvalidLine, MessageTooLarge, MetaTrimmed
+from mcp_tui.session.stdio_transport import (
+    InvalidLine,
+    LargeSessionMessage,
+    MessageTooLarge,
+    MetaTrimmed,
+)
 from mcp_tui.session.tap import ALREADY_CLOSED
 from mcp_tui.session.traffic import Direction, TrafficLog
 from mcp_tui.untrusted import one_line
@@ -218,10 +223,12 @@ class ConnectionTap:
 
     def _record(self, direction: Direction, message: SessionMessage) -> None:
         # The event dumps the model when first read (``TrafficRecorded.message``); the log file
-        # reads it at once, and the event then shares that dict.
-        event = TrafficRecorded(self.server, direction, message.message)
+        # reads it at once, and the event then shares that dict. A large message comes with the
+        # JSON value it was read from: no dump at all, and the log file writes it from a thread.
+        wire = message.wire if isinstance(message, LargeSessionMessage) else None
+        event = TrafficRecorded(self.server, direction, message.message if wire is None else wire)
         if self._traffic_log is not None:
-            self._traffic_log.record(self.server, direction, event.message)
+            self._traffic_log.record(self.server, direction, event.message, large=wire is not None)
         self._sink(event)
 
     def _stream_problem(self, exc: Exception) -> None:

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import TextIO
+from dataclasses import dataclass
+from typing import Any, TextIO
 
 import anyio
 import anyio.abc
@@ -98,6 +99,15 @@ def parse_line(text: str) -> SessionMessage | InvalidLine:
         return InvalidLine(text, "a line that could not be read")
 
 
+@dataclass
+class LargeSessionMessage(SessionMessage):
+    """A message read from a large line, with the JSON value it was read from (``_meta``
+    bounded, as the session got it): the traffic record takes that value instead of dumping
+    the model again on the event loop."""
+
+    wire: Any = None
+
+
 class MetaTrimmed(ValueError):
     """A large message's ``_meta`` had more than ``MAX_META_KEYS`` keys; the rest were dropped
     (the message itself goes on to the session)."""
@@ -122,7 +132,7 @@ def parse_large_line(text: str) -> list[SessionMessage | Exception]:
     except ValidationError:
         return [InvalidLine(text, "JSON that is not a JSON-RPC 2.0 message")]
     trimmed: list[SessionMessage | Exception] = [MetaTrimmed(*cut) for cut in parsed.trimmed]
-    return [*trimmed, SessionMessage(message)]
+    return [*trimmed, LargeSessionMessage(message, wire=parsed.value)]
 
 
 async def parse_any_line(text: str) -> list[SessionMessage | Exception]:

@@ -12,12 +12,19 @@ Line shape::
 
 A line the server sent that is not JSON-RPC at all is logged with ``"error"`` instead of
 ``"message"``. Nothing here imports ``mcp``: the CLI may open the log before the SDK is loaded.
+
+A large message (``record(..., large=True)``: one read from a line over a megabyte) is encoded and
+written by a writer thread with Python's incremental encoder, which lets the UI's thread run
+meanwhile (``json.dumps`` would hold the interpreter for the whole message: seconds for 10^6
+keys). Lines recorded while such a write is under way queue behind it, so the file keeps the
+order; :meth:`TrafficLog.close` waits for them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -42,20 +49,39 @@ class TrafficLog:
         self._file: IO[str] | None = self.path.open("a", encoding="ascii", newline="\n")
         self.failure: str | None = None
         self.lines_written = 0
+        self._writer: ThreadPoolExecutor | None = None
+        self._last_queued: Future[None] | None = None
 
-    def record(self, server: str, direction: Direction, message: dict[str, Any]) -> None:
-        """Write one message (a JSON-able dict, as on the wire)."""
-        self._write({"t": _now(), "server": server, "dir": direction, "message": message})
+    def record(
+        self, server: str, direction: Direction, message: dict[str, Any], *, large: bool = False
+    ) -> None:
+        """Write one message (a JSON-able dict, as on the wire); a ``large`` one from the writer
+        thread."""
+        entry = {"t": _now(), "server": server, "dir": direction, "message": message}
+        self._put(entry, large)
 
     def record_error(self, server: str, direction: Direction, error: str) -> None:
         """Write a line for something that was not a JSON-RPC message (e.g. a malformed line)."""
-        self._write({"t": _now(), "server": server, "dir": direction, "error": error})
+        self._put({"t": _now(), "server": server, "dir": direction, "error": error}, False)
 
-    def _write(self, entry: dict[str, Any]) -> None:
+    def _put(self, entry: dict[str, Any], large: bool) -> None:
+        behind = self._last_queued is not None and not self._last_queued.done()
+        if not (large or behind):
+            self._write(entry)
+            return
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="traffic-log")
+        self._last_queued = self._writer.submit(self._write, entry, incremental=large)
+
+    def _write(self, entry: dict[str, Any], incremental: bool = False) -> None:
         if self._file is None:
             return
         try:
-            line = json.dumps(entry, ensure_ascii=True, default=repr)
+            if incremental:
+                encoder = json.JSONEncoder(ensure_ascii=True, default=repr)
+                line = "".join(encoder.iterencode(entry))
+            else:
+                line = json.dumps(entry, ensure_ascii=True, default=repr)
         except ValueError:  # circular structure: keep the line, lose the detail
             line = json.dumps({**entry, "message": repr(entry.get("message"))}, ensure_ascii=True)
         try:
@@ -64,9 +90,16 @@ class TrafficLog:
             self.lines_written += 1
         except OSError as exc:
             self.failure = f"traffic log {self.path} stopped: {exc}"
-            self.close()
+            self._close_file()  # not close(): this may be the writer thread
 
     def close(self) -> None:
+        """Write what is queued, then close the file."""
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
+        self._close_file()
+
+    def _close_file(self) -> None:
         if self._file is not None:
             with contextlib.suppress(OSError):
                 self._file.close()

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp_types import jsonrpc_message_adapter
 from session_testkit import RAW_SERVER, Recorder, connected, stdio_spec
 
 from mcp_tui.session.events import TrafficRecorded
+from mcp_tui.session.recording import ConnectionTap
+from mcp_tui.session.stdio_transport import LargeSessionMessage
 from mcp_tui.session.traffic import TrafficLog
 
 
@@ -73,3 +77,46 @@ async def test_connection_writes_every_message_in_and_out(tmp_path: Path) -> Non
     assert [(e.direction, e.message) for e in events] == [
         (line["dir"], line["message"]) for line in lines
     ]
+
+
+def test_a_large_message_is_written_from_a_thread_and_later_lines_wait_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large message is encoded by the writer thread (json.dumps would hold the UI for the
+    whole message); a line recorded meanwhile is written after it, never before."""
+    release = threading.Event()
+    threads: list[int] = []
+
+    class Gated(json.JSONEncoder):
+        def iterencode(self, o: Any, _one_shot: bool = False) -> Any:
+            if not _one_shot:  # the incremental encoder, not json.dumps
+                threads.append(threading.get_ident())
+                release.wait(30)
+            return super().iterencode(o, _one_shot)
+
+    monkeypatch.setattr(json, "JSONEncoder", Gated)
+    path = tmp_path / "traffic.jsonl"
+    log = TrafficLog(path)
+    log.record("srv", "in", {"big": "x" * 1000}, large=True)
+    log.record("srv", "out", {"small": 1})
+    assert path.read_text(encoding="ascii") == "", "written before the large one"
+    release.set()
+    log.close()
+    assert [line["message"] for line in read_lines(path)] == [{"big": "x" * 1000}, {"small": 1}]
+    assert threads and threads[0] != threading.get_ident()
+    assert log.lines_written == 2
+
+
+def test_a_large_message_is_recorded_from_the_value_it_was_read_from(tmp_path: Path) -> None:
+    """No second dump of the SDK's model on the event loop: the traffic event holds the parsed
+    value, and the log file gets it from the writer thread."""
+    value = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info"}}
+    message = LargeSessionMessage(jsonrpc_message_adapter.validate_python(value), wire=value)
+    events: list[Any] = []
+    log = TrafficLog(tmp_path / "traffic.jsonl")
+    tap = ConnectionTap("srv", events.append, log, on_ended=lambda: None)
+    tap.incoming(message)
+    log.close()
+    (event,) = [e for e in events if isinstance(e, TrafficRecorded)]
+    assert event.raw is value and event.message is value
+    assert read_lines(tmp_path / "traffic.jsonl")[0]["message"] == value
