@@ -41,6 +41,7 @@ def run_test_command(args: Sequence[str], environ: Mapping[str, str]) -> int:
             update=ns.update,
             quiet=ns.quiet,
             collect_only=ns.collect_only,
+            traffic_log=ns.log,
         )
 
     if ns.watch_path and not ns.watch:
@@ -82,6 +83,7 @@ def run_tests(
     update: bool = False,
     quiet: bool = False,
     collect_only: bool = False,
+    traffic_log: Path | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -120,8 +122,17 @@ def run_tests(
         if not quiet:
             print(testreport.progress_line(result), file=report, flush=True)
 
+    from mcp_tui.session.traffic import TrafficLog
+
+    traffic = TrafficLog(traffic_log) if traffic_log is not None else None
     started = time.perf_counter()
-    results = anyio.run(run_plans, plans, jobs, on_result)
+    try:
+        results = anyio.run(run_plans, plans, jobs, on_result, traffic)
+    finally:
+        if traffic is not None:
+            if traffic.failure:
+                print(f"mcp-tui: {traffic.failure}", file=err)
+            traffic.close()
     seconds = time.perf_counter() - started
     if update:
         from mcp_tui.headless.testupdate import update_snapshots

@@ -94,6 +94,13 @@ def build_test_parser() -> ArgumentParser:
         "differ with what came, in place, keeping the file's comments and layout",
     )
     parser.add_argument(
+        "--log",
+        type=Path,
+        metavar="FILE",
+        help="append every JSON-RPC message of the run to FILE as JSON Lines (each connection "
+        "named FILE-NAME@ERA): worth keeping as a CI artifact when a run fails",
+    )
+    parser.add_argument(
         "-q", "--quiet", action="store_true", help="no line per case: only failures and counts"
     )
     parser.add_argument(

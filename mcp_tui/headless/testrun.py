@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import anyio
+import msgspec
 
 from mcp_tui.headless.probe import Probe, call_for, scripted_answerer
 from mcp_tui.headless.run import NO_RATE_LIMIT
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.head_start import HeadStart
 from mcp_tui.session.servers import ProtocolMode, ServerSpec
+from mcp_tui.session.traffic import TrafficLog
 from mcp_tui.testbench.compare import Failure, check
 from mcp_tui.testbench.load import LoadedFile
 from mcp_tui.testbench.model import Case, Era
@@ -90,14 +92,16 @@ async def run_plans(
     plans: Sequence[FilePlan],
     jobs: int = 1,
     on_result: Callable[[CaseResult], None] = lambda _: None,
+    traffic: TrafficLog | None = None,
 ) -> list[CaseResult]:
-    """Run every file (``jobs`` at a time); results in plan order, reported as they come."""
+    """Run every file (``jobs`` at a time); results in plan order, reported as they come.
+    ``traffic`` (``--log``) records every message of every connection."""
     limiter = anyio.CapacityLimiter(max(1, jobs))
     results: list[list[CaseResult]] = [[] for _ in plans]
 
     async def one(i: int, plan: FilePlan) -> None:
         async with limiter:
-            results[i] = await run_file(plan, on_result)
+            results[i] = await run_file(plan, on_result, traffic)
 
     async with anyio.create_task_group() as tg:
         for i, plan in enumerate(plans):
@@ -106,13 +110,18 @@ async def run_plans(
 
 
 async def run_file(
-    plan: FilePlan, on_result: Callable[[CaseResult], None] = lambda _: None
+    plan: FilePlan,
+    on_result: Callable[[CaseResult], None] = lambda _: None,
+    traffic: TrafficLog | None = None,
 ) -> list[CaseResult]:
     """A file's cases, era by era, in file order; one connection per era while it lasts."""
     out: list[CaseResult] = []
     eras = list(dict.fromkeys(c.era for c in plan.cases))
     for era in eras:
-        spec = _with_mode(plan.spec, MODE_OF_ERA[era])
+        # Named FILE@ERA: in the traffic log and in messages, each connection says which it is.
+        spec = msgspec.structs.replace(
+            plan.spec, mode=MODE_OF_ERA[era], name=f"{plan.spec.name}@{era}"
+        )
         async with anyio.create_task_group() as tg:
             session: Session | None = None
             try:
@@ -120,7 +129,7 @@ async def run_file(
                     if case_plan.skip is None and (session is None or not session.ready):
                         if session is not None:
                             await session.close()
-                        session = await Session.started_early(spec, plan.connect_timeout)
+                        session = await Session.started_early(spec, plan.connect_timeout, traffic)
                         tg.start_soon(session.conn.run)
                         why = await session.start()
                         if why is not None:
@@ -151,17 +160,15 @@ async def run_file(
     return out
 
 
-def _with_mode(spec: ServerSpec, mode: ProtocolMode) -> ServerSpec:
-    import msgspec
-
-    return msgspec.structs.replace(spec, mode=mode)
-
-
 class Session:
     """A connection and the probe that is its handler and sink (its ``run`` is the caller's)."""
 
     def __init__(
-        self, spec: ServerSpec, connect_timeout: float, head_start: HeadStart | None = None
+        self,
+        spec: ServerSpec,
+        connect_timeout: float,
+        head_start: HeadStart | None = None,
+        traffic: TrafficLog | None = None,
     ) -> None:
         from mcp_tui.session.connection import ServerConnection
 
@@ -173,17 +180,20 @@ class Session:
             rate_limit=NO_RATE_LIMIT,
             connect_timeout=connect_timeout,
             head_start=head_start,
+            traffic_log=traffic,
         )
 
     @classmethod
-    async def started_early(cls, spec: ServerSpec, connect_timeout: float) -> Session:
+    async def started_early(
+        cls, spec: ServerSpec, connect_timeout: float, traffic: TrafficLog | None = None
+    ) -> Session:
         """A session whose stdio server is spawned before the SDK is imported, so the server's
         start-up overlaps ours, as ``mcp-tui call`` does (``session/head_start.py``)."""
         from mcp_tui.session.head_start import start_stdio
 
         head = await start_stdio(spec, None)
         try:
-            return cls(spec, connect_timeout, head)
+            return cls(spec, connect_timeout, head, traffic)
         except BaseException:
             if head is not None:
                 await head.discard()

@@ -281,3 +281,18 @@ def test_a_bug_in_one_case_is_that_case_s_error_not_a_traceback(
     out = capsys.readouterr().out
     assert "mcp-tui could not run it: RuntimeError('boom')" in out and "Traceback" not in out
     assert "1 passed, 1 error" in out
+
+
+def test_log_keeps_every_message_of_every_connection(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _file(tmp_path, PASSING)
+    log = tmp_path / "traffic.jsonl"
+    assert main(["test", str(path), "--log", str(log), "-q"]) == 0, capsys.readouterr().out
+    entries = [json.loads(line) for line in log.read_text(encoding="ascii").splitlines()]
+    assert {e["server"] for e in entries} == {"demo@2025-11-25", "demo@2026-07-28"}
+    calls = [e for e in entries if e["dir"] == "out" and e["message"].get("method") == "tools/call"]
+    assert len(calls) == 5  # on 2026-07-28 the form's answer comes with a second tools/call
+    assert any(
+        e["dir"] == "in" and e["message"].get("method") == "elicitation/create" for e in entries
+    )
