@@ -205,6 +205,10 @@ def toml_key_lines(text: str) -> dict[KeyPath, int]:
     array_counts: dict[KeyPath, int] = {}
     in_multiline: str | None = None
     depth = 0  # open brackets of a multi-line array value
+    # A multi-line array (``answers = [`` then an item per line): its key and the next item's
+    # index, so ``answers[1]`` is the line its item starts on.
+    array_key: KeyPath | None = None
+    item = 0
     for number, line in enumerate(text.splitlines(), start=1):
         if in_multiline is not None:
             if line.count(in_multiline) % 2 == 1:
@@ -215,6 +219,9 @@ def toml_key_lines(text: str) -> dict[KeyPath, int]:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
+        if depth == 1 and array_key is not None and not stripped.startswith("]"):
+            lines.setdefault((*array_key, item), number)
+            item += 1
         if depth == 0:
             header = _HEADER.match(line)
             if header and not _ASSIGN.match(line):
@@ -234,11 +241,15 @@ def toml_key_lines(text: str) -> dict[KeyPath, int]:
                 key_path = (*table, *_split_dotted(assign.group(1)))
                 for end in range(len(table) + 1, len(key_path) + 1):
                     lines.setdefault(key_path[:end], number)
+                opens_array = line[assign.end() :].strip().startswith("[")
+                array_key, item = (key_path, 0) if opens_array else (None, 0)
         for quote in ('"""', "'''"):
             if line.count(quote) % 2 == 1:
                 in_multiline = quote
                 break
         depth = max(0, depth + _bracket_balance(line))
+        if depth == 0:
+            array_key = None
     return lines
 
 

@@ -142,7 +142,7 @@ def test_variables_are_expanded(tmp_path: Path) -> None:
             """,
             r"config\.toml, line 3: servers\.db\.argz: unknown key",
         ),
-        # A wrong type inside an array: the item's index.
+        # A wrong type inside an array: the item's index, and the line the item is on.
         (
             """
             [servers.db]
@@ -152,7 +152,7 @@ def test_variables_are_expanded(tmp_path: Path) -> None:
               3,
             ]
             """,
-            r"line 3: servers\.db\.args\[1\]: Input should be a valid string \(got 3\)",
+            r"line 5: servers\.db\.args\[1\]: Input should be a valid string \(got 3\)",
         ),
         # Both command and url.
         (

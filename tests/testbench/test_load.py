@@ -147,6 +147,15 @@ def test_a_bad_file_is_named_with_line_and_key(
     assert "\n" not in message and "pydantic" not in message and "errors.pydantic" not in message
 
 
+def test_an_item_of_a_multi_line_array_has_its_own_line(tmp_path: Path) -> None:
+    text = GOOD.replace(
+        'answers = [{ action = "decline" }]',
+        'answers = [\n    { action = "decline" },\n    # a comment\n\n    { action = "acept" },\n]',
+    )
+    message = _error(tmp_path, text)
+    assert "line 12: case[0].answers[1].action" in message, message
+
+
 def test_json_files_have_the_same_keys_and_lines(tmp_path: Path) -> None:
     text = (
         '{\n  "server": "demo",\n  "case": [\n    {"name": "a", "tool": "x",\n'
