@@ -12,8 +12,9 @@ An empty ``properties`` is a confirmation: the message and Accept / Decline / Ca
 ``review=True`` an accepted form first shows exactly what will be sent.
 
 Ctrl+S and Ctrl+R act once every key typed before them has taken effect (``key_order``): a burst
-such as ``Space Tab c a k e Ctrl+S`` sends the toggle and ``cake``. Keys that arrive while the
-screen is still opening go to the first field once it has focus.
+such as ``Space Tab c a k e Ctrl+S`` sends the toggle and ``cake``. Keys typed before the form
+appeared are dropped, and Ctrl+S and the Accept button act only once it has been on screen for a
+moment (``arming``).
 """
 
 from __future__ import annotations
