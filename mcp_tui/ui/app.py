@@ -67,6 +67,8 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
 
     CSS_PATH = "app.tcss"
     TITLE = "mcp-tui"
+    #: The wire panel beside a form (F6): shown or not, for the whole session.
+    wire_shown = False
     #: One provider for every verb (Textual's system commands folded in: ``ui/commands.py``).
     COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {McpCommands}
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -30,6 +30,7 @@ from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.palette import Verb, VerbPalette, in_group_order, key_for
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import ServerEntry
+from mcp_tui.ui.widgets.wire_panel import toggle_wire
 
 VerbSource = Callable[[McpApp, SessionScreen], Iterable[Verb]]
 ServerVerbSource = Callable[[McpApp, SessionScreen, ServerEntry], Iterable[Verb]]
@@ -355,6 +356,13 @@ def _view_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
         "Show the log panel on the whole screen (again: back)",
         session.action_maximize_logs,
         action="maximize_logs",
+    )
+    yield Verb(
+        "View",
+        "Toggle the wire",
+        "",
+        "Beside a form: the request as received and the exact answer Ctrl+S sends (F6 in a form)",
+        partial(toggle_wire, session.app),
     )
     yield Verb(
         "View",

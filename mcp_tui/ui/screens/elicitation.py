@@ -26,12 +26,12 @@ from typing import ClassVar
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from mcp_tui.schema.fields import ContentValue, FormSpec
+from mcp_tui.schema.fields import ContentValue, FormResult, FormSpec
 from mcp_tui.schema.secrets import asks_for_secret
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.screens.arming import ArmedScreen
@@ -55,6 +55,7 @@ from mcp_tui.ui.widgets.key_order import (
 )
 from mcp_tui.ui.widgets.schema_form import SchemaForm
 from mcp_tui.ui.widgets.server_text import ServerText, from_server
+from mcp_tui.ui.widgets.wire_panel import WIRE_BINDING, WireSide
 from mcp_tui.untrusted import one_line
 
 #: Two Escapes closer than this (seconds) are a double Escape: the second one asks first.
@@ -86,7 +87,7 @@ class ElicitationScreen(
     AUTO_FOCUS = ""
     HEADER_ID = "elicitation-header"
     request: ElicitationRequest
-    BINDINGS: ClassVar[list[BindingType]] = list(ELICITATION_BINDINGS)
+    BINDINGS: ClassVar[list[BindingType]] = [*ELICITATION_BINDINGS, WIRE_BINDING]
 
     # Opaque (ModalScreen's default background is see-through): the dialog covers the screen, and
     # a see-through modal makes Textual redraw the session screen behind it on every frame.
@@ -102,7 +103,10 @@ class ElicitationScreen(
         height: auto; max-height: 4; color: $text-error; background: $error-muted;
         border-left: thick $error; text-style: bold; padding: 0 1;
     }
+    #elicitation-main { height: 1fr; }
     #elicitation-body { height: 1fr; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
+    ElicitationScreen.-wire-wide > #elicitation-dialog { max-width: 100%; }
+    ElicitationScreen.-wire-over #elicitation-body { display: none; }
     #elicitation-message { margin: 0 0 1 0; }
     #elicitation-review { height: auto; display: none; }
     #elicitation-notes {
@@ -138,6 +142,12 @@ class ElicitationScreen(
         self.form: SchemaForm | None = (
             None if self.form_spec.is_confirmation else SchemaForm(self.form_spec, id="form")
         )
+        #: The wire beside the form (F6): made the first time it is shown.
+        self.wire = WireSide(
+            self,
+            {"message": request.message, "requestedSchema": self.form_spec.schema},
+            self._wire_result,
+        )
 
     # --- composing ---------------------------------------------------------------------------
 
@@ -167,17 +177,19 @@ class ElicitationScreen(
                     Content("⚠ ") + literal_line(SECRET_WARNING.format(fields=names), limit=None),
                     id="elicitation-secret",
                 )
-            with _Body(id="elicitation-body"):
-                if self.request.message:
-                    yield ServerText(
-                        self.request.message,
-                        label=from_server(self.request.server),
-                        id="elicitation-message",
-                    )
-                if self.form is not None:
-                    yield self.form
-                if self.review:
-                    yield Static(id="elicitation-review")
+            with Horizontal(id="elicitation-main"):
+                with _Body(id="elicitation-body"):
+                    if self.request.message:
+                        yield ServerText(
+                            self.request.message,
+                            label=from_server(self.request.server),
+                            id="elicitation-message",
+                        )
+                    if self.form is not None:
+                        yield self.form
+                    if self.review:
+                        yield Static(id="elicitation-review")
+                yield from self.wire.compose()
             # Widgets only when they have something to show: each one costs time to open the form.
             notes = self._notes()
             if notes:
@@ -205,6 +217,25 @@ class ElicitationScreen(
         # the chat just before it popped up cannot accept it; Tab reaches the buttons.
         if self.form is not None:
             self.form.focus_first()
+
+    # --- the wire ----------------------------------------------------------------------------
+
+    def _wire_result(self) -> FormResult | None:
+        """What Ctrl+S sends now: the form's own result (the one :meth:`accept_now` sends)."""
+        return self.form.result() if self.form is not None else None
+
+    def action_toggle_wire(self) -> None:
+        self.wire.toggle()
+
+    def show_wire(self, shown: bool) -> None:
+        self.wire.show(shown)
+
+    def on_resize(self) -> None:
+        self.wire.fit()
+
+    @on(SchemaForm.Edited)
+    def _edited(self) -> None:
+        self.wire.refresh_answer()
 
     # --- state the handler updates -----------------------------------------------------------
 

@@ -66,6 +66,17 @@ class SchemaForm(PagedFields):
         def control(self) -> SchemaForm:
             return self.form
 
+    class Edited(Message):
+        """A field's raw value changed (each keystroke): the wire panel shows the new answer."""
+
+        def __init__(self, form: SchemaForm) -> None:
+            super().__init__()
+            self.form = form
+
+        @property
+        def control(self) -> SchemaForm:
+            return self.form
+
     def __init__(
         self,
         form: FormSpec,
@@ -165,6 +176,7 @@ class SchemaForm(PagedFields):
         self._touched.add(row.field.name)
         if row.error_shown:
             self._validate_row(row)
+        self.post_message(self.Edited(self))
 
     @on(FieldRow.Left)
     def _left(self, event: FieldRow.Left) -> None:
@@ -179,12 +191,17 @@ class SchemaForm(PagedFields):
 
         Returns the :class:`FormResult`; ``content`` is set only when the form may be sent.
         """
-        result = validate_form(self.form, self.raw_values())
+        result = self.result()
         self._errors = dict(result.errors) if not result.ok else {}
         self._show_errors()
         if not result.ok and focus:
             self.call_later(self.focus_first_error)
         return result
+
+    def result(self) -> FormResult:
+        """The whole form validated now, without showing anything: what :meth:`submit` sends
+        (the wire panel shows this same result, so it can never differ from what is sent)."""
+        return validate_form(self.form, self.raw_values())
 
     async def focus_first_error(self) -> None:
         """Focus the first field in error (switching page if needed)."""
