@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import tomlkit
 from interop_peers import require_peers
 from junitparser import JUnitXml
 from python_peers import require_python_peer
@@ -63,3 +64,39 @@ def test_through_the_pytest_plugin(peers: None, pytester: pytest.Pytester) -> No
     result.assert_outcomes(passed=13)
     out = result.stdout.str()
     assert "13 passed" in out and "Warning" not in out, out
+
+
+@pytest.mark.timeout(300)
+def test_update_round_trips_against_a_foreign_server(
+    peers: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every snapshot of the everything file emptied, ``--update`` writes them back as they
+    were, and the file then passes as it stands."""
+    import tomllib
+
+    original = EVERYTHING.read_text(encoding="utf-8")
+    doc = tomlkit.parse(original)
+    doc["server"]["cwd"] = str(HERE)  # the copy's relative paths still find the server
+    emptied_keys = 0
+    for case in doc["case"]:
+        expect = case.get("expect", {})
+        for key, empty in (("text", ""), ("structured", {})):
+            if key in expect:
+                expect[key] = empty
+                emptied_keys += 1
+        for request in expect.get("elicitations", []):
+            if "schema" in request:
+                request["schema"] = {}
+                emptied_keys += 1
+    assert emptied_keys >= 3
+    emptied = tomlkit.dumps(doc)
+    copy = tmp_path / "everything.mcptest.toml"
+    copy.write_text(emptied, encoding="utf-8")
+    assert tomllib.loads(emptied) != tomllib.loads(original)
+
+    assert main(["test", str(copy), "--update", "-q"]) == 0, capsys.readouterr().out
+    assert "updated" in capsys.readouterr().out
+    rewritten = tomllib.loads(copy.read_text(encoding="utf-8"))
+    expected = tomllib.loads(original)
+    assert [c["expect"] for c in rewritten["case"]] == [c["expect"] for c in expected["case"]]
+    assert main(["test", str(copy), "-q"]) == 0
