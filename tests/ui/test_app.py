@@ -644,9 +644,9 @@ async def test_traffic_view_toggle_shows_messages() -> None:
         )
         assert session.traffic.display and not session.transcript.display
         rows = session.traffic.text().splitlines()
-        # One line per message: time, direction, method, id, size, latency, server.
-        assert " → tools/call request 7 " in rows[0] and rows[0].endswith(" demo")
-        assert " ← tools/call result 7 " in rows[1] and " ms " in rows[1]
+        # One line per message: time, direction, what it means, id, size, latency, server.
+        assert " → tools/call · e 7 " in rows[0] and rows[0].endswith(" demo")
+        assert " ← tools/call · ok 7 " in rows[1] and " ms " in rows[1]
         # The highlighted message (the newest) in full under the table; Up shows the request.
         session.traffic.focus()
         await pilot.press("up")
