@@ -212,6 +212,8 @@ class Probe:
 def _closed(outcome: CallOutcome) -> bool:
     """The call ended because its connection did (-32000 is also any server's own error code:
     the SDK's message says which)."""
+    if outcome.connection_lost:  # the connection says so, naming how the server ended
+        return True
     message = (outcome.error or "").rstrip(". ").lower()
     return outcome.error_code == CONNECTION_CLOSED and message.endswith(
         ("connection closed", "the connection ended during the call")

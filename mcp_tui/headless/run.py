@@ -53,6 +53,7 @@ from mcp_tui.session.events import (
     StderrReceived,
     TrafficRecorded,
 )
+from mcp_tui.session.server_exit import stderr_summary
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.untrusted import one_line, visible
 
@@ -340,8 +341,14 @@ async def call_async(
             return EXIT_ELICITATION
         if call_scope.cancelled_caught:  # pragma: no cover - only on_failure cancels it
             return EXIT_ELICITATION
+        if outcome.connection_lost:
+            run.say(f"{one_line(outcome.error or 'the connection was lost', limit=2000)}")
+            return EXIT_CONNECTION  # not an answer: the server crashed
         if conn.state is not ConnectionState.READY:
             return _lost(run, conn)
+        if outcome.stderr:  # the wrapper's words are on stdout; the cause is on stderr
+            said = one_line(stderr_summary(outcome.stderr), limit=2000)
+            run.say(f"the server wrote to its stderr during the call: {said}")
         with reader_may_leave(out):
             print_outcome(
                 outcome,

@@ -58,6 +58,7 @@ from mcp_tui.session.sampling import SamplingHandler
 from mcp_tui.session.sampling_bridge import SamplingBridge
 from mcp_tui.session.scopes import guarded
 from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
+from mcp_tui.session.server_exit import describe_exit
 from mcp_tui.session.servers import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_RATE_LIMIT,
@@ -222,14 +223,15 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
                 if self._tap.fatal:
                     failure = self._tap.fatal[0].upper() + self._tap.fatal[1:] + "."
                 else:
+                    ended = describe_exit(self.exit_status)
                     failure = (
-                        "The server closed the connection."
+                        (f"The server {ended}." if ended else "The server closed the connection.")
                         + (
                             f" ({self._tap.write_failure[0].upper()}{self._tap.write_failure[1:]}.)"
                             if self._tap.write_failure
                             else ""
                         )
-                        + (f" Last stderr: {self._tail()}" if self._tail() else "")
+                        + self._stderr_note()
                     )
             if failure is not None:
                 self._set_state(ConnectionState.FAILED, failure)
@@ -274,6 +276,7 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
                             on_undelivered=self._tap.undelivered,
                             http_status=self._http_status,
                             process=process,
+                            on_exit=self._exited,
                         )
                     ),
                     self.spec.mode,

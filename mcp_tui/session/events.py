@@ -112,6 +112,11 @@ class CallOutcome(Struct, frozen=True):
     #: The protocol era the request needed, when it failed because its connection is on the
     #: other one (``era.needed_era``): "2025-11-25" or "2026-07-28".
     needs_era: str | None = None
+    #: The connection died under the request (a crashed server): ``error`` names how the
+    #: server ended. Not an answer from the server, whatever the SDK's -32000 suggests.
+    connection_lost: bool = False
+    #: A failure's stderr: the lines the server wrote since the request started (untrusted).
+    stderr: tuple[str, ...] = ()
 
 
 #: The syslog levels of ``logging/setLevel``, most verbose first.

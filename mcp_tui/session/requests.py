@@ -45,6 +45,7 @@ from mcp_tui.session.events import (
 )
 from mcp_tui.session.http_status import HttpStatusLog, explain_status, sdk_http_error
 from mcp_tui.session.scopes import CallScope
+from mcp_tui.session.server_exit import describe_exit, stderr_summary
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.session.stderr import StderrCapture
 from mcp_tui.session.tasks import ConnectionTasks
@@ -77,8 +78,14 @@ class ConnectionRequests(ConnectionTasks):
     #: The log level asked for; on 2026-07-28 it is sent in each request's ``_meta``.
     _log_level: str
     _events: dict[str, anyio.Event]
+    #: The server closed its side of the stream (``connection.py``).
+    _server_ended: bool
     #: The 2026-07-28 connection of tools written only for that era (``era_retry.py``).
     _modern_retry: ModernRetry
+    #: How the stdio server's process ended (``returncode``: negative for a signal), once known.
+    exit_status: int | None = None
+    #: ``StderrCapture.count`` when the last request started: what it wrote since is quoted.
+    _stderr_mark: int | None = None
 
     # ---- public state -----------------------------------------------------------------------
 
@@ -118,6 +125,61 @@ class ConnectionRequests(ConnectionTasks):
         """The per-server "stop asking" toggle; ``False`` also lifts a rate-limit pause."""
         self._bridge.set_paused(paused)
 
+    def _exited(self, returncode: int) -> None:
+        """The transport's ``on_exit``: the server process ended with ``returncode``."""
+        self.exit_status = returncode
+
+    def _stderr_since(self, mark: int | None) -> list[str]:
+        """The stderr lines written since ``mark`` (``None``: the last lines)."""
+        if self._stderr is None:
+            return []
+        return self._stderr.since(mark) if mark is not None else list(self._stderr.tail)
+
+    def _stderr_note(self) -> str:
+        """For a failure: the stderr written since the last request started (earlier lines,
+        from another call, would read as the cause), or the last lines if none was made."""
+        lines = self._stderr_since(self._stderr_mark)
+        if not lines:
+            return ""
+        said = stderr_summary(lines)
+        if self._stderr_mark is None:
+            return f" Last stderr: {said}"
+        return f" Its stderr since the last request started: {said}"
+
+    def _mark_stderr(self) -> int | None:
+        """Note where the server's stderr stands as a request starts (stdio only)."""
+        if self._stderr is None:
+            return None
+        self._stderr_mark = self._stderr.count
+        return self._stderr_mark
+
+    def _explained(
+        self, outcome: CallOutcome, mark: int | None, what: str = "request"
+    ) -> CallOutcome:
+        """``outcome`` with what the server's stderr said since ``mark`` when it failed, and a
+        request the connection died under marked ``connection_lost``, naming how the server
+        ended (the SDK reports it as a -32000 "Connection closed" error no server sent)."""
+        failed = outcome.error is not None or outcome.is_error
+        if not failed or outcome.cancelled:
+            return outcome
+        lines = tuple(self._stderr_since(mark)) if mark is not None else ()
+        lost = outcome.error_code == -32000 and (
+            self.exit_status is not None
+            or self._server_ended
+            or "connection closed" in (outcome.error or "").casefold()
+        )
+        if not lost:
+            return replace(outcome, stderr=lines) if lines else outcome
+        ended = describe_exit(self.exit_status)
+        how = f"the server {ended} during the {what}" if ended else outcome.error
+        said = f"; its stderr since the {what} started: {stderr_summary(lines)}" if lines else ""
+        return CallOutcome(
+            error=f"the connection was lost: {how}{said}",
+            error_code=-32000,
+            connection_lost=True,
+            stderr=lines,
+        )
+
     def _event(self, name: str) -> anyio.Event:
         if name not in self._events:
             self._events[name] = anyio.Event()
@@ -154,7 +216,9 @@ class ConnectionRequests(ConnectionTasks):
             again = await retry.call(name, arguments, call_id=call_id, as_task=as_task, failed=None)
             if again is not None:
                 return again
+        mark = self._mark_stderr()
         outcome = await self._call_once(name, arguments, call_id=call_id, as_task=as_task)
+        outcome = self._explained(outcome, mark, "call")
         if not retry_applies(outcome, self.spec.mode):
             return outcome
         again = await retry.call(name, arguments, call_id=call_id, as_task=as_task, failed=outcome)
@@ -228,6 +292,7 @@ class ConnectionRequests(ConnectionTasks):
         client = self._client
         if client is None:
             return self._not_ready()
+        mark = self._mark_stderr()
         with self._call_scope():
             try:
                 args = dict(arguments) if arguments is not None else None
@@ -235,21 +300,22 @@ class ConnectionRequests(ConnectionTasks):
                     await client.get_prompt(name, args, meta=self._request_meta())
                 )
             except Exception as exc:
-                return self._era_checked(self._error_outcome(exc))
-        return self._interrupted()
+                return self._explained(self._era_checked(self._error_outcome(exc)), mark)
+        return self._explained(self._interrupted(), mark)
 
     async def read_resource(self, uri: str) -> CallOutcome:
         client = self._client
         if client is None:
             return self._not_ready()
+        mark = self._mark_stderr()
         with self._call_scope():
             try:
                 return convert.resource_outcome(
                     await client.read_resource(uri, meta=self._request_meta())
                 )
             except Exception as exc:
-                return self._era_checked(self._error_outcome(exc))
-        return self._interrupted()
+                return self._explained(self._era_checked(self._error_outcome(exc)), mark)
+        return self._explained(self._interrupted(), mark)
 
     async def refresh_catalog(self) -> None:
         await self._catalog.refresh_all()

@@ -30,6 +30,8 @@ from mcp_tui.session.events import EventSink, Notice, StderrReceived
 DEFAULT_CAP_BYTES = 5 * 1024 * 1024
 DEFAULT_MAX_LINE = 8 * 1024
 _READ_SIZE = 64 * 1024
+RECENT_LINES = 300
+RECENT_CHARS = 500
 
 
 class StderrCapture:
@@ -51,6 +53,11 @@ class StderrCapture:
         self.cap_bytes = cap_bytes
         self.max_line = max_line
         self.tail: deque[str] = deque(maxlen=tail_lines)
+        #: Lines emitted so far, and the last :data:`RECENT_LINES` of them (each cut to
+        #: :data:`RECENT_CHARS`): a call marks :attr:`count` when it starts and reads what came
+        #: since with :meth:`since` (a traceback runs to a hundred lines).
+        self.count = 0
+        self._recent: deque[str] = deque(maxlen=RECENT_LINES)
         self.bytes_seen = 0
         self.truncated = False
         self._read_fd: int | None = None
@@ -186,7 +193,16 @@ class StderrCapture:
         if cut:
             text += " … [line cut]"
         self.tail.append(text)
+        self.count += 1
+        self._recent.append(text[:RECENT_CHARS])
         self._sink(StderrReceived(self.server, text))
+
+    def since(self, mark: int) -> list[str]:
+        """The lines emitted after :attr:`count` was ``mark`` (the last ones kept, if more)."""
+        new = self.count - mark
+        if new <= 0:
+            return []
+        return list(self._recent)[-new:]
 
     def _note(self, text: str) -> None:
         """Our own remark, in the log panel (in order) and as a notice (a flood of log lines can

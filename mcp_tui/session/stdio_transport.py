@@ -50,6 +50,8 @@ from mcp_tui.session.big_json import LARGE_LINE, MAX_META_KEYS, JsonError, parse
 
 DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 _WRITER_FLUSH_TIMEOUT = 0.5
+#: How long a server whose stdout closed is given to exit before the session is told.
+EXIT_WAIT = 1.0
 
 
 class MessageTooLarge(Exception):
@@ -175,6 +177,7 @@ async def bounded_stdio_client(
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     on_undelivered: Callable[[SessionMessage, str], None] | None = None,
     process: anyio.abc.Process | None = None,
+    on_exit: Callable[[int], None] | None = None,
 ) -> AsyncIterator[TransportStreams]:
     """``mcp.client.stdio.stdio_client`` with a bounded, linear stdout reader.
 
@@ -182,7 +185,10 @@ async def bounded_stdio_client(
     server's stdin failed (it exited or closed its stdin): the SDK would drop it silently. The
     connection then ends; later sends fail in the caller, where the tap reports them.
     ``process``: the server already spawned (``head_start``, with ``errlog`` as its stderr);
-    otherwise it is spawned here as the SDK does.
+    otherwise it is spawned here as the SDK does. ``on_exit(returncode)`` hears how the server
+    ended when its stdout closes, *before* the session sees the end, so a call failed by the
+    crash can name it (a server that closes its stdout and lives on is waited for
+    :data:`EXIT_WAIT` seconds, then the session ends without it).
     """
     server_process: ServerProcess
     if process is None:
@@ -220,6 +226,11 @@ async def bounded_stdio_client(
                         buffer.clear()
                         await read_stream_writer.send(MessageTooLarge(max_message_bytes))
                         break  # closing the read stream ends the session
+                else:  # end of output: the server exited, most likely
+                    with anyio.move_on_after(EXIT_WAIT):
+                        await server_process.wait()
+                    if server_process.returncode is not None and on_exit is not None:
+                        on_exit(server_process.returncode)
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
             pass  # the session is gone, or shutdown closed the pipe under the read
         finally:

@@ -65,13 +65,15 @@ def open_transport(
     on_undelivered: Callable[[SessionMessage, str], None] | None = None,
     http_status: HttpStatusLog | None = None,
     process: anyio.abc.Process | None = None,
+    on_exit: Callable[[int], None] | None = None,
 ) -> Transport:
     """The (not yet entered) transport for ``spec``; ``errlog`` is required for stdio.
 
     ``auth`` (HTTP only) is the OAuth provider from ``oauth_provider.build_auth``;
     ``on_undelivered`` (stdio only) hears of a message lost when writing to the server failed;
     ``http_status`` (Streamable HTTP) keeps the last HTTP error status, which the SDK drops;
-    ``process`` (stdio) is the server already started by ``head_start``.
+    ``process`` (stdio) is the server already started by ``head_start``; ``on_exit`` (stdio)
+    hears its exit status when its output ends.
     """
     target = spec.target
     if isinstance(target, StdioTarget):
@@ -83,6 +85,7 @@ def open_transport(
             max_message_bytes=max_message_bytes,
             on_undelivered=on_undelivered,
             process=process,
+            on_exit=on_exit,
         )
     if target.transport == "sse":
         return sse_client(

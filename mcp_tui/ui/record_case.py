@@ -84,7 +84,9 @@ def recorded_call(record: CallRecord, notes: list[str]) -> RecordedCall:
                 )
             )
     kind: Outcome
-    if outcome.error_code is not None:
+    if outcome.connection_lost:
+        kind = "connection_lost"
+    elif outcome.error_code is not None:
         kind = "error"
     elif outcome.error is not None:
         kind = "connection_lost"

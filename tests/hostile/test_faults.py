@@ -83,7 +83,7 @@ async def test_server_exits_while_a_form_is_open(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: "half typed" in transcript_text(app), 100)
         text = transcript_text(app)
         assert "what you typed" in text
-        assert "The server closed the connection" in text and "dying now" in text
+        assert "The server exited with status" in text and "dying now" in text
         await assert_answers_keys(pilot, app)
         assert any("withdrawn" in str(n.message) for n in app._notifications)
     assert server.alive() == []

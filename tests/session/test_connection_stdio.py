@@ -166,7 +166,7 @@ async def test_server_dying_while_ready_is_failed() -> None:
     async with anyio.create_task_group() as tg:
         tg.start_soon(conn.run)
         await rec.wait_for(ServerStateChanged, lambda e: e.state is ConnectionState.FAILED)
-    assert conn.detail is not None and conn.detail.startswith("The server closed the connection.")
+    assert conn.detail is not None and conn.detail.startswith("The server exited with status")
     assert "raw-server ready" in conn.detail  # the last stderr lines help find out why
     outcome = await conn.call_tool("hello")
     assert outcome.error is not None
