@@ -27,6 +27,7 @@ from mcp_tui.session.events import (
     ServerStateChanged,
 )
 from mcp_tui.session.sampling import SamplingOutcome
+from mcp_tui.session.server_exit import stderr_summary
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.url_waits import FINISHED, UrlWait
 
@@ -219,6 +220,18 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
             full += ["structured content:", data]
         if not outcome.items and outcome.structured is None:
             parts.append(Content.styled("(empty result)", "dim italic"))
+    if outcome.stderr and not outcome.connection_lost:
+        # The SDKs answer a raised exception with a wrapper ("Error executing tool boom"); the
+        # cause is in what the server wrote to its stderr meanwhile.
+        said = stderr_summary(outcome.stderr)
+        parts.append(
+            Content.assemble(
+                ("the server wrote to its stderr during the call: ", "$warning"),
+                literal_line(said, limit=300, style="bold"),
+                ("  (i: all of it · l: the log)", "dim"),
+            )
+        )
+        full += ["the server wrote to its stderr during the call:", *outcome.stderr]
     hint = outcome_hint(outcome)
     if hint is not None:
         parts.append(literal(hint, limit=None, style="bold $warning"))
