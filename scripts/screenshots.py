@@ -66,6 +66,8 @@ from mcp_tui.ui.screens.url_consent import UrlConsentScreen  # noqa: E402
 
 FORM_SIZE = (100, 30)
 SESSION_SIZE = (120, 36)
+#: The wire panel sits beside the form from 120 columns.
+WIRE_SIZE = (120, 32)
 TITLE = "mcp-tui"
 
 Schema = dict[str, Any]
@@ -224,6 +226,26 @@ async def forms(app: McpTuiApp, pilot: Pilot[None], shoot: Callable[[str], None]
         await until(pilot, lambda: app.screen is not consent)
 
 
+async def wire(app: McpTuiApp, pilot: Pilot[None], shoot: Callable[[str], None]) -> None:
+    """Step 1 of the booking with the wire shown (F6): a date typed, a party size too big."""
+    request = ElicitationRequest(
+        "demo",
+        "Step 1 of 3: when would you like to come, and how many of you?",
+        "form",
+        form=parse_requested_schema(VISIT_SCHEMA),
+        tool="book_table",
+    )
+    screen = ElicitationScreen(request)
+    app.push_screen(screen)
+    await until(pilot, lambda: app.screen is screen)
+    await pilot.pause(0.3)
+    await pilot.press(*"2031-03-14", "tab", "end", "backspace", *"4", "f6")
+    await until(pilot, lambda: bool(screen.query("#wire-answer")))
+    await pilot.pause(0.5)
+    shoot("wire")
+    screen.dismiss(None)
+
+
 def transcript_has(app: McpTuiApp, text: str) -> bool:
     session = app.session
     return session is not None and any(text in e.full for e in session.transcript.entries)
@@ -307,6 +329,8 @@ async def main_async(out: Path) -> list[Path]:
     # scenes press it at once, and each shot shows a screen as it looks once it is live.
     ARMING.delay = 0
     written = await run_app(FORM_SIZE, out, forms)
+    if wanted("wire"):
+        written += await run_app(WIRE_SIZE, out, wire)
     if wanted("session") or wanted("traffic") or wanted("session-waiting") or wanted("help"):
         written += await run_app(SESSION_SIZE, out, session)
     return written
