@@ -147,6 +147,8 @@ async def test_the_chosen_log_level_survives_a_reconnect() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, PickScreen))
         await pilot.press("down", "down", "down", "enter")  # debug -> warning
         await wait_for(pilot, lambda: entry.log_level == "warning")
+        # Written to the transcript, not only a toast that vanishes (issue 28, item 17).
+        await wait_for(pilot, lambda: "log level warning" in _transcript(app))
         first = factory.latest("demo")
         assert first.log_level == "warning"
         entry.subscribed.add("demo://a")

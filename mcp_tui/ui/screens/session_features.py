@@ -200,7 +200,9 @@ class SessionFeatures(SessionVerbs):
             if why is None:
                 entry.log_level = level
                 self.server_changed()
-                self.notify(f"{one_line(server)}: log level {level}", markup=False)
+                self._note(
+                    server, f"log level {level}: the server's log messages at that level and up"
+                )
             else:
                 self._note(server, f"the log level stays {entry.log_level}: {why}", "error")
 
