@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from mcp_tui.session.era import outcome_hint
 from mcp_tui.session.events import CallOutcome, ContentItem, PromptInfo, ResourceInfo, ToolInfo
+from mcp_tui.session.structured import result_view
 from mcp_tui.untrusted import one_line, visible
 
 if TYPE_CHECKING:
@@ -61,11 +62,13 @@ def print_outcome(
     if json_output:
         print(dump_json(raw if raw is not None else _rebuilt(outcome)), file=out)
         return
-    for item in outcome.items:
+    # Text blocks that only repeat structuredContent are left out: it is printed once, indented.
+    view = result_view(outcome)
+    for item in view.items:
         if item.role is not None:  # a prompt's message: its role first
             print(f"[{one_line(item.role)}]", file=out)
         print(item_text(item), file=out)
-    if outcome.structured is not None and not any(i.kind == "text" for i in outcome.items):
+    if view.show_structured and not any(i.kind == "text" for i in view.items):
         print(visible(dump_json(outcome.structured), limit=None), file=out)
 
 

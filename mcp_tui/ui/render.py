@@ -28,6 +28,7 @@ from mcp_tui.session.events import (
 )
 from mcp_tui.session.sampling import SamplingOutcome
 from mcp_tui.session.server_exit import stderr_summary
+from mcp_tui.session.structured import result_view
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.url_waits import FINISHED, UrlWait
 
@@ -202,7 +203,8 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
         if outcome.description:
             parts.append(server_block(block(outcome.description, style="italic")))
             full.append(outcome.description)
-        for item in outcome.items:
+        view = result_view(outcome)
+        for item in view.items:
             inline, text = _item_lines(item)
             if item.role:
                 inline = Content.assemble(
@@ -213,11 +215,16 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
             # An image or audio block is mcp-tui's own placeholder ("[image: image/png, 3 KiB]").
             parts.append(shown if item.kind in ("image", "audio") else server_block(shown))
             full.append(text)
-        if outcome.structured is not None:
+        if view.show_structured:
             data = pretty_json(outcome.structured)
-            parts.append(Content.styled("structured content:", "dim"))
+            label = "structured content" + (" (also sent as text):" if view.echoes else ":")
+            parts.append(Content.styled(label, "dim"))
             parts.append(server_block(block(data)))
-            full += ["structured content:", data]
+            full += [label, data]
+        elif view.echoes:
+            note = 'structured content: the same text, as {"result": …}'
+            parts.append(Content.styled(note, "dim"))
+            full.append(note)
         if not outcome.items and outcome.structured is None:
             parts.append(Content.styled("(empty result)", "dim italic"))
     if outcome.stderr and not outcome.connection_lost:
