@@ -51,6 +51,8 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     # ``mcp-tui test``'s pure half: the test file, its loader and writer, the comparison of a
     # call with its expectations. The running half is in ``headless``.
     "testbench": ("textual", *_SDK, "mcp_tui.session", *_ABOVE_SESSION, "mcp_tui.demo"),
+    # A session written down to share: pure rendering of plain records (the UI gathers them).
+    "export": ("textual", *_SDK, "mcp_tui.session", *_ABOVE_SESSION, "mcp_tui.demo"),
     "session": ("textual", *_ABOVE_SESSION, "mcp_tui.demo"),
     # The chat (the optional extra): the conversation and its provider, below the UI, no SDK.
     "chat": ("textual", *_SDK, "mcp_tui.ui", "mcp_tui.cli", "mcp_tui.headless"),

@@ -75,6 +75,9 @@ class CallHistory:
     def __init__(self) -> None:
         self._calls: dict[int, CallRecord] = {}
         self._listeners: list[Callable[[CallRecord], None]] = []
+        #: Every value typed into a field that looked secret, in any form answered (a call's or
+        #: not): "Export session…" masks each wherever it appears.
+        self.secrets: set[str] = set()
 
     def started(
         self,
@@ -98,6 +101,8 @@ class CallHistory:
         outcome: ElicitationOutcome | SamplingOutcome,
     ) -> None:
         """A request made during a call (``request.call_id``) was answered with ``outcome``."""
+        if isinstance(request, ElicitationRequest) and isinstance(outcome, ElicitationOutcome):
+            self.secrets.update(secret_values(request, outcome))
         record = self._calls.get(request.call_id) if request.call_id is not None else None
         if record is not None:
             record.exchanges.append(Exchange(request, outcome))
@@ -119,6 +124,11 @@ class CallHistory:
         self._listeners.append(listener)
 
     @property
+    def records(self) -> list[CallRecord]:
+        """Every call kept, oldest first."""
+        return list(self._calls.values())
+
+    @property
     def last(self) -> CallRecord | None:
         """The call sent last (it may still run)."""
         return next(reversed(self._calls.values()), None)
@@ -131,3 +141,17 @@ class CallHistory:
     def finished_calls(self) -> list[CallRecord]:
         """Every ended call still kept, the most recent first."""
         return [r for r in reversed(self._calls.values()) if r.finished]
+
+
+def secret_values(request: ElicitationRequest, outcome: ElicitationOutcome) -> list[str]:
+    """The values typed into fields of ``request``'s form that look secret (non-empty strings)."""
+    from mcp_tui.schema.secrets import looks_secret
+
+    if request.form is None or outcome.content is None:
+        return []
+    found = []
+    for spec in request.form.fields:
+        value = outcome.content.get(spec.name)
+        if looks_secret(spec) and isinstance(value, str) and value:
+            found.append(value)
+    return found

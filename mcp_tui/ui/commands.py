@@ -375,6 +375,21 @@ def _view_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
 
 
 @verb_source
+def _share_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
+    from mcp_tui.ui.screens.export_session import open_export
+
+    yield Verb(
+        "View",
+        "Export session…",
+        "",
+        "Write the transcript, every call with its forms and answers, and the traffic as an "
+        "HTML page and Markdown, with an SVG screenshot (secrets masked)",
+        partial(open_export, session),
+        action="export_session",
+    )
+
+
+@verb_source
 def _chat_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
     yield Verb(
         "View",

@@ -18,6 +18,7 @@ what Enter opens.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -25,7 +26,12 @@ from textual import on
 from textual.binding import Binding, BindingType
 from textual.widgets import Tree
 
-from mcp_tui.session.events import ConnectionState, ElicitationRefused, ResourceInfo
+from mcp_tui.session.events import (
+    ConnectionState,
+    ElicitationRefused,
+    ResourceInfo,
+    TrafficRecorded,
+)
 from mcp_tui.ui.event_buffer import Batch
 from mcp_tui.ui.messages import EntryDetailRequested
 from mcp_tui.ui.render import dropped_entry, notice_entry, refused_entry, state_entry
@@ -33,6 +39,9 @@ from mcp_tui.ui.screens.closing import closing
 from mcp_tui.ui.screens.session_layout import SessionLayout
 from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.widgets.catalog import NodeRef
+
+#: Traffic messages kept for "Export session…" (the oldest go first; ``--log`` keeps all).
+KEPT_TRAFFIC = 2000
 
 if TYPE_CHECKING:
     from mcp_tui.ui.widgets.url_waits import UrlWaitsPanel
@@ -86,6 +95,9 @@ class SessionScreen(SessionLayout):
         super().__init__(id="session")
         self._asking_key_for: bool | None = False
         self._subscribe_key = False
+        #: The newest traffic, kept for "Export session…" (the traffic view keeps only rows).
+        self.kept_traffic: deque[TrafficRecorded] = deque(maxlen=KEPT_TRAFFIC)
+        self.kept_traffic_dropped = 0
 
     # --- events from the app -----------------------------------------------------------------
 
@@ -109,6 +121,11 @@ class SessionScreen(SessionLayout):
             self.logs.add_batch(batch.logs, batch.logs_dropped)
         if batch.traffic or batch.traffic_dropped:
             self.traffic.add_batch(batch.traffic, batch.traffic_dropped)
+            self.kept_traffic_dropped += batch.traffic_dropped
+            self.kept_traffic_dropped += max(
+                0, len(self.kept_traffic) + len(batch.traffic) - KEPT_TRAFFIC
+            )
+            self.kept_traffic.extend(batch.traffic)
         for progress in batch.progress.values():
             self.running.progress(progress)
         self.flush_entries()
