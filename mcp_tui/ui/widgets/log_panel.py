@@ -113,10 +113,26 @@ def log_line(event: LogReceived | StderrReceived, levels: Mapping[str, str] | No
 
 
 class LogPanel(RichLog):
-    """Server logs and stderr, newest at the bottom."""
+    """Server logs and stderr, newest at the bottom.
+
+    RichLog wraps each write once, at the width it has then, and never again. Two things made
+    that wider than what is shown: its ``min_width`` (78 columns, more than an 80-column panel
+    holds inside its border) and the scrollbar, which appears after the first screenful and takes
+    a column from lines already wrapped. The character at each wrap point, and the last one of a
+    line exactly as wide as the panel, were then hidden. So: no minimum width, and the
+    scrollbar's column is kept from the start (``scrollbar-gutter: stable``).
+    """
+
+    DEFAULT_CSS = """
+    LogPanel {
+        scrollbar-gutter: stable;
+    }
+    """
 
     def __init__(self, *, max_lines: int = 2000, id: str | None = None) -> None:
-        super().__init__(max_lines=max_lines, wrap=True, markup=False, highlight=False, id=id)
+        super().__init__(
+            max_lines=max_lines, min_width=1, wrap=True, markup=False, highlight=False, id=id
+        )
         self.border_title = "Log"
         self.lines_written = 0
         #: Lines counted in "not shown" summaries so far (tests and the flood benchmark read it).
