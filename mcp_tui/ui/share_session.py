@@ -113,7 +113,7 @@ def _call(record: CallRecord, secrets: set[str]) -> SharedCall:
 
 
 def _messages(traffic: Iterable[TrafficRecorded], secrets: set[str]) -> list[SharedMessage]:
-    asked: dict[tuple[str, str], str] = {}
+    asked: dict[tuple[str, str, str], str] = {}
     out = []
     for event in traffic:
         message: Any = event.message
@@ -126,7 +126,7 @@ def _messages(traffic: Iterable[TrafficRecorded], secrets: set[str]) -> list[Sha
     return out
 
 
-def _summary(message: Any, event: TrafficRecorded, asked: dict[tuple[str, str], str]) -> str:
+def _summary(message: Any, event: TrafficRecorded, asked: dict[tuple[str, str, str], str]) -> str:
     """``tools/call request #3``, ``elicitation/create result #1``, ``notifications/progress``."""
     if not isinstance(message, dict):
         return "message"
@@ -134,10 +134,12 @@ def _summary(message: Any, event: TrafficRecorded, asked: dict[tuple[str, str], 
     shown = "" if msg_id is None else f" #{msg_id}"
     if isinstance(method, str):
         if msg_id is not None:
-            asked[(event.server, repr(msg_id))] = method
+            asked[(event.server, event.direction, repr(msg_id))] = method
             return f"{method} request{shown}"
         return method
-    answered = asked.pop((event.server, repr(msg_id)), "")
+    # Each side numbers its own requests: the answer goes the other way.
+    other = "in" if event.direction == "out" else "out"
+    answered = asked.pop((event.server, other, repr(msg_id)), "")
     kind = "error" if "error" in message else "result"
     return f"{answered} {kind}{shown}".strip()
 

@@ -99,3 +99,29 @@ async def test_export_session_by_keys_writes_inert_files_without_the_secret(
     assert rendered.problems == []
     assert set(rendered.tags) <= {"h1", "h2", "h3", "p", "pre", "code", "strong"}
     assert "<script>alert(1)</script>" in "".join(rendered.text)
+
+
+def test_traffic_rows_pair_each_answer_with_the_request_of_the_other_side() -> None:
+    """Client and server number their requests apart: the server's elicitation #6, asked while
+    the client's tools/call #6 runs, is answered by an elicitation/create result, not a
+    tools/call one."""
+    from mcp_tui.session.events import TrafficRecorded
+    from mcp_tui.ui.call_history import CallHistory
+    from mcp_tui.ui.share_session import gather
+
+    def event(direction: str, message: dict[str, object]) -> TrafficRecorded:
+        return TrafficRecorded("demo", direction, {"jsonrpc": "2.0", **message})  # type: ignore[arg-type]
+
+    traffic = [
+        event("out", {"id": 6, "method": "tools/call", "params": {}}),
+        event("in", {"id": 6, "method": "elicitation/create", "params": {}}),
+        event("out", {"id": 6, "result": {"action": "decline"}}),
+        event("in", {"id": 6, "result": {"content": []}}),
+    ]
+    shared = gather(["demo"], [], CallHistory(), traffic)
+    assert [m.summary for m in shared.traffic] == [
+        "tools/call request #6",
+        "elicitation/create request #6",
+        "elicitation/create result #6",
+        "tools/call result #6",
+    ]
