@@ -123,9 +123,9 @@ async def test_a_changed_server_file_restarts_the_server_and_a_calls_again(
             pilot=pilot,
             message="the cursor stays on beta",
         )
-        info = session_of(app).query_one("#info")
+        prose = session_of(app).query_one("#info-text")  # the server's words about the item
         await wait_until(
-            lambda: "The second tool, edited" in str(info.render()),
+            lambda: "The second tool, edited" in str(prose.render()),
             pilot=pilot,
             message="the info panel shows beta as it is now",
         )

@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 #: Writes the case to the file, returns notes for the person; raises with a message.
@@ -35,7 +36,7 @@ class SaveTestScreen(ModalScreen[tuple[Path, list[str]] | None]):
     SaveTestScreen .save-test-dialog { width: 90; }
     SaveTestScreen .save-test-row { height: auto; }
     SaveTestScreen .save-test-label { width: 11; padding-top: 1; }
-    SaveTestScreen .save-test-row > Input { width: 1fr; }
+    SaveTestScreen .save-test-row > InertInput { width: 1fr; }
     SaveTestScreen #save-test-status { color: $text-muted; margin-bottom: 1; }
     SaveTestScreen #save-test-status.-error { color: $text-error; }
     """
@@ -64,10 +65,10 @@ class SaveTestScreen(ModalScreen[tuple[Path, list[str]] | None]):
             yield Static(literal_line(self._summary, limit=None))
             with Horizontal(classes="save-test-row"):
                 yield Label("Test file", classes="save-test-label")
-                yield Input(self._file_path, id="save-test-path")
+                yield InertInput(self._file_path, id="save-test-path")
             with Horizontal(classes="save-test-row"):
                 yield Label("Case name", classes="save-test-label")
-                yield Input(self._case_name, id="save-test-name")
+                yield InertInput(self._case_name, id="save-test-name")
             yield Static(id="save-test-status")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(Content("Save  ^s"), variant="success", id="save-test-save")
