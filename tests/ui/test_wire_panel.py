@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from textual.app import App
 from textual.pilot import Pilot
 
 from mcp_tui.schema.parse import parse_requested_schema
@@ -192,3 +193,41 @@ def test_snapshot_wire_panel(snap_compare: SnapCompare, size: tuple[int, int]) -
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+class UrlHost(App[None]):
+    def __init__(self, request: ElicitationRequest) -> None:
+        super().__init__()
+        self.request = request
+
+    def on_mount(self) -> None:
+        from mcp_tui.ui.screens.url_consent import UrlConsentScreen
+
+        self.push_screen(UrlConsentScreen(self.request))
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("size", [SMALL, LARGE])
+async def test_url_consent_shows_the_wire_too(size: tuple[int, int]) -> None:
+    from mcp_tui.ui.screens.url_consent import UrlConsentScreen
+
+    request = ElicitationRequest(
+        "fixture",
+        "Sign in [b]now[/b]",
+        "url",
+        url="https://example.com/login?state=1",
+        elicitation_id="el-1",
+        tool="connect",
+    )
+    app = UrlHost(request)
+    async with app.run_test(size=size) as pilot:
+        await wait_until(lambda: isinstance(app.screen, UrlConsentScreen), pilot=pilot)
+        await pilot.press("f6")
+        screen = app.screen
+        await _until(pilot, lambda: bool(screen.query("#wire")))
+        wire = screen.query_one("#wire", WirePanel)
+        await _until(pilot, lambda: wire.is_mounted and wire.sends == {"action": "accept"})
+        text = wire.plain()
+        assert '"url": "https://example.com/login?state=1"' in text
+        assert '"elicitationId": "el-1"' in text
+        assert screen.has_class("-wire-wide" if size == LARGE else "-wire-over")

@@ -29,11 +29,11 @@ it has the same look: no frame, compact buttons, an opaque background.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -62,6 +62,7 @@ from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
 from mcp_tui.ui.widgets.server_text import ServerText, from_server
+from mcp_tui.ui.widgets.wire_panel import WIRE_BINDING, WireSide
 from mcp_tui.untrusted import one_line
 
 #: Opens a checked URL off the event loop (tests pass a recorder or a failing stand-in).
@@ -106,6 +107,7 @@ class UrlConsentScreen(
         # A refused URL: Escape declines, as the spec answers refused URLs.
         Binding(CANCEL_KEY, "close_refused", "Close (decline)", id=CANCEL_ID),
         Binding(COPY_KEY, "copy_url", "Copy URL", id="url.copy"),
+        WIRE_BINDING,
     ]
 
     # The form screen's look (``ElicitationScreen``): every elicitation screen is the same dialog.
@@ -119,7 +121,10 @@ class UrlConsentScreen(
     #url-header {
         height: auto; text-style: bold; color: $text; background: $primary-muted; padding: 0 1;
     }
+    #url-main { height: 1fr; }
     #url-body { height: 1fr; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
+    UrlConsentScreen.-wire-wide > #url-dialog { max-width: 100%; }
+    UrlConsentScreen.-wire-over #url-body { display: none; }
     .url-label { height: 1; margin: 1 0 0 0; color: $text-muted; }
     #url-host {
         height: auto; border: round $accent; padding: 0 1; text-style: bold;
@@ -151,11 +156,25 @@ class UrlConsentScreen(
         self._waiting = waiting
         self._state: State = "asking"
         self._finished = False
+        params: dict[str, Any] = {"mode": "url", "message": request.message, "url": request.url}
+        if request.elicitation_id is not None:
+            params["elicitationId"] = request.elicitation_id
+        #: The wire (F6): the params as received and the answer accept sends (no content).
+        self.wire = WireSide(self, params, lambda: {"action": "accept"}, main="#url-main")
 
     # --- composing ---------------------------------------------------------------------------
 
     def asks(self) -> str:
         return " asks you to open a web page"
+
+    def action_toggle_wire(self) -> None:
+        self.wire.toggle()
+
+    def show_wire(self, shown: bool) -> None:
+        self.wire.show(shown)
+
+    def on_resize(self) -> None:
+        self.wire.fit()
 
     def host_content(self) -> Content:
         """The host in identity form, registrable domain highlighted, Unicode form beside it."""
@@ -198,26 +217,28 @@ class UrlConsentScreen(
         verdict = self.verdict
         with Vertical(id="url-dialog"):
             yield Static(self.header_content(), id="url-header")
-            with _Body(id="url-body"):
-                if self.request.message:
-                    yield ServerText(
-                        self.request.message,
-                        label=from_server(self.request.server),
-                        id="url-message",
-                    )
-                if not verdict.allowed:
-                    yield Static(self._reasons_content(), id="url-reasons")
-                yield Static("Destination", classes="url-label")
-                yield Static(self.host_content(), id="url-host")
-                if verdict.warnings:
-                    yield Static(self._warnings_content(), id="url-warnings")
-                yield Static("Full URL", classes="url-label")
-                yield Static(literal(verdict.url), id="url-full")
-                if verdict.allowed and verdict.url_unicode != verdict.url:
-                    yield Static(
-                        Content("shown as ") + literal(verdict.url_unicode),
-                        id="url-full-unicode",
-                    )
+            with Horizontal(id="url-main"):
+                with _Body(id="url-body"):
+                    if self.request.message:
+                        yield ServerText(
+                            self.request.message,
+                            label=from_server(self.request.server),
+                            id="url-message",
+                        )
+                    if not verdict.allowed:
+                        yield Static(self._reasons_content(), id="url-reasons")
+                    yield Static("Destination", classes="url-label")
+                    yield Static(self.host_content(), id="url-host")
+                    if verdict.warnings:
+                        yield Static(self._warnings_content(), id="url-warnings")
+                    yield Static("Full URL", classes="url-label")
+                    yield Static(literal(verdict.url), id="url-full")
+                    if verdict.allowed and verdict.url_unicode != verdict.url:
+                        yield Static(
+                            Content("shown as ") + literal(verdict.url_unicode),
+                            id="url-full-unicode",
+                        )
+                yield from self.wire.compose()
             yield Static(id="url-status")
             with AnswerBar(id="url-buttons"):
                 if verdict.allowed:

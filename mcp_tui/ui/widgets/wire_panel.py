@@ -99,8 +99,11 @@ class WirePanel(Vertical):
     WirePanel > #wire-received-scroll { height: 1fr; scrollbar-size-vertical: 1; }
     """
 
-    def __init__(self, params: dict[str, Any], *, id: str | None = None) -> None:
+    def __init__(
+        self, params: dict[str, Any], *, method: str = "elicitation/create", id: str | None = None
+    ) -> None:
         super().__init__(id=id)
+        self.method = method
         self.border_title = "Wire"
         self._lines = schema_lines(params)
         self._focused: str | None = None
@@ -116,7 +119,7 @@ class WirePanel(Vertical):
         with VerticalScroll(id="wire-answer-scroll", can_focus=False):
             classes = "-blocked" if self.blocked else ""
             yield Static(self._answer, id="wire-answer", classes=classes)
-        yield Static(Content("← elicitation/create params, as received"), classes="wire-title")
+        yield Static(Content(f"← {self.method} params, as received"), classes="wire-title")
         with VerticalScroll(id="wire-received-scroll"):
             yield Static(self._received(), id="wire-received")
 
@@ -151,9 +154,13 @@ class WirePanel(Vertical):
             scroll = self.query_one("#wire-received-scroll", VerticalScroll)
             scroll.scroll_to(y=max(0, first - 1), animate=False)
 
-    def show_result(self, result: FormResult | None) -> None:
-        """What accept sends now: ``result`` is the form's own (``None``: a confirmation)."""
-        if result is None or result.ok:
+    def show_result(self, result: FormResult | dict[str, Any] | None) -> None:
+        """What accept sends now: ``result`` is the form's own (``None``: a confirmation), or
+        the answer itself (a URL consent's ``{"action": "accept"}``)."""
+        if isinstance(result, dict):
+            self.sends, self.blocked = result, {}
+            text = json_text(result, indent=2)
+        elif result is None or result.ok:
             content: dict[str, ContentValue] = {} if result is None else dict(result.content or {})
             self.sends = {"action": "accept", "content": content}
             self.blocked = {}
@@ -206,11 +213,20 @@ class WireSide:
     """
 
     def __init__(
-        self, screen: Screen[Any], params: dict[str, Any], result: Callable[[], FormResult | None]
+        self,
+        screen: Screen[Any],
+        params: dict[str, Any],
+        result: Callable[[], FormResult | dict[str, Any] | None],
+        *,
+        main: str = "#elicitation-main",
+        method: str = "elicitation/create",
     ) -> None:
         self.screen = screen
         self.params = params
         self.result = result
+        #: The row the panel is mounted in, beside the screen's body.
+        self.main = main
+        self.method = method
         self.panel: WirePanel | None = None
         self.shown = False
         self._pending = False
@@ -220,7 +236,7 @@ class WireSide:
     def compose(self) -> ComposeResult:
         """The panel, when the session left it shown (the form opens the way the last closed)."""
         if wire_shown(self.screen.app):
-            self.panel = WirePanel(self.params, id="wire")
+            self.panel = WirePanel(self.params, method=self.method, id="wire")
             self.shown = True
             self._watch()
             self.panel.show_result(self.result())
@@ -238,9 +254,9 @@ class WireSide:
     def show(self, shown: bool) -> None:
         self.shown = shown
         if shown and self.panel is None:
-            self.panel = WirePanel(self.params, id="wire")
+            self.panel = WirePanel(self.params, method=self.method, id="wire")
             self.panel.show_result(self.result())
-            self.screen.query_one("#elicitation-main").mount(self.panel)
+            self.screen.query_one(self.main).mount(self.panel)
             self._watch()
         if self.panel is not None:
             self.panel.display = shown
