@@ -37,7 +37,7 @@ section.call { border: 1px solid #d5d9e2; border-radius: 6px; padding: .3rem 1re
 .action { font-weight: 600; } .masked { color: #8a5a00; font-size: .9rem; }
 table { border-collapse: collapse; width: 100%; font-size: .9rem; }
 td { vertical-align: top; padding: .15rem .4rem; border-bottom: 1px solid #eceef3; }
-td.t, td.d { white-space: nowrap; font-family: ui-monospace, monospace; }
+td.t, td.d { white-space: nowrap; font-family: ui-monospace, monospace; width: 1%; }
 details > summary { cursor: pointer; }
 code { font-family: ui-monospace, monospace; background: #f0f2f6; padding: 0 .2rem; }
 """
