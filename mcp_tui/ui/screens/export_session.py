@@ -79,7 +79,7 @@ class ExportSessionScreen(ModalScreen[list[Path] | None]):
         if base is None:
             self._status("Give a path (without .html: the three files get their own suffix).")
         else:
-            self._status(f"Writes {base.name}.html, .md and .svg in {base.parent}.")
+            self._status(f"Writes {base.name}.html, .md and .svg in {_where(base)}.")
 
     @on(Input.Submitted, "#export-path")
     def _submitted(self) -> None:
@@ -150,7 +150,7 @@ def open_export(session: SessionScreen) -> None:
         if paths:
             names = ", ".join(path.name for path in paths)
             app.notify(
-                f"Session exported to {paths[0].parent}: {names}",
+                f"Session exported to {_where(paths[0])}: {names}",
                 title="Export session",
                 markup=False,
                 timeout=12,
@@ -163,3 +163,9 @@ def open_export(session: SessionScreen) -> None:
         "Values typed into secret-looking fields are masked."
     )
     app.push_screen(ExportSessionScreen(summary, default_base(), write), callback=written)
+
+
+def _where(path: Path) -> str:
+    """The folder ``path`` is in, as the person reads it ("the current directory" for ".")."""
+    parent = path.parent
+    return "the current directory" if str(parent) == "." else str(parent)
