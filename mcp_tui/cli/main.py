@@ -36,6 +36,7 @@ from mcp_tui.cli.target import (
 )
 from mcp_tui.config.located import load_located_config
 from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.config.paths import theme_file
 from mcp_tui.config.settings import AppSettings
 from mcp_tui.errors import (
     EXIT_CONNECTION,
@@ -240,6 +241,7 @@ def plan_tui(
         call=call,
         traffic_log=ns.log,
         save_answers=checked_save_answers(ns.save_answers),
+        theme_file=theme_file(),
         stderr_log=ns.stderr_log,
         connect_timeout=ns.connect_timeout,
         watch=_watch_paths(ns.watch, specs) or None,
@@ -333,6 +335,7 @@ def run_demo(
         else None,
         traffic_log=ns.log,
         save_answers=checked_save_answers(ns.save_answers),
+        theme_file=theme_file(),
         stderr_log=ns.stderr_log,
         chat=chat,
         start_notes=_chat_hint(chat or settings.chat, environ),

@@ -51,3 +51,6 @@ class AppOptions(Struct, frozen=True):
     watch: tuple[Path, ...] = ()
     #: Notes shown once as notifications when the app starts (the demo's chat hint).
     start_notes: tuple[str, ...] = ()
+    #: Where the theme chosen is remembered for the next start (``paths.theme_file()`` from the
+    #: command line); ``None``: not remembered (tests, embedding).
+    theme_file: Path | None = None

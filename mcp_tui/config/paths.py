@@ -50,6 +50,11 @@ def data_dir() -> Path:
     return platformdirs.user_data_path(APP_NAME, appauthor=False)
 
 
+def theme_file() -> Path:
+    """Where the TUI remembers the theme chosen in the palette (state, not configuration)."""
+    return data_dir() / "theme"
+
+
 class ConfigSource(Enum):
     """Which rule chose the config file; decides whether a missing file is an error."""
 

@@ -89,6 +89,8 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
         super().__init__()
         # The attributes of both parts are declared (with types and notes) in their classes.
         self.options = options
+        #: Set once the remembered theme is applied: only later changes are the person's.
+        self._theme_restored = False
         self.entries = {spec.name: ServerEntry(spec) for spec in servers}
         self._factory = connection_factory
         self._buffer = EventBuffer()
@@ -142,6 +144,7 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
         await super().on_event(event)
 
     def on_mount(self) -> None:
+        self._restore_theme()
         self.set_interval(FLUSH_INTERVAL, self._flush_events, name="flush-events")
         self.set_interval(WAIT_TICK, self._expire_waits, name="url-wait-deadlines")
         # After the first frame: the connection module imports ``mcp``.
@@ -155,6 +158,28 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
             self._session.history.listen(partial(self._session.record_call, record))
             text = f"--record: every call that finishes is saved as a test case in {record}"
             self._buffer.add(Notice("mcp-tui", text))
+
+    def _restore_theme(self) -> None:
+        """The theme chosen last time (``options.theme_file``), if it still exists."""
+        file = self.options.theme_file
+        try:
+            name = file.read_text(encoding="utf-8").strip() if file is not None else ""
+        except (OSError, UnicodeDecodeError):
+            name = ""
+        if name and name in self.available_themes:
+            self.theme = name
+        self._theme_restored = True
+
+    def watch_theme(self, name: str) -> None:
+        """Remember a theme chosen (the palette's "Change theme") for the next start."""
+        file = self.options.theme_file
+        if file is None or not self._theme_restored:
+            return
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            file.write_text(name + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.notify(f"The theme could not be remembered: {exc}", severity="warning")
 
     def _begin(self) -> None:
         self.run_worker(self._start(), name="start", exit_on_error=False)

@@ -22,6 +22,7 @@ from mcp_tui.cli.args import (
     build_read_parser,
 )
 from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.config.paths import theme_file
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
 PY = sys.executable
@@ -65,7 +66,8 @@ def test_stdio_command_after_double_dash(launched: Launched) -> None:
     (spec,) = launched.servers
     assert spec.target == StdioTarget(PY, ("server.py", "--flag", "--", "x"), inherit_env=True)
     assert spec.name == "server" and spec.mode == "auto" and spec.elicitation == "ask"
-    assert launched.options == AppOptions()
+    # The theme chosen is remembered in the platform's data directory (here a temporary one).
+    assert launched.options == AppOptions(theme_file=theme_file())
 
 
 def test_url_with_headers_transport_name_and_mode(launched: Launched) -> None:
