@@ -107,6 +107,14 @@ class CallHistory:
         if record is not None:
             record.exchanges.append(Exchange(request, outcome))
 
+    def asked(self, call_id: int) -> str:
+        """ "asked: confirm → accepted · form, 2 fields → accepted {date, party_size}": what
+        the server asked during the call, for its transcript card ("" when nothing was)."""
+        record = self._calls.get(call_id)
+        if record is None or not record.exchanges:
+            return ""
+        return "asked: " + " · ".join(_exchange_words(e) for e in record.exchanges)
+
     def finished(self, call_id: int, outcome: CallOutcome) -> CallRecord | None:
         """The call ended with ``outcome``; the listeners are told. ``None``: not a call of the
         person's (a chat model's)."""
@@ -155,3 +163,25 @@ def secret_values(request: ElicitationRequest, outcome: ElicitationOutcome) -> l
         if looks_secret(spec) and isinstance(value, str) and value:
             found.append(value)
     return found
+
+
+_PAST = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
+
+
+def _exchange_words(exchange: Exchange) -> str:
+    """ "form, 2 fields → accepted {date, party_size}", "URL → declined", "sampling → accepted"."""
+    request, outcome = exchange.request, exchange.outcome
+    if isinstance(request, ElicitationRequest):
+        count = len(request.form.fields) if request.form is not None else 0
+        if request.mode == "url":
+            what = "URL"
+        elif count == 0:
+            what = "confirm"
+        else:
+            what = f"form, {count} field{'s' if count != 1 else ''}"
+    else:
+        what = "sampling"
+    done = _PAST.get(outcome.action, outcome.action)
+    if isinstance(outcome, ElicitationOutcome) and outcome.content:
+        done += " {" + ", ".join(outcome.content) + "}"
+    return f"{what} → {done}"

@@ -30,7 +30,6 @@ from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.palette import Verb, VerbPalette, in_group_order, key_for
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import ServerEntry
-from mcp_tui.ui.widgets.wire_panel import toggle_wire
 
 VerbSource = Callable[[McpApp, SessionScreen], Iterable[Verb]]
 ServerVerbSource = Callable[[McpApp, SessionScreen, ServerEntry], Iterable[Verb]]
@@ -331,6 +330,13 @@ def _url_wait_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
         )
 
 
+def _toggle_wire(app: App[Any]) -> None:
+    # Imported when run: the panel's module loads the form engine, which the first frame skips.
+    from mcp_tui.ui.widgets.wire_panel import toggle_wire
+
+    toggle_wire(app)
+
+
 @verb_source
 def _view_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
     yield Verb(
@@ -362,7 +368,7 @@ def _view_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
         "Toggle the wire",
         "",
         "Beside a form: the request as received and the exact answer Ctrl+S sends (F6 in a form)",
-        partial(toggle_wire, session.app),
+        partial(_toggle_wire, session.app),
     )
     yield Verb(
         "View",

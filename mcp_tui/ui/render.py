@@ -156,8 +156,13 @@ def _join(parts: list[Content]) -> Content:
     return Content("\n").join(parts)
 
 
-def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -> Entry:
+def outcome_entry(
+    heading: str, outcome: CallOutcome, *, kind: str = "result", asked: str = ""
+) -> Entry:
     """A tool result, prompt or resource read: text, structured JSON, placeholders, errors.
+
+    ``asked`` (``CallHistory.asked``: "asked: confirm → accepted") goes under the heading: the
+    requests the server made inside the call. Its field names are a server's: literal, one line.
 
     What the server wrote (its text, its error message, structured content) is in server runs;
     the heading, the labels and mcp-tui's notes are not.
@@ -177,8 +182,10 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
         return entry_from("cancelled", parts, "\n".join(full), heading)
     if outcome.error is not None:
         parts.append(Content.assemble(("✗ ", "bold $error"), literal_line(heading, style="bold")))
+        if asked:
+            parts.append(literal_line(asked, limit=300, style="dim"))
         parts.append(server_block(block(outcome.error, style="$error")))
-        full += [heading, outcome.error]
+        full += [heading, *([asked] if asked else []), outcome.error]
         if outcome.error_code == URL_ELICITATION_REQUIRED and not outcome.url_elicitations:
             parts.append(Content.styled(INVALID_32042, "$warning"))
             full.append(INVALID_32042)
@@ -200,6 +207,9 @@ def outcome_entry(heading: str, outcome: CallOutcome, *, kind: str = "result") -
             mark = Content.assemble(("◀ ", "bold $success"), literal_line(heading, style="bold"))
         parts.append(mark)
         full.append(heading + ("  (the tool reported an error)" if outcome.is_error else ""))
+        if asked:
+            parts.append(literal_line(asked, limit=300, style="dim"))
+            full.append(asked)
         if outcome.description:
             parts.append(server_block(block(outcome.description, style="italic")))
             full.append(outcome.description)

@@ -331,6 +331,8 @@ async def test_confirm_action_empty_schema_accept_sends_empty_content(
         await run.pilot.press("ctrl+s")
         done = "Confirmed: restart the build agents."
         await wait_until(run.pilot, lambda: done in run.transcript(), "the confirmation")
+        # The call's card lists what was asked inside it.
+        assert "asked: confirm → accepted" in run.transcript()
         sent = answers(run, "confirm_action")
     key = "0" if era == "2025-11-25" else "confirm"
     assert wire_text(sent) == wire_text([{key: accepted({})}])

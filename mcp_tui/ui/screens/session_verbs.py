@@ -177,7 +177,8 @@ class SessionVerbs(Screen[None]):
             shown = asyncio.Event()
 
             def show() -> None:
-                self._show_outcome(outcome_entry(heading, outcome, kind=kind))
+                asked = self.history.asked(call_id)
+                self._show_outcome(outcome_entry(heading, outcome, kind=kind, asked=asked))
                 self.history.finished(call_id, outcome)
                 shown.set()
 
