@@ -334,7 +334,13 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
         return any(isinstance(screen, form) for screen in self.screen_stack)
 
     def action_request_quit(self) -> None:
-        """Ctrl+Q: ask first when a form is open, then close every connection and exit."""
+        """Ctrl+Q: ask first when a form is open or a call runs, then close every connection
+        and exit."""
+        self.request_quit()
+
+    def request_quit(self, *, ask: bool = False) -> None:
+        """Quit, asking first when a form is open, a call runs, or ``ask`` (Ctrl+C, which is
+        pressed by reflex, always asks)."""
         if self._quitting:
             return
         from mcp_tui.ui.screens.closing import close_wherever
@@ -346,20 +352,25 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
             # never another one ("Cancel this request?" is not "Quit?").
             close_wherever(asking, True)
             return
-        if self.form_open:
+        running = len(self._session.cancellable) if self._session is not None else 0
+        if self.form_open or running or ask:
 
             def answered(quit_now: bool | None) -> None:
                 self._quit_question = None
                 if quit_now:
                     self._begin_quit()
 
-            self._quit_question = ConfirmScreen(
-                "Quit mcp-tui?",
-                "A form is open: what you typed will be lost, and the server is told the "
-                "request was cancelled.",
-                yes="Quit",
-                no="Stay",
-            )
+            reasons = []
+            if running:
+                calls = "1 call is running" if running == 1 else f"{running} calls are running"
+                reasons.append(f"{calls}: quitting cancels it, and the server is told.")
+            if self.form_open:
+                reasons.append(
+                    "A form is open: what you typed will be lost, and the server is told the "
+                    "request was cancelled."
+                )
+            question = " ".join(reasons) or "Close every connection and quit?"
+            self._quit_question = ConfirmScreen("Quit mcp-tui?", question, yes="Quit", no="Stay")
             self.push_screen(self._quit_question, callback=answered)
             return
         self._begin_quit()

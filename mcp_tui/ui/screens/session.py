@@ -75,6 +75,12 @@ class SessionScreen(SessionLayout):
                 tooltip="A URL request you accepted: give up waiting"),
         Binding("c", "cancel_call", "Cancel call", id="session.cancel_call",
                 tooltip="Cancel the running tool call (notifications/cancelled)"),
+        # Ctrl+C, a terminal user's reflex: cancel the running call, else quit (asking first,
+        # like Ctrl+Q); the footer says which. Selected text is still copied.
+        Binding("ctrl+c", "cancel_call", "Cancel call", key_display="^c",
+                id="session.cancel_call_ctrl_c"),
+        Binding("ctrl+c", "interrupt", "Quit", key_display="^c", id="session.interrupt",
+                tooltip="Quit mcp-tui (asks first when a call runs or a form is open)"),
         Binding("a", "call_again", "Again", id="session.call_again",
                 tooltip="Call the last tool again with the values it was sent with"),
         Binding("S", "save_as_test", "Save as test", show=False, id="session.save_as_test",
@@ -245,6 +251,8 @@ class SessionScreen(SessionLayout):
             return bool(self.mcp_app.url_waits.waiting)
         if action == "cancel_call":
             return bool(self.cancellable)
+        if action == "interrupt":
+            return not self.cancellable
         if action == "call_again":
             return self.history.last is not None
         if action == "save_as_test":
@@ -266,6 +274,14 @@ class SessionScreen(SessionLayout):
     def action_cancel_call(self) -> None:
         """``c``: cancel the running tool call (a choice when several run)."""
         self.pick_call_to_cancel()
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C with no call running: copy the selected text if any, else ask to quit."""
+        selection = self.get_selected_text()
+        if selection:
+            self.app.copy_to_clipboard(selection)
+            return
+        self.mcp_app.request_quit(ask=True)
 
     def action_call_again(self) -> None:
         """``a``: the last call again, with the values it was sent with."""
