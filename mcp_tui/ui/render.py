@@ -8,6 +8,7 @@ widget but is still reachable. Every server string goes through :mod:`mcp_tui.ui
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -64,6 +65,9 @@ class Entry(Struct, frozen=True):
     full: str
     title: str = ""
     blocks: tuple[Block, ...] = ()
+    #: Entries with the same non-empty key are one entry with a count and the last time (a
+    #: resource updated again and again would otherwise push everything else off screen).
+    collapse: str = ""
 
 
 def server_block(content: Content) -> Block:
@@ -334,7 +338,20 @@ def notice_entry(event: Notice | ElicitationCompleted | ResourceUpdated) -> Entr
     else:
         text = f"{event.server}: {event.text}"
         style = {"information": "", "warning": "$warning", "error": "$error"}[event.severity]
-    return Entry("notice", Content.assemble(("ℹ ", "dim"), block(text, style=style)), text, text)
+    key = (
+        f"resource-updated\0{event.server}\0{event.uri}"
+        if isinstance(event, ResourceUpdated)
+        else ""
+    )
+    summary = Content.assemble(("ℹ ", "dim"), block(text, style=style))
+    return Entry("notice", summary, text, text, collapse=key)
+
+
+def repeated_entry(entry: Entry, count: int, at: float) -> Entry:
+    """``entry`` seen ``count`` times, the last at ``at`` (see ``Entry.collapse``)."""
+    note = f"  (updated {count} times, last at {time.strftime('%H:%M:%S', time.localtime(at))})"
+    summary = Content.assemble(entry.summary, (note, "dim"))
+    return Entry(entry.kind, summary, entry.full + note, entry.title, entry.blocks, entry.collapse)
 
 
 def dropped_entry(count: int) -> Entry:

@@ -217,6 +217,12 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "line: Content.assemble of title_line (see above) and constants",
     ("mcp_tui/ui/widgets/info_panel.py", "assemble", "state"):
         "a state word of our own enum and a number of seconds",
+    ("mcp_tui/ui/render.py", "assemble", "entry.summary"):
+        "repeated_entry: a Content built by notice_entry (the URI in a literal block), never parsed",
+    ("mcp_tui/ui/render.py", "assemble", "note"):
+        "repeated_entry: mcp-tui's count and a clock time; no server text",
+    ("mcp_tui/ui/widgets/transcript.py", ".update", "self.entry.summary"):
+        "a Content from repeated_entry (literal blocks); Content is never parsed as markup",
 }  # fmt: skip
 
 

@@ -7,6 +7,7 @@ and the oldest are removed past :attr:`Transcript.limit`, so a flood cannot grow
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Iterable
 from typing import ClassVar
@@ -16,7 +17,7 @@ from textual.widget import Widget
 from textual.widgets import ListItem, ListView, Static
 
 from mcp_tui.ui.messages import EntryDetailRequested
-from mcp_tui.ui.render import Entry
+from mcp_tui.ui.render import Entry, repeated_entry
 from mcp_tui.ui.widgets.server_text import ServerText
 
 
@@ -39,6 +40,17 @@ class TranscriptItem(ListItem):
             parts = [Static(entry.summary, classes="entry-body")]
         super().__init__(*parts, classes=f"entry-{entry.kind}")
         self.entry = entry
+        self._body = parts[0]
+        self.first = entry
+        #: How many times an entry with this ``collapse`` key arrived (``Entry.collapse``).
+        self.count = 1
+
+    def repeat(self) -> None:
+        """The same entry again: one more in the count, the time now."""
+        self.count += 1
+        self.entry = repeated_entry(self.first, self.count, time.time())
+        if isinstance(self._body, Static):  # a collapsible entry is one run of mcp-tui's words
+            self._body.update(self.entry.summary)
 
 
 class Transcript(ListView):
@@ -65,7 +77,7 @@ class Transcript(ListView):
 
     def add_entries(self, entries: Iterable[Entry]) -> None:
         """Append entries at once; follow the newest entry unless the user moved away from it."""
-        new = list(entries)[-self.limit :]
+        new = [entry for entry in entries if not self._repeated(entry)][-self.limit :]
         if not new:
             return
         following = self.index is None or self.index >= len(self._items) - 1
@@ -81,6 +93,16 @@ class Transcript(ListView):
         self.mount(*items)
         if following:
             self.call_after_refresh(self._follow)
+
+    def _repeated(self, entry: Entry) -> bool:
+        """Counted into an entry already shown with the same ``collapse`` key?"""
+        if not entry.collapse:
+            return False
+        for item in reversed(self._items):
+            if item.entry.collapse == entry.collapse:
+                item.repeat()
+                return True
+        return False
 
     def _shift_index(self, removed: int) -> None:
         if self.index is not None:
