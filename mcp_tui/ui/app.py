@@ -179,7 +179,9 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
             file.parent.mkdir(parents=True, exist_ok=True)
             file.write_text(name + "\n", encoding="utf-8")
         except OSError as exc:
-            self.notify(f"The theme could not be remembered: {exc}", severity="warning")
+            self.notify(
+                f"The theme could not be remembered: {exc}", severity="warning", markup=False
+            )
 
     def _begin(self) -> None:
         self.run_worker(self._start(), name="start", exit_on_error=False)

@@ -77,9 +77,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "markup=False; a number",
     ("mcp_tui/ui/screens/session_features.py", "notify", 'f"Cancelling call #{call_id}"'):
         "markup=False; a number",
-    ("mcp_tui/ui/screens/session_features.py", "notify",
-     'f"{one_line(server)}: log level {level}"'):
-        "markup=False; the level is one of LOG_LEVELS (the pick screen's keys)",
     ("mcp_tui/ui/screens/session_verbs.py", "notify",
      'f"{one_line(server)} is {state}, not ready"'):
         "markup=False; a state word of our own enum (or 'gone', 'not connected')",
@@ -223,6 +220,32 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "repeated_entry: mcp-tui's count and a clock time; no server text",
     ("mcp_tui/ui/widgets/transcript.py", ".update", "self.entry.summary"):
         "a Content from repeated_entry (literal blocks); Content is never parsed as markup",
+    ("mcp_tui/ui/app.py", "notify", 'f"The theme could not be remembered: {exc}"'):
+        "markup=False; a local OSError about the theme file",
+    ("mcp_tui/ui/call_history.py", ".update", "secret_values(request, outcome)"):
+        "a set of strings (the secrets to mask in an export), not a widget",
+    ("mcp_tui/ui/screens/export_session.py", "notify",
+     'f"Session exported to {_where(paths[0])}: {names}"'):
+        "markup=False; the local path and file names the person chose",
+    ("mcp_tui/ui/screens/message_tree.py", "Static", "self._status()"):
+        "mcp-tui's own key hints (the note is never server text)",
+    ("mcp_tui/ui/screens/session_repeat.py", "notify",
+     'f"{one_line(server)} no longer offers the {kind} {one_line(name)!r}: nothing was sent"'):
+        "markup=False; server and name through one_line, kind is mcp-tui's word",
+    ("mcp_tui/ui/widgets/wire_panel.py", "Static", "self._answer"):
+        "Content of json_text(...) (unsafe characters as \\uXXXX) or one_line(...) lines",
+    ("mcp_tui/ui/widgets/wire_panel.py", ".update", "self._answer"):
+        "Content of json_text(...) (unsafe characters as \\uXXXX) or one_line(...) lines",
+    ("mcp_tui/ui/widgets/wire_panel.py", "Static", 'Content(f"← {self.method} params, as received")'):
+        "method is mcp-tui's constant for the screen (elicitation/create), never the server's",
+    ("mcp_tui/ui/widgets/wire_panel.py", "Content", 'f"← {self.method} params, as received"'):
+        "method is mcp-tui's constant for the screen (elicitation/create), never the server's",
+    ("mcp_tui/ui/widgets/wire_panel.py", "styled", "line"):
+        "schema_lines: lines of json_text(params) (unsafe characters as \\uXXXX escapes)",
+    ("mcp_tui/ui/widgets/wire_panel.py", "Content", "line"):
+        "schema_lines: lines of json_text(params) (unsafe characters as \\uXXXX escapes)",
+    ("mcp_tui/ui/widgets/wire_panel.py", "Content", "text"):
+        "json_text(...) of the answer, or one_line(...) of each field name and error",
 }  # fmt: skip
 
 

@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ class ExportSessionScreen(ModalScreen[list[Path] | None]):
             yield Static(literal_line(self._summary, limit=None))
             with Horizontal(classes="export-row"):
                 yield Label("Path", classes="export-label")
-                yield Input(self._base, id="export-path")
+                yield InertInput(self._base, id="export-path")
             yield Static(id="export-status")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(Content("Export  ^s"), variant="success", id="export-save")
