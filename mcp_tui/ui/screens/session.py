@@ -38,7 +38,7 @@ from mcp_tui.ui.render import dropped_entry, notice_entry, refused_entry, state_
 from mcp_tui.ui.screens.closing import closing
 from mcp_tui.ui.screens.session_layout import SessionLayout
 from mcp_tui.ui.state import ServerEntry
-from mcp_tui.ui.widgets.catalog import NodeRef
+from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef
 
 #: Traffic messages kept for "Export session…" (the oldest go first; ``--log`` keeps all).
 KEPT_TRAFFIC = 2000
@@ -180,6 +180,11 @@ class SessionScreen(SessionLayout):
         if self.is_mounted and not closing(self):
             self.refresh_bindings()
 
+    @on(CatalogTree.DialogRequested)
+    def _tool_dialog(self, event: CatalogTree.DialogRequested) -> None:
+        if event.ref.item is not None:
+            self.open_tool(event.ref.server, event.ref.item.name)
+
     @on(Tree.NodeSelected, "#catalog")
     def _selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
         ref = event.node.data
@@ -197,7 +202,7 @@ class SessionScreen(SessionLayout):
         """Enter on a catalog node: call, get, read or fill in, depending on what it is."""
         item = ref.item
         if ref.kind == "tool" and item is not None and not isinstance(item, ResourceInfo):
-            self.open_tool(ref.server, item.name)
+            self.open_tool(ref.server, item.name, dialog=False)
         elif ref.kind == "prompt" and item is not None and not isinstance(item, ResourceInfo):
             self.open_prompt(ref.server, item.name)
         elif ref.kind == "resource" and isinstance(item, ResourceInfo):

@@ -192,8 +192,12 @@ class SessionVerbs(Screen[None]):
 
     # --- tools -------------------------------------------------------------------------------
 
-    def open_tool(self, server: str, name: str) -> None:
-        """Ask for the tool's arguments (form or JSON editor), then call it."""
+    def open_tool(self, server: str, name: str, *, dialog: bool = True) -> None:
+        """Ask for the tool's arguments (form or JSON editor), then call it.
+
+        ``dialog=False`` (Enter in the catalog): a tool that takes no arguments is called at
+        once with ``{}``, since its dialog would only ask for Ctrl+S; ``e`` still opens the
+        dialog (run as a task, the JSON editor)."""
         ready = self._ready(server)
         if ready is None:
             return
@@ -201,6 +205,11 @@ class SessionVerbs(Screen[None]):
         tool = entry.find_tool(name)
         if tool is None:
             self.notify(f"No tool {one_line(name)!r}", severity="error", markup=False)
+            return
+        from mcp_tui.schema.no_arguments import takes_no_arguments  # lazy: not in the first frame
+
+        if not dialog and takes_no_arguments(tool.input_schema):
+            self.call_tool(server, name, {})
             return
         title = f"{server} › {tool.title or tool.name}"
         from mcp_tui.schema.arguments.last_sent import Origin, recall, remember

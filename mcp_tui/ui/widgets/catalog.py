@@ -18,6 +18,7 @@ from msgspec import Struct
 from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode, UnknownNodeID
 
@@ -196,7 +197,7 @@ class CatalogTree(Tree[NodeRef]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "enter_call", "Call", id="catalog.call",
-                tooltip="On a tool: fill in its arguments and call it"),
+                tooltip="On a tool: call it (its arguments asked first, if it takes any)"),
         Binding("enter", "enter_get", "Get prompt", id="catalog.get",
                 tooltip="On a prompt: fill in its arguments and show its messages"),
         Binding("enter", "enter_read", "Read", id="catalog.read",
@@ -205,12 +206,21 @@ class CatalogTree(Tree[NodeRef]):
                 tooltip="On a template: fill in its variables and read the resource"),
         Binding("enter", "enter_toggle", "Open/close", id="catalog.toggle",
                 tooltip="On a server or a group: open or close it"),
+        Binding("e", "tool_dialog", "Dialog", id="catalog.dialog",
+                tooltip="On a tool without arguments: open its call dialog (run as a task, JSON)"),
         Binding("space", "toggle_node", "Open/close a group", show=False, id="catalog.space"),
     ]  # fmt: skip
 
+    class DialogRequested(Message):
+        """``e`` on a tool that takes no arguments: open its call dialog all the same."""
+
+        def __init__(self, ref: NodeRef) -> None:
+            super().__init__()
+            self.ref = ref
+
     def __init__(self, *, id: str | None = None) -> None:
         #: The kind of node Enter's label was last shown for (set before Tree's watchers run).
-        self._enter_kind: NodeKind | None = None
+        self._enter_kind: tuple[NodeKind | None, bool] | None = None
         super().__init__(Text("servers"), id=id)  # a str label would be parsed as markup
         self.show_root = False
         self.guide_depth = 2
@@ -237,13 +247,30 @@ class CatalogTree(Tree[NodeRef]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in _ENTER_ACTIONS:
             return _ENTER_ACTIONS[action] == self._kind_under_cursor()
+        if action == "tool_dialog":
+            return self._dialog_under_cursor() is not None
         return True
+
+    def _dialog_under_cursor(self) -> NodeRef | None:
+        """The tool under the cursor when Enter calls it without a dialog (it takes nothing)."""
+        ref = self.current
+        if ref is None or ref.kind != "tool" or not isinstance(ref.item, ToolInfo):
+            return None
+        from mcp_tui.schema.no_arguments import takes_no_arguments  # lazy: not in the first frame
+
+        return ref if takes_no_arguments(ref.item.input_schema) else None
+
+    def action_tool_dialog(self) -> None:
+        ref = self._dialog_under_cursor()
+        if ref is not None:
+            self.post_message(self.DialogRequested(ref))
 
     def watch_cursor_line(self, previous_line: int, line: int) -> None:
         super().watch_cursor_line(previous_line, line)
         kind = self._kind_under_cursor()
-        if kind != self._enter_kind:
-            self._enter_kind = kind
+        kind_key = (kind, self._dialog_under_cursor() is not None)
+        if kind_key != self._enter_kind:
+            self._enter_kind = kind_key
             self.refresh_bindings()  # the footer says what Enter does here
 
     def _enter(self) -> None:

@@ -1,0 +1,77 @@
+"""Keys that matter now at 80 columns: Enter calls a tool that takes no arguments (``e`` still
+opens its dialog), Escape out of the full-screen log gives the focus back to where it was, and
+the footer shows the keys of the current state before the general ones.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from app_testkit import make_app, mounted_screen, open_node, session_of, wait_until
+from fake_connection import Script
+
+from mcp_tui.session.events import ConnectionState
+from mcp_tui.ui.screens.arguments import ArgumentsScreen
+from mcp_tui.ui.widgets.catalog import CatalogTree
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_enter_calls_a_tool_without_arguments_and_e_opens_its_dialog() -> None:
+    app, factory = make_app({"demo": Script()})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
+        session = session_of(app)
+        await wait_until(lambda: session.panels_ready, pilot=pilot)
+        await open_node(pilot, app, "demo", "ping")
+        connection = factory.latest("demo")
+        await wait_until(lambda: len(connection.calls) == 1, pilot=pilot)
+        assert connection.calls[0][:2] == ("ping", {})
+        assert not mounted_screen(app, ArgumentsScreen), "no dialog for a tool without arguments"
+
+        tree = session.query_one(CatalogTree)
+        assert tree.check_action("tool_dialog", ()), "e is offered on ping"
+        await pilot.press("e")
+        await wait_until(lambda: mounted_screen(app, ArgumentsScreen), pilot=pilot)
+        await pilot.press("escape")
+        await wait_until(lambda: not mounted_screen(app, ArgumentsScreen), pilot=pilot)
+        assert len(connection.calls) == 1
+
+        # A tool with arguments: Enter opens the form as before, and `e` is not offered.
+        await open_node(pilot, app, "demo", "echo")
+        await wait_until(lambda: mounted_screen(app, ArgumentsScreen), pilot=pilot)
+        await pilot.press("escape")
+        await wait_until(lambda: not mounted_screen(app, ArgumentsScreen), pilot=pilot)
+        assert not tree.check_action("tool_dialog", ())
+        assert len(connection.calls) == 1
+
+
+@pytest.mark.parametrize(
+    ("schema", "none"),
+    [
+        (None, True),
+        ({"type": "object"}, True),
+        ({"type": "object", "properties": {}, "additionalProperties": False}, True),
+        ({"type": "object", "properties": {"a": {"type": "string"}}}, False),
+        ({"type": "object", "required": ["a"]}, False),
+        ({"type": "object", "additionalProperties": {"type": "string"}}, False),
+        ({"type": "object", "patternProperties": {"^x": {}}}, False),
+        ({"anyOf": [{"type": "object"}]}, False),
+        ({"type": "array"}, False),
+    ],
+)
+def test_only_a_schema_that_asks_for_nothing_takes_no_arguments(
+    schema: dict[str, object] | None, none: bool
+) -> None:
+    from mcp_tui.schema.no_arguments import takes_no_arguments
+
+    assert takes_no_arguments(schema) is none
