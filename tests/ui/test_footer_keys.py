@@ -75,3 +75,24 @@ def test_only_a_schema_that_asks_for_nothing_takes_no_arguments(
     from mcp_tui.schema.no_arguments import takes_no_arguments
 
     assert takes_no_arguments(schema) is none
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("back", ["escape", "L"])
+async def test_the_full_screen_log_gives_the_focus_back_to_the_catalog(back: str) -> None:
+    app, _ = make_app({"demo": Script()})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
+        session = session_of(app)
+        await wait_until(lambda: session.panels_ready, pilot=pilot)
+        tree = session.query_one(CatalogTree)
+        tree.focus()
+        await pilot.pause()
+        line = tree.cursor_line
+        await pilot.press("L")
+        await wait_until(lambda: session.maximized is not None, pilot=pilot)
+        await pilot.press(back)
+        await wait_until(lambda: session.maximized is None, pilot=pilot)
+        await wait_until(lambda: app.focused is tree, pilot=pilot, message=f"{app.focused!r}")
+        await pilot.press("down")
+        await wait_until(lambda: tree.cursor_line == line + 1, pilot=pilot)

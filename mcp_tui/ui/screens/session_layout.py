@@ -35,6 +35,8 @@ class SessionLayout(SessionRepeat):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._panels_lock = asyncio.Lock()
+        #: What had the focus when ``L`` made the log full screen (it gets it back after).
+        self._focus_before_log: Widget | None = None
 
     def compose(self) -> ComposeResult:
         # The first frame is the catalog (every server "connecting"), the title and the keys.
@@ -54,6 +56,7 @@ class SessionLayout(SessionRepeat):
         for entry in self.mcp_app.entries.values():
             catalog.update_server(entry)
         catalog.focus()
+        self.watch(self, "maximized", self._log_maximized_changed, init=False)
         self.set_interval(1.0, self._tick_connecting, name="connecting-seconds")
 
     def _tick_connecting(self) -> None:
@@ -142,9 +145,22 @@ class SessionLayout(SessionRepeat):
         if self.maximized is self.logs:
             self.minimize()
             return
+        self._focus_before_log = self.focused
         self.logs.display = True
         self.logs.focus()
         self.maximize(self.logs)
+
+    def _log_maximized_changed(self, maximized: Widget | None) -> None:
+        """Back from the full-screen log (``L`` or Escape): the focus returns to where ``L``
+        was pressed (the catalog, most often), not to the log, where arrows seemed dead."""
+        before = self._focus_before_log
+        if maximized is not None or before is None:
+            return
+        self._focus_before_log = None
+        if before.is_attached and before.focusable:
+            before.focus()
+        else:
+            self.catalog.focus()
 
     async def action_focus_next_area(self) -> None:
         await self.mount_panels()
