@@ -13,7 +13,8 @@ Nothing here imports ``mcp`` or ``textual``.
 
 from __future__ import annotations
 
-from typing import Literal, Protocol, runtime_checkable
+import uuid
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from msgspec import Struct
 
@@ -85,6 +86,8 @@ class SamplingRequest(Struct, frozen=True):
     protocol_version: str | None = None
     #: The task this request belongs to (``_meta`` ``io.modelcontextprotocol/related-task``).
     related_task: str | None = None
+    #: The params exactly as received, as JSON (the wire panel shows them; never parsed again).
+    params: dict[str, Any] | None = None
 
     @property
     def message(self) -> str:
@@ -101,6 +104,14 @@ class ToolUse(Struct, frozen=True):
 
     name: str
     input: dict[str, object]
+    #: The block's id. The review screen draws it once, so the wire panel shows the very id that
+    #: is sent; ``None`` lets :func:`~mcp_tui.session.sampling_bridge.to_result` draw one.
+    id: str | None = None
+
+
+def new_tool_use_id() -> str:
+    """A fresh ``tool_use`` block id, in the form models use (``toolu_`` and 24 hex digits)."""
+    return f"toolu_{uuid.uuid4().hex[:24]}"
 
 
 class SamplingOutcome(Struct, frozen=True):

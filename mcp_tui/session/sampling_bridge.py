@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import logging
-import uuid
 from typing import Any, Literal
 
 import mcp_types as types
@@ -35,6 +34,7 @@ from mcp_tui.session.sampling import (
     SamplingPart,
     SamplingRequest,
     SamplingTool,
+    new_tool_use_id,
 )
 from mcp_tui.session.servers import ElicitationPolicy
 from mcp_tui.untrusted import one_line
@@ -134,6 +134,7 @@ def to_request(
         request_key=request_key,
         protocol_version=protocol_version,
         related_task=related_task(meta if meta is not None else params.meta),
+        params=params.model_dump(mode="json", by_alias=True, exclude_none=True),
     )
 
 
@@ -153,7 +154,7 @@ def to_result(
             types.ToolUseContent(
                 type="tool_use",
                 name=outcome.tool_use.name,
-                id=f"toolu_{uuid.uuid4().hex[:24]}",
+                id=outcome.tool_use.id or new_tool_use_id(),
                 input=dict(outcome.tool_use.input),
             )
         )
@@ -169,6 +170,11 @@ def to_result(
         model=outcome.model.strip() or "human",
         stop_reason=outcome.stop_reason or None,
     )
+
+
+def result_json(outcome: SamplingOutcome) -> dict[str, Any]:
+    """:func:`to_result` as the JSON the server receives: what the wire panel shows."""
+    return to_result(outcome).model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 class SamplingBridge:

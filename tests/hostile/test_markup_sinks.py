@@ -175,7 +175,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "RequestHeader.header_content (request_header.py): constants and literal_line of the "
         "server and tool names; its Content calls are checked here",
     ("mcp_tui/ui/screens/sampling.py", "Select",
-     "[ (literal_text_line(t.name, limit=60), i) for i, t in enumerate(request.tools) ]"):
+     "[(literal_text_line(t.name, limit=60), i) for i, t in enumerate(request.tools)]"):
         "each label is literal_text_line of the tool name (Rich Text, never markup); the values "
         "are indices",
     ("mcp_tui/ui/screens/sampling.py", "Static", "self.header_content()"):

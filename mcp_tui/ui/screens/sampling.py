@@ -20,8 +20,7 @@ dropped, and Ctrl+S and the Send button act only once it has been on screen for 
 
 from __future__ import annotations
 
-import json
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -32,24 +31,28 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
+from mcp_tui.schema.fields import FormResult
 from mcp_tui.session.sampling import (
     DEFAULT_MODEL,
     STOP_REASONS,
     TOOL_USE,
     SamplingOutcome,
     SamplingRequest,
-    ToolUse,
+    new_tool_use_id,
 )
+from mcp_tui.session.sampling_bridge import result_json
 from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.elicitation_keys import ELICITATION_BINDINGS, AnswerBar, answer_button
 from mcp_tui.ui.screens.request_header import RequestHeader
+from mcp_tui.ui.screens.sampling_answer import Refusal, ReplyValues, answer
 from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, AsksTheChatModel
 from mcp_tui.ui.text import literal, literal_text_line
 from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.inert_area import InertTextArea
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.server_text import ServerText, from_server
+from mcp_tui.ui.widgets.wire_panel import WIRE_BINDING, WireSide
 from mcp_tui.untrusted import one_line
 
 #: The stop reasons offered (the spec's words; mcp-tui's constants, never server text).
@@ -110,7 +113,7 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
     ARMED_BUTTONS = ("sampling-accept",)
     HEADER_ID = "sampling-header"
     request: SamplingRequest
-    BINDINGS: ClassVar[list[BindingType]] = [*ELICITATION_BINDINGS, ASK_MODEL_BINDING]
+    BINDINGS: ClassVar[list[BindingType]] = [*ELICITATION_BINDINGS, ASK_MODEL_BINDING, WIRE_BINDING]
 
     DEFAULT_CSS = """
     SamplingScreen { align: center middle; background: $background; }
@@ -122,6 +125,10 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
     }
     /* The body (the question) gets two thirds of what is left, the reply box one third, at
        most 8 lines: at 80x24 a fixed 8-line box pushed the message out of sight. */
+    #sampling-main { height: 1fr; }
+    #sampling-reply-side { height: 1fr; width: 1fr; }
+    SamplingScreen.-wire-wide > #sampling-dialog { max-width: 100%; }
+    SamplingScreen.-wire-over #sampling-reply-side { display: none; }
     #sampling-body { height: 2fr; min-height: 4; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
     #sampling-body .sampling-heading { text-style: bold; margin: 1 0 0 0; color: $text-accent; }
     #sampling-body .sampling-text { height: auto; }
@@ -148,6 +155,16 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
         self.request = request
         self._waiting = waiting
         self._finished = False
+        #: The id a tool-use reply's block gets: drawn once, so the wire shows the one sent.
+        self._tool_use_id = new_tool_use_id()
+        #: The wire (F6): the params as received and, live, the reply Ctrl+S would send.
+        self.wire = WireSide(
+            self,
+            request.params if request.params is not None else {},
+            self._wire_result,
+            main="#sampling-main",
+            method="sampling/createMessage",
+        )
 
     def focus_when_shown(self) -> None:
         self.query_one("#sampling-reply", TextArea).focus()
@@ -166,86 +183,91 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
     # --- composing ---------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        request = self.request
         with Vertical(id="sampling-dialog"):
             yield Static(self.header_content(), id="sampling-header")
-            with VerticalScroll(id="sampling-body"):
-                yield Static(parameters(request), id="sampling-params")
-                server = request.server
-                if request.system_prompt:
-                    yield ServerText(
-                        literal(request.system_prompt, limit=SHOWN_CHARS),
-                        label=from_server(server, "system prompt"),
-                        classes="sampling-text",
-                        id="sampling-system",
-                    )
-                for index, message in enumerate(request.messages, 1):
-                    what = f"message {index} ({message.role})"
-                    labelled = False
-                    for part in message.parts:
-                        if part.kind != "text":  # mcp-tui's words: "[image: image/png, 3 KiB]"
-                            yield Static(
-                                literal(part.text, limit=SHOWN_CHARS),
-                                classes="sampling-text sampling-described",
-                            )
-                            continue
-                        yield ServerText(
-                            literal(part.text, limit=SHOWN_CHARS),
-                            label=None if labelled else from_server(server, what),
-                            classes="sampling-text",
-                        )
-                        labelled = True
-                    if not labelled:  # no text at all: the heading alone
-                        yield Static(from_server(server, what), classes="sampling-heading")
-                if request.tools:
-                    yield Static(Content("Tools offered"), classes="sampling-heading")
-                    for tool in request.tools:
-                        text = one_line(tool.name, limit=80)
-                        if tool.description:
-                            text += " — " + one_line(tool.description, limit=300)
-                        yield ServerText(Content(text), classes="sampling-text")
-                        yield ServerText(
-                            literal(tool.input_schema, limit=2000),
-                            classes="sampling-text sampling-described",
-                        )
-                if request.metadata:
-                    yield Static(Content("Metadata"), classes="sampling-heading")
-                    yield ServerText(literal(request.metadata, limit=2000), classes="sampling-text")
-            yield Label(
-                Content("Your reply (sent as the assistant's message)"), id="sampling-reply-label"
-            )
-            yield InertTextArea(id="sampling-reply", soft_wrap=True, show_line_numbers=False)
-            with Horizontal(id="sampling-options"):
-                yield Label(Content("Stop reason"))
-                yield Select(
-                    TOOL_STOP_OPTIONS if request.tools else STOP_OPTIONS,
-                    value=STOP_REASONS[0],
-                    allow_blank=False,
-                    id="sampling-stop",
-                    compact=True,
-                )
-                yield Label(Content("Model"))
-                yield InertInput(DEFAULT_MODEL, id="sampling-model", compact=True)
-            if request.tools:
-                with Horizontal(id="sampling-tool-row"):
-                    yield Label(Content("Tool use (with toolUse)"))
-                    yield Select(
-                        [
-                            (literal_text_line(t.name, limit=60), i)
-                            for i, t in enumerate(request.tools)
-                        ],
-                        value=0,
-                        allow_blank=False,
-                        id="sampling-tool",
-                        compact=True,
-                    )
-                    yield InertTextArea("{}", id="sampling-tool-input", soft_wrap=True)
+            with Horizontal(id="sampling-main"):
+                with Vertical(id="sampling-reply-side"):
+                    yield from self._compose_request_and_reply()
+                yield from self.wire.compose()
             yield Static(id="sampling-status")
             with AnswerBar(id="sampling-buttons"):
                 yield answer_button("accept", id="sampling-accept", on_press=self.accept_now)
                 yield answer_button("decline", id="sampling-decline", on_press=self.decline_now)
                 yield answer_button("cancel", id="sampling-cancel", on_press=self.action_cancel)
         yield KeyFooter()
+
+    def _compose_request_and_reply(self) -> ComposeResult:
+        """The request as read (the body) and the reply's widgets: what the wire covers at 80
+        columns."""
+        request = self.request
+        with VerticalScroll(id="sampling-body"):
+            yield Static(parameters(request), id="sampling-params")
+            server = request.server
+            if request.system_prompt:
+                yield ServerText(
+                    literal(request.system_prompt, limit=SHOWN_CHARS),
+                    label=from_server(server, "system prompt"),
+                    classes="sampling-text",
+                    id="sampling-system",
+                )
+            for index, message in enumerate(request.messages, 1):
+                what = f"message {index} ({message.role})"
+                labelled = False
+                for part in message.parts:
+                    if part.kind != "text":  # mcp-tui's words: "[image: image/png, 3 KiB]"
+                        yield Static(
+                            literal(part.text, limit=SHOWN_CHARS),
+                            classes="sampling-text sampling-described",
+                        )
+                        continue
+                    yield ServerText(
+                        literal(part.text, limit=SHOWN_CHARS),
+                        label=None if labelled else from_server(server, what),
+                        classes="sampling-text",
+                    )
+                    labelled = True
+                if not labelled:  # no text at all: the heading alone
+                    yield Static(from_server(server, what), classes="sampling-heading")
+            if request.tools:
+                yield Static(Content("Tools offered"), classes="sampling-heading")
+                for tool in request.tools:
+                    text = one_line(tool.name, limit=80)
+                    if tool.description:
+                        text += " — " + one_line(tool.description, limit=300)
+                    yield ServerText(Content(text), classes="sampling-text")
+                    yield ServerText(
+                        literal(tool.input_schema, limit=2000),
+                        classes="sampling-text sampling-described",
+                    )
+            if request.metadata:
+                yield Static(Content("Metadata"), classes="sampling-heading")
+                yield ServerText(literal(request.metadata, limit=2000), classes="sampling-text")
+        yield Label(
+            Content("Your reply (sent as the assistant's message)"), id="sampling-reply-label"
+        )
+        yield InertTextArea(id="sampling-reply", soft_wrap=True, show_line_numbers=False)
+        with Horizontal(id="sampling-options"):
+            yield Label(Content("Stop reason"))
+            yield Select(
+                TOOL_STOP_OPTIONS if request.tools else STOP_OPTIONS,
+                value=STOP_REASONS[0],
+                allow_blank=False,
+                id="sampling-stop",
+                compact=True,
+            )
+            yield Label(Content("Model"))
+            yield InertInput(DEFAULT_MODEL, id="sampling-model", compact=True)
+        if request.tools:
+            with Horizontal(id="sampling-tool-row"):
+                yield Label(Content("Tool use (with toolUse)"))
+                yield Select(
+                    [(literal_text_line(t.name, limit=60), i) for i, t in enumerate(request.tools)],
+                    value=0,
+                    allow_blank=False,
+                    id="sampling-tool",
+                    compact=True,
+                )
+                yield InertTextArea("{}", id="sampling-tool-input", soft_wrap=True)
 
     # --- answering ---------------------------------------------------------------------------
 
@@ -278,49 +300,62 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
     def action_decline(self) -> None:
         self.app.call_later(self.decline_now)
 
+    def reply_values(self) -> ReplyValues:
+        """The reply's widgets as they are now."""
+        tools = bool(self.request.tools)
+        return ReplyValues(
+            text=self.reply_text,
+            model=self.query_one("#sampling-model", Input).value,
+            stop=self.query_one("#sampling-stop", Select).value,
+            tool_index=self.query_one("#sampling-tool", Select).value if tools else None,
+            tool_input=self.query_one("#sampling-tool-input", TextArea).text if tools else "{}",
+        )
+
+    def outcome_now(self) -> SamplingOutcome | Refusal:
+        """What Ctrl+S sends now, or why nothing: the one computation accept and the wire share."""
+        return answer(self.reply_values(), self.request.tools, self._tool_use_id)
+
     def accept_now(self) -> None:
         """Send the reply, or say what is missing (nothing typed is lost). Not before armed."""
         if self._finished or not self.armed:
             return
-        text = self.reply_text
-        model = self.query_one("#sampling-model", Input).value.strip()
-        stop = self.query_one("#sampling-stop", Select).value
-        problems = []
-        if not text.strip() and stop != TOOL_USE:
-            problems.append("write the reply first (or decline with Ctrl+R)")
-        if not model:
-            problems.append("name the model the reply is reported from (e.g. human)")
-        if problems:
-            self._show_status(problems)
-            self.query_one("#sampling-reply" if not text.strip() else "#sampling-model").focus()
+        outcome = self.outcome_now()
+        if isinstance(outcome, Refusal):
+            self._show_status(list(outcome.problems.values()))
+            if outcome.focus is not None:
+                self.query_one(outcome.focus).focus()
             return
-        reason = stop if isinstance(stop, str) else STOP_REASONS[0]
-        if reason == TOOL_USE:
-            use = self._tool_use()
-            if use is None:
-                return
-            self.finish(SamplingOutcome("accept", text, model, TOOL_USE, tool_use=use))
-            return
-        self.finish(SamplingOutcome("accept", text=text, model=model, stop_reason=reason))
+        self.finish(outcome)
 
-    def _tool_use(self) -> ToolUse | None:
-        """The tool chosen and its input (a JSON object), or ``None`` with the problem shown."""
-        index = self.query_one("#sampling-tool", Select).value
-        raw = self.query_one("#sampling-tool-input", TextArea).text
+    # --- the wire ----------------------------------------------------------------------------
+
+    def _wire_result(self) -> FormResult | dict[str, Any]:
+        """The wire's answer: the JSON of the outcome accept would send, or what stops it."""
         try:
-            value = json.loads(raw or "{}")
-        except json.JSONDecodeError as exc:
-            self._show_status([f"the tool input is not JSON: {exc.msg} (line {exc.lineno})"])
-            self.query_one("#sampling-tool-input").focus()
-            return None
-        if not isinstance(value, dict):
-            self._show_status(["the tool input must be a JSON object, such as {}"])
-            self.query_one("#sampling-tool-input").focus()
-            return None
-        if not isinstance(index, int) or not 0 <= index < len(self.request.tools):
-            self._show_status(["choose the tool the reply uses"])
-            return None
-        return ToolUse(self.request.tools[index].name, value)
+            outcome = self.outcome_now()
+        except NoMatches:  # the Selects compose their parts a moment after the screen
+            return FormResult(None, {"reply": "the reply is not on screen yet"})
+        if isinstance(outcome, Refusal):
+            return FormResult(None, dict(outcome.problems))
+        return result_json(outcome)
+
+    def on_mount(self) -> None:
+        self.wire.refresh_answer()  # shown from the start: the reply's widgets exist now
+
+    def action_toggle_wire(self) -> None:
+        self.wire.toggle()
+
+    def show_wire(self, shown: bool) -> None:
+        self.wire.show(shown)
+
+    def on_resize(self) -> None:
+        self.wire.fit()
+
+    @on(TextArea.Changed)
+    @on(Input.Changed)
+    @on(Select.Changed)
+    def _reply_changed(self) -> None:
+        self.wire.refresh_answer()
 
     def decline_now(self) -> None:
         self.finish(SamplingOutcome.decline())
