@@ -96,3 +96,51 @@ async def test_the_full_screen_log_gives_the_focus_back_to_the_catalog(back: str
         await wait_until(lambda: app.focused is tree, pilot=pilot, message=f"{app.focused!r}")
         await pilot.press("down")
         await wait_until(lambda: tree.cursor_line == line + 1, pilot=pilot)
+
+
+def _footer_left(app: object) -> str:
+    """The footer's left part at its width: the keys that fit, up to the "…" if any."""
+    from mcp_tui.ui.widgets.key_footer import KeyFooter
+
+    line = session_of(app).query_one(KeyFooter).render().plain  # type: ignore[arg-type]
+    return line.split("…")[0] if "…" in line else line
+
+
+@pytest.mark.anyio
+async def test_at_80_columns_the_key_of_the_running_call_shows_first() -> None:
+    import asyncio
+
+    from mcp_tui.session.events import CallOutcome, ContentItem
+
+    release = asyncio.Event()
+
+    async def slow(_conn: object, _args: object, _call_id: int) -> CallOutcome:
+        await release.wait()
+        return CallOutcome(items=(ContentItem("text", text="done"),))
+
+    app, factory = make_app({"demo": Script(results={"echo": slow})})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
+        session = session_of(app)
+        await wait_until(lambda: session.panels_ready, pilot=pilot)
+        call_id = session.call_tool("demo", "echo", {"text": "a"})
+        await wait_until(lambda: factory.latest("demo").in_flight == {call_id}, pilot=pilot)
+        await wait_until(lambda: "Cancel call" in _footer_left(app), pilot=pilot)
+        first = _footer_left(app).split("Cancel call")[0].split()
+        assert len(first) == 1, f"the call's key comes first: {_footer_left(app)!r}"
+        release.set()
+        await wait_until(lambda: not session.cancellable, pilot=pilot)
+        await wait_until(lambda: "Cancel call" not in _footer_left(app), pilot=pilot)
+
+
+@pytest.mark.anyio
+async def test_at_80_columns_a_url_wait_shows_done_and_give_up() -> None:
+    from test_app_url import needs_url, ready, url_request
+
+    app, _ = make_app({"demo": Script(results={"ping": lambda _a: needs_url(url_request())})})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        session_of(app).call_tool("demo", "ping", {})
+        await wait_until(lambda: bool(app.url_waits.waiting), pilot=pilot)
+        await wait_until(lambda: "Give up" in _footer_left(app), pilot=pilot)
+        assert "Done" in _footer_left(app)

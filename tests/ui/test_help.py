@@ -228,7 +228,7 @@ async def test_keys_that_do_not_fit_are_left_out_whole_and_help_stays() -> None:
         assert "…" in line
         left = line.split("…")[0]
         # Whole keys only: each word on the left is a key or a full description.
-        assert left.split()[-1] in {"Details", "Traffic", "Log", "asking", "Open/close"}
+        assert left.split()[-1] in {"Details", "Traffic", "Log", "asking", "Open/close", "Quit"}
         assert len(line) == 50
 
 

@@ -50,6 +50,15 @@ if TYPE_CHECKING:
 class SessionScreen(SessionLayout):
     """Servers, their catalogs, the transcript, logs and traffic."""
 
+    #: The keys of the current state, shown first in the footer when they are on offer (a
+    #: running call, a URL page awaited, a paused server, a subscribable resource).
+    CONTEXT_ACTIONS: ClassVar[tuple[str, ...]] = (
+        "cancel_call",
+        "url_done",
+        "url_give_up",
+        "ask_again",
+        "toggle_subscription",
+    )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("i", "details", "Details", id="session.details",
                 tooltip="The full details of the item under the cursor (or transcript entry)"),

@@ -14,9 +14,12 @@ when the keys it would show changed. A click on a key presses it (a disabled key
 hovering one shows its tooltip. Binding groups are shown key by key (mcp-tui defines none).
 
 The way to the help screen (the ``help`` action's key) and to the palette are always on the right,
-whatever the width: the keys on the left are shown in binding order (the focused widget's first,
-so Enter's "Call" leads) and, when they do not all fit, the last ones are left out whole (never
-cut mid-word) with a "…" saying so; the help screen lists them all.
+whatever the width: on the left come first the keys of the current state (the actions a screen
+names in ``CONTEXT_ACTIONS``, in that order, when they are enabled: "Cancel call" while a call
+runs, "Done" and "Give up" while a URL page is awaited), then the others in binding order (the
+focused widget's first, so Enter's "Call" leads them). When they do not all fit, the last ones
+are left out whole (never cut mid-word) with a "…" saying so; the help screen lists them all.
+At 80 columns the general keys (details, traffic, log) are the ones that give way.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ HELP_ACTION = "help"
 class _Item(NamedTuple):
     """One key to show: the key it presses, how it is written, what it does."""
 
+    action: str
     key: str
     shown: str
     description: str
@@ -55,6 +59,17 @@ class _Key(NamedTuple):
     end: int
     enabled: bool
     tooltip: str
+
+
+def _context_first(items: list[_Item], screen: object) -> list[_Item]:
+    """``items`` with the enabled keys of the screen's ``CONTEXT_ACTIONS`` first, in that order
+    (the rest keep their binding order): what matters now survives a narrow terminal."""
+    context: tuple[str, ...] = getattr(screen, "CONTEXT_ACTIONS", ())
+    rank = {action: i for i, action in enumerate(context)}
+    first = sorted(
+        (i for i in items if i.enabled and i.action in rank), key=lambda i: rank[i.action]
+    )
+    return first + [i for i in items if i not in first]
 
 
 class KeyFooter(Widget, can_focus=False):
@@ -124,19 +139,18 @@ class KeyFooter(Widget, can_focus=False):
         for key, (_node, binding, enabled, tooltip) in self.screen.active_bindings.items():
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
                 tip = tooltip or binding.tooltip or binding.description
-                palette = _Item(
-                    key, app.get_key_display(binding), binding.description, enabled, tip
-                )
+                shown = app.get_key_display(binding)
+                palette = _Item(binding.action, key, shown, binding.description, enabled, tip)
             if not binding.show or binding.action in actions:
                 continue
             actions.add(binding.action)
             shown = app.get_key_display(binding)
-            item = _Item(key, shown, binding.description, enabled, tooltip or "")
+            item = _Item(binding.action, key, shown, binding.description, enabled, tooltip or "")
             if binding.action == HELP_ACTION:
                 help_item = item
             else:
                 items.append(item)
-        return items, help_item, palette
+        return _context_first(items, self.screen), help_item, palette
 
     def _key_text(self, shown: str, description: str, *, compact: bool) -> Text:
         key_style = self.get_component_rich_style("key-footer--key")
