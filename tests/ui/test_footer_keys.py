@@ -144,3 +144,39 @@ async def test_at_80_columns_a_url_wait_shows_done_and_give_up() -> None:
         await wait_until(lambda: bool(app.url_waits.waiting), pilot=pilot)
         await wait_until(lambda: "Give up" in _footer_left(app), pilot=pilot)
         assert "Done" in _footer_left(app)
+
+
+CHOICES = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "colour": {"type": "string", "enum": [f"colour {n}" for n in range(1, 15)]},
+    },
+}
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_a_drop_down_stays_inside_the_arguments_dialog(size: tuple[int, int]) -> None:
+    from textual.widgets import Select
+    from textual.widgets._select import SelectOverlay
+
+    from mcp_tui.session.events import ToolInfo
+
+    tool = ToolInfo("paint", "Pick a colour", input_schema=CHOICES)
+    app, _ = make_app({"demo": Script(tools=(tool,))})
+    async with app.run_test(size=size) as pilot:
+        await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
+        await wait_until(lambda: session_of(app).panels_ready, pilot=pilot)
+        await open_node(pilot, app, "demo", "paint")
+        screen = await wait_until(lambda: mounted_screen(app, ArgumentsScreen), pilot=pilot)
+        select = screen.query_one(Select)
+        select.focus()
+        await pilot.press("enter")
+        await wait_until(lambda: select.expanded, pilot=pilot)
+        overlay = select.query_one(SelectOverlay)
+        dialog = screen.query_one(".arguments-dialog")
+        await wait_until(lambda: overlay.region.height > 2, pilot=pilot)
+        await pilot.pause()
+        inside = dialog.region.shrink(dialog.styles.border.spacing)
+        assert inside.contains_region(overlay.region), (overlay.region, dialog.region)

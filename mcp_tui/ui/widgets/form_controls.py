@@ -300,6 +300,11 @@ class _OrderedOverlay(OrderedKeys, SelectOverlay):
             super().action_dismiss()
 
 
+#: The drop-down's height: Textual's own at most, and never less than a row and its border.
+MAX_OVERLAY_ROWS = 12
+MIN_OVERLAY_ROWS = 3
+
+
 class SelectControl(OrderedKeys, Select[int]):
     """A short single-choice list. Values are option indices; labels are literal text."""
 
@@ -331,7 +336,24 @@ class SelectControl(OrderedKeys, Select[int]):
         # keys that follow Enter (Down, Enter); that late call is refused once the drop-down has
         # closed again (``_OrderedOverlay.allow_focus``), so it cannot take focus back either.
         if expanded:
-            self.screen.set_focus(self.query_one(SelectOverlay), scroll_visible=False)
+            overlay = self.query_one(SelectOverlay)
+            self._fit_overlay(overlay)
+            self.screen.set_focus(overlay, scroll_visible=False)
+
+    def _fit_overlay(self, overlay: SelectOverlay) -> None:
+        """Keep the drop-down inside the dialog that holds it: it is drawn on the screen's layer
+        (up to 12 rows), so near a short dialog's bottom it covered the border and what lies
+        below. It gets the rows left down to the border instead (3 at least: it scrolls)."""
+        box = next(
+            (a for a in self.ancestors if isinstance(a, Widget) and a.has_class("dialog")), None
+        )
+        if box is None:
+            return
+        inside = box.region.shrink(box.styles.border.spacing)
+        top = self.query_one(SelectCurrent).region.bottom
+        overlay.styles.max_height = max(
+            MIN_OVERLAY_ROWS, min(MAX_OVERLAY_ROWS, inside.bottom - top)
+        )
 
     def allow_focus_children(self) -> bool:
         # The drop-down is a tab stop only while open: ``Select`` hides it by a CSS class, which
