@@ -163,10 +163,12 @@ class ConnectionRequests(ConnectionTasks):
         if not failed or outcome.cancelled:
             return outcome
         lines = tuple(self._stderr_since(mark)) if mark is not None else ()
+        # A server may send -32000 itself (the start of the server-error range): only the
+        # SDK's own words, or the server's end, mean the connection went.
         lost = outcome.error_code == -32000 and (
             self.exit_status is not None
             or self._server_ended
-            or "connection closed" in (outcome.error or "").casefold()
+            or (outcome.error or "").casefold().endswith(": connection closed")
         )
         if not lost:
             return replace(outcome, stderr=lines) if lines else outcome

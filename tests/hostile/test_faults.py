@@ -135,7 +135,8 @@ async def test_server_cancels_the_request(tmp_path: Path) -> None:
         await assert_answers_keys(pilot, app)
         # The withdrawn request got no answer: the server is told nothing more about it.
         assert "q1" not in server.responses()
-        await pilot.press("ctrl+q")
+        # A call still runs: Ctrl+Q asks first, and a second Ctrl+Q answers "quit".
+        await pilot.press("ctrl+q", "ctrl+q")
         await wait_for(pilot, lambda: not app.is_running, 500)
     assert server.alive() == []
 

@@ -84,7 +84,8 @@ async def test_a_call_that_is_never_answered(tmp_path: Path) -> None:
         await wait_for(pilot, done(lambda: "slow" in str(running.query_one(Label).render())), 200)
         await assert_answers_keys(pilot, app)
         assert "#1 evil › slow" in transcript_text(app)
-        await pilot.press("ctrl+q")
+        # A call still runs: Ctrl+Q asks first, and a second Ctrl+Q answers "quit".
+        await pilot.press("ctrl+q", "ctrl+q")
         await wait_for(pilot, lambda: not app.is_running, 500)
     assert server.alive() == []
 

@@ -65,6 +65,12 @@ DROP_ORDER = ("server", "size", "latency", "time", "id")
 MESSAGE_MIN = 34
 
 
+def _kind(message: dict[str, object]) -> str:
+    if isinstance(message.get("method"), str):
+        return "notification" if message.get("id") is None else "request"
+    return "error" if "error" in message else "result"
+
+
 def precise_clock(at: float) -> str:
     return time.strftime("%H:%M:%S", time.localtime(at)) + f".{int(at * 1000) % 1000:03d}"
 
@@ -81,6 +87,9 @@ class Row(Struct):
     size: str
     latency: str
     server: str
+    #: ``request``, ``notification``, ``result`` or ``error``: found by the filter, not shown
+    #: (the summary in ``method`` says what the message means, not which kind it is).
+    kind: str = ""
 
     @property
     def cells(self) -> tuple[Text, ...]:
@@ -102,7 +111,7 @@ class Row(Struct):
 
     def matches(self, words: Sequence[str]) -> bool:
         haystack = " ".join(
-            (self.method, self.id, self.server, self.direction, self.time)
+            (self.method, self.id, self.server, self.direction, self.time, self.kind)
         ).casefold()
         return all(word in haystack for word in words)
 
@@ -170,7 +179,7 @@ class TrafficView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield InertInput(
-            placeholder="/ filter: method, id, server, in or out",
+            placeholder="/ filter: method, id, server, in or out, request or result",
             id="traffic-filter",
             compact=True,
         )
@@ -249,6 +258,7 @@ class TrafficView(Vertical):
             size,
             latency,
             event.server,
+            _kind(message),
         )
 
     def _next_key(self) -> str:
