@@ -20,6 +20,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button
 from tui_driver import WAIT, tool_results, traffic, wait_for
 
+from mcp_tui.schema.no_arguments import takes_no_arguments
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
@@ -50,7 +51,9 @@ async def open_tool(pilot: Pilot[Any], app: McpTuiApp, server: str, tool: str) -
     await wait_for(
         pilot, lambda: app.screen is app.screen_stack[0], f"the main screen, not {app.screen!r}"
     )
-    await open_node(pilot, app, server, tool)
+    # Enter calls a tool that takes no arguments at once; `e` opens its dialog.
+    schema = next(t.input_schema for t in app.entries[server].tools if t.name == tool)
+    await open_node(pilot, app, server, tool, "e" if takes_no_arguments(schema) else "enter")
     screen: ArgumentsScreen = await wait_for(
         pilot, lambda: isinstance(app.screen, ArgumentsScreen) and app.screen, f"{tool}'s form"
     )

@@ -234,11 +234,13 @@ async def cursor_on(
         )
 
 
-async def open_node(pilot: Pilot[None], app: McpTuiApp, server: str, name: str) -> None:
-    """Move the catalog cursor to an item and press Enter on it."""
+async def open_node(
+    pilot: Pilot[None], app: McpTuiApp, server: str, name: str, key: str = "enter"
+) -> None:
+    """Move the catalog cursor to an item and press Enter (or ``key``) on it."""
     tree = app.screen_stack[0].query_one(CatalogTree)
     await cursor_on(pilot, tree, lambda: tree_node(app, server, name), f"{server}/{name}")
-    await pilot.press("enter")
+    await pilot.press(key)
     await pilot.pause()
 
 

@@ -28,7 +28,6 @@ from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.servers import HttpTarget, ServerSpec
 from mcp_tui.session.url_check import UrlVerdict
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.oauth import OAuthWaitScreen, TuiAuthorizationHandler
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 
@@ -100,9 +99,7 @@ async def test_the_app_signs_in_then_calls_a_tool(browser_log: Path, tmp_path: P
             assert not isinstance(app.screen, UrlConsentScreen | OAuthWaitScreen)
             assert server.provider.events[-1] == "token:authorization_code"
             await wait_for(pilot, lambda: bool(app.entries["remote"].tools), 500)
-            await open_node(pilot, app, "remote", "whoami")
-            await wait_for(pilot, lambda: isinstance(app.screen, ArgumentsScreen))
-            await pilot.press("ctrl+s")  # no arguments to fill in
+            await open_node(pilot, app, "remote", "whoami")  # no arguments: Enter calls it
             await wait_for(pilot, lambda: summaries(app)[-1].startswith("◀ #1 remote"), 500)
             assert summaries(app)[-1].startswith("◀ #1 remote › whoami\nsigned in")
             await pilot.press("ctrl+q")

@@ -179,7 +179,7 @@ class TrafficView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield InertInput(
-            placeholder="/ filter: method, id, server, in or out, request or result",
+            placeholder="/ filter: method, id, server, in/out, result",
             id="traffic-filter",
             compact=True,
         )
