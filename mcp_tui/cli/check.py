@@ -11,13 +11,12 @@ import argparse
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcp_tui.cli.args import (
-    ELICIT_POLICIES,
     EXIT_CODES_HELP,
     ArgumentParser,
+    _add_answer_options,
     _add_headless_common,
     _formatter,
     parse_tool_args,
@@ -97,15 +96,7 @@ def build_check_parser() -> ArgumentParser:
         "are checked, and a case that passes on one era and fails on the other is reported",
     )
     parser.add_argument("--args", metavar="JSON", help="the arguments of --call, a JSON object")
-    parser.add_argument(
-        "--answers", metavar="FILE", type=Path, help="answer --call's forms from FILE"
-    )
-    parser.add_argument(
-        "--elicit",
-        choices=ELICIT_POLICIES,
-        default="cancel",
-        help="how --call's forms the answers file does not cover are answered (default: cancel)",
-    )
+    _add_answer_options(parser)  # --answers, --elicit, --sampling: as for `mcp-tui call`
     parser.add_argument(
         "--fuzz",
         metavar="N",
@@ -174,7 +165,7 @@ def run_check_command(
     plan = FuzzPlan(ns.fuzz, tuple(ns.tool), ns.call_timeout) if ns.fuzz is not None else None
 
     calls = (
-        (CheckCall(ns.call, arguments, answers=answers, policy=ns.elicit),)
+        (CheckCall(ns.call, arguments, answers, ns.elicit, ns.sampling),)
         if ns.call is not None
         else ()
     )

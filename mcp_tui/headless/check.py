@@ -24,11 +24,10 @@ from mcp_tui.check import Listing, run_checks
 from mcp_tui.check.report import CheckReport, ServerEras
 from mcp_tui.config.answers import AnswerScript
 from mcp_tui.errors import EXIT_CONNECTION
-from mcp_tui.headless.elicit import ElicitPolicy, ScriptedHandler
+from mcp_tui.headless.elicit import ElicitPolicy, SamplingRefusal, ScriptedHandler
 from mcp_tui.headless.run import HeadlessOptions, _connected, _Run
 from mcp_tui.session.elicitation import (
     CancelAll,
-    ElicitationHandler,
     ElicitationOutcome,
     ElicitationRequest,
 )
@@ -61,6 +60,7 @@ class CheckCall:
     arguments: dict[str, Any]
     answers: AnswerScript | None = None
     policy: ElicitPolicy = "cancel"
+    sampling: SamplingRefusal = "decline"
 
 
 @dataclass(frozen=True)
@@ -138,23 +138,32 @@ class _Gatherer(_Run):
 
 
 class _Answers:
-    """The elicitation handler of one connection: each ``--call``'s own script, else cancel."""
+    """The handler of one connection: each ``--call``'s own script (forms and sampling, as
+    ``mcp-tui call`` answers them), else cancel."""
 
     def __init__(self) -> None:
-        self.current: ElicitationHandler = CancelAll(note="`mcp-tui check` answers nothing here")
+        self.current: ScriptedHandler | CancelAll = CancelAll(
+            note="`mcp-tui check` answers nothing here"
+        )
 
     async def elicit(self, request: ElicitationRequest) -> ElicitationOutcome:
         return await self.current.elicit(request)
 
     async def sample(self, request: SamplingRequest) -> SamplingOutcome:
-        return SamplingOutcome.decline("`mcp-tui check` does not answer sampling requests")
+        return await self.current.sample(request)
 
 
 async def _call(
     conn: ServerConnection, g: _Gatherer, h: _Answers, call: CheckCall
 ) -> dict[str, Any]:
     """Make ``call`` on this era; what happened, as the era check reads it."""
-    h.current = ScriptedHandler(io.StringIO(), call.tool, answers=call.answers, policy=call.policy)
+    h.current = ScriptedHandler(
+        io.StringIO(),
+        call.tool,
+        answers=call.answers,
+        policy=call.policy,
+        sampling_policy=call.sampling,
+    )
     g.calling = call.tool
     try:
         outcome = await conn.call_tool(call.tool, call.arguments)

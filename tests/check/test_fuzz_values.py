@@ -109,3 +109,25 @@ def test_judging_outcomes() -> None:
     assert judge(ok, valid=False) == ("accepted-invalid", "the call succeeded")
     assert judge(tool_error, valid=False) is None and judge(protocol, valid=False) is None
     assert judge(("crash", "gone"), valid=True) == ("crash", "gone")
+
+
+async def _sampled(policy: str) -> str:
+    import io
+
+    from mcp_tui.headless.check import _Answers
+    from mcp_tui.headless.elicit import ScriptedHandler
+    from mcp_tui.session.sampling import SamplingRequest
+
+    answers = _Answers()
+    answers.current = ScriptedHandler(io.StringIO(), "t", sampling_policy=policy)  # type: ignore[arg-type]
+    outcome = await answers.sample(SamplingRequest("s", messages=(), max_tokens=10))
+    return str(outcome.action)
+
+
+def test_check_call_answers_sampling_as_mcp_tui_call_does() -> None:
+    """``check --call`` hands sampling requests to the call's own script (``--sampling``,
+    the answers file), not a fixed refusal."""
+    import anyio
+
+    assert anyio.run(_sampled, "cancel") == "cancel"
+    assert anyio.run(_sampled, "decline") == "decline"
