@@ -69,7 +69,7 @@ def install_hooks() -> None:
         HOOKS["transport"] = True
     except (ImportError, AttributeError):
         pass
-    from mcp_tui.ui import elicitation_handler
+    from mcp_tui.ui.app import elicitation_handler
 
     handler_class = elicitation_handler.TuiElicitationHandler
     original_elicit = handler_class.elicit

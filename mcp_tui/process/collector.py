@@ -7,7 +7,7 @@ everything allocated so far at each allocation burst, only slows them down:
   the SDK after it; held off, the imports are about a tenth faster. Released once they are done,
   with ``gc.freeze()`` first, so what start-up allocated (it lives as long as the process) is never
   walked again;
-- building an elicitation form, until its first frame (``mcp_tui.ui.collector_hold``).
+- building an elicitation form, until its first frame (``mcp_tui.ui.app.collector_hold``).
 
 Holds nest: the collector goes off with the first and back on with the last release, and only if
 a hold turned it off. A collector someone else turned off stays off. Plain Python, no Textual.

@@ -18,14 +18,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: (path, sink, source) -> why it is safe.
 ALLOWED: dict[tuple[str, str, str], str] = {
-    ("mcp_tui/ui/app.py", ".sub_title =", '" · ".join(parts)'):
+    ("mcp_tui/ui/app/app.py", ".sub_title =", '" · ".join(parts)'):
         "server counts and state words built by mcp-tui; no server text",
-    ("mcp_tui/ui/elicitation_handler.py", "notify",
+    ("mcp_tui/ui/app/elicitation_handler.py", "notify",
      'f"Server {server}: the {what} was withdrawn ({ABANDONED_NOTE}); " '
      'f"the {shown_on} was closed.{kept}"'):
         "markup=False; server is request.server, the user's own name for the connection; what "
         "and shown_on are constants of the two callers; no server text",
-    ("mcp_tui/ui/elicitation_handler.py", "notify",
+    ("mcp_tui/ui/app/elicitation_handler.py", "notify",
      'f"Could not save the answer to {self.save_answers}: {exc}"'):
         "markup=False; a local path and a local OSError",
     ("mcp_tui/ui/screens/arguments.py", "Button", 'Content(f"{self._verb} (Ctrl+S)")'):
@@ -145,27 +145,27 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/widgets/server_text.py", ".border_title =", "label"):
         "a Content | None parameter (annotated): a Content is never parsed as markup (Textual "
         "parses only a str), built by from_server() with literal_line()",
-    ("mcp_tui/ui/palette.py", "assemble", "self.verb"):
+    ("mcp_tui/ui/app/palette.py", "assemble", "self.verb"):
         "palette verbs are mcp-tui's own words (Call tool, Get prompt, ...)",
-    ("mcp_tui/ui/palette.py", "styled", "self.group.ljust(_GROUP_WIDTH)"):
+    ("mcp_tui/ui/app/palette.py", "styled", "self.group.ljust(_GROUP_WIDTH)"):
         "palette groups are mcp-tui's own words (palette.GROUPS)",
-    ("mcp_tui/ui/palette.py", "assemble", "group"): "the styled group just above",
-    ("mcp_tui/ui/palette.py", "assemble", "content"):
+    ("mcp_tui/ui/app/palette.py", "assemble", "group"): "the styled group just above",
+    ("mcp_tui/ui/app/palette.py", "assemble", "content"):
         "the verb and literal_line(subject) built just above",
-    ("mcp_tui/ui/palette.py", "assemble", "shown"):
+    ("mcp_tui/ui/app/palette.py", "assemble", "shown"):
         "group, verb and subject built above (each checked here)",
-    ("mcp_tui/ui/palette.py", "styled", 'f" {key}"'):
+    ("mcp_tui/ui/app/palette.py", "styled", 'f" {key}"'):
         "a key's display from Textual (get_key_display) of mcp-tui's own BINDINGS",
-    ("mcp_tui/ui/palette.py", "assemble", 'Content.styled(f" {key}", "$text-muted")'):
+    ("mcp_tui/ui/app/palette.py", "assemble", 'Content.styled(f" {key}", "$text-muted")'):
         "the key display just above",
-    ("mcp_tui/ui/screens/help.py", "Content", "first"):
+    ("mcp_tui/ui/app/help.py", "Content", "first"):
         "help rows: key names and context titles from mcp-tui's own BINDINGS and CONTEXTS, "
         "palette group names",
-    ("mcp_tui/ui/screens/help.py", "Content", "second"):
+    ("mcp_tui/ui/app/help.py", "Content", "second"):
         "help rows: binding descriptions of mcp-tui's own BINDINGS, palette verb names "
         "(mcp-tui's words, never a subject)",
-    ("mcp_tui/ui/screens/help.py", "Static", "Content(first)"): "see Content(first)",
-    ("mcp_tui/ui/screens/help.py", "Static", "Content(second)"): "see Content(second)",
+    ("mcp_tui/ui/app/help.py", "Static", "Content(first)"): "see Content(first)",
+    ("mcp_tui/ui/app/help.py", "Static", "Content(second)"): "see Content(second)",
     ("mcp_tui/ui/render.py", "assemble", "mark"): "a constant mark chosen by the action",
     ("mcp_tui/ui/screens/request_header.py", "styled", 'f" ({self._waiting} more waiting)"'):
         "an int count of queued requests",
@@ -220,7 +220,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "repeated_entry: mcp-tui's count and a clock time; no server text",
     ("mcp_tui/ui/widgets/transcript.py", ".update", "self.entry.summary"):
         "a Content from repeated_entry (literal blocks); Content is never parsed as markup",
-    ("mcp_tui/ui/app.py", "notify", 'f"The theme could not be remembered: {exc}"'):
+    ("mcp_tui/ui/app/app.py", "notify", 'f"The theme could not be remembered: {exc}"'):
         "markup=False; a local OSError about the theme file",
     ("mcp_tui/ui/call_history.py", ".update", "secret_values(request, outcome)"):
         "a set of strings (the secrets to mask in an export), not a widget",

@@ -34,7 +34,7 @@ from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.events import CallOutcome, SessionEvent
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.elicitation_handler import TuiElicitationHandler
+from mcp_tui.ui.app.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]

@@ -322,7 +322,7 @@ async def test_the_tasks_verb_lists_the_servers_tasks(
 ) -> None:
     from test_everything_features_tui import build_app, sent, transcript
 
-    from mcp_tui.ui.commands import verbs
+    from mcp_tui.ui.app.commands import verbs
 
     log = tmp_path / "traffic.jsonl"
     app = build_app(tmp_path, ToolCallRequest(RESEARCH, {"topic": "go"}))

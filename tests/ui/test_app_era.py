@@ -21,7 +21,7 @@ from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.commands import verbs
+from mcp_tui.ui.app.commands import verbs
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 
 pytestmark = pytest.mark.anyio

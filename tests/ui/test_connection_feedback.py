@@ -246,7 +246,7 @@ async def test_a_second_running_call_is_scrolled_to_not_cut_out_of_sight() -> No
 
 
 def test_a_tool_redefined_under_the_same_name_is_named_as_changed() -> None:
-    from mcp_tui.ui.catalog_notes import describe_kind
+    from mcp_tui.ui.app.catalog_notes import describe_kind
 
     old = (ToolInfo("echo", "Echo", input_schema={}), ToolInfo("ping", "Ping", input_schema={}))
     new = (ToolInfo("echo", "Echo, louder", input_schema={}), old[1])

@@ -14,8 +14,8 @@ from textual.app import App, ComposeResult
 from mcp_tui.config.answers import load_answers
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
-from mcp_tui.ui.collector_hold import holds
-from mcp_tui.ui.elicitation_handler import TuiElicitationHandler
+from mcp_tui.ui.app.collector_hold import holds
+from mcp_tui.ui.app.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import pytest
 from textual.app import App
 
-from mcp_tui.ui import collector_hold
-from mcp_tui.ui.collector_hold import CollectorHold, holds
+from mcp_tui.ui.app import collector_hold
+from mcp_tui.ui.app.collector_hold import CollectorHold, holds
 
 SIZE = (100, 30)
 

@@ -32,11 +32,10 @@ from app_testkit import (
 )
 
 from mcp_tui.session.events import ConnectionState, ServerInfo, ToolInfo
-from mcp_tui.ui import commands
-from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.commands import verbs
-from mcp_tui.ui.palette import GROUPS, Verb
-from mcp_tui.ui.screens.help import HelpScreen, help_rows, key_contexts, key_name
+from mcp_tui.ui.app import McpTuiApp, commands
+from mcp_tui.ui.app.commands import verbs
+from mcp_tui.ui.app.help import HelpScreen, help_rows, key_contexts, key_name
+from mcp_tui.ui.app.palette import GROUPS, Verb
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.widgets.catalog import CatalogTree
 from mcp_tui.ui.widgets.key_footer import KeyFooter

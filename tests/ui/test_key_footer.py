@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.widgets import Button
 
-from mcp_tui.ui import app_connections
+from mcp_tui.ui.app import connections as app_connections
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 pytestmark = pytest.mark.anyio

@@ -414,7 +414,7 @@ async def test_a_form_over_the_help_or_the_palette_hands_the_focus_back_after() 
     answered, the screen under it is back, with the focus, and still works."""
     from textual.command import CommandPalette
 
-    from mcp_tui.ui.screens.help import HelpScreen
+    from mcp_tui.ui.app.help import HelpScreen
 
     answers = Answers()
     app, _ = make_app({"a": answers.script("a")}, servers=("a",))

@@ -19,11 +19,11 @@ from textual.widgets import Static
 
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
-from mcp_tui.ui.elicitation_handler import TuiElicitationHandler
+from mcp_tui.ui.app.elicitation_handler import TuiElicitationHandler
+from mcp_tui.ui.app.help import HelpScreen
 from mcp_tui.ui.screens.closing import close_wherever, open_dialog
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.screens.help import HelpScreen
 from mcp_tui.ui.screens.sampling import SamplingScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from tests.ui.test_elicitation_handler import SIZE, Host, form_request, url_request

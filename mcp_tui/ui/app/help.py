@@ -5,7 +5,7 @@ It imports every module of :mod:`mcp_tui.ui` and lists, for each class that decl
 (screens and widgets alike), the keys that mcp-tui's own classes bind, with their descriptions;
 a new screen or key shows up by itself. :data:`CONTEXTS` only titles and orders the contexts
 ("Everywhere" for the app's keys, ...); a class it does not name is listed after them under its
-class name. The palette's verbs come from :func:`mcp_tui.ui.commands.verbs_in`, grouped as the
+class name. The palette's verbs come from :func:`mcp_tui.ui.app.commands.verbs_in`, grouped as the
 palette groups them. Opened rarely, so importing every screen (forms, editors) here is fine.
 """
 
@@ -156,7 +156,7 @@ def help_rows(app: App[Any] | None) -> Iterator[tuple[str, str, str]]:
         yield ("title", title, "")
         for keys, description in rows:
             yield ("row", keys, description)
-    from mcp_tui.ui.commands import verbs_in
+    from mcp_tui.ui.app.commands import verbs_in
 
     found, session = verbs_in(app)
     if session is None:

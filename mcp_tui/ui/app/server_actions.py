@@ -1,11 +1,11 @@
 """What the user asks of one server, from a key or the palette, while the app runs.
 
 Reconnect it (``R``), or reconnect it on the other protocol era (``E``), or restart it when its
-files change (``--watch``, :mod:`mcp_tui.ui.server_watch`); stop or resume asking
+files change (``--watch``, :mod:`mcp_tui.ui.app.server_watch`); stop or resume asking
 (``x``: its forms and sampling requests are cancelled unseen while paused); change its roots
 (``o``); list its tools, prompts and resources again (``r``); redraw it after the UI changed its
 entry. Each is a small request about a running server that uses the connections' lifecycle in
-:mod:`mcp_tui.ui.app_connections` (start after the first frame, connect, close), which it is
+:mod:`mcp_tui.ui.app.connections` (start after the first frame, connect, close), which it is
 split from so that lifecycle reads on its own.
 
 :class:`AppServers` is a part of :class:`~mcp_tui.ui.app.McpTuiApp`, like the class it extends.
@@ -19,8 +19,8 @@ from mcp_tui.session.era import Era, mode_for, other_era
 from mcp_tui.session.events import ConnectionState, Notice
 from mcp_tui.session.roots import Root
 from mcp_tui.session.servers import StdioTarget
-from mcp_tui.ui.app_connections import AppConnections
-from mcp_tui.ui.server_watch import ServerWatch
+from mcp_tui.ui.app.connections import AppConnections
+from mcp_tui.ui.app.server_watch import ServerWatch
 from mcp_tui.untrusted import one_line
 
 
@@ -122,7 +122,7 @@ class AppServers(AppConnections):
 
     def refresh_catalog(self, server: str) -> None:
         """``r``: list the server's tools, prompts and resources again; the transcript then says
-        what changed (``ui/catalog_notes.py``)."""
+        what changed (``ui/app/catalog_notes.py``)."""
         connection = self.connection(server)
         entry = self.entries.get(server)
         if connection is None or entry is None or entry.state is not ConnectionState.READY:

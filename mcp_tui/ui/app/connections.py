@@ -17,7 +17,7 @@ screen; sign-ins of several servers queue behind one another. Quitting while one
 connection, which cancels the sign-in and closes its screen.
 
 What the user asks of one running server (reconnect, the other era, stop asking, roots, refresh)
-is in :mod:`mcp_tui.ui.app_servers`, built on this lifecycle.
+is in :mod:`mcp_tui.ui.app.server_actions`, built on this lifecycle.
 
 :class:`AppConnections` is a part of :class:`~mcp_tui.ui.app.McpTuiApp`, not an app of its own: it
 subclasses ``App`` so that its methods are type-checked against, and tested for clashes with,
@@ -102,7 +102,7 @@ class AppConnections(App[None]):
     def _load_handler(self) -> ElicitationHandler:
         if self.handler is None:
             try:
-                module = importlib.import_module("mcp_tui.ui.elicitation_handler")
+                module = importlib.import_module("mcp_tui.ui.app.elicitation_handler")
                 self.handler = cast(
                     "ElicitationHandler",
                     module.TuiElicitationHandler(

@@ -4,7 +4,7 @@ Every verb comes from a *verb source* registered here with :func:`verb_source` (
 or :func:`server_verbs` (verbs per server, called once for each server): a new verb is one
 decorated function in this module, and it appears in the palette (before any typing, in its
 group) and in the help screen's list of verbs without touching anything else. How a verb looks
-and is matched is :mod:`mcp_tui.ui.palette`'s part.
+and is matched is :mod:`mcp_tui.ui.app.palette`'s part.
 
 One verb per catalog item ("Call tool  demo › echo  Echo a message"), so fuzzy search finds a tool
 by name; the item's title follows its name, so every entry says which item it acts on.
@@ -26,8 +26,8 @@ from typing import Any
 from textual.app import App
 
 from mcp_tui.session.events import ConnectionState
+from mcp_tui.ui.app.palette import Verb, VerbPalette, in_group_order, key_for
 from mcp_tui.ui.app_interface import McpApp
-from mcp_tui.ui.palette import Verb, VerbPalette, in_group_order, key_for
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import ServerEntry
 

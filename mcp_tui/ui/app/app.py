@@ -2,19 +2,19 @@
 
 Start-up order matters for the first frame: nothing on the import path of this module imports
 ``mcp`` (about half a second); the connections start after the first paint
-(:mod:`mcp_tui.ui.app_connections`). Session events arrive through a sink at any rate; they are
+(:mod:`mcp_tui.ui.app.connections`). Session events arrive through a sink at any rate; they are
 buffered (:mod:`mcp_tui.ui.event_buffer`) and flushed to the widgets on a timer.
 
 Every way out closes every connection, all at once: Ctrl+Q (and the palette's Quit) close them
 first, with a notice, then exit; any other exit (``App.exit()``, an error, a test's ``run_test``
 ending) closes them in :meth:`McpTuiApp.on_unmount`, while the event loop still runs (why they
-are not Textual workers, and how a stdio server is stopped: :mod:`mcp_tui.ui.app_connections`).
+are not Textual workers, and how a stdio server is stopped: :mod:`mcp_tui.ui.app.connections`).
 
-The app is split by concern: :class:`~mcp_tui.ui.app_connections.AppConnections` (starting,
-reconnecting and closing connections), :class:`~mcp_tui.ui.app_servers.AppServers` (what the user
-asks of one server: reconnect, other era, stop asking, roots, refresh),
-:class:`~mcp_tui.ui.app_waits.AppWaits` (elicitation transcript lines and URL waits),
-:class:`~mcp_tui.ui.app_chat.AppChat` (the chat screen and its model) and this module (the
+The app is split by concern: :class:`~mcp_tui.ui.app.connections.AppConnections` (starting,
+reconnecting and closing connections), :class:`~mcp_tui.ui.app.server_actions.AppServers` (what
+the user asks of one server: reconnect, other era, stop asking, roots, refresh),
+:class:`~mcp_tui.ui.app.waits.AppWaits` (elicitation transcript lines and URL waits),
+:class:`~mcp_tui.ui.app.chat_access.AppChat` (the chat screen and its model) and this module (the
 screen, the event flush, ``--call`` and quitting). What the screens use of it is
 :class:`~mcp_tui.ui.app_interface.McpApp`.
 """
@@ -36,13 +36,13 @@ from textual.screen import Screen
 from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState, Notice, ResourceUpdated
 from mcp_tui.session.servers import ServerSpec
-from mcp_tui.ui.app_chat import AppChat
-from mcp_tui.ui.app_connections import CLOSE_TIMEOUT
+from mcp_tui.ui.app.catalog_notes import catalog_note
+from mcp_tui.ui.app.chat_access import AppChat
+from mcp_tui.ui.app.commands import McpCommands
+from mcp_tui.ui.app.connections import CLOSE_TIMEOUT
+from mcp_tui.ui.app.server_actions import AppServers
+from mcp_tui.ui.app.waits import WAIT_TICK, AppWaits
 from mcp_tui.ui.app_interface import McpApp
-from mcp_tui.ui.app_servers import AppServers
-from mcp_tui.ui.app_waits import WAIT_TICK, AppWaits
-from mcp_tui.ui.catalog_notes import catalog_note
-from mcp_tui.ui.commands import McpCommands
 from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import ConnectionFactory, ServerEntry
@@ -69,7 +69,7 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
     TITLE = "mcp-tui"
     #: The wire panel beside a form (F6): shown or not, for the whole session.
     wire_shown = False
-    #: One provider for every verb (Textual's system commands folded in: ``ui/commands.py``).
+    #: One provider for every verb (Textual's system commands folded in: ``ui/app/commands.py``).
     COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {McpCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         # ``?`` is not priority: typed in a text field it is a question mark. F1 types nothing,
@@ -313,7 +313,7 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
 
     def action_help(self) -> None:
         """``?``, F1 or the palette's Help: every key by context (built from the bindings)."""
-        from mcp_tui.ui.screens.help import HelpScreen  # lazy: it imports every screen
+        from mcp_tui.ui.app.help import HelpScreen  # lazy: it imports every screen
 
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)  # F1 again closes it

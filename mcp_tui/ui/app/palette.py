@@ -3,7 +3,7 @@
 A palette entry is a :class:`Verb`: its group, its words, the item it acts on and the key that
 runs it too. :class:`VerbPalette` is the Textual provider that shows every verb before any
 typing, in the order of :data:`GROUPS`, and fuzzy-matches them as the user types. Which verbs
-exist is :mod:`mcp_tui.ui.commands`' business; this module knows nothing of servers or screens.
+exist is :mod:`mcp_tui.ui.app.commands`' business; this module knows nothing of servers or screens.
 
 Tool and server names are untrusted: a verb's subject is displayed as literal ``Content`` and
 highlighted here (Textual's ``Matcher.highlight`` parses its argument as markup). Help lines are
