@@ -18,7 +18,10 @@ The rules, first match wins:
 - anything else: the program's own name (``mcp-server-fetch``; a path to a script inside a
   package is judged as a script).
 
-Names only label servers (``unique_name`` keeps them apart); ``--name`` chooses one outright.
+Names only label servers (``unique_name`` keeps them apart); ``--name`` chooses one outright. A
+derived name that says only how the server starts (``server``, ``main``, ``python``: see
+``session/naming.py``) marks the spec ``name_is_generic``: it stays the key, and the server is
+shown by the name it announces in ``serverInfo`` once connected.
 Reading ``package.json`` is the only I/O, bounded to a few small files above the script.
 """
 

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from mcp_tui.cli.names import derive_name
 from mcp_tui.config.settings import AppSettings
 from mcp_tui.errors import ConnectionFailed, UsageError
+from mcp_tui.session.naming import is_generic, unique_name
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
@@ -165,16 +166,6 @@ def check_command_exists(target: StdioTarget, cwd: str | None = None) -> None:
         )
 
 
-def unique_name(name: str, taken: Sequence[str]) -> str:
-    """``name``, or ``name-2``, ``name-3``... when another server already has it."""
-    if name not in taken:
-        return name
-    n = 2
-    while f"{name}-{n}" in taken:
-        n += 1
-    return f"{name}-{n}"
-
-
 def with_roots(
     specs: Sequence[ServerSpec], roots: Sequence[str] | None, no_roots: bool = False
 ) -> list[ServerSpec]:
@@ -223,11 +214,13 @@ def command_line_spec(
         check_command_exists(target)
     if name is not None and name in taken:
         raise UsageError(f"--name {name!r} is already the name of a server in the config file.")
-    chosen = name or unique_name(derive_name(target), taken)
+    derived = derive_name(target) if name is None else name
     return ServerSpec(
-        chosen,
+        name or unique_name(derived, taken),
         target,
         mode=settings.mode,
         elicitation=settings.elicitation,
         sampling=settings.sampling,
+        # A URL's host names its server; a generic derived name waits for the server's own.
+        name_is_generic=name is None and isinstance(target, StdioTarget) and is_generic(derived),
     )

@@ -53,6 +53,7 @@ from mcp_tui.session.events import (
     StderrReceived,
     TrafficRecorded,
 )
+from mcp_tui.session.naming import announced_name
 from mcp_tui.session.server_exit import stderr_summary
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.untrusted import one_line, visible
@@ -140,8 +141,14 @@ def run_list(
 class _Run:
     """Event sink and bookkeeping shared by ``call`` and ``list``."""
 
-    def __init__(self, err: TextIO, quiet: bool, method: str = "tools/call") -> None:
+    def __init__(
+        self, err: TextIO, quiet: bool, method: str = "tools/call", generic_name: bool = False
+    ) -> None:
         self.err = err
+        #: The server's name is generic (``python server.py``): once it announces its own in
+        #: ``serverInfo`` its lines are prefixed with that (``session/naming.py``).
+        self._generic_name = generic_name
+        self._shown: dict[str, str] = {}
         #: The request whose raw response ``--json`` prints.
         self.method = method
         self.quiet = quiet
@@ -158,22 +165,36 @@ class _Run:
     def say(self, text: str) -> None:
         print(f"mcp-tui: {text}", file=self.err, flush=True)
 
+    def shown(self, server: str) -> str:
+        """The name ``server`` (its key) is shown by: the announced one, once adopted."""
+        return self._shown.get(server, server)
+
     def sink(self, event: SessionEvent) -> None:
         if isinstance(event, TrafficRecorded):
             self._traffic(event)
         elif isinstance(event, CatalogChanged):
             self._catalog(event)
         elif isinstance(event, ServerStateChanged):
+            if self._generic_name and event.info is not None:
+                announced = announced_name(event.info.name, event.server, ())
+                self._shown[event.server] = announced or event.server
             if event.state in (ConnectionState.FAILED, ConnectionState.CLOSED):
                 self._listed_or_ended.set()
         elif isinstance(event, StderrReceived):
             if not self.quiet:
-                print(f"[{event.server} stderr] {visible(event.line)}", file=self.err, flush=True)
+                print(
+                    f"[{self.shown(event.server)} stderr] {visible(event.line)}",
+                    file=self.err,
+                    flush=True,
+                )
         elif isinstance(event, LogReceived):
             if not self.quiet:
                 data = event.data if isinstance(event.data, str) else json.dumps(event.data)
                 who = f" {one_line(event.logger)}" if event.logger else ""
-                print(f"[{event.server} log {event.level}{who}] {visible(data)}", file=self.err)
+                print(
+                    f"[{self.shown(event.server)} log {event.level}{who}] {visible(data)}",
+                    file=self.err,
+                )
         elif isinstance(event, ElicitationRefused):
             problems = "; ".join(event.problems)
             self.refused.append(problems)
@@ -307,14 +328,14 @@ async def _serve(
 
 
 def _lost(run: _Run, conn: ServerConnection) -> int:
-    run.say(f"the connection to {conn.name} was lost: {conn.detail or conn.state.value}")
+    run.say(f"the connection to {run.shown(conn.name)} was lost: {conn.detail or conn.state.value}")
     return EXIT_CONNECTION
 
 
 async def call_async(
     spec: ServerSpec, plan: CallPlan, options: HeadlessOptions, out: TextIO, err: TextIO
 ) -> int:
-    run = _Run(err, options.quiet, VERB_METHODS[plan.verb])
+    run = _Run(err, options.quiet, VERB_METHODS[plan.verb], spec.name_is_generic)
     handler = ScriptedHandler(
         err,
         plan.tool if plan.verb == "call" else None,
@@ -385,7 +406,7 @@ def _warn_unlisted(run: _Run, conn: ServerConnection, plan: CallPlan) -> None:
 
 
 async def list_async(spec: ServerSpec, options: HeadlessOptions, out: TextIO, err: TextIO) -> int:
-    run = _Run(err, options.quiet)
+    run = _Run(err, options.quiet, generic_name=spec.name_is_generic)
     handler = CancelAll(note="`mcp-tui list` answers no elicitation requests")
 
     async def body(conn: ServerConnection) -> int:

@@ -26,6 +26,7 @@ from msgspec import Struct, field
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import CallOutcome
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
+from mcp_tui.ui.shown_names import shown_name
 
 CallKind = Literal["tool", "prompt", "resource"]
 #: Records kept (the oldest go first): enough to save any recent call, bounded for long sessions.
@@ -66,7 +67,7 @@ class CallRecord(Struct):
     def heading(self) -> str:
         """``demo › book_table`` (``prompt greet``, ``read file:///x``): the transcript's words."""
         what = {"tool": "", "prompt": "prompt ", "resource": "read "}[self.kind]
-        return f"{self.server} › {what}{self.name}"
+        return f"{shown_name(self.server)} › {what}{self.name}"
 
 
 class CallHistory:

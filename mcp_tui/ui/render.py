@@ -30,6 +30,7 @@ from mcp_tui.session.events import (
 from mcp_tui.session.sampling import SamplingOutcome
 from mcp_tui.session.server_exit import stderr_summary
 from mcp_tui.session.structured import result_view
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.url_waits import FINISHED, UrlWait
 
@@ -269,7 +270,7 @@ def outcome_entry(
 
 def call_entry(server: str, label: str, arguments: Mapping[str, Any] | None, call_id: int) -> Entry:
     """The user's request: what was called on which server, with the exact arguments."""
-    heading = f"#{call_id} {server} › {label}"
+    heading = f"#{call_id} {shown_name(server)} › {label}"
     parts = [Content.assemble(("▶ ", "bold $accent"), literal_line(heading, style="bold"))]
     full = heading
     if arguments:
@@ -301,15 +302,18 @@ def server_info_text(info: ServerInfo | None) -> str:
 def state_entry(event: ServerStateChanged) -> Entry:
     state = event.state.value
     style = {"ready": "$success", "failed": "$error", "closed": "$warning"}.get(state, "$accent")
-    heading = f"{event.server}: {state}"
+    shown = shown_name(event.server)
+    heading = f"{shown}: {state}"
     parts = [Content.assemble(("● ", style), literal_line(heading, style="bold"))]
     full = heading
     if event.info is not None and state == "ready":
         info = event.info
         who = f"{info.name or '?'} {info.version or ''}".strip()
         line = f"{who} · protocol {info.protocol_version or '?'}"
+        if shown != event.server:  # a generic name replaced by the server's own
+            line += f" · shown by its serverInfo name (the command line names it {event.server})"
         parts.append(literal_line(line, style="dim"))
-        full = heading + "\n" + server_info_text(info)
+        full = heading + "\n" + line + "\n" + server_info_text(info)
     if event.detail:
         parts.append(block(event.detail, style="$error" if state == "failed" else "dim"))
         full += "\n" + event.detail
@@ -318,7 +322,8 @@ def state_entry(event: ServerStateChanged) -> Entry:
 
 def refused_entry(event: ElicitationRefused) -> Entry:
     asked = "a URL request" if event.mode == "url" else "a form"
-    heading = f"{event.server} asked with {asked} that cannot be shown (answered with an error)"
+    who = shown_name(event.server)
+    heading = f"{who} asked with {asked} that cannot be shown (answered with an error)"
     problems = "\n".join(f"- {p}" for p in event.problems)
     parts: list[Content | Block] = [
         Content.assemble(("✗ ", "bold $error"), literal_line(heading, style="bold")),
@@ -329,14 +334,15 @@ def refused_entry(event: ElicitationRefused) -> Entry:
 
 
 def notice_entry(event: Notice | ElicitationCompleted | ResourceUpdated) -> Entry:
+    who = shown_name(event.server)
     if isinstance(event, ElicitationCompleted):
-        text = f"{event.server}: the server says URL request {event.elicitation_id} is complete"
+        text = f"{who}: the server says URL request {event.elicitation_id} is complete"
         style = "$success"
     elif isinstance(event, ResourceUpdated):
-        text = f"{event.server}: resource updated: {event.uri} (read it again to see the change)"
+        text = f"{who}: resource updated: {event.uri} (read it again to see the change)"
         style = "$accent"
     else:
-        text = f"{event.server}: {event.text}"
+        text = f"{who}: {event.text}"
         style = {"information": "", "warning": "$warning", "error": "$error"}[event.severity]
     key = (
         f"resource-updated\0{event.server}\0{event.uri}"
@@ -365,7 +371,9 @@ def elicitation_shown_entry(request: ElicitationRequest, waiting: int) -> Entry:
     if request.form is not None:
         count = len(request.form.fields)
         fields = f" ({count} field{'s' if count != 1 else ''})"
-    heading = f"{request.server} {what}{fields}" + (f" — {waiting} more waiting" if waiting else "")
+    heading = f"{shown_name(request.server)} {what}{fields}" + (
+        f" — {waiting} more waiting" if waiting else ""
+    )
     if request.tool:
         heading += f" during {request.tool}"
     parts: list[Content | Block] = [
@@ -396,7 +404,7 @@ def elicitation_finished_entry(
     typed = None
     if abandoned_input:
         typed = "\n".join(f"{name}: {value}" for name, value in abandoned_input.items())
-    heading = f"{request.server}: {ANSWERED[outcome.action]}"
+    heading = f"{shown_name(request.server)}: {ANSWERED[outcome.action]}"
     return answered_entry(heading, outcome, sent, typed, "the form closed before it was sent")
 
 
@@ -469,7 +477,7 @@ def url_wait_entry(wait: UrlWait, timeout: float) -> Entry | None:
 
 def url_loop_entry(server: str, tool: str, urls: list[str], reason: str) -> Entry:
     """A -32042 retry that is not attempted again, and why."""
-    heading = f"{server} › {tool}: not retried"
+    heading = f"{shown_name(server)} › {tool}: not retried"
     listed = "\n".join(urls)
     parts = [
         Content.assemble(("✗ ", "bold $error"), literal_line(heading, style="bold")),

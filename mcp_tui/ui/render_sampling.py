@@ -22,6 +22,7 @@ from mcp_tui.ui.render import (
     entry_from,
     server_block,
 )
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.text import literal_line
 
 
@@ -39,7 +40,7 @@ def sampling_shown_entry(request: SamplingRequest, waiting: int) -> Entry:
     """The request arrived and is on screen: who asks, and the conversation to answer."""
     count = len(request.messages)
     heading = (
-        f"{request.server} asks for a model reply (sampling, {count} message"
+        f"{shown_name(request.server)} asks for a model reply (sampling, {count} message"
         f"{'s' if count != 1 else ''}, maxTokens {request.max_tokens})"
         + (f" — {waiting} more waiting" if waiting else "")
         + (f" during {request.tool}" if request.tool else "")
@@ -59,7 +60,7 @@ def sampling_finished_entry(
 ) -> Entry:
     """The reply exactly as sent (text, model, stop reason), or decline / cancel."""
     verb = "replied" if outcome.action == "accept" else ANSWERED[outcome.action]
-    heading = f"{request.server}: sampling {verb}"
+    heading = f"{shown_name(request.server)}: sampling {verb}"
     sent = []
     if outcome.action == "accept":
         heading += f" as model {outcome.model!r}, stopReason {outcome.stop_reason}"

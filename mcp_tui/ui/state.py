@@ -8,7 +8,7 @@ half a second before the first frame could paint); it talks to connections throu
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -26,6 +26,7 @@ from mcp_tui.session.events import (
     ServerStateChanged,
     ToolInfo,
 )
+from mcp_tui.session.naming import announced_name
 from mcp_tui.session.roots import Root
 from mcp_tui.session.servers import ServerSpec
 
@@ -155,10 +156,26 @@ class ServerEntry(Struct):
     #: (``schema/arguments/last_sent.py``): the form starts from them next time. Kept across
     #: reconnects, for the app's lifetime.
     last_sent: Memory = field(default_factory=dict)
+    #: The name a generic-named server (``python server.py``) is shown by once it announced one
+    #: in ``serverInfo`` (``session/naming.py``); ``None``: its key, ``name``.
+    announced: str | None = None
 
     @property
     def name(self) -> str:
+        """The server's key: its spec's name, for the whole run (lookups, the stderr log)."""
         return self.spec.name
+
+    @property
+    def shown_name(self) -> str:
+        """The name the person reads: the announced one, else the key."""
+        return self.announced or self.spec.name
+
+    def name_from_info(self, others: Iterable[ServerEntry]) -> None:
+        """Show a generic-named server by the name in its ``serverInfo``, apart from ``others``'
+        keys and names (recomputed on each state: the same answer while nothing changes)."""
+        if self.spec.name_is_generic and self.info is not None:
+            taken = [n for e in others if e is not self for n in (e.name, e.shown_name)]
+            self.announced = announced_name(self.info.name, self.name, taken)
 
     def apply_state(self, event: ServerStateChanged) -> None:
         if event.state is not self.state or event.state is ConnectionState.CONNECTING:

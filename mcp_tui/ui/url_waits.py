@@ -37,6 +37,7 @@ from typing import Literal
 from msgspec import Struct
 
 from mcp_tui.session.elicitation import ElicitationRequest
+from mcp_tui.ui.shown_names import shown_name
 
 #: How long an accepted URL request waits for its completion before mcp-tui stops waiting.
 URL_WAIT_SECONDS = 600.0
@@ -92,7 +93,8 @@ class UrlWait(Struct, dict=True):  # dict: for the cached host
     def subject(self) -> str:
         """``server › tool`` (or just the server): what the user is waiting on."""
         request = self.request
-        return f"{request.server} › {request.tool}" if request.tool else request.server
+        server = shown_name(request.server)
+        return f"{server} › {request.tool}" if request.tool else server
 
     def remaining(self, now: float) -> float:
         """Seconds left before the wait times out (never negative)."""

@@ -689,3 +689,20 @@ def test_read_and_get_failures_exit_1_and_bad_arguments_2(
     assert code == 2 and "prompt arguments are strings" in err
     code, _out, err = run(["read", "order://x", "--args", "{}", url], capsys)
     assert code == 2
+
+
+def test_a_generic_script_name_gives_way_to_the_servers_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python server.py`` says nothing about which server it is: once the server announces
+    ``headless-fixture`` in ``serverInfo``, its lines carry that name (``session/naming.py``)."""
+    script = tmp_path / "server.py"
+    script.write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
+    code, _, err = run(["call", "echo", "--args", '{"text": "hi"}', "--", PY, str(script)], capsys)
+    assert code == 0, err
+    assert "[headless-fixture stderr] echo called with 'hi'" in err
+    # --name chooses outright
+    argv = ["call", "echo", "--name", "server", "--args", "{}", "--", PY, str(script)]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    assert "[server stderr] echo called with ''" in err

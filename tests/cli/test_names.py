@@ -11,7 +11,10 @@ import pytest
 
 from mcp_tui.cli import main as cli
 from mcp_tui.cli.names import derive_name
+from mcp_tui.cli.target import command_line_spec
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.settings import AppSettings
+from mcp_tui.session.naming import is_generic
 from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
 EVERYTHING = "/app/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
@@ -108,3 +111,39 @@ def test_the_command_line_uses_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "run_tui", fake_run_tui)
     assert cli.main(["--", sys.executable, "-m", "mcp_tui.demo"]) == 0
     assert [s.name for s in seen] == ["mcp_tui.demo"]
+
+
+@pytest.mark.parametrize(
+    ("command", "generic"),
+    [
+        ("python path/server.py", True),
+        ("python3 -u main.py", True),
+        ("node dist/index.js", True),
+        ("python -m server", True),
+        ("python -c pass", True),
+        ("docker run -i --rm mcp/fetch", True),
+        ("python3 -u tools/weather_server.py", False),
+        ("python -m pkg.sub", False),
+        ("uvx mcp-server-git", False),
+        ("npx -y @scope/pkg", False),
+    ],
+)
+def test_a_generic_name_waits_for_the_servers_own(command: str, generic: bool) -> None:
+    """``python server.py`` is keyed ``server`` and shown by its ``serverInfo`` name once it
+    connects (``session/naming.py``); a name that says which server it is stays."""
+    program, *args = command.split(" ")
+    assert is_generic(derive_name(StdioTarget(program, tuple(args)))) is generic
+
+
+def test_the_spec_says_its_name_is_generic_unless_chosen() -> None:
+    target = StdioTarget(sys.executable, ("path/server.py",))
+    spec = command_line_spec(target, None, AppSettings(), [])
+    assert (spec.name, spec.name_is_generic) == ("server", True)
+    chosen = command_line_spec(target, "server", AppSettings(), [])
+    assert (chosen.name, chosen.name_is_generic) == ("server", False)
+    named = command_line_spec(
+        StdioTarget(sys.executable, ("weather_server.py",)), None, AppSettings(), []
+    )
+    assert named.name_is_generic is False
+    url = command_line_spec(HttpTarget("http://127.0.0.1:9/mcp"), None, AppSettings(), [])
+    assert url.name_is_generic is False

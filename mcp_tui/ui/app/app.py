@@ -209,6 +209,7 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
             entry = self.entries.get(state.server)
             if entry is not None:
                 entry.apply_state(state)
+                entry.name_from_info(self.entries.values())
                 changed[entry.name] = entry
         changes = []
         for catalog in batch.catalogs.values():

@@ -74,6 +74,6 @@ def catalog_note(entry: ServerEntry, event: CatalogChanged) -> Entry | None:
     if not kinds:
         return None
     what = "refreshed" if len(kinds) == 3 else f"{kinds[0][0]} list changed"
-    text = f"{entry.name}: {what}: " + ", ".join(describe_kind(*k) for k in kinds)
+    text = f"{entry.shown_name}: {what}: " + ", ".join(describe_kind(*k) for k in kinds)
     summary = Content.assemble(("↻ ", "dim"), literal_line(text, limit=400))
     return Entry("notice", summary, text, text)

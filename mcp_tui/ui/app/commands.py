@@ -89,7 +89,7 @@ def show_check(session: SessionScreen, entry: ServerEntry) -> None:
         f"{asked} form{'s' if asked != 1 else ''} asked so far. `mcp-tui check` connects on "
         "every era and can make calls (--call, --run) and fuzz (--fuzz).\n\n"
     )
-    session.app.push_screen(DetailScreen(f"Check: {entry.name}", note + report.text()))
+    session.app.push_screen(DetailScreen(f"Check: {entry.shown_name}", note + report.text()))
 
 
 # --- the verbs ------------------------------------------------------------------------------
@@ -113,11 +113,12 @@ def _catalog_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -> I
     if entry.state is not ConnectionState.READY:
         return
     name = entry.name
+    shown = entry.shown_name
     for tool in entry.tools:
         yield Verb(
             "Call",
             "Call tool",
-            f"{name} › {tool.name}",
+            f"{shown} › {tool.name}",
             "Fill in this tool's arguments and call it",
             partial(session.open_tool, name, tool.name),
             note=tool.title or "",
@@ -126,7 +127,7 @@ def _catalog_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -> I
         yield Verb(
             "Call",
             "Get prompt",
-            f"{name} › {prompt.name}",
+            f"{shown} › {prompt.name}",
             "Fill in this prompt's arguments and show its messages",
             partial(session.open_prompt, name, prompt.name),
             note=prompt.title or "",
@@ -136,7 +137,7 @@ def _catalog_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -> I
             yield Verb(
                 "Call",
                 "Read template",
-                f"{name} › {resource.uri}",
+                f"{shown} › {resource.uri}",
                 "Fill in this template's variables and read the resource",
                 partial(session.open_template, name, resource),
                 note=resource.name or "",
@@ -145,7 +146,7 @@ def _catalog_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -> I
             yield Verb(
                 "Call",
                 "Read resource",
-                f"{name} › {resource.uri}",
+                f"{shown} › {resource.uri}",
                 "Read this resource and show its contents",
                 partial(session.read_resource, name, resource.uri, resource.name),
                 note=resource.name or "",
@@ -157,17 +158,18 @@ def _connection_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -
     """Per server: move to it, reconnect (on either era), refresh its lists, stop or resume
     asking."""
     name = entry.name
+    shown = entry.shown_name
     yield Verb(
         "Server",
         "Switch server",
-        name,
+        shown,
         "Move the catalog cursor to this server",
         partial(session.switch_server, name),
     )
     yield Verb(
         "Server",
         "Reconnect",
-        name,
+        shown,
         "Close the connection to this server and connect again",
         partial(app.reconnect, name),
         action="reconnect",
@@ -177,7 +179,7 @@ def _connection_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -
         yield Verb(
             "Server",
             f"Reconnect on {era}",
-            name,
+            shown,
             "Reconnect this server on the other protocol era: 2025-11-25 carries ctx.elicit() "
             "questions, 2026-07-28 input_required results",
             partial(app.reconnect_on_other_era, name),
@@ -187,7 +189,7 @@ def _connection_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -
         yield Verb(
             "Server",
             "Check this server",
-            name,
+            shown,
             "What stricter clients will refuse or mangle here: tool names and schemas, "
             "descriptions, and the forms it asked so far (mcp-tui check)",
             partial(show_check, session, entry),
@@ -195,7 +197,7 @@ def _connection_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -
         yield Verb(
             "Server",
             "Refresh lists",
-            name,
+            shown,
             "List this server's tools, prompts and resources again",
             partial(app.refresh_catalog, name),
             action="refresh_catalog",
@@ -203,7 +205,7 @@ def _connection_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -
     yield Verb(
         "Server",
         "Ask again" if entry.paused else "Stop asking",
-        name,
+        shown,
         "Show this server's forms and sampling requests again"
         if entry.paused
         else "Cancel this server's forms and sampling requests without showing them",
@@ -218,10 +220,11 @@ def _client_feature_verbs(
 ) -> Iterator[Verb]:
     """Per server: roots, ping, log level; per subscribable resource: (un)subscribe."""
     name = entry.name
+    shown = entry.shown_name
     yield Verb(
         "Server",
         "Roots",
-        name,
+        shown,
         "Add or remove the directories offered to this server as roots",
         partial(session.open_roots, name),
         action="roots",
@@ -231,7 +234,7 @@ def _client_feature_verbs(
     yield Verb(
         "Server",
         "Ping",
-        name,
+        shown,
         "Time a round trip to this server (ping; server/discover on 2026-07-28)",
         partial(session.ping, name),
     )
@@ -241,14 +244,14 @@ def _client_feature_verbs(
         yield Verb(
             "Server",
             "Tasks",
-            name,
+            shown,
             "List this server's tasks and their status (tasks/list)",
             partial(session.list_tasks, name),
         )
     yield Verb(
         "Server",
         "Log level",
-        name,
+        shown,
         f"Choose which of this server's log messages to receive (now {entry.log_level} and up)",
         partial(session.choose_log_level, name),
     )
@@ -260,7 +263,7 @@ def _client_feature_verbs(
             yield Verb(
                 "Server",
                 "Subscribe" if on else "Unsubscribe",
-                f"{name} › {resource.uri}",
+                f"{shown} › {resource.uri}",
                 "Be told when this resource changes (resources/subscribe)"
                 if on
                 else "Stop being told when this resource changes",

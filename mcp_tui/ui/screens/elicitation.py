@@ -44,6 +44,7 @@ from mcp_tui.ui.screens.elicitation_keys import (
 )
 from mcp_tui.ui.screens.request_header import RequestHeader
 from mcp_tui.ui.screens.styled_once import StyledOnce
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.form_fields import looks_secret
 from mcp_tui.ui.widgets.key_footer import KeyFooter
@@ -182,7 +183,7 @@ class ElicitationScreen(
                     if self.request.message:
                         yield ServerText(
                             self.request.message,
-                            label=from_server(self.request.server),
+                            label=from_server(shown_name(self.request.server)),
                             id="elicitation-message",
                         )
                     if self.form is not None:

@@ -13,6 +13,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.text import literal_line
 
 if TYPE_CHECKING:
@@ -45,7 +46,10 @@ class RequestHeader(_ScreenBase):
 
     def header_content(self) -> Content:
         """Who asks (our own name for the server), for which tool call, and what else waits."""
-        parts = [Content("Server "), literal_line(self.request.server, limit=60, style="bold")]
+        parts = [
+            Content("Server "),
+            literal_line(shown_name(self.request.server), limit=60, style="bold"),
+        ]
         parts.append(Content(self.asks()))
         if self.request.tool:
             parts += [Content(" during tool call "), literal_line(self.request.tool, limit=60)]

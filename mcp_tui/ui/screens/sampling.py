@@ -47,6 +47,7 @@ from mcp_tui.ui.screens.elicitation_keys import ELICITATION_BINDINGS, AnswerBar,
 from mcp_tui.ui.screens.request_header import RequestHeader
 from mcp_tui.ui.screens.sampling_answer import Refusal, ReplyValues, answer
 from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, AsksTheChatModel
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.text import literal, literal_text_line
 from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.inert_area import InertTextArea
@@ -202,7 +203,7 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
         request = self.request
         with VerticalScroll(id="sampling-body"):
             yield Static(parameters(request), id="sampling-params")
-            server = request.server
+            server = shown_name(request.server)
             if request.system_prompt:
                 yield ServerText(
                     literal(request.system_prompt, limit=SHOWN_CHARS),

@@ -58,6 +58,7 @@ from mcp_tui.ui.screens.elicitation_keys import (
 )
 from mcp_tui.ui.screens.request_header import RequestHeader
 from mcp_tui.ui.screens.styled_once import StyledOnce
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
@@ -222,7 +223,7 @@ class UrlConsentScreen(
                     if self.request.message:
                         yield ServerText(
                             self.request.message,
-                            label=from_server(self.request.server),
+                            label=from_server(shown_name(self.request.server)),
                             id="url-message",
                         )
                     if not verdict.allowed:

@@ -79,7 +79,7 @@ def server_label(entry: ServerEntry, now: float | None = None) -> Text:
     """ "● demo  ready", "◌ demo  connecting 12 s", "✗ demo  failed · R retries"."""
     style = STATE_STYLE[entry.state]
     label = Text(STATE_MARK[entry.state] + " ", style=style, end="")
-    label.append_text(literal_text_line(entry.name, limit=40, style="bold"))
+    label.append_text(literal_text_line(entry.shown_name, limit=40, style="bold"))
     label.append(f"  {entry.state.value}", style=style)
     if entry.state is ConnectionState.CONNECTING:
         elapsed = int((time.monotonic() if now is None else now) - entry.since)

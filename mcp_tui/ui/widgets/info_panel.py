@@ -18,6 +18,7 @@ from textual.content import Content
 
 from mcp_tui.session.events import ConnectionState, PromptInfo, ResourceInfo, ToolInfo
 from mcp_tui.ui.render import clip, pretty_json, server_info_text
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.catalog import NodeRef
@@ -57,7 +58,9 @@ def _server_summary(entry: ServerEntry) -> list[Content]:
         elapsed = int(time.monotonic() - entry.since)
         state += f" {elapsed} s" if elapsed >= 1 else ""
     lines = [
-        Content.assemble(literal_line(entry.name, limit=60, style="bold"), " · ", (state, style))
+        Content.assemble(
+            literal_line(entry.shown_name, limit=60, style="bold"), " · ", (state, style)
+        )
     ]
     if entry.paused:
         why = (
@@ -214,7 +217,7 @@ def details(ref: NodeRef, entry: ServerEntry | None) -> tuple[str, str]:
         text.append(pretty_json(item.input_schema))
         if item.output_schema is not None:
             text += ["", "output schema:", pretty_json(item.output_schema)]
-        return f"{ref.server} › {item.name}", "\n".join(text)
+        return f"{shown_name(ref.server)} › {item.name}", "\n".join(text)
     if isinstance(item, PromptInfo):
         text = [f"prompt: {item.name}"]
         if item.title:
@@ -223,7 +226,7 @@ def details(ref: NodeRef, entry: ServerEntry | None) -> tuple[str, str]:
         for argument in item.arguments:
             need = " (required)" if argument.required else ""
             text.append(f"- {argument.name}{need}: {argument.description or ''}")
-        return f"{ref.server} › {item.name}", "\n".join(text)
+        return f"{shown_name(ref.server)} › {item.name}", "\n".join(text)
     if isinstance(item, ResourceInfo):
         text = [f"{'template' if item.template else 'resource'}: {item.uri}", f"name: {item.name}"]
         if item.mime_type:
@@ -233,13 +236,18 @@ def details(ref: NodeRef, entry: ServerEntry | None) -> tuple[str, str]:
             if item.uri in entry.updated:
                 text.append("updated since you last read it")
         text += ["", item.description or "(no description)"]
-        return f"{ref.server} › {item.name}", "\n".join(text)
+        return f"{shown_name(ref.server)} › {item.name}", "\n".join(text)
     if entry is None:
         return ref.server, ""
     from mcp_tui.session.roots import describe_roots
 
-    text = [
-        f"server: {entry.name}",
+    text = [f"server: {entry.shown_name}"]
+    if entry.shown_name != entry.name:
+        text.append(
+            f"named by its serverInfo; the command line names it {entry.name} (the name of its "
+            "stderr log file)"
+        )
+    text += [
         f"state: {entry.state.value}",
         f"target: {entry.spec.target.describe()}",
         f"protocol mode: {entry.spec.mode} (E reconnects on the other era)",
@@ -249,4 +257,4 @@ def details(ref: NodeRef, entry: ServerEntry | None) -> tuple[str, str]:
     if entry.detail:
         text += ["", entry.detail]
     text += ["", server_info_text(entry.info)]
-    return entry.name, "\n".join(text)
+    return entry.shown_name, "\n".join(text)

@@ -26,6 +26,7 @@ with attrs_unseen():  # rich.pretty would load attrs only for what we never prin
 from mcp_tui.ui.contrast import readable
 from mcp_tui.ui.json_preview import json_preview
 from mcp_tui.ui.render import clip
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.text import literal_line, literal_text, literal_text_line
 
 #: Log levels -> the theme colour they are drawn in (``readable`` keeps it only at AA contrast).
@@ -93,13 +94,13 @@ def log_line(event: LogReceived | StderrReceived, levels: Mapping[str, str] | No
     """
     if isinstance(event, StderrReceived):
         line = Text.assemble(("stderr", "italic"), "   ", end="")
-        line.append_text(literal_text_line(event.server, limit=30, style="bold"))
+        line.append_text(literal_text_line(shown_name(event.server), limit=30, style="bold"))
         line.append(" ")
         line.append_text(literal_text_line(event.line, limit=2000))
         return line
     level = event.level.lower() if isinstance(event.level, str) else "info"
     line = Text(clock(event.at) + " ", end="")
-    line.append_text(literal_text_line(event.server, limit=30, style="bold"))
+    line.append_text(literal_text_line(shown_name(event.server), limit=30, style="bold"))
     line.append(" ")
     style = (levels or {}).get(level, "bold")
     line.append_text(literal_text_line(level.upper(), limit=9, style=style))

@@ -37,6 +37,7 @@ from textual.widgets import DataTable, Input, Static
 from mcp_tui.session.events import TrafficRecorded
 from mcp_tui.ui.json_preview import json_length, json_preview
 from mcp_tui.ui.render import clip
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.text import literal, literal_text_line
 from mcp_tui.ui.traffic_summary import Summaries
 from mcp_tui.ui.widgets.inert import InertInput
@@ -257,7 +258,7 @@ class TrafficView(Vertical):
             shown_id,
             size,
             latency,
-            event.server,
+            shown_name(event.server),
             _kind(message),
         )
 
