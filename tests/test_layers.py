@@ -1,6 +1,6 @@
 """The packages import one way (see docs/architecture.md):
 
-    errors, untrusted, process, config, schema  (pure Python)
+    errors, untrusted, process, url, config, schema  (pure Python)
         -> session (the MCP SDK)  -> ui (Textual) / headless (no screen)  -> cli
 
 with ``chat`` (the optional extra: a model, no SDK, no Textual) between session and ui, and
@@ -29,6 +29,8 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "errors": ("textual", *_SDK, "mcp_tui.session", *_ABOVE_SESSION, "mcp_tui.demo"),
     "untrusted": ("textual", *_SDK, "mcp_tui.session", *_ABOVE_SESSION, "mcp_tui.demo"),
     "process": ("textual", *_SDK, "mcp_tui.session", *_ABOVE_SESSION, "mcp_tui.demo"),
+    # A server-chosen URL checked and opened: used by the UI and headless, no SDK, no Textual.
+    "url": ("textual", *_SDK, "mcp_tui.session", *_ABOVE_SESSION, "mcp_tui.demo"),
     # The config builds server specs and the chat's settings (plain data both: PURE_DATA below).
     "config": (
         "textual",
@@ -68,6 +70,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
         "mcp_tui.errors",
         "mcp_tui.untrusted",
         "mcp_tui.process",
+        "mcp_tui.url",
         "mcp_tui.config",
         "mcp_tui.schema",
         "mcp_tui.session",
@@ -88,6 +91,7 @@ BELOW_THE_UI = (
     "errors",
     "untrusted",
     "process",
+    "url",
     "config",
     "schema",
     "check",
@@ -164,6 +168,8 @@ def test_no_module_imports_against_the_layer_direction() -> None:
         ("errors.py", "from mcp_tui.session import connection\n", "imports mcp_tui.session"),
         ("testbench/bad.py", "from mcp_tui.headless import run\n", "imports mcp_tui.headless"),
         ("testbench/bad2.py", "import mcp\n", "imports mcp"),
+        ("url/bad.py", "from mcp.client import session\n", "imports mcp.client"),
+        ("url/bad2.py", "def f():\n    import textual.app\n", "imports textual.app"),
     ],
 )
 def test_the_scan_sees_a_violation(

@@ -119,7 +119,7 @@ class ScriptedHandler:
     # ---- URL mode -------------------------------------------------------------------------------
 
     def _url(self, request: ElicitationRequest) -> ElicitationOutcome:
-        from mcp_tui.session.url_check import check_url
+        from mcp_tui.url.check import check_url
 
         verdict = check_url(request.url or "")
         self._say(f"elicitation #{self.seen} (url): {_quote(request.message)}")

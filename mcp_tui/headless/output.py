@@ -73,7 +73,7 @@ def print_outcome(
 
 
 def _say_url_required(request: Any, say: Callable[[str], None]) -> None:
-    from mcp_tui.session.url_check import check_url
+    from mcp_tui.url.check import check_url
 
     verdict = check_url(getattr(request, "url", "") or "")
     message = one_line(getattr(request, "message", ""), limit=300)

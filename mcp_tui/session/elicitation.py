@@ -37,7 +37,7 @@ class ElicitationRequest(Struct, frozen=True):
     mode: Literal["form", "url"]
     #: The parsed form (form mode only).
     form: FormSpec | None = None
-    #: The URL exactly as received (url mode only); check it with ``url_check`` before showing.
+    #: The URL exactly as received (url mode only); check it with ``url.check`` before showing.
     url: str | None = None
     #: ``elicitationId`` (2025-11-25 url mode); ``None`` on 2026-07-28.
     elicitation_id: str | None = None

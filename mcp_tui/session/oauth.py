@@ -4,7 +4,7 @@ When a server answers 401, the SDK's ``OAuthClientProvider`` discovers the autho
 registers mcp-tui (or uses configured credentials) and builds an authorization URL. That URL is
 built from metadata the server chose, so it gets exactly the treatment of a URL-mode elicitation:
 the session hands an :class:`AuthorizationRequest` to the :class:`AuthorizationHandler`, which
-shows the same consent screen (``url_check`` verdict, host, warnings, whole URL) and opens the URL
+shows the same consent screen (``url.check`` verdict, host, warnings, whole URL) and opens the URL
 only on the user's say-so through ``browser.open_url_async``. The browser comes back to a one-shot
 listener on ``127.0.0.1`` (:class:`PendingRedirect`), or the user pastes the address it landed on.
 
@@ -84,7 +84,7 @@ class AuthorizationRequest:
 
     server: str
     server_url: str
-    #: The authorization URL exactly as built; check it with ``url_check`` before showing.
+    #: The authorization URL exactly as built; check it with ``url.check`` before showing.
     url: str
     redirect: PendingRedirect
     #: The authorization server's issuer (from discovery), for the screen; may be ``None``.

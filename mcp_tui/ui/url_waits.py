@@ -79,7 +79,7 @@ class UrlWait(Struct, dict=True):  # dict: for the cached host
     def host(self) -> str:
         """The destination host (identity form, with a written port), for display."""
         try:
-            from mcp_tui.session.url_check import check_url  # idna and friends: after start-up
+            from mcp_tui.url.check import check_url  # idna and friends: after start-up
 
             verdict = check_url(self.request.url or "")
         except Exception:  # a defect in the check must not break the waiting row

@@ -18,14 +18,14 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_tui.session.browser import open_url_async
 from mcp_tui.session.events import SessionEvent
 from mcp_tui.session.oauth import (
     AuthorizationAction,
     AuthorizationOutcome,
     AuthorizationRequest,
 )
-from mcp_tui.session.url_check import check_url
+from mcp_tui.url.browser import open_url_async
+from mcp_tui.url.check import check_url
 from tests.fixture_kit import load_by_path
 
 if not logging.getLogger().handlers:

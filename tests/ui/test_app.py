@@ -113,7 +113,7 @@ def test_first_frame_imports_only_what_it_paints() -> None:
     later = (
         "mcp",
         "mcp_tui.schema",
-        "mcp_tui.session.url_check",
+        "mcp_tui.url.check",
         "mcp_tui.ui.screens.confirm",
         "mcp_tui.session.oauth",
         # The chat extra (pydantic-ai, about a second) loads only when the chat opens.

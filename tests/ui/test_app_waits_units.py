@@ -261,7 +261,7 @@ def test_the_app_sets_no_textual_private_attribute() -> None:
 def test_a_defect_in_the_url_check_does_not_break_a_waiting_row(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import mcp_tui.session.url_check as url_check  # url_waits imports it when first needed
+    import mcp_tui.url.check as url_check  # url_waits imports it when first needed
 
     def broken(raw: str) -> object:
         raise ValueError("bug")

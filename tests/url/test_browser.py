@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from mcp_tui.session import browser
-from mcp_tui.session.browser import (
+from mcp_tui.untrusted import one_line
+from mcp_tui.url import browser
+from mcp_tui.url.browser import (
     BrowserCommand,
     BrowserController,
     OpenResult,
@@ -20,8 +21,7 @@ from mcp_tui.session.browser import (
     open_in_browser,
     open_url_async,
 )
-from mcp_tui.session.url_check import UrlVerdict, check_url
-from mcp_tui.untrusted import one_line
+from mcp_tui.url.check import UrlVerdict, check_url
 
 SHOWN = "https://accounts.example.com/oauth?state=a1&redirect=https%3A%2F%2Fx.example%2F#top"
 

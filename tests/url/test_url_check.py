@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_tui.session.url_check import MAX_URL_LENGTH, UrlVerdict, check_url
 from mcp_tui.untrusted import is_unsafe_char
+from mcp_tui.url.check import MAX_URL_LENGTH, UrlVerdict, check_url
 
 OK = True
 NO = False

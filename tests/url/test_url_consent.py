@@ -15,10 +15,10 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
-from mcp_tui.session.browser import OpenResult
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
-from mcp_tui.session.url_check import UrlVerdict
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
+from mcp_tui.url.browser import OpenResult
+from mcp_tui.url.check import UrlVerdict
 
 pytestmark = pytest.mark.anyio
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from mcp_tui.session.browser import OpenResult
 from mcp_tui.session.elicitation import ElicitationOutcome
-from mcp_tui.session.url_check import UrlVerdict
+from mcp_tui.url.browser import OpenResult
+from mcp_tui.url.check import UrlVerdict
 from tests.ui.burst_keys import burst
 from tests.url.test_url_consent import URL, ConsentHost, url_request
 

@@ -4,7 +4,7 @@
 each sign-in the session asks for (one at a time; several servers queue):
 
 1. the **same** :class:`~mcp_tui.ui.screens.url_consent.UrlConsentScreen` a URL-mode elicitation
-   gets, with the request's ``elicitation_request()``: the ``url_check`` verdict, the host with
+   gets, with the request's ``elicitation_request()``: the ``url.check`` verdict, the host with
    its registrable domain, the warnings and the whole URL; Ctrl+S opens exactly that URL through
    ``browser.open_url_async`` (never a console browser, never a shell) and accepts; a refused URL
    can only be declined. If no browser opens, the user copies the URL and accepts anyway.
@@ -31,7 +31,6 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 
-from mcp_tui.session.browser import open_url_async
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.oauth import AuthorizationOutcome, AuthorizationRequest
 from mcp_tui.ui.screens.closing import close_wherever
@@ -39,6 +38,7 @@ from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
 from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.url.browser import open_url_async
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ spelling under it as "shown as"); a status line; the buttons; the footer with th
 
 Nothing is fetched before Ctrl+S: no DNS, no HTTP, no favicon. Ctrl+S opens exactly the URL shown
 (``verdict.url``, the A-label form: what the user checked, not what the browser's IDN policy
-would show) through :mod:`mcp_tui.session.browser` in a worker thread, and accepts once the
+would show) through :mod:`mcp_tui.url.browser` in a worker thread, and accepts once the
 browser has it. If no browser can be opened the screen stays: it says why, keeps the URL to copy
 (``c``), and a second Ctrl+S accepts without opening. Accept in URL mode means "the user consented
 to go there" (the spec's words), and a user who copies the URL into a browser on another machine
@@ -38,9 +38,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from mcp_tui.session.browser import OpenResult, open_url_async
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
-from mcp_tui.session.url_check import UrlVerdict, check_url
 from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.elicitation_keys import (
@@ -65,6 +63,8 @@ from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedSc
 from mcp_tui.ui.widgets.server_text import ServerText, from_server
 from mcp_tui.ui.widgets.wire_panel import WIRE_BINDING, WireSide
 from mcp_tui.untrusted import one_line
+from mcp_tui.url.browser import OpenResult, open_url_async
+from mcp_tui.url.check import UrlVerdict, check_url
 
 #: Opens a checked URL off the event loop (tests pass a recorder or a failing stand-in).
 Opener = Callable[[UrlVerdict], Awaitable[OpenResult]]

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 
 import anyio.to_thread
 
-from mcp_tui.session.url_check import UrlVerdict, check_url
 from mcp_tui.untrusted import one_line
+from mcp_tui.url.check import UrlVerdict, check_url
 
 #: Text-mode browsers: they would take over the terminal the TUI is drawn on.
 CONSOLE_BROWSERS = frozenset(

@@ -29,13 +29,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from mcp_tui.session import url_hosts
-from mcp_tui.session.url_host_check import (
+from mcp_tui.untrusted import is_unsafe_char, one_line
+from mcp_tui.url import host_names
+from mcp_tui.url.host import (
     Findings,
     Host,
     check_host,
 )
-from mcp_tui.untrusted import is_unsafe_char, one_line
 
 #: Longest URL accepted, in characters. The consent screen shows the whole URL and the user must be
 #: able to read all of it (2,048 characters is about 26 lines at 80 columns); real OAuth and
@@ -114,7 +114,7 @@ class UrlVerdict:
         """:attr:`registrable_domain` in display form."""
         if self.registrable_domain is None:
             return None
-        return url_hosts.to_unicode(self.registrable_domain)
+        return host_names.to_unicode(self.registrable_domain)
 
 
 def check_url(raw: str) -> UrlVerdict:
@@ -231,7 +231,7 @@ def _check_structure(raw: str, found: Findings) -> UrlVerdict:
             "anything else must use https.",
         )
     _warn(scheme, host, port, found)
-    registrable = None if host.is_ip else url_hosts.registrable_domain(host.ascii.rstrip("."))
+    registrable = None if host.is_ip else host_names.registrable_domain(host.ascii.rstrip("."))
     # An internationalised host is opened as its identity, the A-label form the user was told to
     # check; the rest of the string is kept exactly as received. A refused URL is shown as sent.
     host_start = scheme_match.end() + 3
@@ -290,7 +290,7 @@ def _warn(scheme: str, host: Host, port: int | None, found: Findings) -> None:
             f"International host name: its identity is {host.ascii}, displayed as "
             f"{host.unicode}. Check the identity, not the look.",
         )
-        for code, text in url_hosts.script_warnings(host.unicode.rstrip(".")):
+        for code, text in host_names.script_warnings(host.unicode.rstrip(".")):
             found.warn(code, text)
     if host.is_ip:
         found.warn("ip", "The host is an IP address, not a name.")

@@ -1,4 +1,4 @@
-"""The host part of a URL for the URL check (:mod:`mcp_tui.session.url_check`).
+"""The host part of a URL for the URL check (:mod:`mcp_tui.url.check`).
 
 A host is refused when a browser could read it differently from how it is shown: percent-encoded
 names, names a browser silently rewrites (full-width letters, other dots, decomposed accents),
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 import idna
 
-from mcp_tui.session import url_hosts
 from mcp_tui.untrusted import one_line
+from mcp_tui.url import host_names
 
 #: DNS limits on the ASCII (``xn--``) form of a host name.
 MAX_HOST_LENGTH = 253
@@ -109,11 +109,11 @@ def check_host(raw_host: str, found: Findings) -> Host | None:
     trailing_dot = ascii_host.endswith(".") and len(ascii_host) > 1
     bare = ascii_host[:-1] if trailing_dot else ascii_host
     labels = bare.split(".")
-    if url_hosts.ends_in_number(labels):
+    if host_names.ends_in_number(labels):
         return _check_numeric_host(raw_host, bare, trailing_dot, found)
     if not _check_labels(shown, bare, labels, found):
         return None
-    unicode_host = url_hosts.to_unicode(bare)
+    unicode_host = host_names.to_unicode(bare)
     loopback = bare == "localhost" or bare.endswith(".localhost")
     dot = "." if trailing_dot else ""
     return Host(bare + dot, unicode_host + dot, is_loopback=loopback, trailing_dot=trailing_dot)
@@ -176,7 +176,7 @@ def _check_numeric_host(
     )
     if canonical and not trailing_dot and raw_host.isascii():
         return _ip_host(ipaddress.IPv4Address(bare), found)
-    browser_reads = url_hosts.whatwg_ipv4(labels) if all(labels) else None
+    browser_reads = host_names.whatwg_ipv4(labels) if all(labels) else None
     meaning = (
         f"browsers read it as {browser_reads}"
         if browser_reads is not None
