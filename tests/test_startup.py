@@ -53,7 +53,7 @@ def _run(code: str) -> str:
 def test_the_log_panel_loads_without_attrs_and_attrs_still_loads_after() -> None:
     # A fresh interpreter: this one has attrs loaded already (jsonschema).
     out = _run(
-        "import sys, mcp_tui.ui.widgets.log_panel, rich.pretty\n"
+        "import sys, mcp_tui.ui.widgets.session.log_panel, rich.pretty\n"
         "print('attr' in sys.modules, rich.pretty._has_attrs)\n"
         "import attr, jsonschema\n"
         "print(attr.has(jsonschema.validators.Draft202012Validator))"

@@ -2,7 +2,7 @@
 
 ``parse.py`` builds a :class:`FormSpec` from a raw JSON Schema dict; ``validate.py`` turns raw
 widget input into exactly typed ``content``. The UI maps each :class:`FieldKind` to a widget in one
-place (``mcp_tui.ui.widgets.form_fields``); these classes carry no widget code, and they import
+place (``mcp_tui.ui.widgets.form.form_fields``); these classes carry no widget code, and they import
 nothing of the engine above them: ``describe.py`` words a field's rules, ``formats.py`` and
 ``rules.py`` check them, and all of them build on this model, never the other way round.
 

@@ -48,7 +48,7 @@ INVALID_32042 = (
 
 class Block(Struct, frozen=True):
     """One run of an entry's summary: mcp-tui's own words, or (``server``) a block the server
-    wrote, which the transcript shows in the server's region (``widgets/server_text``)."""
+    wrote, which the transcript shows in the server's region (``widgets/text/server_text``)."""
 
     content: Content
     server: bool = False

@@ -1,7 +1,7 @@
 """A reply that goes on streaming while the chat screen is taken down never touches its widgets.
 
 The turn runs in a worker of the chat screen, which Textual cancels only once the screen's widgets
-are gone (``ui/screens/closing.py``). The model here pauses mid-reply until that window (the chat
+are gone (``ui/closing.py``). The model here pauses mid-reply until that window (the chat
 screen's ``Unmount``: every child removed), then sends more text or a tool call; the screen must
 drop it rather than query a log that is no longer there. The model is the provider library's
 offline test model; the server is the app tests' fake.

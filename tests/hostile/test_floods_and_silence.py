@@ -25,7 +25,7 @@ from textual.widgets import Label
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.stderr import DEFAULT_CAP_BYTES
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.widgets.running_calls import RunningCalls
+from mcp_tui.ui.widgets.session.running_calls import RunningCalls
 
 pytestmark = pytest.mark.anyio
 

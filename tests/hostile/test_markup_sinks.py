@@ -89,60 +89,60 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "verdict.host is the IDNA/ASCII host from url_check (letters, digits, dots, hyphens)",
     ("mcp_tui/ui/screens/url_consent.py", "Content", 'f"{verdict.scheme}://" if verdict.scheme else ""'):
         "url_check allows only a lower-case scheme from its allow-list",
-    ("mcp_tui/ui/widgets/catalog.py", "Text", 'f"{group.capitalize()} ({len(items)})"'):
+    ("mcp_tui/ui/widgets/session/catalog_tree.py", "Text", 'f"{group.capitalize()} ({len(items)})"'):
         "group is one of mcp-tui's own words (tools, prompts, resources, templates)",
-    ("mcp_tui/ui/widgets/form_pages.py", "Content",
+    ("mcp_tui/ui/widgets/form/form_pages.py", "Content",
      'f"fields {first}–{last} of {len(self.form.fields)} " '
      'f"(page {self._page + 1} of {self._page_count})"'):
         "numbers only (the page label moved here from schema_form.py with the paging)",
-    ("mcp_tui/ui/widgets/fitted_text.py", ".update", "self._text"):
+    ("mcp_tui/ui/widgets/text/fitted_text.py", ".update", "self._text"):
         "a Content parameter (annotated); the arguments screen builds it with literal()",
-    ("mcp_tui/ui/widgets/fitted_text.py", ".update", 'Content.assemble(kept, "\\n", self._more)'):
+    ("mcp_tui/ui/widgets/text/fitted_text.py", ".update", 'Content.assemble(kept, "\\n", self._more)'):
         "kept: lines wrapped from self._text (Content.wrap, no markup parsed); self._more: a "
         "Content parameter, mcp-tui's own note",
-    ("mcp_tui/ui/widgets/fitted_text.py", ".update", "Content.assemble(kept, self._more)"):
+    ("mcp_tui/ui/widgets/text/fitted_text.py", ".update", "Content.assemble(kept, self._more)"):
         "kept: lines wrapped (and truncated) from self._text (Content.wrap/truncate, no markup "
         "parsed); self._more: a Content parameter, mcp-tui's own ellipsis",
-    ("mcp_tui/ui/widgets/fitted_text.py", ".update",
+    ("mcp_tui/ui/widgets/text/fitted_text.py", ".update",
      'text if spare is None else Content.assemble(text, "\\n", spare)'):
         "Content parameters (annotated): literal() text and mcp-tui's own hint",
-    ("mcp_tui/ui/widgets/fitted_text.py", ".update", 'Content.assemble(self._text, "\\n", spare)'):
+    ("mcp_tui/ui/widgets/text/fitted_text.py", ".update", 'Content.assemble(self._text, "\\n", spare)'):
         "Content parameters (annotated): literal() text and mcp-tui's own hint",
-    ("mcp_tui/ui/widgets/fitted_text.py", "assemble", "spare"):
+    ("mcp_tui/ui/widgets/text/fitted_text.py", "assemble", "spare"):
         "a Content parameter (annotated): the info panel's key hint, mcp-tui's own words",
-    ("mcp_tui/ui/widgets/fitted_text.py", "assemble", "self._text"):
+    ("mcp_tui/ui/widgets/text/fitted_text.py", "assemble", "self._text"):
         "a Content parameter (annotated): built by the callers with literal()/literal_line()",
-    ("mcp_tui/ui/widgets/fitted_text.py", "assemble", "kept"):
+    ("mcp_tui/ui/widgets/text/fitted_text.py", "assemble", "kept"):
         "lines wrapped from the Content self._text (Content.wrap parses no markup)",
-    ("mcp_tui/ui/widgets/fitted_text.py", "assemble", "self._more"):
+    ("mcp_tui/ui/widgets/text/fitted_text.py", "assemble", "self._more"):
         "a Content parameter (annotated): mcp-tui's own note, built with Content.styled",
-    ("mcp_tui/ui/widgets/running_calls.py", "Label", "self._label"):
+    ("mcp_tui/ui/widgets/session/running_calls.py", "Label", "self._label"):
         "a Content parameter (annotated), built by the session screen from literal_line",
-    ("mcp_tui/ui/widgets/title_bar.py", "Content", 'f" {self.icon}"'):
+    ("mcp_tui/ui/widgets/session/title_bar.py", "Content", 'f" {self.icon}"'):
         "the icon is mcp-tui's own constant (SessionScreen passes it)",
-    ("mcp_tui/ui/widgets/title_bar.py", "assemble", "icon"):
+    ("mcp_tui/ui/widgets/session/title_bar.py", "assemble", "icon"):
         "the icon Content above, plus a theme style",
-    ("mcp_tui/ui/widgets/title_bar.py", "assemble", "middle"):
+    ("mcp_tui/ui/widgets/session/title_bar.py", "assemble", "middle"):
         "App.format_title of the app's title and sub-title: mcp-tui's name and server counts "
         "(the sub-title's own entry in app.py)",
-    ("mcp_tui/ui/widgets/traffic.py", "Text", "self.time"):
+    ("mcp_tui/ui/widgets/session/traffic_view.py", "Text", "self.time"):
         "precise_clock of the message's local receive time",
-    ("mcp_tui/ui/widgets/traffic.py", "Text", "self.size"):
+    ("mcp_tui/ui/widgets/session/traffic_view.py", "Text", "self.size"):
         "human_size of the message's length (digits and a unit)",
-    ("mcp_tui/ui/widgets/traffic.py", "Text", "self.latency"):
+    ("mcp_tui/ui/widgets/session/traffic_view.py", "Text", "self.latency"):
         "a duration formatted by _duration (digits and a unit)",
-    ("mcp_tui/ui/widgets/transcript.py", "Static", "entry.summary"):
+    ("mcp_tui/ui/widgets/session/transcript.py", "Static", "entry.summary"):
         "Entry.summary is a Content from render.py, whose Content(...) calls are checked here",
-    ("mcp_tui/ui/widgets/transcript.py", "Static", "b.content"):
+    ("mcp_tui/ui/widgets/session/transcript.py", "Static", "b.content"):
         "Block.content is a Content from render.py (the runs Entry.summary is joined from), "
         "whose Content(...) calls are checked here",
     ("mcp_tui/ui/screens/sampling.py", "Static", "from_server(server, what)"):
         "from_server returns Content: mcp-tui's words and the role through literal_line(), the "
         "server's name through literal_line()",
-    ("mcp_tui/ui/widgets/server_text.py", ".label =", "label"):
+    ("mcp_tui/ui/widgets/text/server_text.py", ".label =", "label"):
         "a Content | None parameter (annotated): from_server(), literal_line() of the server's "
         "name after mcp-tui's words",
-    ("mcp_tui/ui/widgets/server_text.py", ".border_title =", "label"):
+    ("mcp_tui/ui/widgets/text/server_text.py", ".border_title =", "label"):
         "a Content | None parameter (annotated): a Content is never parsed as markup (Textual "
         "parses only a str), built by from_server() with literal_line()",
     ("mcp_tui/ui/app/palette.py", "assemble", "self.verb"):
@@ -167,9 +167,9 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/app/help.py", "Static", "Content(first)"): "see Content(first)",
     ("mcp_tui/ui/app/help.py", "Static", "Content(second)"): "see Content(second)",
     ("mcp_tui/ui/render.py", "assemble", "mark"): "a constant mark chosen by the action",
-    ("mcp_tui/ui/screens/request_header.py", "styled", 'f" ({self._waiting} more waiting)"'):
+    ("mcp_tui/ui/request_header.py", "styled", 'f" ({self._waiting} more waiting)"'):
         "an int count of queued requests",
-    ("mcp_tui/ui/screens/request_header.py", "Content", "self.asks()"):
+    ("mcp_tui/ui/request_header.py", "Content", "self.asks()"):
         "each request screen's own constant words (' asks for input', ...)",
     ("mcp_tui/ui/screens/elicitation.py", "Static", "self.header_content()"):
         "RequestHeader.header_content (request_header.py): constants and literal_line of the "
@@ -205,20 +205,20 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         (path, sink, source): "argument_base.title_line (annotated to return Content): "
         "literal_line of the node's label plus a constant marker"
         for path, sink, source in [
-            ("mcp_tui/ui/widgets/argument_leaves.py", "assemble", 'title_line(self.node, "value")'),
-            ("mcp_tui/ui/widgets/argument_objects.py", "assemble", 'title_line(self.node, "object")'),
-            ("mcp_tui/ui/widgets/argument_variants.py", "Static", 'title_line(self.node, "part")'),
+            ("mcp_tui/ui/widgets/arguments/argument_leaves.py", "assemble", 'title_line(self.node, "value")'),
+            ("mcp_tui/ui/widgets/arguments/argument_objects.py", "assemble", 'title_line(self.node, "object")'),
+            ("mcp_tui/ui/widgets/arguments/argument_variants.py", "Static", 'title_line(self.node, "part")'),
         ]
     },
-    ("mcp_tui/ui/widgets/argument_leaves.py", "Static", "line + literal_line(value, limit=200)"):
+    ("mcp_tui/ui/widgets/arguments/argument_leaves.py", "Static", "line + literal_line(value, limit=200)"):
         "line: Content.assemble of title_line (see above) and constants",
-    ("mcp_tui/ui/widgets/info_panel.py", "assemble", "state"):
+    ("mcp_tui/ui/widgets/session/info_panel.py", "assemble", "state"):
         "a state word of our own enum and a number of seconds",
     ("mcp_tui/ui/render.py", "assemble", "entry.summary"):
         "repeated_entry: a Content built by notice_entry (the URI in a literal block), never parsed",
     ("mcp_tui/ui/render.py", "assemble", "note"):
         "repeated_entry: mcp-tui's count and a clock time; no server text",
-    ("mcp_tui/ui/widgets/transcript.py", ".update", "self.entry.summary"):
+    ("mcp_tui/ui/widgets/session/transcript.py", ".update", "self.entry.summary"):
         "a Content from repeated_entry (literal blocks); Content is never parsed as markup",
     ("mcp_tui/ui/app/app.py", "notify", 'f"The theme could not be remembered: {exc}"'):
         "markup=False; a local OSError about the theme file",
@@ -232,19 +232,19 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/screens/session_repeat.py", "notify",
      'f"{one_line(server)} no longer offers the {kind} {one_line(name)!r}: nothing was sent"'):
         "markup=False; server and name through one_line, kind is mcp-tui's word",
-    ("mcp_tui/ui/widgets/wire_panel.py", "Static", "self._answer"):
+    ("mcp_tui/ui/widgets/request/wire_panel.py", "Static", "self._answer"):
         "Content of json_text(...) (unsafe characters as \\uXXXX) or one_line(...) lines",
-    ("mcp_tui/ui/widgets/wire_panel.py", ".update", "self._answer"):
+    ("mcp_tui/ui/widgets/request/wire_panel.py", ".update", "self._answer"):
         "Content of json_text(...) (unsafe characters as \\uXXXX) or one_line(...) lines",
-    ("mcp_tui/ui/widgets/wire_panel.py", "Static", 'Content(f"← {self.method} params, as received")'):
+    ("mcp_tui/ui/widgets/request/wire_panel.py", "Static", 'Content(f"← {self.method} params, as received")'):
         "method is mcp-tui's constant for the screen (elicitation/create), never the server's",
-    ("mcp_tui/ui/widgets/wire_panel.py", "Content", 'f"← {self.method} params, as received"'):
+    ("mcp_tui/ui/widgets/request/wire_panel.py", "Content", 'f"← {self.method} params, as received"'):
         "method is mcp-tui's constant for the screen (elicitation/create), never the server's",
-    ("mcp_tui/ui/widgets/wire_panel.py", "styled", "line"):
+    ("mcp_tui/ui/widgets/request/wire_panel.py", "styled", "line"):
         "schema_lines: lines of json_text(params) (unsafe characters as \\uXXXX escapes)",
-    ("mcp_tui/ui/widgets/wire_panel.py", "Content", "line"):
+    ("mcp_tui/ui/widgets/request/wire_panel.py", "Content", "line"):
         "schema_lines: lines of json_text(params) (unsafe characters as \\uXXXX escapes)",
-    ("mcp_tui/ui/widgets/wire_panel.py", "Content", "text"):
+    ("mcp_tui/ui/widgets/request/wire_panel.py", "Content", "text"):
         "json_text(...) of the answer, or one_line(...) of each field name and error",
 }  # fmt: skip
 

@@ -25,11 +25,11 @@ from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.widgets.argument_lists import ArrayBox
-from mcp_tui.ui.widgets.argument_variants import PickerRow, VariantBox
-from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-from mcp_tui.ui.widgets.field_row import FieldRow
-from mcp_tui.ui.widgets.list_control import ItemInput, ListControl
+from mcp_tui.ui.widgets.arguments.argument_lists import ArrayBox
+from mcp_tui.ui.widgets.arguments.argument_variants import PickerRow, VariantBox
+from mcp_tui.ui.widgets.arguments.arguments_form import ArgumentsForm
+from mcp_tui.ui.widgets.form.field_row import FieldRow
+from mcp_tui.ui.widgets.form.list_control import ItemInput, ListControl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
 

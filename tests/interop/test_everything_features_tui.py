@@ -20,8 +20,8 @@ from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.pick import PickScreen
-from mcp_tui.ui.widgets.catalog import CatalogTree
-from mcp_tui.ui.widgets.info_panel import details
+from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree
+from mcp_tui.ui.widgets.session.info_panel import details
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

@@ -36,7 +36,7 @@ from mcp_tui.session.servers import ProtocolMode
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.widgets.form_controls import MultiControl, SelectControl
+from mcp_tui.ui.widgets.form.form_controls import MultiControl, SelectControl
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

@@ -21,7 +21,7 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from mcp_tui.ui.widgets.field_row import FieldRow
+from mcp_tui.ui.widgets.form.field_row import FieldRow
 from tests.waits import wait_until
 
 #: Generous: a cold node + Python start on a busy 2-core box. Only a hang ever waits this long.

@@ -31,7 +31,7 @@ from fake_connection import FakeFactory, Script, spec  # noqa: E402
 from mcp_tui.config.options import AppOptions  # noqa: E402
 from mcp_tui.ui.app import McpTuiApp  # noqa: E402
 from mcp_tui.ui.screens.session import SessionScreen  # noqa: E402
-from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef  # noqa: E402
+from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree, NodeRef  # noqa: E402
 from tests.waits import DEFAULT_TIMEOUT, mounted_screen, wait_until  # noqa: E402
 
 __all__ = [

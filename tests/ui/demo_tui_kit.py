@@ -32,7 +32,7 @@ from mcp_tui.session.servers import ProtocolMode, ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.widgets.field_row import FieldRow
+from mcp_tui.ui.widgets.form.field_row import FieldRow
 from tests import waits
 from tests.proc_kit import processes_with
 

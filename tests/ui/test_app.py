@@ -58,8 +58,8 @@ from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.detail import DetailScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.widgets.log_panel import BATCH_CHARS, MIN_BATCH_LINES
-from mcp_tui.ui.widgets.running_calls import RunningCall
+from mcp_tui.ui.widgets.session.log_panel import BATCH_CHARS, MIN_BATCH_LINES
+from mcp_tui.ui.widgets.session.running_calls import RunningCall
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -165,7 +165,7 @@ def test_first_frame_imports_only_what_it_paints() -> None:
                 assert app.session.logs is not None and app.session.transcript is not None
             print(gc.isenabled())
             print(sorted(name for name in {later!r} if name in seen[0]))
-            print("mcp_tui.ui.widgets.log_panel" in seen[0])
+            print("mcp_tui.ui.widgets.session.log_panel" in seen[0])
             print(app.session.panels_ready)
             print(records)
         asyncio.run(main())
@@ -248,9 +248,9 @@ async def test_the_info_panel_says_when_it_is_cut_at_80x24() -> None:
     rest is, and the arguments and the hint stay on screen."""
     from fake_connection import ECHO_SCHEMA
 
-    from mcp_tui.ui.widgets.catalog import CatalogTree
-    from mcp_tui.ui.widgets.info_panel import InfoPanel
-    from mcp_tui.ui.widgets.server_text import ServerText
+    from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree
+    from mcp_tui.ui.widgets.session.info_panel import InfoPanel
+    from mcp_tui.ui.widgets.text.server_text import ServerText
 
     long = "Trigger a URL elicitation so the client can direct the user to a browser flow. " * 3
     tools = (

@@ -42,8 +42,8 @@ from mcp_tui.ui.messages import ElicitationFinished
 from mcp_tui.ui.render import INVALID_32042
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.url_waits import UrlWaits
-from mcp_tui.ui.widgets.catalog import server_label
-from mcp_tui.ui.widgets.url_waits import UrlWaitsPanel
+from mcp_tui.ui.widgets.session.catalog_tree import server_label
+from mcp_tui.ui.widgets.session.url_waits_panel import UrlWaitsPanel
 
 pytestmark = pytest.mark.anyio
 

@@ -21,7 +21,7 @@ from app_testkit import ArgumentsHost, wait_until
 
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.widgets.schema_form import SchemaForm
+from mcp_tui.ui.widgets.form.schema_form import SchemaForm
 
 pytestmark = pytest.mark.anyio
 SIZE = (100, 40)
@@ -118,7 +118,7 @@ LONG_DESCRIPTION = (
 @pytest.mark.parametrize(("size", "cut"), [((80, 24), True), ((100, 40), False)])
 async def test_a_long_description_says_when_it_is_cut(size: tuple[int, int], cut: bool) -> None:
     """At 80x24 the description once stopped mid-sentence with no sign of the rest."""
-    from mcp_tui.ui.widgets.fitted_text import FittedText
+    from mcp_tui.ui.widgets.text.fitted_text import FittedText
 
     app = ArgumentsHost(FLAT, description=LONG_DESCRIPTION)
     async with app.run_test(size=size) as pilot:

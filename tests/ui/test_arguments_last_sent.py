@@ -44,8 +44,8 @@ from mcp_tui.session.events import (
 )
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-from mcp_tui.ui.widgets.schema_form import SchemaForm
+from mcp_tui.ui.widgets.arguments.arguments_form import ArgumentsForm
+from mcp_tui.ui.widgets.form.schema_form import SchemaForm
 
 pytestmark = pytest.mark.anyio
 SIZE = (100, 40)

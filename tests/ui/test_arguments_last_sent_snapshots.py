@@ -16,8 +16,8 @@ from textual.pilot import Pilot
 import mcp_tui.ui.app as ui_app
 from mcp_tui.schema.arguments.last_sent import Prefill
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
-from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-from mcp_tui.ui.widgets.schema_form import SchemaForm
+from mcp_tui.ui.widgets.arguments.arguments_form import ArgumentsForm
+from mcp_tui.ui.widgets.form.schema_form import SchemaForm
 
 SnapCompare = Callable[..., bool]
 

@@ -20,11 +20,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_testkit import ArgumentsHost
 
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
-from mcp_tui.ui.widgets.argument_lists import ArrayBox
-from mcp_tui.ui.widgets.argument_objects import ObjectBox
-from mcp_tui.ui.widgets.argument_variants import RecursiveBox
-from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-from mcp_tui.ui.widgets.field_row import FieldRow
+from mcp_tui.ui.widgets.arguments.argument_lists import ArrayBox
+from mcp_tui.ui.widgets.arguments.argument_objects import ObjectBox
+from mcp_tui.ui.widgets.arguments.argument_variants import RecursiveBox
+from mcp_tui.ui.widgets.arguments.arguments_form import ArgumentsForm
+from mcp_tui.ui.widgets.form.field_row import FieldRow
 from tests.waits import mounted_screen, wait_until
 
 pytestmark = pytest.mark.anyio

@@ -19,7 +19,7 @@ from textual.widgets import TextArea
 
 import mcp_tui.ui.app as ui_app
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
-from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
+from mcp_tui.ui.widgets.arguments.arguments_form import ArgumentsForm
 
 SMALL = (80, 24)
 LARGE = (120, 40)

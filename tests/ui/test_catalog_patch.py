@@ -1,6 +1,6 @@
 """A changed list patches the catalog: unchanged tools keep their nodes, added and removed ones
 appear and go in the server's order, a changed description is redrawn, the count follows and
-the cursor stays on its tool (``ui/widgets/catalog.py``). Rebuilding every node on each
+the cursor stays on its tool (``ui/widgets/session/catalog_tree.py``). Rebuilding every node on each
 ``list_changed`` froze keys for up to a second with 3,000 tools (``benchmarks/stalls.py``)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from mcp_tui.session.events import CatalogChanged, ConnectionState, ToolInfo
-from mcp_tui.ui.widgets.catalog import NodeRef
+from mcp_tui.ui.widgets.session.catalog_tree import NodeRef
 
 pytestmark = pytest.mark.anyio
 

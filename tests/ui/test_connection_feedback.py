@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_testkit import Script, make_app, session_of, transcript_text, wait_for
 
 from mcp_tui.session.events import CatalogChanged, ConnectionState, ToolInfo
-from mcp_tui.ui.widgets.catalog import server_label
+from mcp_tui.ui.widgets.session.catalog_tree import server_label
 
 pytestmark = pytest.mark.anyio
 
@@ -185,7 +185,7 @@ async def test_a_progress_message_longer_than_its_two_lines_ends_with_an_ellipsi
     import asyncio
 
     from mcp_tui.session.events import CallOutcome, ProgressReceived
-    from mcp_tui.ui.widgets.running_calls import RunningCall
+    from mcp_tui.ui.widgets.session.running_calls import RunningCall
 
     release = asyncio.Event()
 
@@ -218,7 +218,7 @@ async def test_a_second_running_call_is_scrolled_to_not_cut_out_of_sight() -> No
     import asyncio
 
     from mcp_tui.session.events import CallOutcome, ProgressReceived
-    from mcp_tui.ui.widgets.running_calls import RunningCall, RunningCalls
+    from mcp_tui.ui.widgets.session.running_calls import RunningCall, RunningCalls
 
     release = asyncio.Event()
 

@@ -23,8 +23,8 @@ from test_form_snapshots import Host, host
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec
 from mcp_tui.session.events import LogReceived, StderrReceived
-from mcp_tui.ui.widgets.form_controls import BoolControl, TriStateControl
-from mcp_tui.ui.widgets.log_panel import LogPanel
+from mcp_tui.ui.widgets.form.form_controls import BoolControl, TriStateControl
+from mcp_tui.ui.widgets.session.log_panel import LogPanel
 from tests import waits
 
 pytestmark = pytest.mark.anyio

@@ -23,9 +23,9 @@ from mcp_tui.schema.fields import (
 )
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.widgets.field_row import FieldRow
-from mcp_tui.ui.widgets.form_fields import ChoiceFilter, TriStateControl, looks_secret
-from mcp_tui.ui.widgets.schema_form import SchemaForm
+from mcp_tui.ui.widgets.form.field_row import FieldRow
+from mcp_tui.ui.widgets.form.form_fields import ChoiceFilter, TriStateControl, looks_secret
+from mcp_tui.ui.widgets.form.schema_form import SchemaForm
 from tests.waits import wait_until
 
 SIZE = (100, 40)

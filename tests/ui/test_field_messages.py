@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_elicitation_screen import Host, form_screen, request_for
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec
-from mcp_tui.ui.widgets.field_row import FieldRow
+from mcp_tui.ui.widgets.form.field_row import FieldRow
 
 pytestmark = pytest.mark.anyio
 

@@ -17,7 +17,7 @@ from fake_connection import Script
 
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
-from mcp_tui.ui.widgets.catalog import CatalogTree
+from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree
 
 
 @pytest.fixture

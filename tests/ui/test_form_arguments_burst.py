@@ -16,7 +16,7 @@ from textual.app import App
 from textual.widgets import TextArea
 
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
-from mcp_tui.ui.widgets.schema_form import SchemaForm
+from mcp_tui.ui.widgets.form.schema_form import SchemaForm
 from tests.ui.burst_keys import DELIVERIES, Delivery, send_burst
 
 SIZE = (80, 24)

@@ -37,8 +37,8 @@ from mcp_tui.ui.app.commands import verbs
 from mcp_tui.ui.app.help import HelpScreen, help_rows, key_contexts, key_name
 from mcp_tui.ui.app.palette import GROUPS, Verb
 from mcp_tui.ui.screens.session import SessionScreen
-from mcp_tui.ui.widgets.catalog import CatalogTree
 from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree
 
 pytestmark = pytest.mark.anyio
 SnapCompare = Callable[..., bool]

@@ -34,8 +34,8 @@ from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequ
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.screens.sampling import SamplingScreen
-from mcp_tui.ui.widgets.inert import InertInput
-from mcp_tui.ui.widgets.inert_area import InertTextArea
+from mcp_tui.ui.widgets.text.inert import InertInput
+from mcp_tui.ui.widgets.text.inert_area import InertTextArea
 from tests.ui.app_testkit import ArgumentsHost
 from tests.ui.written_bytes import leaked_controls, recording, shown_text, written
 from tests.waits import wait_until

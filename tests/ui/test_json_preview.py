@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_tui.ui.json_preview import json_length, json_preview
-from mcp_tui.ui.widgets.log_panel import log_data_text
-from mcp_tui.ui.widgets.traffic import MEASURED_CHARS, _size
+from mcp_tui.ui.widgets.session.log_panel import log_data_text
+from mcp_tui.ui.widgets.session.traffic_view import MEASURED_CHARS, _size
 
 JSON_VALUES = st.recursive(
     st.none()

@@ -11,7 +11,7 @@ import pytest
 from textual.app import App, ComposeResult
 
 from mcp_tui.session.events import StderrReceived
-from mcp_tui.ui.widgets.log_panel import LogPanel
+from mcp_tui.ui.widgets.session.log_panel import LogPanel
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.anyio

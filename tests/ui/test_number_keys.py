@@ -24,9 +24,9 @@ from test_elicitation_screen import Host, form_screen, request_for
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec
 from mcp_tui.session.elicitation import ElicitationOutcome
-from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-from mcp_tui.ui.widgets.field_row import FieldRow
-from mcp_tui.ui.widgets.schema_form import SchemaForm
+from mcp_tui.ui.widgets.arguments.arguments_form import ArgumentsForm
+from mcp_tui.ui.widgets.form.field_row import FieldRow
+from mcp_tui.ui.widgets.form.schema_form import SchemaForm
 from tests.waits import mounted_screen, wait_until
 
 pytestmark = pytest.mark.anyio

@@ -8,7 +8,7 @@ from textual.app import App, ComposeResult
 
 from mcp_tui.session.events import ResourceUpdated
 from mcp_tui.ui.render import notice_entry
-from mcp_tui.ui.widgets.transcript import Transcript
+from mcp_tui.ui.widgets.session.transcript import Transcript
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.anyio

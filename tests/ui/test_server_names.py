@@ -22,8 +22,8 @@ from mcp_tui.session.events import ConnectionState, Notice
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.widgets.catalog import NodeRef, server_label
-from mcp_tui.ui.widgets.info_panel import details
+from mcp_tui.ui.widgets.session.catalog_tree import NodeRef, server_label
+from mcp_tui.ui.widgets.session.info_panel import details
 
 pytestmark = pytest.mark.anyio
 

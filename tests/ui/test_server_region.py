@@ -27,8 +27,8 @@ from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.screens.sampling import SamplingScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.ui.widgets.key_footer import KeyFooter
-from mcp_tui.ui.widgets.server_text import ServerText
-from mcp_tui.ui.widgets.transcript import Transcript
+from mcp_tui.ui.widgets.session.transcript import Transcript
+from mcp_tui.ui.widgets.text.server_text import ServerText
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.anyio

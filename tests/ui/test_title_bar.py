@@ -13,7 +13,7 @@ from textual.app import App, ComposeResult
 from textual.command import CommandPalette
 from textual.widgets import Header, Label
 
-from mcp_tui.ui.widgets.title_bar import PALETTE_TOOLTIP, TitleBar
+from mcp_tui.ui.widgets.session.title_bar import PALETTE_TOOLTIP, TitleBar
 
 pytestmark = pytest.mark.anyio
 

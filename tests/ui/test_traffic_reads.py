@@ -17,7 +17,7 @@ from textual.widgets import Tree
 from mcp_tui.session.events import TrafficRecorded
 from mcp_tui.ui.screens.message_tree import MessageTreeScreen
 from mcp_tui.ui.traffic_summary import Summaries
-from mcp_tui.ui.widgets.traffic import TrafficView
+from mcp_tui.ui.widgets.session.traffic_view import TrafficView
 from tests.waits import wait_until
 
 SMALL = (80, 24)

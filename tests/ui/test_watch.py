@@ -32,7 +32,7 @@ from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
-from mcp_tui.ui.widgets.catalog import CatalogTree
+from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree
 
 pytestmark = pytest.mark.anyio
 

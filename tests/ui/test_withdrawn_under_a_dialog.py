@@ -21,7 +21,7 @@ from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
 from mcp_tui.ui.app.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.app.help import HelpScreen
-from mcp_tui.ui.screens.closing import close_wherever, open_dialog
+from mcp_tui.ui.closing import close_wherever, open_dialog
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.screens.sampling import SamplingScreen

@@ -346,7 +346,7 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
         pressed by reflex, always asks)."""
         if self._quitting:
             return
-        from mcp_tui.ui.screens.closing import close_wherever
+        from mcp_tui.ui.closing import close_wherever
         from mcp_tui.ui.screens.confirm import ConfirmScreen
 
         asking = self._quit_question

@@ -335,7 +335,7 @@ def _url_wait_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
 
 def _toggle_wire(app: App[Any]) -> None:
     # Imported when run: the panel's module loads the form engine, which the first frame skips.
-    from mcp_tui.ui.widgets.wire_panel import toggle_wire
+    from mcp_tui.ui.widgets.request.wire_panel import toggle_wire
 
     toggle_wire(app)
 

@@ -36,8 +36,8 @@ from textual.screen import Screen
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.ui.app.collector_hold import CollectorHold
+from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
-from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.untrusted import one_line
 

@@ -1,16 +1,17 @@
 """Fill in the arguments of a tool call, a prompt or a resource template, then send with Ctrl+S.
 
 A flat ``inputSchema`` becomes the elicitation forms' ``SchemaForm``; anything richer (nested
-objects, lists, variants, maps, ``$ref`` s) the tree form of ``widgets.arguments_form``. Only a
-schema neither can show (its root is not an object) opens the JSON editor first, with the reason;
-F2 switches between form and JSON both ways, keeping the values. Either way the arguments are
-checked against the tool's own schema before they are sent (:mod:`mcp_tui.ui.json_args`). The
-screen returns the arguments, or ``None`` when cancelled. Names, descriptions and the schema are
-the server's: shown only as literal text. The three bodies are in
-:mod:`~mcp_tui.ui.screens.arguments_bodies`; this module is the dialog around them and its keys.
+objects, lists, variants, maps, ``$ref`` s) the tree form of ``widgets.arguments.arguments_form``.
+Only a schema neither can show (its root is not an object) opens the JSON editor first, with the
+reason; F2 switches between form and JSON both ways, keeping the values. Either way the arguments
+are checked against the tool's own schema before they are sent (:mod:`mcp_tui.ui.json_args`). The
+screen returns the arguments, or ``None`` when cancelled. Names, descriptions and the schema are the
+server's: shown only as literal text. The three bodies are in
+:mod:`~mcp_tui.ui.widgets.arguments.arguments_bodies`; this module is the dialog around them and its
+keys.
 
 Keys typed in a burst (a fast typist, ``tmux send-keys``) take effect in order, and Ctrl+S
-sends only after all of them (:mod:`mcp_tui.ui.widgets.key_order`), in the form and the editor.
+sends only after all of them (:mod:`mcp_tui.ui.key_order`), in the form and the editor.
 The form may start from what was last sent (``prefill``, ``schema/arguments/last_sent``), said
 on a line above it; F3 switches to the defaults and back, so it is never a trap.
 """
@@ -30,16 +31,22 @@ from textual.widgets import Checkbox, Input, Label, Static
 from mcp_tui.schema.arguments.build import build_arguments
 from mcp_tui.schema.arguments.last_sent import Prefill
 from mcp_tui.schema.arguments.nodes import ObjectNode
+from mcp_tui.ui.closing import close_wherever, open_dialog
 from mcp_tui.ui.json_args import parse_arguments
+from mcp_tui.ui.key_order import OrderedButton, SequencedScreen, after_keys
 from mcp_tui.ui.render import clip
-from mcp_tui.ui.screens.arguments_bodies import Body, EditorBody, FlatBody, TreeBody, classify
 from mcp_tui.ui.screens.arguments_origin import confirm_restart, has_line, origin_text
-from mcp_tui.ui.screens.closing import close_wherever, open_dialog
-from mcp_tui.ui.screens.styled_once import StyledOnce
+from mcp_tui.ui.styled_once import StyledOnce
 from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.arguments.arguments_bodies import (
+    Body,
+    EditorBody,
+    FlatBody,
+    TreeBody,
+    classify,
+)
 from mcp_tui.ui.widgets.key_footer import KeyFooter
-from mcp_tui.ui.widgets.key_order import OrderedButton, SequencedScreen, after_keys
-from mcp_tui.ui.widgets.server_text import ServerText
+from mcp_tui.ui.widgets.text.server_text import ServerText
 
 if TYPE_CHECKING:
     from mcp_tui.ui.completions import ArgumentCompletions, Completer
@@ -214,7 +221,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         body = self._body
         if self.completions is None or not isinstance(body, FlatBody) or body.form is None:
             return
-        from mcp_tui.ui.widgets.field_row import FieldRow
+        from mcp_tui.ui.widgets.form.field_row import FieldRow
 
         row = next((a for a in control.ancestors if isinstance(a, FieldRow)), None)
         if row is None or not body.form.is_attached:

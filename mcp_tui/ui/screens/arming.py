@@ -32,8 +32,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from mcp_tui.ui.arming_delay import ARMING
-from mcp_tui.ui.screens.closing import closing
-from mcp_tui.ui.widgets.key_order import KeyInput, SequencedKey
+from mcp_tui.ui.closing import closing
+from mcp_tui.ui.key_order import KeyInput, SequencedKey
 
 if TYPE_CHECKING:
     _ScreenBase = Screen[Any]

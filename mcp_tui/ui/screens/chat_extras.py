@@ -23,11 +23,11 @@ from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
 from mcp_tui.chat.settings import PROVIDERS, ChatSettings
-from mcp_tui.ui.screens.closing import close_wherever
+from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.text import literal_line
-from mcp_tui.ui.widgets.inert import InertInput
-from mcp_tui.ui.widgets.inert_area import InertTextArea
 from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.ui.widgets.text.inert import InertInput
+from mcp_tui.ui.widgets.text.inert_area import InertTextArea
 
 if TYPE_CHECKING:
     from textual.widget import Widget

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widget import AwaitMount
 from textual.widgets import Input
 
-from mcp_tui.ui.screens.closing import closing
+from mcp_tui.ui.closing import closing
 from mcp_tui.ui.widgets.chat_blocks import Approval, ModelBlock, ToolBlock
 
 if TYPE_CHECKING:

@@ -18,8 +18,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.screens.arming import ArmedScreen
-from mcp_tui.ui.screens.closing import close_wherever
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 

@@ -16,8 +16,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
 
 from mcp_tui.ui.text import literal_line
-from mcp_tui.ui.widgets.inert_area import InertTextArea
 from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.ui.widgets.text.inert_area import InertTextArea
 from mcp_tui.untrusted import visible
 
 #: Characters shown at most in the detail view (a 30 MB result stays usable).

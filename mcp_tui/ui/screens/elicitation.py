@@ -34,29 +34,29 @@ from textual.widgets import Button, Static
 from mcp_tui.schema.fields import ContentValue, FormResult, FormSpec
 from mcp_tui.schema.secrets import asks_for_secret
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
-from mcp_tui.ui.screens.arming import ArmedScreen
-from mcp_tui.ui.screens.closing import close_wherever, open_dialog
-from mcp_tui.ui.screens.elicitation_keys import (
-    ELICITATION_BINDINGS,
-    AnswerBar,
-    answer_button,
-    relabel,
-)
-from mcp_tui.ui.screens.request_header import RequestHeader
-from mcp_tui.ui.screens.styled_once import StyledOnce
-from mcp_tui.ui.shown_names import shown_name
-from mcp_tui.ui.text import literal_line
-from mcp_tui.ui.widgets.form_fields import looks_secret
-from mcp_tui.ui.widgets.key_footer import KeyFooter
-from mcp_tui.ui.widgets.key_order import (
+from mcp_tui.ui.closing import close_wherever, open_dialog
+from mcp_tui.ui.key_order import (
     OrderedButton,
     SequencedKey,
     SequencedScreen,
     after_keys,
 )
-from mcp_tui.ui.widgets.schema_form import SchemaForm
-from mcp_tui.ui.widgets.server_text import ServerText, from_server
-from mcp_tui.ui.widgets.wire_panel import WIRE_BINDING, WireSide
+from mcp_tui.ui.request_header import RequestHeader
+from mcp_tui.ui.screens.arming import ArmedScreen
+from mcp_tui.ui.shown_names import shown_name
+from mcp_tui.ui.styled_once import StyledOnce
+from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.widgets.form.form_fields import looks_secret
+from mcp_tui.ui.widgets.form.schema_form import SchemaForm
+from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.ui.widgets.request.answer_bar import (
+    ELICITATION_BINDINGS,
+    AnswerBar,
+    answer_button,
+    relabel,
+)
+from mcp_tui.ui.widgets.request.wire_panel import WIRE_BINDING, WireSide
+from mcp_tui.ui.widgets.text.server_text import ServerText, from_server
 from mcp_tui.untrusted import one_line
 
 #: Two Escapes closer than this (seconds) are a double Escape: the second one asks first.

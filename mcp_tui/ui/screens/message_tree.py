@@ -23,8 +23,8 @@ from textual.widgets.tree import TreeNode
 
 from mcp_tui.ui.render import pretty_json
 from mcp_tui.ui.text import literal_text_line
-from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.ui.widgets.text.inert import InertInput
 
 #: Nodes made at most (a huge message stays quick to open; the copy has all of it).
 MAX_NODES = 5000

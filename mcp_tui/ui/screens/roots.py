@@ -21,10 +21,10 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from mcp_tui.session.roots import Root, RootError, make_root
-from mcp_tui.ui.screens.closing import close_wherever
+from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.text import literal, literal_line
-from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.ui.widgets.text.inert import InertInput
 
 NOTE = (
     "Servers that ask for roots (roots/list) work only inside these directories. "

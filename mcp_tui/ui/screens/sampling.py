@@ -8,7 +8,7 @@ the server controls), the tool call it interrupts and how many requests wait; a 
 with the request as the server sent it — the parameters (maxTokens, temperature, stop sequences,
 model preferences, includeContext), the system prompt, every message by role (images and audio
 described, never drawn), the tools offered, the metadata — all literal text, and every block the
-server wrote in the server's region (``widgets/server_text``); then the reply: a
+server wrote in the server's region (``widgets/text/server_text``); then the reply: a
 ``TextArea``, the stop reason (``endTurn`` unless chosen) and the model name reported (``human``);
 a status line; the buttons; the footer.
 
@@ -41,19 +41,19 @@ from mcp_tui.session.sampling import (
     new_tool_use_id,
 )
 from mcp_tui.session.sampling_bridge import result_json
+from mcp_tui.ui.closing import close_wherever
+from mcp_tui.ui.request_header import RequestHeader
+from mcp_tui.ui.sampling_answer import Refusal, ReplyValues, answer
 from mcp_tui.ui.screens.arming import ArmedScreen
-from mcp_tui.ui.screens.closing import close_wherever
-from mcp_tui.ui.screens.elicitation_keys import ELICITATION_BINDINGS, AnswerBar, answer_button
-from mcp_tui.ui.screens.request_header import RequestHeader
-from mcp_tui.ui.screens.sampling_answer import Refusal, ReplyValues, answer
 from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, AsksTheChatModel
 from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.text import literal, literal_text_line
-from mcp_tui.ui.widgets.inert import InertInput
-from mcp_tui.ui.widgets.inert_area import InertTextArea
 from mcp_tui.ui.widgets.key_footer import KeyFooter
-from mcp_tui.ui.widgets.server_text import ServerText, from_server
-from mcp_tui.ui.widgets.wire_panel import WIRE_BINDING, WireSide
+from mcp_tui.ui.widgets.request.answer_bar import ELICITATION_BINDINGS, AnswerBar, answer_button
+from mcp_tui.ui.widgets.request.wire_panel import WIRE_BINDING, WireSide
+from mcp_tui.ui.widgets.text.inert import InertInput
+from mcp_tui.ui.widgets.text.inert_area import InertTextArea
+from mcp_tui.ui.widgets.text.server_text import ServerText, from_server
 from mcp_tui.untrusted import one_line
 
 #: The stop reasons offered (the spec's words; mcp-tui's constants, never server text).

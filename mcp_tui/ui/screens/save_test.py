@@ -20,10 +20,10 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from mcp_tui.ui.screens.closing import close_wherever
+from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.text import literal_line
-from mcp_tui.ui.widgets.inert import InertInput
 from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.ui.widgets.text.inert import InertInput
 
 #: Writes the case to the file, returns notes for the person; raises with a message.
 Save = Callable[[Path, str], list[str]]

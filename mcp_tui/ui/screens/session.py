@@ -32,19 +32,19 @@ from mcp_tui.session.events import (
     ResourceInfo,
     TrafficRecorded,
 )
+from mcp_tui.ui.closing import closing
 from mcp_tui.ui.event_buffer import Batch
 from mcp_tui.ui.messages import EntryDetailRequested
 from mcp_tui.ui.render import dropped_entry, notice_entry, refused_entry, state_entry
-from mcp_tui.ui.screens.closing import closing
 from mcp_tui.ui.screens.session_layout import SessionLayout
 from mcp_tui.ui.state import ServerEntry
-from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef
+from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree, NodeRef
 
 #: Traffic messages kept for "Export session…" (the oldest go first; ``--log`` keeps all).
 KEPT_TRAFFIC = 2000
 
 if TYPE_CHECKING:
-    from mcp_tui.ui.widgets.url_waits import UrlWaitsPanel
+    from mcp_tui.ui.widgets.session.url_waits_panel import UrlWaitsPanel
 
 
 class SessionScreen(SessionLayout):
@@ -235,7 +235,7 @@ class SessionScreen(SessionLayout):
             return
         if ref is None:
             return
-        from mcp_tui.ui.widgets.info_panel import details
+        from mcp_tui.ui.widgets.session.info_panel import details
 
         title, text = details(ref, self._entry(ref.server))
         from mcp_tui.ui.screens.detail import DetailScreen  # lazy: TextArea is slow to import

@@ -20,13 +20,13 @@ from textual.widget import Widget
 
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.screens.session_repeat import SessionRepeat
-from mcp_tui.ui.widgets.catalog import CatalogTree, NodeRef
 from mcp_tui.ui.widgets.key_footer import KeyFooter
-from mcp_tui.ui.widgets.title_bar import TitleBar
+from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree, NodeRef
+from mcp_tui.ui.widgets.session.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    from mcp_tui.ui.widgets.info_panel import InfoPanel
-    from mcp_tui.ui.widgets.server_text import ServerText
+    from mcp_tui.ui.widgets.session.info_panel import InfoPanel
+    from mcp_tui.ui.widgets.text.server_text import ServerText
 
 
 class SessionLayout(SessionRepeat):
@@ -76,12 +76,12 @@ class SessionLayout(SessionRepeat):
         async with self._panels_lock:
             if self._panels_ready:
                 return
-            from mcp_tui.ui.widgets.info_panel import InfoPanel, prose_region
-            from mcp_tui.ui.widgets.log_panel import LogPanel
-            from mcp_tui.ui.widgets.running_calls import RunningCalls
-            from mcp_tui.ui.widgets.traffic import TrafficView
-            from mcp_tui.ui.widgets.transcript import Transcript
-            from mcp_tui.ui.widgets.url_waits import UrlWaitsPanel
+            from mcp_tui.ui.widgets.session.info_panel import InfoPanel, prose_region
+            from mcp_tui.ui.widgets.session.log_panel import LogPanel
+            from mcp_tui.ui.widgets.session.running_calls import RunningCalls
+            from mcp_tui.ui.widgets.session.traffic_view import TrafficView
+            from mcp_tui.ui.widgets.session.transcript import Transcript
+            from mcp_tui.ui.widgets.session.url_waits_panel import UrlWaitsPanel
 
             transcript = Transcript(id="transcript")
             transcript.border_title = "Transcript"

@@ -19,8 +19,8 @@ from textual.screen import Screen
 from mcp_tui.session.events import CallOutcome, ConnectionState, ResourceInfo
 from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.call_history import CallHistory
+from mcp_tui.ui.closing import closing
 from mcp_tui.ui.render import Entry, call_entry, outcome_entry
-from mcp_tui.ui.screens.closing import closing
 from mcp_tui.ui.screens.url_required import UrlRound, url_required
 from mcp_tui.ui.state import Connection, ServerEntry
 from mcp_tui.ui.text import literal_line
@@ -28,10 +28,10 @@ from mcp_tui.ui.uri_template import expand, variables
 from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
-    from mcp_tui.ui.widgets.log_panel import LogPanel
-    from mcp_tui.ui.widgets.running_calls import RunningCalls
-    from mcp_tui.ui.widgets.traffic import TrafficView
-    from mcp_tui.ui.widgets.transcript import Transcript
+    from mcp_tui.ui.widgets.session.log_panel import LogPanel
+    from mcp_tui.ui.widgets.session.running_calls import RunningCalls
+    from mcp_tui.ui.widgets.session.traffic_view import TrafficView
+    from mcp_tui.ui.widgets.session.transcript import Transcript
 
 
 class SessionVerbs(Screen[None]):

@@ -21,7 +21,7 @@ and offers only Decline (Escape declines too).
 
 Like the form screen, it is an ``ArmedScreen`` (``arming``: Ctrl+S and the Open button act only
 once it has been on screen for a moment, keys typed before it appeared are dropped) and a
-``SequencedScreen`` (:mod:`mcp_tui.ui.widgets.key_order`): Ctrl+S and
+``SequencedScreen`` (:mod:`mcp_tui.ui.key_order`): Ctrl+S and
 Ctrl+R act once every key typed before them has taken effect (a Tab to the buttons, a ``c``), and
 it has the same look: no frame, compact buttons, an opaque background.
 """
@@ -39,9 +39,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.ui.closing import close_wherever
+from mcp_tui.ui.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
+from mcp_tui.ui.request_header import RequestHeader
 from mcp_tui.ui.screens.arming import ArmedScreen
-from mcp_tui.ui.screens.closing import close_wherever
-from mcp_tui.ui.screens.elicitation_keys import (
+from mcp_tui.ui.shown_names import shown_name
+from mcp_tui.ui.styled_once import StyledOnce
+from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.ui.widgets.request.answer_bar import (
     ACCEPT_HINT,
     ACCEPT_ID,
     ACCEPT_KEY,
@@ -54,14 +60,8 @@ from mcp_tui.ui.screens.elicitation_keys import (
     elicitation_bindings,
     relabel,
 )
-from mcp_tui.ui.screens.request_header import RequestHeader
-from mcp_tui.ui.screens.styled_once import StyledOnce
-from mcp_tui.ui.shown_names import shown_name
-from mcp_tui.ui.text import literal, literal_line
-from mcp_tui.ui.widgets.key_footer import KeyFooter
-from mcp_tui.ui.widgets.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
-from mcp_tui.ui.widgets.server_text import ServerText, from_server
-from mcp_tui.ui.widgets.wire_panel import WIRE_BINDING, WireSide
+from mcp_tui.ui.widgets.request.wire_panel import WIRE_BINDING, WireSide
+from mcp_tui.ui.widgets.text.server_text import ServerText, from_server
 from mcp_tui.untrusted import one_line
 from mcp_tui.url.browser import OpenResult, open_url_async
 from mcp_tui.url.check import UrlVerdict, check_url

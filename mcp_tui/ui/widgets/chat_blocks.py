@@ -3,8 +3,8 @@
 A tool call block shows ``server › tool`` (from mcp-tui's own catalogue record of the server) and
 the arguments the model chose, then asks whether to run it (Run / Always for this tool / Don't)
 unless the tool was allowed for the session; its result (or why it did not run) follows in the
-server's region (``widgets/server_text``), folded to a few lines with the whole text a key press
-away (Enter toggles the block).
+server's region (``widgets/text/server_text``), folded to a few lines with the whole text a key
+press away (Enter toggles the block).
 
 Model text and tool results are shown as literal text (``ui/text.literal``): a model can repeat
 anything a server said, so neither is ever parsed as markup or passed to the terminal raw.
@@ -23,7 +23,7 @@ from textual.widgets import Button, Static
 
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.text import literal, literal_line
-from mcp_tui.ui.widgets.server_text import ServerText
+from mcp_tui.ui.widgets.text.server_text import ServerText
 
 Approval = Literal["once", "always", "deny"]
 

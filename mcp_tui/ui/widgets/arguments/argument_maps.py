@@ -15,8 +15,8 @@ from textual.widgets import Button, Static
 
 from mcp_tui.schema.arguments.nodes import ObjectNode, Path
 from mcp_tui.schema.arguments.state import ObjectState, state_for
-from mcp_tui.ui.widgets.argument_base import ActButton, FormHost
-from mcp_tui.ui.widgets.form_controls import TextControl
+from mcp_tui.ui.widgets.arguments.argument_base import ActButton, FormHost
+from mcp_tui.ui.widgets.form.form_controls import TextControl
 
 
 class MapBox(Vertical):

@@ -19,10 +19,10 @@ from textual.widgets import Static
 from mcp_tui.schema.arguments.nodes import Node, ObjectNode, Path
 from mcp_tui.schema.arguments.state import ArrayState, ObjectState, State, state_for
 from mcp_tui.ui.text import literal
-from mcp_tui.ui.widgets.argument_base import ErrorLine, FormHost, NodeBox, title_line
-from mcp_tui.ui.widgets.argument_maps import MapBox
-from mcp_tui.ui.widgets.form_fields import DESCRIPTION_LIMIT
-from mcp_tui.ui.widgets.server_text import ServerText
+from mcp_tui.ui.widgets.arguments.argument_base import ErrorLine, FormHost, NodeBox, title_line
+from mcp_tui.ui.widgets.arguments.argument_maps import MapBox
+from mcp_tui.ui.widgets.form.form_fields import DESCRIPTION_LIMIT
+from mcp_tui.ui.widgets.text.server_text import ServerText
 
 
 class SectionHeader(Static, can_focus=True):

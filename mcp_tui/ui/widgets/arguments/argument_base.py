@@ -5,7 +5,7 @@ The widgets of each node kind (:mod:`argument_leaves`, :mod:`argument_objects`,
 holds them (:mod:`arguments_form`) and must not import it, nor each other in a circle. So they
 know the form only as a :class:`FormHost`: where they register the paths whose errors they show,
 report edits, and build the widget of an inner node (the form hands them the ONE dispatch from a
-node kind to its widget, :func:`~mcp_tui.ui.widgets.argument_kinds.node_widget`).
+node kind to its widget, :func:`~mcp_tui.ui.widgets.arguments.argument_kinds.node_widget`).
 
 Every string from the server is shown as literal text.
 """
@@ -22,8 +22,8 @@ from textual.widgets import Button, Static
 
 from mcp_tui.schema.arguments.nodes import Node, Path
 from mcp_tui.schema.arguments.state import State
+from mcp_tui.ui.key_order import OrderedButton
 from mcp_tui.ui.text import literal_line
-from mcp_tui.ui.widgets.key_order import OrderedButton
 
 
 class FormHost(Protocol):

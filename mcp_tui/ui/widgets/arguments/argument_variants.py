@@ -21,9 +21,9 @@ from textual.widgets import Static
 from mcp_tui.schema.arguments.nodes import Const, Leaf, Node, Recursive, Variant
 from mcp_tui.schema.arguments.state import RecursiveState, VariantState, state_for
 from mcp_tui.schema.fields import FieldSpec
-from mcp_tui.ui.widgets.argument_base import ActButton, ErrorLine, NodeBox, title_line
-from mcp_tui.ui.widgets.argument_objects import SectionHeader
-from mcp_tui.ui.widgets.field_row import FieldRow
+from mcp_tui.ui.widgets.arguments.argument_base import ActButton, ErrorLine, NodeBox, title_line
+from mcp_tui.ui.widgets.arguments.argument_objects import SectionHeader
+from mcp_tui.ui.widgets.form.field_row import FieldRow
 
 
 class VariantBox(NodeBox):

@@ -18,7 +18,7 @@ from textual.widgets import ListItem, ListView, Static
 
 from mcp_tui.ui.messages import EntryDetailRequested
 from mcp_tui.ui.render import Entry, repeated_entry
-from mcp_tui.ui.widgets.server_text import ServerText
+from mcp_tui.ui.widgets.text.server_text import ServerText
 
 
 class TranscriptItem(ListItem):

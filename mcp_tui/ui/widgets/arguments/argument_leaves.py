@@ -1,6 +1,6 @@
 """The scalar widgets of a tool-arguments tree: a value typed in a row, or a fixed value shown.
 
-A scalar is the flat form's own :class:`~mcp_tui.ui.widgets.field_row.FieldRow` (same controls,
+A scalar is the flat form's own :class:`~mcp_tui.ui.widgets.form.field_row.FieldRow` (same controls,
 labels, rules and inline errors), writing its raw value into the model's state
 (:mod:`mcp_tui.schema.arguments.state`) as the user edits, so nothing lives only in a widget. A
 value the form cannot break down (free JSON) is a text row of JSON; a ``const`` is shown, not
@@ -21,9 +21,9 @@ from mcp_tui.schema.arguments.nodes import JsonValue, Leaf, Path
 from mcp_tui.schema.arguments.state import JsonState, LeafState
 from mcp_tui.schema.fields import FieldKind, FieldSpec, RawValue
 from mcp_tui.ui.text import literal_line
-from mcp_tui.ui.widgets.argument_base import FormHost, NodeBox, title_line
-from mcp_tui.ui.widgets.field_row import FieldRow
-from mcp_tui.ui.widgets.form_controls import TextControl
+from mcp_tui.ui.widgets.arguments.argument_base import FormHost, NodeBox, title_line
+from mcp_tui.ui.widgets.form.field_row import FieldRow
+from mcp_tui.ui.widgets.form.form_controls import TextControl
 
 
 class LeafRow(FieldRow):

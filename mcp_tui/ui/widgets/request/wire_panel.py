@@ -28,7 +28,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from mcp_tui.schema.fields import ContentValue, FormResult
-from mcp_tui.ui.widgets.field_row import FieldRow
+from mcp_tui.ui.widgets.form.field_row import FieldRow
 from mcp_tui.untrusted import json_text, one_line
 
 #: The key that shows or hides the panel on every screen that answers a server.

@@ -22,7 +22,7 @@ from textual.content import Content
 from textual.widgets import Button
 from textual.widgets.button import ButtonVariant
 
-from mcp_tui.ui.widgets.key_order import OrderedButton
+from mcp_tui.ui.key_order import OrderedButton
 
 #: Accept: send the form (or consent to open the URL).
 ACCEPT_KEY = "ctrl+s"

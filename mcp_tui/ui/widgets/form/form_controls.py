@@ -1,6 +1,6 @@
 """The controls of a form row: one widget per field kind, each handing back a *raw* value.
 
-Every control mixes in :class:`~mcp_tui.ui.widgets.key_order.OrderedKeys` (first among its
+Every control mixes in :class:`~mcp_tui.ui.key_order.OrderedKeys` (first among its
 bases), and acts at once where Textual would act through a message it posts to itself (a
 drop-down's pick, a selection list's toggle), so keys typed in a burst take effect in order on
 the field that has focus, and Ctrl+S sees all of them (see ``key_order``). Option values never
@@ -31,9 +31,9 @@ from textual.widgets.selection_list import Selection
 
 from mcp_tui.schema.fields import Option, RawValue
 from mcp_tui.schema.formats import could_become_number
+from mcp_tui.ui.key_order import OrderedKeys
 from mcp_tui.ui.text import literal_line
-from mcp_tui.ui.widgets.inert import InertInput
-from mcp_tui.ui.widgets.key_order import OrderedKeys
+from mcp_tui.ui.widgets.text.inert import InertInput
 from mcp_tui.untrusted import one_line
 
 # --- moving on --------------------------------------------------------------------------------

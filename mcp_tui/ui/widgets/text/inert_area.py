@@ -29,7 +29,7 @@ from textual.geometry import Size
 from textual.strip import Strip
 from textual.widgets import TextArea
 
-from mcp_tui.ui.widgets.inert import inert_strip
+from mcp_tui.ui.widgets.text.inert import inert_strip
 from mcp_tui.untrusted import inert
 
 __all__ = ["InertDocument", "InertTextArea"]

@@ -40,7 +40,7 @@ from mcp_tui.ui.render import clip
 from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.text import literal, literal_text_line
 from mcp_tui.ui.traffic_summary import Summaries
-from mcp_tui.ui.widgets.inert import InertInput
+from mcp_tui.ui.widgets.text.inert import InertInput
 
 #: Messages turned into rows per flush at most; a bigger batch shows its newest messages.
 BATCH_MESSAGES = 100

@@ -1,7 +1,7 @@
 """The ONE dispatch from a node kind of a tool-arguments tree to the widget that shows it.
 
 It sits above every node widget (it imports them all) and below the form, which hands it to the
-containers through :meth:`FormHost.node_widget <mcp_tui.ui.widgets.argument_base.FormHost.
+containers through :meth:`FormHost.node_widget <mcp_tui.ui.widgets.arguments.argument_base.FormHost.
 node_widget>`: an object, a list, a map, a variant or a recursive part builds its inner widgets
 here without importing the widgets of the other kinds.
 """
@@ -31,11 +31,11 @@ from mcp_tui.schema.arguments.state import (
     VariantState,
     state_for,
 )
-from mcp_tui.ui.widgets.argument_base import FormHost
-from mcp_tui.ui.widgets.argument_leaves import ConstBox, LeafBox
-from mcp_tui.ui.widgets.argument_lists import ArrayBox
-from mcp_tui.ui.widgets.argument_objects import ObjectBox
-from mcp_tui.ui.widgets.argument_variants import RecursiveBox, VariantBox
+from mcp_tui.ui.widgets.arguments.argument_base import FormHost
+from mcp_tui.ui.widgets.arguments.argument_leaves import ConstBox, LeafBox
+from mcp_tui.ui.widgets.arguments.argument_lists import ArrayBox
+from mcp_tui.ui.widgets.arguments.argument_objects import ObjectBox
+from mcp_tui.ui.widgets.arguments.argument_variants import RecursiveBox, VariantBox
 
 
 def node_widget(
@@ -43,7 +43,7 @@ def node_widget(
 ) -> Widget:
     """The widget of ``node`` (the state is made fresh if it is of another shape, which only a
     defect could cause). ``headless``: an object shown without a title line of its own (see
-    :class:`~mcp_tui.ui.widgets.argument_objects.ObjectBox`)."""
+    :class:`~mcp_tui.ui.widgets.arguments.argument_objects.ObjectBox`)."""
     if isinstance(node, Leaf):
         state = state if isinstance(state, LeafState) else state_for(node)
         return LeafBox(form, node, state, path)

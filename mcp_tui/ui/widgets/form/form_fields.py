@@ -28,8 +28,8 @@ from collections.abc import Callable, Sequence
 from mcp_tui.schema.describe import placeholder
 from mcp_tui.schema.fields import NULL, FieldKind, FieldSpec, Option, RawValue
 from mcp_tui.schema.secrets import looks_secret
-from mcp_tui.ui.widgets.choice_filter import FILTER_SHOWN, ChoiceFilter
-from mcp_tui.ui.widgets.form_controls import (
+from mcp_tui.ui.widgets.form.choice_filter import FILTER_SHOWN, ChoiceFilter
+from mcp_tui.ui.widgets.form.form_controls import (
     BoolControl,
     MultiControl,
     NumberKind,
@@ -38,7 +38,7 @@ from mcp_tui.ui.widgets.form_controls import (
     TriStateControl,
     focus_next_field,
 )
-from mcp_tui.ui.widgets.list_control import ConstControl, ListControl
+from mcp_tui.ui.widgets.form.list_control import ConstControl, ListControl
 from mcp_tui.untrusted import one_line
 
 __all__ = [

@@ -4,9 +4,10 @@ Every field of a :class:`~mcp_tui.schema.fields.FormSpec` (and every scalar of a
 tree) becomes a :class:`FieldRow`: its title (or property name), a required marker, the constraint
 in words, the description, the control and an inline error line. The row is the same whatever the
 field's kind; the control inside it comes from the ONE dispatch table of ``form_fields``
-(:func:`~mcp_tui.ui.widgets.form_fields.build_control`). The row turns the controls' many change
-messages into two of its own (:class:`FieldRow.Edited`, :class:`FieldRow.Left`), which the forms
-validate on, and owns what every field can do: send null, say why a key was refused, show an error.
+(:func:`~mcp_tui.ui.widgets.form.form_fields.build_control`). The row turns the controls' many
+change messages into two of its own (:class:`FieldRow.Edited`, :class:`FieldRow.Left`), which the
+forms validate on, and owns what every field can do: send null, say why a key was refused, show an
+error.
 
 Every server string is literal ``Content`` built through ``mcp_tui.ui.text``, never markup.
 """
@@ -28,17 +29,17 @@ from textual.widgets import Checkbox, Input, Select, SelectionList, Static
 from mcp_tui.schema.describe import constraint_text
 from mcp_tui.schema.fields import NULL, FieldSpec, RawValue
 from mcp_tui.ui.text import literal, literal_line
-from mcp_tui.ui.widgets.choice_filter import ChoiceFilter
-from mcp_tui.ui.widgets.form_controls import TextControl, TriStateControl
-from mcp_tui.ui.widgets.form_fields import (
+from mcp_tui.ui.widgets.form.choice_filter import ChoiceFilter
+from mcp_tui.ui.widgets.form.form_controls import TextControl, TriStateControl
+from mcp_tui.ui.widgets.form.form_fields import (
     DESCRIPTION_LIMIT,
     ControlWidget,
     build_control,
     field_id,
     looks_secret,
 )
-from mcp_tui.ui.widgets.list_control import ListControl
-from mcp_tui.ui.widgets.server_text import ServerText
+from mcp_tui.ui.widgets.form.list_control import ListControl
+from mcp_tui.ui.widgets.text.server_text import ServerText
 
 __all__ = ["NULL_KEY", "FieldLabel", "FieldRow"]
 

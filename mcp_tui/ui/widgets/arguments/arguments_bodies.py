@@ -1,12 +1,12 @@
 """What the arguments screen shows between its title and its buttons: one of three bodies.
 
 A flat ``inputSchema`` gets the elicitation forms' ``SchemaForm`` (:class:`FlatBody`), anything
-richer the tree form of ``widgets.arguments_form`` (:class:`TreeBody`), and a schema neither can
-show, or F2, the JSON editor (:class:`EditorBody`). Each body answers the same few questions
-(show yourself, what are the arguments or else the errors, where is the first error, was anything
-typed, what is filled in so far as JSON), so the screen's keys (Ctrl+S, F2, Escape) are written
-once, not as three branches each. A body lives as long as the screen: what F2 carries over (the
-JSON put into a form, the form's values put into the editor) waits in it while it is hidden.
+richer the tree form of ``widgets.arguments.arguments_form`` (:class:`TreeBody`), and a schema
+neither can show, or F2, the JSON editor (:class:`EditorBody`). Each body answers the same few
+questions (show yourself, what are the arguments or else the errors, where is the first error, was
+anything typed, what is filled in so far as JSON), so the screen's keys (Ctrl+S, F2, Escape) are
+written once, not as three branches each. A body lives as long as the screen: what F2 carries over
+(the JSON put into a form, the form's values put into the editor) waits in it while it is hidden.
 
 The form widgets are imported when a body is first shown, like the screen itself (importing them
 costs tens of milliseconds that a session which never opens this screen should not pay).
@@ -25,14 +25,14 @@ from mcp_tui.schema.arguments.nodes import ObjectNode
 from mcp_tui.schema.arguments.state import ObjectState, state_for
 from mcp_tui.schema.fields import FormSpec
 from mcp_tui.ui.json_args import check_arguments, starter_text
+from mcp_tui.ui.key_order import OrderedKeys
 from mcp_tui.ui.text import literal
-from mcp_tui.ui.widgets.inert_area import InertTextArea
-from mcp_tui.ui.widgets.key_order import OrderedKeys
+from mcp_tui.ui.widgets.text.inert_area import InertTextArea
 from mcp_tui.untrusted import json_text
 
 if TYPE_CHECKING:
-    from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
-    from mcp_tui.ui.widgets.schema_form import SchemaForm
+    from mcp_tui.ui.widgets.arguments.arguments_form import ArgumentsForm
+    from mcp_tui.ui.widgets.form.schema_form import SchemaForm
 
 #: The screen's answer when a form has fields in error.
 FIX_FIELDS = "Please fix the fields marked in red."
@@ -100,7 +100,7 @@ class FlatBody(_FormBody):
         if self.spec.is_confirmation:
             await holder.mount(Static(Content("No arguments."), classes="arguments-note"))
             return False
-        from mcp_tui.ui.widgets.schema_form import SchemaForm
+        from mcp_tui.ui.widgets.form.schema_form import SchemaForm
 
         self.form = SchemaForm(self.spec, id="arguments-form", raws=self.raws)
         await holder.mount(VerticalScroll(self.form, id="arguments-scroll"))
@@ -166,7 +166,7 @@ class TreeBody(_FormBody):
         self.form: ArgumentsForm | None = None
 
     async def show(self, holder: Vertical) -> bool:
-        from mcp_tui.ui.widgets.arguments_form import ArgumentsForm
+        from mcp_tui.ui.widgets.arguments.arguments_form import ArgumentsForm
 
         self.form = ArgumentsForm(self.model, self.schema, state=self.state, id="arguments-form")
         await holder.mount(VerticalScroll(self.form, id="arguments-scroll"))

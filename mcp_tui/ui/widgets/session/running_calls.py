@@ -16,7 +16,7 @@ from textual.widgets import Label, ProgressBar
 
 from mcp_tui.session.events import ProgressReceived
 from mcp_tui.ui.text import literal_line
-from mcp_tui.ui.widgets.fitted_text import FittedText
+from mcp_tui.ui.widgets.text.fitted_text import FittedText
 
 
 class RunningCall(Vertical):

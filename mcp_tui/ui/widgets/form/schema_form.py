@@ -5,7 +5,7 @@ both use it. It keeps the raw value of every field in a model (``name -> RawValu
 widgets update as the user edits, so a field's value survives its widget being unmounted.
 
 Big forms are paginated, and a page's rows mounted a few per frame (its base,
-:class:`~mcp_tui.ui.widgets.form_pages.PagedFields`, decides which rows exist when): the values
+:class:`~mcp_tui.ui.widgets.form.form_pages.PagedFields`, decides which rows exist when): the values
 and errors of rows not mounted live in the model.
 
 Validation is ``mcp_tui.schema.validate``'s: inline when the user leaves a field they edited (and
@@ -27,9 +27,9 @@ from textual.widgets import Static
 
 from mcp_tui.schema.fields import FieldSpec, FormResult, FormSpec, RawValue
 from mcp_tui.schema.validate import initial_values, validate_field, validate_form
-from mcp_tui.ui.widgets.field_row import FieldRow
-from mcp_tui.ui.widgets.form_fields import raw_to_text
-from mcp_tui.ui.widgets.form_pages import PagedFields
+from mcp_tui.ui.widgets.form.field_row import FieldRow
+from mcp_tui.ui.widgets.form.form_fields import raw_to_text
+from mcp_tui.ui.widgets.form.form_pages import PagedFields
 
 
 class SchemaForm(PagedFields):

@@ -28,13 +28,13 @@ from mcp_tui.schema.arguments.answer import Errors, Reader, answer, partial, tou
 from mcp_tui.schema.arguments.check import validate_arguments
 from mcp_tui.schema.arguments.nodes import Node, ObjectNode, Path
 from mcp_tui.schema.arguments.state import ObjectState, State, state_for
-from mcp_tui.ui.widgets import argument_kinds
-from mcp_tui.ui.widgets.argument_base import ErrorLine, NodeBox
-from mcp_tui.ui.widgets.argument_leaves import LeafBox, LeafRow
-from mcp_tui.ui.widgets.argument_maps import MapBox
-from mcp_tui.ui.widgets.argument_objects import ObjectBox
-from mcp_tui.ui.widgets.field_row import FieldRow
-from mcp_tui.ui.widgets.form_controls import scroll_home
+from mcp_tui.ui.widgets.arguments import argument_kinds
+from mcp_tui.ui.widgets.arguments.argument_base import ErrorLine, NodeBox
+from mcp_tui.ui.widgets.arguments.argument_leaves import LeafBox, LeafRow
+from mcp_tui.ui.widgets.arguments.argument_maps import MapBox
+from mcp_tui.ui.widgets.arguments.argument_objects import ObjectBox
+from mcp_tui.ui.widgets.form.field_row import FieldRow
+from mcp_tui.ui.widgets.form.form_controls import scroll_home
 
 
 class ArgumentsForm(Vertical):

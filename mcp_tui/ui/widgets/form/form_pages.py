@@ -1,7 +1,7 @@
 """A form's rows, a page at a time and a few per frame: a big form as fast as a small one.
 
-The base of :class:`~mcp_tui.ui.widgets.schema_form.SchemaForm`, which owns the values and the
-validation; here is only which :class:`~mcp_tui.ui.widgets.field_row.FieldRow` is mounted when,
+The base of :class:`~mcp_tui.ui.widgets.form.schema_form.SchemaForm`, which owns the values and the
+validation; here is only which :class:`~mcp_tui.ui.widgets.form.field_row.FieldRow` is mounted when,
 and how focus moves among them. At most :attr:`PagedFields.PAGE_SIZE` fields are mounted at once,
 because Textual re-lays-out every widget on each keystroke (typing stays at one frame up to ~50
 inputs) and mounting hundreds of inputs takes seconds; bigger forms get "previous / next fields"
@@ -24,9 +24,9 @@ from textual.widget import AwaitMount
 from textual.widgets import Button, Static
 
 from mcp_tui.schema.fields import FieldSpec, FormSpec
-from mcp_tui.ui.widgets.field_row import FieldRow
-from mcp_tui.ui.widgets.form_controls import focus_past, scroll_home
-from mcp_tui.ui.widgets.key_order import OrderedButton
+from mcp_tui.ui.key_order import OrderedButton
+from mcp_tui.ui.widgets.form.field_row import FieldRow
+from mcp_tui.ui.widgets.form.form_controls import focus_past, scroll_home
 
 
 class PagedFields(Vertical):

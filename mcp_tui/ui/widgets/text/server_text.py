@@ -21,7 +21,7 @@ from __future__ import annotations
 from textual.content import Content
 
 from mcp_tui.ui.text import literal, literal_line
-from mcp_tui.ui.widgets.fitted_text import FittedText
+from mcp_tui.ui.widgets.text.fitted_text import FittedText
 
 __all__ = ["ServerText", "from_server"]
 

@@ -5,7 +5,7 @@ version, capabilities and instructions. For a tool, prompt or resource: its desc
 arguments. Everything bounded here; :func:`details` gives the complete text for the detail view.
 
 Two widgets: :class:`InfoPanel` (``#info``) holds mcp-tui's lines (the name, the state, the
-arguments, the keys) and a :class:`~mcp_tui.ui.widgets.server_text.ServerText` under it
+arguments, the keys) and a :class:`~mcp_tui.ui.widgets.text.server_text.ServerText` under it
 (``#info-text``) holds what the server wrote in prose — a tool's description, the server's
 instructions — in the server's region, so a description cannot pass for the panel's own lines.
 """
@@ -21,9 +21,9 @@ from mcp_tui.ui.render import clip, pretty_json, server_info_text
 from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.state import ServerEntry
 from mcp_tui.ui.text import literal, literal_line
-from mcp_tui.ui.widgets.catalog import NodeRef
-from mcp_tui.ui.widgets.fitted_text import FittedText
-from mcp_tui.ui.widgets.server_text import ServerText
+from mcp_tui.ui.widgets.session.catalog_tree import NodeRef
+from mcp_tui.ui.widgets.text.fitted_text import FittedText
+from mcp_tui.ui.widgets.text.server_text import ServerText
 
 STATE_STYLE = {
     ConnectionState.CONNECTING: "$warning",
