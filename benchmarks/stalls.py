@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import statistics
 import sys
@@ -146,6 +145,10 @@ class Harness:
             lambda: self.entry.state is ConnectionState.READY and bool(self.entry.tools),
             timeout=120,
         )
+        # The first listing drawn: its tree is built once, before the measured window.
+        await probe.wait_until(
+            lambda: self.app.session.catalog.last_line >= len(self.entry.tools), timeout=120
+        )
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> None:
         if self.app.session.call_tool("stall", tool, arguments) is None:
@@ -217,10 +220,12 @@ def build(name: str, args: argparse.Namespace) -> Any:
 
 
 async def inside(args: argparse.Namespace) -> dict[str, Any]:
+    from mcp_tui.process.startup import pause_collector
+
     name = args.scenario[0]
+    pause_collector()  # as ``mcp_tui.cli.main.main`` does: start-up's imports frozen once done
     app = build(name, args)
     frames = probe.FrameProbe(app)
-    gc.freeze()  # as ``mcp_tui.cli.main.run_tui`` does before ``app.run()``
     task = asyncio.ensure_future(app.run_async())
     h = Harness(app, frames)
     try:

@@ -9,6 +9,12 @@ everything allocated so far at each allocation burst, only slows them down:
   walked again;
 - building an elicitation form, until its first frame (``mcp_tui.ui.app.collector_hold``).
 
+A big catalog is the other case (:func:`freeze_survivors`): 3,000 tools with their schemas, wire
+models and tree nodes are a few hundred thousand objects that live as long as the listing is
+shown, and every full pass of the collector walked them all, holding the event loop 100-300 ms in
+the middle of a ``list_changed`` refresh. Once such a listing is shown it is frozen, so a full
+pass walks only what came after.
+
 Holds nest: the collector goes off with the first and back on with the last release, and only if
 a hold turned it off. A collector someone else turned off stays off. Plain Python, no Textual.
 """
@@ -57,3 +63,23 @@ class Hold:
 def holds() -> int:
     """Holds not released yet (for tests)."""
     return _holds
+
+
+#: A catalog listing of at least this many items is frozen once shown (:func:`freeze_survivors`).
+LARGE_LISTING = 1000
+
+
+def freeze_survivors() -> None:
+    """Move every object alive now out of the collector's sight (``gc.freeze``).
+
+    For a moment when what is alive is mostly what will stay alive (a large listing just
+    shown). The young generations are collected first (cheap: they are small), so their garbage
+    is not frozen with it. Frozen objects are still freed when their last reference goes (the
+    listing a later one replaces); only a reference cycle among them would never be collected,
+    which is why this is kept for the rare large listing. While a hold is on, nothing happens:
+    the hold decides (start-up's freezes on release).
+    """
+    if _holds:
+        return
+    gc.collect(1)
+    gc.freeze()

@@ -57,7 +57,11 @@ from mcp_tui.session.roots import kept_directories, spec_roots
 from mcp_tui.session.sampling import SamplingHandler
 from mcp_tui.session.sampling_bridge import SamplingBridge
 from mcp_tui.session.scopes import guarded
-from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
+from mcp_tui.session.sdk_workarounds import (
+    INPUT_REQUIRED_MAX_ROUNDS,
+    install_validate_result_only,
+    silence_deprecation_warnings,
+)
 from mcp_tui.session.server_exit import describe_exit
 from mcp_tui.session.servers import (
     DEFAULT_CONNECT_TIMEOUT,
@@ -73,6 +77,7 @@ from mcp_tui.session.transports import describe_connect_failure, open_transport
 
 log = logging.getLogger(__name__)
 silence_deprecation_warnings()
+install_validate_result_only()
 
 #: How long :meth:`ServerConnection.close` waits for a graceful end before cancelling outright.
 #: (A stdio server gets 2 s after stdin closes, then SIGTERM, 2 s more, then SIGKILL.)

@@ -157,6 +157,11 @@ class CatalogChanged(Struct, frozen=True):
     resources: tuple[ResourceInfo, ...] | None = None
     full: bool = False
 
+    @property
+    def size(self) -> int:
+        """How many items this listing holds, of every kind it carries."""
+        return sum(len(kind or ()) for kind in (self.tools, self.prompts, self.resources))
+
 
 class LogReceived(Struct, frozen=True):
     server: str

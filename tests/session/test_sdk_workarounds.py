@@ -126,3 +126,60 @@ def test_sdk_still_refuses_a_list_of_numbers_in_elicitation_content() -> None:
         "action": "accept",
         "content": {"t": ["1"], "n": None},
     }
+
+
+def _tools_result(count: int) -> dict[str, Any]:
+    return {
+        "tools": [
+            {"name": f"t{i}", "description": "d", "inputSchema": {"type": "object"}}
+            for i in range(count)
+        ]
+    }
+
+
+def _counting_dumps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    from pydantic import TypeAdapter
+
+    dumps: list[int] = []
+    real = TypeAdapter.dump_python
+
+    def counted(self: TypeAdapter[Any], *args: Any, **kwargs: Any) -> Any:
+        dumps.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(TypeAdapter, "dump_python", counted)
+    return dumps
+
+
+def test_sdk_still_dumps_each_result_only_to_validate_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why :func:`validate_result_only` exists: the SDK's check of every result validates it
+    against the wire schema, then serialises the validated model and throws that copy away
+    (for a 3,000-tool listing, a third of the check and a 6 MB copy of garbage)."""
+    from mcp_tui.session.sdk_workarounds import SDK_VALIDATE_SERVER_RESULT
+
+    dumps = _counting_dumps(monkeypatch)
+    assert SDK_VALIDATE_SERVER_RESULT("tools/list", "2025-11-25", _tools_result(3)) is None
+    assert dumps == [1]
+
+
+def test_results_are_validated_without_the_discarded_dump(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import mcp.client.session
+    import mcp_types.methods
+
+    import mcp_tui.session.connection  # noqa: F401  (installs it, as every connection does)
+    from mcp_tui.session.sdk_workarounds import validate_result_only
+
+    assert mcp.client.session._methods.validate_server_result is validate_result_only
+    assert mcp_types.methods.validate_server_result is validate_result_only
+    dumps = _counting_dumps(monkeypatch)
+    validate_result_only("tools/list", "2025-11-25", _tools_result(3))
+    assert dumps == []
+    # What the SDK's own check refuses, this refuses the same way.
+    with pytest.raises(ValidationError):
+        validate_result_only("tools/list", "2025-11-25", {"tools": [{"name": 3}]})
+    with pytest.raises(KeyError):
+        validate_result_only("no/such/method", "2025-11-25", {})
+    with pytest.raises(ValueError, match="known protocol version"):
+        validate_result_only("tools/list", "1999-01-01", _tools_result(1))

@@ -152,3 +152,45 @@ async def test_label_widths_are_measured_as_textual_renders_them() -> None:
         assert tree.get_label_width(tools_group(app)) == Tree.get_label_width(
             tree, tools_group(app)
         )
+
+
+async def test_after_a_change_only_new_labels_are_measured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Textual sizes the tree from every line's width after any change; the catalog remembers
+    each label's width, so a refresh that adds one tool measures that one label, not all 3,000
+    (measuring every label was a third of a refresh's event-loop time)."""
+    from mcp_tui.ui.widgets.session import catalog_tree as catalog
+
+    app, factory = make_app()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        connection = factory.latest("demo")
+        names = [f"tool{i}" for i in range(50)]
+        connection.sink(CatalogChanged("demo", tools=tools(*names)))
+        await wait_until(lambda: catalog_has(app, "demo", "tool49"), pilot=pilot)
+        await events_shown(pilot, app)
+        tree = session_of(app).catalog
+        measured: list[int] = []
+        building: list[bool] = []
+        real_measure, real_build = catalog.Text.cell_len, tree._build
+
+        def counted(self: object) -> int:
+            if building:  # sizing the tree, not drawing a line
+                measured.append(1)
+            return real_measure.fget(self)  # type: ignore[attr-defined, no-any-return]
+
+        def build() -> None:
+            building.append(True)
+            try:
+                real_build()
+            finally:
+                building.clear()
+
+        monkeypatch.setattr(catalog.Text, "cell_len", property(counted))
+        monkeypatch.setattr(tree, "_build", build)
+        connection.sink(CatalogChanged("demo", tools=tools(*names, "added")))
+        await wait_until(lambda: catalog_has(app, "demo", "added"), pilot=pilot)
+        await events_shown(pilot, app)
+        await wait_until(lambda: tree.virtual_size.height >= 53, pilot=pilot)  # sized again
+        assert 1 <= len(measured) <= 3, f"{len(measured)} labels measured for one change"

@@ -34,6 +34,7 @@ from textual.command import Provider
 from textual.screen import Screen
 
 from mcp_tui.config.options import AppOptions
+from mcp_tui.process.collector import LARGE_LISTING, freeze_survivors
 from mcp_tui.session.events import ConnectionState, Notice, ResourceUpdated
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.ui.app.catalog_notes import catalog_note
@@ -211,7 +212,7 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
                 entry.apply_state(state)
                 entry.name_from_info(self.entries.values())
                 changed[entry.name] = entry
-        changes = []
+        changes, listed = [], 0
         for catalog in batch.catalogs.values():
             entry = self.entries.get(catalog.server)
             if entry is not None:
@@ -220,6 +221,7 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
                     changes.append(change)
                 entry.apply_catalog(catalog)
                 changed[entry.name] = entry
+                listed = max(listed, catalog.size)
         for event in batch.notes:
             if isinstance(event, ResourceUpdated) and event.server in self.entries:
                 entry = self.entries[event.server]
@@ -233,6 +235,8 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
                 changed[entry.name] = entry
         entries = changes + self._wait_events(batch)
         session.apply_batch(batch, changed.values())
+        if listed >= LARGE_LISTING:
+            freeze_survivors()  # a big catalog, shown: no collector pass walks it again
         if entries:
             session.queue_entries(entries)
             session.flush_entries()

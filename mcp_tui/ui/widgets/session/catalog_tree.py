@@ -221,6 +221,8 @@ class CatalogTree(Tree[NodeRef]):
     def __init__(self, *, id: str | None = None) -> None:
         #: The kind of node Enter's label was last shown for (set before Tree's watchers run).
         self._enter_kind: tuple[NodeKind | None, bool] | None = None
+        #: Per node id, the label last measured and its width (:meth:`get_label_width`).
+        self._widths: dict[int, tuple[object, int]] = {}
         super().__init__(Text("servers"), id=id)  # a str label would be parsed as markup
         self.show_root = False
         self.guide_depth = 2
@@ -230,13 +232,27 @@ class CatalogTree(Tree[NodeRef]):
         self._shapes: dict[str, tuple[object, ...]] = {}
 
     def get_label_width(self, node: TreeNode[NodeRef]) -> int:
-        """The label's width without rendering it: Textual's own renders every label of the
-        tree after any change (to size the scroll area), half a second for 3,000 tools."""
+        """The label's width without rendering it, measured once per label.
+
+        Textual sizes the scroll area from every line's width after any change to the tree, and
+        its own measure renders each label: half a second for 3,000 tools. Measuring the text is
+        cheaper, and remembering the width of each node's label (a label is replaced, never
+        changed in place: ``set_label``) leaves a refresh only the labels it changed.
+        """
         icon = ""
         if node.allow_expand:
             icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
         label = node.label
-        return cell_len(icon) + (label.cell_len if isinstance(label, Text) else cell_len(label))
+        known = self._widths.get(node.id)
+        if known is not None and known[0] is label:
+            return cell_len(icon) + known[1]
+        width = label.cell_len if isinstance(label, Text) else cell_len(label)
+        if len(self._widths) > 2 * len(self._tree_nodes) + 100:  # forget removed nodes
+            self._widths = {
+                key: value for key, value in self._widths.items() if key in self._tree_nodes
+            }
+        self._widths[node.id] = (label, width)
+        return cell_len(icon) + width
 
     def _kind_under_cursor(self) -> NodeKind | None:
         ref = self.current
