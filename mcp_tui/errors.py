@@ -39,6 +39,11 @@ class ConnectionFailed(McpTuiError):
     """A server could not be started or reached."""
 
 
+class TaskEnded(McpTuiError):
+    """A server ended a tool call's task without its result (it cancelled it, or said it
+    completed without one); the message is the sentence the person reads."""
+
+
 class SchemaProblem(Struct, frozen=True):
     """One reason a requested schema is outside the subset we render, with its property path."""
 

@@ -72,6 +72,7 @@ from mcp_tui.session.servers import (
 from mcp_tui.session.stderr import StderrCapture
 from mcp_tui.session.stdio_transport import DEFAULT_MAX_MESSAGE_BYTES
 from mcp_tui.session.tap import tapped
+from mcp_tui.session.tasks_modern import ModernTasks
 from mcp_tui.session.traffic import TrafficLog
 from mcp_tui.session.transports import describe_connect_failure, open_transport
 
@@ -167,6 +168,8 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
         self._call_by_id: dict[int, anyio.CancelScope] = {}
         self._user_cancelled: set[int] = set()
         self._task_by_call: dict[int, str] = {}
+        #: Tasks on 2026-07-28 (declared on every request there; ``tasks_modern.py``).
+        self._modern_tasks = ModernTasks(self.name, sink, self._task_by_call)
         self._roots = spec_roots(spec)
         self._kept_directories = kept_directories(spec)
         self._subscriptions: set[str] = set()
@@ -301,6 +304,7 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
                     input_required_max_rounds=INPUT_REQUIRED_MAX_ROUNDS,
                     # A tool for testing servers shows what the server says now, never a cache.
                     cache=None,
+                    extensions=[self._modern_tasks],
                 )
                 async with client:
                     await self._serve(client)

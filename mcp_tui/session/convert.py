@@ -16,6 +16,7 @@ from mcp.client._input_required import InputRequiredRoundsExceededError
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
+from mcp_tui.errors import TaskEnded
 from mcp_tui.session.events import (
     CallOutcome,
     ContentItem,
@@ -245,6 +246,8 @@ def describe_exception(exc: BaseException) -> str:
         )
     if isinstance(exc, TimeoutError):
         return "timed out"
+    if isinstance(exc, TaskEnded):
+        return str(exc)
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 

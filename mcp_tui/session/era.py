@@ -70,6 +70,12 @@ _NEEDS_MODERN = ("only exists at mcp 2026-07-28",)
 #: but a plain server bug reads the same, so the hint for it only suggests the other era.
 _MAYBE_NEEDS_MODERN = ("handler returned an invalid result",)
 
+#: The extension 2026-07-28 moved tasks into (SEP-2663). It exists only on that era, so a tool
+#: that runs only as a task refuses a 2025-era call with -32021 naming it (FastMCP's tasks
+#: extension does), before it does anything.
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+MISSING_REQUIRED_CLIENT_CAPABILITY = -32021
+
 
 def is_modern(protocol_version: str | None) -> bool:
     """True for the 2026-07-28 era (no ``initialize``; every later dated version too)."""
@@ -83,6 +89,9 @@ def needed_era(outcome: CallOutcome, protocol_version: str | None) -> Era | None
     problem count, and only on the era that causes it: a stateless HTTP server has no
     back-channel on 2025-11-25 either, and switching would not help it.
     """
+    legacy = protocol_version is not None and not is_modern(protocol_version)
+    if legacy and needs_tasks_extension(outcome):
+        return MODERN_ERA
     texts = [outcome.error] if outcome.error is not None else []
     if outcome.is_error:
         texts += [item.text for item in outcome.items if item.text]
@@ -97,6 +106,17 @@ def needed_era(outcome: CallOutcome, protocol_version: str | None) -> Era | None
     ):
         return MODERN_ERA
     return None
+
+
+def needs_tasks_extension(outcome: CallOutcome) -> bool:
+    """The call was refused with -32021 for want of the tasks extension (``requiredCapabilities``
+    names it, as the spec says a server must)."""
+    if outcome.error_code != MISSING_REQUIRED_CLIENT_CAPABILITY:
+        return False
+    data = outcome.error_data
+    required = data.get("requiredCapabilities") if isinstance(data, dict) else None
+    extensions = required.get("extensions") if isinstance(required, dict) else None
+    return isinstance(extensions, dict) and TASKS_EXTENSION in extensions
 
 
 def _only_maybe(outcome: CallOutcome) -> bool:

@@ -49,6 +49,7 @@ from mcp_tui.session.server_exit import describe_exit, stderr_summary
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.session.stderr import StderrCapture
 from mcp_tui.session.tasks import ConnectionTasks
+from mcp_tui.session.tasks_modern import calling
 
 URL_ELICITATION_REQUIRED = -32042
 
@@ -249,12 +250,13 @@ class ConnectionRequests(ConnectionTasks):
                 if self.task_mode(name, as_task, self.tools):  # ``tasks.py``
                     result = await self.call_as_task(client, name, arguments, call_id, progress)
                 else:
-                    result = await client.call_tool(
-                        name,
-                        dict(arguments) if arguments is not None else None,
-                        progress_callback=progress,
-                        meta=self._request_meta(),
-                    )
+                    with calling(name, call_id, progress):  # a 2026 task: ``tasks_modern.py``
+                        result = await client.call_tool(
+                            name,
+                            dict(arguments) if arguments is not None else None,
+                            progress_callback=progress,
+                            meta=self._request_meta(),
+                        )
                 return self._era_checked(convert.tool_outcome(result))
             except Exception as exc:
                 outcome = self._error_outcome(exc)

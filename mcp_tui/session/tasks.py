@@ -16,8 +16,9 @@ runs such a call as a task when the server advertises ``tasks.requests.tools.cal
    call ends.
 
 The SDK 2.3 client has no task API: every request goes through the SDK session's generic
-``send_request`` with the typed models of ``mcp_types`` (never hand-written framing). Tasks exist
-on 2025-11-25 only; a 2026-07-28 connection calls every tool plainly.
+``send_request`` with the typed models of ``mcp_types`` (never hand-written framing). This is the
+2025-11-25 design; on 2026-07-28 tasks are an extension the server chooses to use, followed by
+``tasks_modern.py``.
 """
 
 from __future__ import annotations
@@ -59,17 +60,27 @@ def server_runs_tool_tasks(info: ServerInfo | None) -> bool:
     return isinstance(tools, dict) and tools.get("call") is not None
 
 
-def poll_seconds(task: types.Task) -> float:
-    if task.poll_interval is None:
+def bounded_poll(interval_ms: float | None) -> float:
+    """The seconds to wait before the next ``tasks/get``: the server's interval, bounded."""
+    if interval_ms is None:
         return DEFAULT_POLL
-    return min(MAX_POLL, max(MIN_POLL, task.poll_interval / 1000))
+    return min(MAX_POLL, max(MIN_POLL, interval_ms / 1000))
+
+
+def poll_seconds(task: types.Task) -> float:
+    return bounded_poll(task.poll_interval)
+
+
+def describe_status(status: str, message: str | None) -> str:
+    """``task STATUS: MESSAGE`` on one escaped line (both are the server's words)."""
+    text = f"task {one_line(status, limit=40)}"
+    if message:
+        text += f": {one_line(message, limit=200)}"
+    return text
 
 
 def status_text(task: types.Task) -> str:
-    text = f"task {task.status}"
-    if task.status_message:
-        text += f": {one_line(task.status_message, limit=200)}"
-    return text
+    return describe_status(task.status, task.status_message)
 
 
 #: How many pages of ``tasks/list`` are read at most (a server that never ends its cursor).

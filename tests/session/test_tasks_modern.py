@@ -1,0 +1,245 @@
+"""Tasks on 2026-07-28 (``session/tasks_modern.py``): the ``io.modelcontextprotocol/tasks``
+extension against a server written on the SDK's own extension API
+(``tests/fixtures/task_server_2026.py``), in-process (the SDK client and server in one loop) for
+the protocol, and over stdio through a ``ServerConnection`` for the connection's part."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import anyio
+import mcp_types as types
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+from session_testkit import FIXTURES, Recorder, ScriptedHandler, connected, load_fixture
+
+from mcp_tui.errors import TaskEnded
+from mcp_tui.session import tasks_modern
+from mcp_tui.session.elicitation import ElicitationOutcome
+from mcp_tui.session.era import MODERN_ERA, needed_era
+from mcp_tui.session.events import CallOutcome, Notice
+from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.session.tasks_modern import EXTENSION, ModernTasks, calling
+
+pytestmark = pytest.mark.anyio
+fixture = load_fixture("task_server_2026")
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def fresh_log() -> None:
+    fixture.LOG.clear()
+    fixture.TASKS.clear()
+
+
+def logged(method: str) -> list[dict[str, Any]]:
+    return [params for m, params in fixture.LOG if m == method]
+
+
+class Pair:
+    """An in-process client with the extension, its notices and its progress messages."""
+
+    def __init__(self) -> None:
+        self.recorder = Recorder()
+        self.task_by_call: dict[int, str] = {}
+        self.extension = ModernTasks("t", self.recorder, self.task_by_call)
+        self.progress: list[str] = []
+        self.asked: list[tuple[Any, Any]] = []
+        self.answer: Any = types.ElicitResult(action="accept", content={"confirm": True})
+
+    async def on_progress(self, done: float, total: float | None, message: str | None) -> None:
+        self.progress.append(message or "")
+
+    async def elicit(self, ctx: Any, params: Any) -> Any:
+        self.asked.append((ctx, params))
+        answer = self.answer
+        return await answer() if callable(answer) else answer
+
+    def client(self) -> Client:
+        return Client(
+            fixture.build_server(),
+            mode="2026-07-28",
+            extensions=[self.extension],
+            elicitation_callback=self.elicit,
+        )
+
+    async def call(self, client: Client, tool: str, call_id: int = 1, **args: Any) -> Any:
+        with calling(tool, call_id, self.on_progress):
+            return await client.call_tool(tool, args)
+
+    def notices(self) -> str:
+        return "\n".join(n.text for n in self.recorder.of(Notice))
+
+
+def text_of(result: types.CallToolResult) -> str:
+    return " ".join(c.text for c in result.content if isinstance(c, types.TextContent))
+
+
+async def test_a_task_is_polled_at_the_servers_interval_and_its_inline_result_returned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    waits: list[float] = []
+
+    async def recorded_sleep(seconds: float) -> None:
+        waits.append(seconds)
+        await anyio.sleep(seconds)
+
+    monkeypatch.setattr(tasks_modern, "sleep", recorded_sleep)
+    pair = Pair()
+    async with pair.client() as client:
+        result = await pair.call(client, "count", n=3)
+    assert text_of(result) == "counted to 3"
+    # the server's pollIntervalMs before every tasks/get, never a busy loop
+    assert waits and set(waits) == {fixture.POLL_MS / 1000}
+    assert len(logged("tasks/get")) == len(waits)
+    assert pair.progress[0] == "task working"
+    assert any(p.startswith("task working: step") for p in pair.progress)
+    assert "count runs as task" in pair.notices() and "count: task completed" in pair.notices()
+    assert pair.task_by_call == {}  # forgotten once the call ended
+
+
+async def test_the_input_a_task_needs_is_asked_once_and_answered_with_tasks_update() -> None:
+    pair = Pair()
+
+    async def after_three_polls() -> types.ElicitResult:
+        with anyio.fail_after(10):
+            while len(logged("tasks/get")) < 3:  # the same request listed on every poll
+                await anyio.sleep(0.01)
+        return types.ElicitResult(action="accept", content={"confirm": True})
+
+    pair.answer = after_three_polls
+    async with pair.client() as client:
+        result = await pair.call(client, "confirm", call_id=4)
+    assert text_of(result) == "Deleted"
+    [(ctx, params)] = pair.asked  # asked once, however many polls listed it
+    task_id = logged("tasks/get")[0]["taskId"]
+    assert params.message == "Delete it?"
+    assert ctx.meta == {"io.modelcontextprotocol/related-task": {"taskId": task_id}}
+    [update] = logged("tasks/update")
+    assert update == {
+        "taskId": task_id,
+        "inputResponses": {ctx.request_id: {"action": "accept", "content": {"confirm": True}}},
+    }
+    assert "task input_required: waiting for you" in pair.notices()
+
+
+async def test_cancelling_the_call_sends_tasks_cancel() -> None:
+    pair = Pair()
+    async with pair.client() as client:
+        async with anyio.create_task_group() as tg:
+
+            async def call() -> None:
+                await pair.call(client, "forever", call_id=9)
+
+            tg.start_soon(call)
+            with anyio.fail_after(10):
+                while 9 not in pair.task_by_call:
+                    await anyio.sleep(0.01)
+            task_id = pair.task_by_call[9]
+            tg.cancel_scope.cancel()
+        with anyio.fail_after(10):
+            while not logged("tasks/cancel"):
+                await anyio.sleep(0.01)
+    assert logged("tasks/cancel") == [{"taskId": task_id}]
+    assert fixture.TASKS[task_id].status == "cancelled"
+
+
+async def test_a_form_still_open_when_the_task_is_cancelled_closes_and_nothing_is_sent() -> None:
+    pair = Pair()
+    opened = anyio.Event()
+
+    async def never() -> None:
+        opened.set()
+        await anyio.sleep_forever()
+
+    pair.answer = never
+    async with pair.client() as client, anyio.create_task_group() as tg:
+
+        async def call() -> None:
+            with pytest.raises(TaskEnded, match="server cancelled task"):
+                await pair.call(client, "confirm")
+
+        tg.start_soon(call)
+        with anyio.fail_after(10):
+            await opened.wait()
+        [task] = fixture.TASKS.values()
+        task.job.cancel()
+        task.status, task.message = "cancelled", "operator stopped it"
+    assert logged("tasks/update") == [] and logged("tasks/cancel") == []
+
+
+async def test_a_failed_task_raises_its_json_rpc_error() -> None:
+    pair = Pair()
+    async with pair.client() as client:
+        with pytest.raises(MCPError) as raised:
+            await pair.call(client, "fails")
+    assert (raised.value.code, raised.value.message) == (-32603, "disk full")
+    assert logged("tasks/cancel") == []  # it had ended: nothing to cancel
+
+
+async def test_a_task_the_server_cancels_ends_the_call_with_its_reason() -> None:
+    pair = Pair()
+    async with pair.client() as client:
+        with pytest.raises(TaskEnded, match=r"cancelled task \S+ of dropped: the queue was"):
+            await pair.call(client, "dropped")
+
+
+async def test_a_request_the_client_cannot_answer_ends_the_call_and_cancels_the_task() -> None:
+    pair = Pair()
+    pair.answer = types.ErrorData(code=-32602, message="cannot show this form")
+    async with pair.client() as client:
+        with pytest.raises(MCPError, match="cannot show this form"):
+            await pair.call(client, "confirm")
+    assert len(logged("tasks/cancel")) == 1 and logged("tasks/update") == []
+
+
+async def test_a_plain_tool_is_not_a_task_and_the_extension_is_declared() -> None:
+    pair = Pair()
+    async with pair.client() as client:
+        result = await pair.call(client, "plain")
+    assert text_of(result) == "plain result" and not fixture.LOG
+
+
+# ---- the -32021 of a task tool on 2025-11-25, and the connection over stdio -----------------
+
+
+def test_a_refusal_for_want_of_the_tasks_extension_needs_2026() -> None:
+    refused = CallOutcome(
+        error="missing required client capability",
+        error_code=-32021,
+        error_data={"requiredCapabilities": {"extensions": {EXTENSION: {}}}},
+    )
+    assert needed_era(refused, "2025-11-25") == MODERN_ERA
+    assert needed_era(refused, "2026-07-28") is None
+    other = CallOutcome(error="x", error_code=-32021, error_data={"requiredCapabilities": {}})
+    assert needed_era(other, "2025-11-25") is None
+
+
+def stdio(mode: str) -> ServerSpec:
+    script = FIXTURES / "task_server_2026.py"
+    return ServerSpec("tasks", StdioTarget(sys.executable, (str(script),)), mode=mode)  # type: ignore[arg-type]
+
+
+async def test_in_the_default_mode_a_task_tool_is_called_again_on_2026_and_its_form_asked() -> None:
+    """``auto`` connects on 2025-11-25, where the task tool refuses with -32021; the call is
+    redone on the 2026-07-28 connection, where it runs as a task whose form reaches the
+    connection's handler with the tool and the task named."""
+    handler = ScriptedHandler(ElicitationOutcome("accept", {"confirm": True}))
+    recorder = Recorder()
+    async with connected(stdio("auto"), handler=handler, recorder=recorder) as conn:
+        assert conn.info.protocol_version == "2025-11-25"
+        outcome = await conn.call_tool("confirm", {}, call_id=3)
+    assert outcome.error is None, outcome.error
+    assert [i.text for i in outcome.items] == ["Deleted"]
+    [request] = handler.seen
+    assert (request.tool, request.call_id, request.mode) == ("confirm", 3, "form")
+    assert request.related_task and request.protocol_version == MODERN_ERA
+    notices = "\n".join(n.text for n in recorder.of(Notice))
+    assert "calling it again on a 2026-07-28 connection" in notices
+    assert f"confirm runs as task {request.related_task}" in notices
