@@ -33,6 +33,7 @@ PEERS = {
     "fastmcp4": "FastMCP 4.1.6",
     "mcp1": "mcp (Python SDK) 1.30.0",
     "mcp2": "mcp (Python SDK) 2.3.0",
+    "fastmcp4tasks": "FastMCP 4.1.4 with fastmcp-tasks 4.1.4 (the 2026-07-28 tasks extension)",
 }
 
 

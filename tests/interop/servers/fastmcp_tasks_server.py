@@ -1,0 +1,74 @@
+"""A server with background tasks on 2026-07-28, written as FastMCP's documentation shows: the
+``fastmcp-tasks`` extension (``io.modelcontextprotocol/tasks``, SEP-2663) registered on a
+``FastMCP`` server, tools marked ``task=TaskConfig(...)``, progress with ``ctx.report_progress``
+(it becomes the task's ``statusMessage``), and input asked by the guard pattern (return an
+``InputRequiredResult``; the task waits in ``input_required`` until ``tasks/update`` answers,
+then the tool runs again with ``ctx.input_responses``). The backend is the in-memory one
+(``memory://``, no Redis). Runs over stdio, in its own virtualenv (``tests/interop/venvs``).
+
+Tools:
+- ``count(n)``: counts to ``n`` slowly, one progress message per step;
+- ``confirm_delete(filename)``: asks "Delete FILE?" (a boolean form), then says what it did;
+- ``wait_forever()``: works until cancelled;
+- ``plain()``: no task support (an ordinary call).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+from fastmcp import Context, FastMCP
+from fastmcp.utilities.tasks import TaskConfig
+from fastmcp_tasks import TasksExtension
+from mcp_types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
+
+mcp = FastMCP("fastmcp-tasks-demo")
+mcp.add_extension(TasksExtension(url="memory://"))
+
+#: Polling this server asks for (``pollIntervalMs``): short, so the tests end quickly.
+POLL = timedelta(milliseconds=200)
+
+
+@mcp.tool(task=TaskConfig(mode="required", poll_interval=POLL))
+async def count(n: int, ctx: Context) -> str:
+    for i in range(1, n + 1):
+        await ctx.report_progress(i, n, f"step {i} of {n}")
+        await asyncio.sleep(0.3)
+    return f"counted to {n}"
+
+
+CONFIRM = {
+    "type": "object",
+    "properties": {"confirm": {"type": "boolean", "title": "Delete it?"}},
+    "required": ["confirm"],
+}
+
+
+@mcp.tool(task=TaskConfig(mode="required", poll_interval=POLL), output_schema=None)
+async def confirm_delete(filename: str, ctx: Context) -> str | InputRequiredResult:
+    answer = (ctx.input_responses or {}).get("confirm")
+    if answer is None:
+        ask = ElicitRequestFormParams(message=f"Delete {filename}?", requested_schema=CONFIRM)
+        return InputRequiredResult(input_requests={"confirm": ElicitRequest(params=ask)})
+    action = getattr(answer, "action", None)
+    content = getattr(answer, "content", None) or {}
+    if action == "accept" and content.get("confirm") is True:
+        return f"Deleted {filename!r}"
+    return f"Kept {filename!r} ({action})"
+
+
+@mcp.tool(task=TaskConfig(mode="required", poll_interval=POLL))
+async def wait_forever(ctx: Context) -> str:
+    await ctx.report_progress(0, None, "waiting")
+    await asyncio.sleep(3600)
+    return "woke up"
+
+
+@mcp.tool
+def plain() -> str:
+    return "plain result"
+
+
+if __name__ == "__main__":
+    mcp.run(show_banner=False)
