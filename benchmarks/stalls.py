@@ -235,7 +235,7 @@ async def inside(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(0.5)
         return await scenario(h, name, args)
     finally:
-        await app.close_connections(timeout=5)
+        await app.connections.close(timeout=5)
         app.exit()
         await task
 

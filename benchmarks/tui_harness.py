@@ -294,7 +294,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         result["hooks"] = dict(HOOKS)
         result["frames"] = frames.frames
     finally:
-        await app.close_connections(timeout=5)
+        await app.connections.close(timeout=5)
         app.exit()
         await task
     return result

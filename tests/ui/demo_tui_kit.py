@@ -108,7 +108,11 @@ async def demo_app(
         await pilot.press("ctrl+q")
         await wait_until(
             pilot,
-            lambda: not app.is_running or isinstance(app.screen, ConfirmScreen) or app._quitting,
+            lambda: (
+                not app.is_running
+                or isinstance(app.screen, ConfirmScreen)
+                or app.connections.quitting
+            ),
             "ctrl+q handled",
         )
         if app.is_running and isinstance(app.screen, ConfirmScreen):  # a form was left open

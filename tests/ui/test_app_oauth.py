@@ -114,7 +114,7 @@ async def test_quitting_while_the_sign_in_waits_does_not_hang(
     async with fixture.oauth_server() as server:
         app = remote_app(server.url, tmp_path)
         # A browser that never opens: the user accepts anyway and the wait screen stays up.
-        app._auth_handler = TuiAuthorizationHandler(app, opener=no_browser)
+        app.connections.auth_handler = TuiAuthorizationHandler(app, opener=no_browser)
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, UrlConsentScreen), 1500)
             consent = app.screen

@@ -79,7 +79,7 @@ async def _url_wait_ended(app: McpTuiApp) -> None:
     )
     wait = app.url_waits.add(request)
     app.end_url_wait(wait.key, "done")
-    app._expire_waits()
+    app.waits.expire()
 
 
 async def _server_redrawn(app: McpTuiApp) -> None:

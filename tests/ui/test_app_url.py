@@ -95,7 +95,7 @@ async def ready(app: McpTuiApp, pilot: Any, action: Action = "accept") -> Answer
     await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
     await events_shown(pilot, app)
     handler = Answering(app, action)
-    app.handler = handler
+    app.connections.handler = handler
     return handler
 
 
@@ -257,7 +257,7 @@ async def test_a_completion_that_overtakes_the_accept_still_counts() -> None:
 async def test_every_wait_is_bounded_and_shows_the_time_left() -> None:
     now = [1000.0]
     app, _ = make_app()
-    app.url_waits = UrlWaits(timeout=90, clock=lambda: now[0])
+    app.waits.url_waits = UrlWaits(timeout=90, clock=lambda: now[0])
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(app, pilot)
         app.post_message(ElicitationFinished(url_request(), ElicitationOutcome("accept")))
@@ -367,7 +367,7 @@ async def test_app_exit_still_closes_every_connection() -> None:
 
 
 async def test_a_cancelled_closer_does_not_cancel_the_shared_closing() -> None:
-    """``close_connections`` is awaited from several places (the quit worker, ``on_unmount``),
+    """``Connections.close`` is awaited from several places (the quit worker, ``on_unmount``),
     which share one closing: one caller cancelled (Textual cancels workers on exit) must neither
     stop the closing half-way nor raise in the other callers."""
     app, factory = make_app()
@@ -383,9 +383,9 @@ async def test_a_cancelled_closer_does_not_cancel_the_shared_closing() -> None:
             finished.set()
 
         connection.close = slow_close  # type: ignore[method-assign]
-        first = asyncio.ensure_future(app.close_connections())
-        second = asyncio.ensure_future(app.close_connections())
-        await wait_until(lambda: app._closing_connections is not None, pilot=pilot)
+        first = asyncio.ensure_future(app.connections.close())
+        second = asyncio.ensure_future(app.connections.close())
+        await wait_until(lambda: app.connections._closing is not None, pilot=pilot)
         first.cancel()
         await wait_until(first.done, pilot=pilot)
         release.set()

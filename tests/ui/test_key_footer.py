@@ -166,17 +166,17 @@ async def test_until_quiet_waits_for_a_pause_after_the_last_key() -> None:
         await pilot.pause()
         loop = asyncio.get_running_loop()
         await pilot.press("down")
-        pressed = app.last_input
+        pressed = app.connections.last_input
         assert loop.time() - pressed < 1.0  # the key was noted
-        await app._until_quiet(0.0, loop.time() + 5)
+        await app.connections._until_quiet(0.0, loop.time() + 5)
         assert loop.time() >= pressed + app_connections.QUIET_NEEDED
         # Never past ``latest``, however recent the last key.
-        app.last_input = loop.time() + 10
+        app.connections.last_input = loop.time() + 10
         limit = loop.time() + 0.05
-        await app._until_quiet(0.0, limit)
+        await app.connections._until_quiet(0.0, limit)
         assert limit <= loop.time() < limit + 1.0
         # ``earliest`` holds even without any key.
-        app.last_input = 0.0
+        app.connections.last_input = 0.0
         earliest = loop.time() + 0.05
-        await app._until_quiet(earliest, earliest + 5)
+        await app.connections._until_quiet(earliest, earliest + 5)
         assert loop.time() >= earliest

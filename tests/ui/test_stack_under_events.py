@@ -447,7 +447,7 @@ async def test_the_retry_question_answered_after_its_server_dropped_calls_nothin
     )
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app, "demo")
-        app.handler = Answering(app)
+        app.connections.handler = Answering(app)
         session_of(app).call_tool("demo", "ping", {"a": 1})
         await wait_until(lambda: bool(app.url_waits.waiting), pilot=pilot)
         connection = factory.latest("demo")
@@ -531,7 +531,7 @@ async def test_ctrl_q_on_the_retry_question_quits_and_never_retries() -> None:
     )
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app, "demo")
-        app.handler = Answering(app)
+        app.connections.handler = Answering(app)
         session_of(app).call_tool("demo", "ping", {})
         await wait_until(lambda: bool(app.url_waits.waiting), pilot=pilot)
         connection = factory.latest("demo")

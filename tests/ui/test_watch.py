@@ -98,7 +98,7 @@ async def test_a_changed_server_file_restarts_the_server_and_a_calls_again(
             pilot=pilot,
             message="the first call's result",
         )
-        watch = app._watch
+        watch = app.server_actions._watch
         assert watch is not None
         await wait_until(lambda: watch.armed, 20, pilot=pilot, message="the watcher started")
         old = app.entries["w"].connection

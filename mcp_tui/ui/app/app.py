@@ -10,13 +10,16 @@ first, with a notice, then exit; any other exit (``App.exit()``, an error, a tes
 ending) closes them in :meth:`McpTuiApp.on_unmount`, while the event loop still runs (why they
 are not Textual workers, and how a stdio server is stopped: :mod:`mcp_tui.ui.app.connections`).
 
-The app is split by concern: :class:`~mcp_tui.ui.app.connections.AppConnections` (starting,
-reconnecting and closing connections), :class:`~mcp_tui.ui.app.server_actions.AppServers` (what
-the user asks of one server: reconnect, other era, stop asking, roots, refresh),
-:class:`~mcp_tui.ui.app.waits.AppWaits` (elicitation transcript lines and URL waits),
-:class:`~mcp_tui.ui.app.chat_access.AppChat` (the chat screen and its model) and this module (the
-screen, the event flush, ``--call`` and quitting). What the screens use of it is
-:class:`~mcp_tui.ui.app_interface.McpApp`.
+The app is made of parts it holds, each with its own state and a small interface:
+:class:`~mcp_tui.ui.app.connections.Connections` (starting, reconnecting and closing
+connections), :class:`~mcp_tui.ui.app.server_actions.ServerActions` (what the user asks of one
+server: reconnect, other era, stop asking, roots, refresh, ``--watch``),
+:class:`~mcp_tui.ui.app.waits.WaitKeeper` (the URL waits and their transcript lines),
+:class:`~mcp_tui.ui.app.chat_access.ChatAccess` (the chat screen and its model) and
+:class:`~mcp_tui.ui.app.requested_call.RequestedCall` (``--call``). This module is the screen,
+the event flush, the transcript lines of the requests a server made, and quitting. What the
+screens use of the app is :class:`~mcp_tui.ui.app_interface.McpApp`: the app offers its parts'
+verbs there, one line each, so a screen never knows how the app is made.
 """
 
 from __future__ import annotations
@@ -26,29 +29,45 @@ import itertools
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
+from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.command import Provider
 from textual.screen import Screen
 
 from mcp_tui.config.options import AppOptions
 from mcp_tui.process.collector import LARGE_LISTING, freeze_survivors
+from mcp_tui.session.era import Era
 from mcp_tui.session.events import ConnectionState, Notice, ResourceUpdated
+from mcp_tui.session.roots import Root
 from mcp_tui.session.servers import ServerSpec
 from mcp_tui.ui.app.catalog_notes import catalog_note
-from mcp_tui.ui.app.chat_access import AppChat
+from mcp_tui.ui.app.chat_access import ChatAccess
 from mcp_tui.ui.app.commands import McpCommands
-from mcp_tui.ui.app.connections import CLOSE_TIMEOUT
-from mcp_tui.ui.app.server_actions import AppServers
-from mcp_tui.ui.app.waits import WAIT_TICK, AppWaits
+from mcp_tui.ui.app.connections import CLOSE_TIMEOUT, Connections
+from mcp_tui.ui.app.requested_call import RequestedCall
+from mcp_tui.ui.app.server_actions import ServerActions
+from mcp_tui.ui.app.waits import WAIT_TICK, WaitKeeper
 from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.event_buffer import EventBuffer
+from mcp_tui.ui.messages import (
+    ElicitationFinished,
+    ElicitationShown,
+    SamplingFinished,
+    SamplingShown,
+)
+from mcp_tui.ui.render import elicitation_finished_entry, elicitation_shown_entry
 from mcp_tui.ui.screens.session import SessionScreen
-from mcp_tui.ui.state import ConnectionFactory, ServerEntry
-from mcp_tui.ui.url_waits import UrlWaits
+from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
+from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
 from mcp_tui.untrusted import one_line
+
+if TYPE_CHECKING:  # annotations only: neither loads before the first frame
+    from mcp_tui.chat.settings import ChatSettings
+    from mcp_tui.session.elicitation import ElicitationHandler, ElicitationRequest
 
 #: The events that make start-up work wait (a mouse move does not).
 _USER_INPUT = (
@@ -63,7 +82,7 @@ _USER_INPUT = (
 FLUSH_INTERVAL = 0.05
 
 
-class McpTuiApp(AppServers, AppWaits, AppChat):
+class McpTuiApp(App[None]):
     """mcp-tui: servers, their tools, prompts and resources, and elicitation as real forms."""
 
     CSS_PATH = "app.tcss"
@@ -88,28 +107,27 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
         connection_factory: ConnectionFactory | None = None,
     ) -> None:
         super().__init__()
-        # The attributes of both parts are declared (with types and notes) in their classes.
         self.options = options
         #: Set once the remembered theme is applied: only later changes are the person's.
         self._theme_restored = False
+        #: Every configured server, by name, in configuration order (shared with the parts).
         self.entries = {spec.name: ServerEntry(spec) for spec in servers}
-        self._factory = connection_factory
+        #: Session events, from any connection at any rate, until the next flush.
         self._buffer = EventBuffer()
         self._call_ids = itertools.count(1)
-        self._pending_call = options.call
-        self._quitting = False
         #: The open "Quit mcp-tui?" question (a second Ctrl+Q answers it), if any.
         self._quit_question: Screen[bool] | None = None
-        self._session = None
-        self._traffic_log = None
-        self.handler = None
-        self._auth_handler = None
-        self.url_waits = UrlWaits()
-        self._connection_tasks = set()
-        self._closing_connections = None
-        self._head_starts = {}
-        self._chat_models = {}
-        self.last_input = 0.0
+        self._session: SessionScreen | None = None
+        session = self._session_screen
+        self.connections = Connections(
+            self, self.entries, options, self._buffer, connection_factory
+        )
+        self.server_actions = ServerActions(self, self.connections, self._buffer, session)
+        self.waits = WaitKeeper(self, self.entries, session)
+        self.chat = ChatAccess(self, options)
+        self._requested_call = RequestedCall(
+            self, options.call, self.entries, self._buffer, session
+        )
         self._update_sub_title()
 
     # --- start-up ----------------------------------------------------------------------------
@@ -138,20 +156,24 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
     def session(self) -> SessionScreen | None:
         return self._session
 
+    def _session_screen(self) -> SessionScreen | None:
+        """The session screen, for the parts (it is made after them)."""
+        return self._session
+
     async def on_event(self, event: events.Event) -> None:
-        # Start-up work waits for a pause in the user's input (``AppConnections._until_quiet``).
+        # Start-up work waits for a pause in the user's input (``Connections._until_quiet``).
         if isinstance(event, _USER_INPUT):
-            self.last_input = asyncio.get_running_loop().time()
+            self.connections.last_input = asyncio.get_running_loop().time()
         await super().on_event(event)
 
     def on_mount(self) -> None:
         self._restore_theme()
         self.set_interval(FLUSH_INTERVAL, self._flush_events, name="flush-events")
-        self.set_interval(WAIT_TICK, self._expire_waits, name="url-wait-deadlines")
+        self.set_interval(WAIT_TICK, self.waits.expire, name="url-wait-deadlines")
         # After the first frame: the connection module imports ``mcp``.
         self.call_after_refresh(self._begin)
         if self.options.chat is not None and self.options.chat.open_at_start:
-            self.call_after_refresh(self.open_chat)
+            self.call_after_refresh(self.chat.open)
         for note in self.options.start_notes:
             self.notify(one_line(note, limit=None), timeout=12, markup=False)
         record = self.options.record
@@ -188,8 +210,20 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
         self.run_worker(self._start(), name="start", exit_on_error=False)
 
     async def _start(self) -> None:
-        await self._start_connections()
-        self.start_watching()  # ``--watch``: after the servers started, off the first frame
+        await self.connections.start(self._mount_session_panels)
+        # ``--watch``: after the servers started, off the first frame
+        self.server_actions.start_watching()
+
+    async def _mount_session_panels(self) -> None:
+        """The session screen's panels, painted before anything else blocks the event loop;
+        always before a connection starts, so no event comes before its panel."""
+        session = self._session
+        if session is None:
+            return
+        await session.mount_panels()
+        painted = asyncio.Event()
+        self.call_after_refresh(painted.set)
+        await painted.wait()
 
     def next_call_id(self) -> int:
         return next(self._call_ids)
@@ -233,7 +267,7 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
                 entry.paused = pause.paused
                 entry.paused_by_limit = pause.paused and pause.by_limit
                 changed[entry.name] = entry
-        entries = changes + self._wait_events(batch)
+        entries = changes + self.waits.batch_ended(batch)
         session.apply_batch(batch, changed.values())
         if listed >= LARGE_LISTING:
             freeze_survivors()  # a big catalog, shown: no collector pass walks it again
@@ -242,7 +276,7 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
             session.flush_entries()
         if changed:
             self._update_sub_title()
-            self._run_requested_call()
+            self._requested_call.try_now()
 
     def _update_sub_title(self) -> None:
         """ "2 servers · 1 ready · 1 failed" in the header."""
@@ -254,67 +288,96 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
                 parts.append(f"{number} {state.value}")
         self.sub_title = " · ".join(parts)
 
-    # --- --call ------------------------------------------------------------------------------
+    # --- the requests a server made, in the transcript (posted by the handlers) -------------
 
-    def _run_requested_call(self) -> None:
-        """``--call``: call the tool on the first ready server offering it, once."""
-        request = self._pending_call
-        session = self._session
-        if request is None or session is None:
-            return
-        if request.server is not None and request.server not in self.entries:
-            self._pending_call = None
-            self._buffer.add(Notice(request.server, "--call: no such server", "error"))
-            return
-        candidates = (
-            [self.entries[request.server]] if request.server else list(self.entries.values())
-        )
-        settled = True
-        for entry in candidates:
-            tool = entry.find_tool(request.tool) if entry.state is ConnectionState.READY else None
-            if tool is not None:
-                settling = entry.connection.roots_settle_left() if entry.connection else 0.0
-                if settling > 0:  # the server is applying the roots it asked for
-                    self.set_timer(settling, self._run_requested_call)
-                    return
-                self._pending_call = None
-                required = tool.input_schema.get("required")
-                if request.ask and isinstance(required, list) and required:
-                    names = ", ".join(one_line(str(n), limit=40) for n in required[:5])
-                    self._buffer.add(
-                        Notice(
-                            entry.name,
-                            f"--call {one_line(tool.name)}: it has required arguments ({names}) "
-                            "and no --args were given: fill them in (Ctrl+S calls it)",
-                        )
-                    )
-                    session.open_tool(entry.name, tool.name)
-                    return
-                # The tool's form starts from these (typed by the user, in the shell) unless a
-                # call was already sent from the form: see ``last_sent.remember``.
-                from mcp_tui.schema.arguments.last_sent import remember
+    def on_elicitation_shown(self, message: ElicitationShown) -> None:
+        if self._session is not None:
+            self._session.queue_entries([elicitation_shown_entry(message.request, message.waiting)])
 
-                schema = tool.input_schema
-                remember(entry.last_sent, tool.name, schema, request.arguments, origin="--call")
-                session.call_tool(entry.name, request.tool, request.arguments)
-                return
-            # Explicit 2026-07-28 mode skips server/discover, so capabilities may be unknown
-            # (empty): wait for the first tools listing rather than giving up.
-            offers_tools = (
-                entry.info is None
-                or not entry.info.capabilities
-                or "tools" in entry.info.capabilities
+    def on_elicitation_finished(self, message: ElicitationFinished) -> None:
+        request = message.request
+        if request.mode == "url" and message.outcome.action == "accept":
+            self.waits.wait_for_page(request)
+        if self._session is not None:
+            self._session.history.answered(request, message.outcome)
+            entry = elicitation_finished_entry(
+                message.request, message.outcome, message.abandoned_input
             )
-            listed = entry.catalog_version > 0 or not offers_tools
-            if entry.state is ConnectionState.CONNECTING or (
-                entry.state is ConnectionState.READY and not listed
-            ):
-                settled = False
-        if settled:
-            self._pending_call = None
-            where = request.server or "any server"
-            text = f"--call: {where} does not offer a tool named {request.tool!r}"
-            self._buffer.add(Notice(request.server or "mcp-tui", text, "error"))
+            self._session.queue_entries([entry])
+
+    def on_sampling_shown(self, message: SamplingShown) -> None:
+        from mcp_tui.ui.render_sampling import sampling_shown_entry
+
+        if self._session is not None:
+            self._session.queue_entries([sampling_shown_entry(message.request, message.waiting)])
+
+    def on_sampling_finished(self, message: SamplingFinished) -> None:
+        from mcp_tui.ui.render_sampling import sampling_finished_entry
+
+        if self._session is not None:
+            self._session.history.answered(message.request, message.outcome)
+            entry = sampling_finished_entry(
+                message.request, message.outcome, message.abandoned_input
+            )
+            self._session.queue_entries([entry])
+
+    # --- what the screens use of the parts (``McpApp``) -------------------------------------
+
+    @property
+    def handler(self) -> ElicitationHandler | None:
+        """The elicitation handler (built after the first frame)."""
+        return self.connections.handler
+
+    @property
+    def url_waits(self) -> UrlWaits:
+        return self.waits.url_waits
+
+    def connection(self, server: str) -> Connection | None:
+        return self.connections.connection(server)
+
+    def stderr_log_path(self, server: str) -> Path | None:
+        return self.connections.stderr_log_path(server)
+
+    def reconnect(self, server: str) -> None:
+        self.server_actions.reconnect(server)
+
+    def other_era(self, server: str) -> Era | None:
+        return self.server_actions.other_era(server)
+
+    def reconnect_on_other_era(self, server: str) -> None:
+        self.server_actions.reconnect_on_other_era(server)
+
+    def set_elicitation_paused(self, server: str, paused: bool) -> None:
+        self.server_actions.set_elicitation_paused(server, paused)
+
+    def refresh_server(self, server: str) -> None:
+        self.server_actions.refresh_server(server)
+
+    def refresh_catalog(self, server: str) -> None:
+        self.server_actions.refresh_catalog(server)
+
+    def set_roots(self, server: str, roots: Sequence[Root]) -> None:
+        self.server_actions.set_roots(server, roots)
+
+    def end_url_wait(self, key: int, state: WaitState) -> None:
+        self.waits.end(key, state)
+
+    def wait_for_page(self, request: ElicitationRequest) -> UrlWait:
+        return self.waits.wait_for_page(request)
+
+    def open_chat(self) -> None:
+        self.chat.open()
+
+    async def chat_model(self, settings: ChatSettings) -> Any:
+        return await self.chat.model(settings)
+
+    def chat_available(self) -> bool:
+        return self.chat.available()
+
+    def chat_settings(self) -> ChatSettings:
+        return self.chat.settings()
+
+    # --- help and quitting -------------------------------------------------------------------
 
     def action_help(self) -> None:
         """``?``, F1 or the palette's Help: every key by context (built from the bindings)."""
@@ -325,12 +388,10 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
         else:
             self.push_screen(HelpScreen())
 
-    # --- quitting ----------------------------------------------------------------------------
-
     @property
     def form_open(self) -> bool:
         """True while the user may have typed something a quit would throw away."""
-        if getattr(self.handler, "current_screen", None) is not None:
+        if getattr(self.connections.handler, "current_screen", None) is not None:
             return True  # an elicitation form or URL consent screen is showing
         # ArgumentsScreen is imported when first shown (TextArea is slow to import): if its
         # module is not loaded, no arguments form can be open.
@@ -348,7 +409,7 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
     def request_quit(self, *, ask: bool = False) -> None:
         """Quit, asking first when a form is open, a call runs, or ``ask`` (Ctrl+C, which is
         pressed by reflex, always asks)."""
-        if self._quitting:
+        if self.connections.quitting:
             return
         from mcp_tui.ui.closing import close_wherever
         from mcp_tui.ui.screens.confirm import ConfirmScreen
@@ -386,21 +447,21 @@ class McpTuiApp(AppServers, AppWaits, AppChat):
         self.action_request_quit()
 
     def _begin_quit(self) -> None:
-        self._quitting = True
-        if self._connection_tasks:
+        self.connections.quitting = True
+        if self.connections.running:
             self.notify("Closing connections…", timeout=CLOSE_TIMEOUT)
         self.run_worker(self._close_then_exit(), name="quit", exit_on_error=False)
 
     async def _close_then_exit(self) -> None:
-        await self.stop_watching()
-        await self.close_connections()
+        await self.server_actions.stop_watching()
+        await self.connections.close()
         self.exit()
 
     async def on_unmount(self) -> None:
         """Any other way out (``exit()``, an error, a test ending): still close everything."""
-        self._quitting = True
-        await self.stop_watching()
-        await self.close_connections()
+        self.connections.quitting = True
+        await self.server_actions.stop_watching()
+        await self.connections.close()
 
 
 if TYPE_CHECKING:  # mypy checks that the app offers what the screens and the palette use

@@ -1,27 +1,26 @@
 """The app's server connections: starting them after the first frame, reconnecting, closing.
 
 Start-up order matters for the first frame: nothing on the import path of this module imports
-``mcp`` (about half a second). After the first paint a worker spawns the stdio servers (their
-head start, ``session/head_start.py``), imports ``mcp_tui.session.connection`` in a thread and
-starts one connection per server, so one failing server never affects another.
+``mcp`` (about half a second). After the first paint the app's start-up worker calls
+:meth:`Connections.start`, which spawns the stdio servers (their head start,
+``session/head_start.py``), imports ``mcp_tui.session.connection`` in a thread and starts one
+connection per server, so one failing server never affects another.
 
-Connections run as plain asyncio tasks owned by the app rather than Textual workers, because
-Textual cancels its workers before any hook runs at shutdown, and a cancelled connection cannot
-say goodbye (an HTTP session stays open on the server). :meth:`AppConnections.close_connections`
-closes them all at once, whichever way the app ends. A stdio server is always stopped: the
-session layer ends it with EOF, then SIGTERM, then SIGKILL, and the app waits for that.
+Connections run as plain asyncio tasks owned by :class:`Connections` rather than Textual workers,
+because Textual cancels its workers before any hook runs at shutdown, and a cancelled connection
+cannot say goodbye (an HTTP session stays open on the server). :meth:`Connections.close` closes
+them all at once, whichever way the app ends. A stdio server is always stopped: the session layer
+ends it with EOF, then SIGTERM, then SIGKILL, and the app waits for that.
 
-An HTTP server that wants OAuth gets the app's one ``TuiAuthorizationHandler`` (built after the
-first frame, like the elicitation handler): the same URL consent screen, then a wait-or-paste
-screen; sign-ins of several servers queue behind one another. Quitting while one shows closes the
+An HTTP server that wants OAuth gets the one ``TuiAuthorizationHandler`` (built after the first
+frame, like the elicitation handler): the same URL consent screen, then a wait-or-paste screen;
+sign-ins of several servers queue behind one another. Quitting while one shows closes the
 connection, which cancels the sign-in and closes its screen.
 
-What the user asks of one running server (reconnect, the other era, stop asking, roots, refresh)
-is in :mod:`mcp_tui.ui.app.server_actions`, built on this lifecycle.
-
-:class:`AppConnections` is a part of :class:`~mcp_tui.ui.app.McpTuiApp`, not an app of its own: it
-subclasses ``App`` so that its methods are type-checked against, and tested for clashes with,
-Textual's ``App``; the app sets the attributes it declares.
+:class:`Connections` is a part the app (:class:`~mcp_tui.ui.app.McpTuiApp`) holds: it shares the
+app's server entries and event buffer, and uses the app itself only to give the handlers a place
+to show their screens. What the user asks of one running server (reconnect, the other era, stop
+asking, roots, refresh) is :mod:`mcp_tui.ui.app.server_actions`, built on this lifecycle.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ import asyncio
 import contextlib
 import importlib
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -40,7 +39,6 @@ from mcp_tui.config.options import AppOptions
 from mcp_tui.process.startup import resume_collector
 from mcp_tui.session.events import ConnectionState, Notice, ServerStateChanged, SessionEvent
 from mcp_tui.ui.event_buffer import EventBuffer
-from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
 
 if TYPE_CHECKING:  # annotations only; the modules load after the first frame, when needed
@@ -68,28 +66,41 @@ QUIET_LIMIT = 0.6
 NO_FORMS_NOTE = "forms are not available in this build: elicitation requests are cancelled"
 
 
-class AppConnections(App[None]):
-    """Connection management of :class:`~mcp_tui.ui.app.McpTuiApp` (see the module docstring)."""
+class Connections:
+    """Every server's connection, from start-up to quitting (see the module docstring)."""
 
-    options: AppOptions
-    entries: dict[str, ServerEntry]
-    #: Builds connections: ``ServerConnection`` once loaded, or a test's fake.
-    _factory: ConnectionFactory | None
-    _buffer: EventBuffer
-    _session: SessionScreen | None
-    _quitting: bool
-    _traffic_log: TrafficLog | None
-    handler: ElicitationHandler | None
-    #: Who signs in when an HTTP server wants OAuth: the consent and wait screens
-    #: (``TuiAuthorizationHandler``), built after the first frame like :attr:`handler`.
-    _auth_handler: AuthorizationHandler | None
-    #: Quitting waits for these (each stops its server process); see :meth:`_track`.
-    _connection_tasks: set[asyncio.Task[None]]
-    _closing_connections: asyncio.Future[None] | None
-    #: stdio servers spawned before the connection code loaded, until a connection adopts one.
-    _head_starts: dict[str, HeadStart]
-    #: When the last key, paste or click arrived (the event loop's clock; 0.0 before any).
-    last_input: float
+    def __init__(
+        self,
+        app: App[Any],
+        entries: dict[str, ServerEntry],
+        options: AppOptions,
+        buffer: EventBuffer,
+        factory: ConnectionFactory | None = None,
+    ) -> None:
+        #: Where the elicitation and sign-in handlers show their screens.
+        self._app = app
+        self.entries = entries
+        self.options = options
+        #: Session events wait here until the app flushes them to the widgets.
+        self._buffer = buffer
+        #: Builds connections: ``ServerConnection`` once loaded, or a test's fake.
+        self._factory = factory
+        #: The elicitation handler (built after the first frame).
+        self.handler: ElicitationHandler | None = None
+        #: Who signs in when an HTTP server wants OAuth: the consent and wait screens
+        #: (``TuiAuthorizationHandler``), built after the first frame like :attr:`handler`.
+        self.auth_handler: AuthorizationHandler | None = None
+        self._traffic_log: TrafficLog | None = None
+        #: Quitting waits for these (each stops its server process); see :meth:`_track`.
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closing: asyncio.Future[None] | None = None
+        #: stdio servers spawned before the connection code loaded, until a connection adopts one.
+        self._head_starts: dict[str, HeadStart] = {}
+        #: When the last key, paste or click arrived (the event loop's clock; 0.0 before any):
+        #: start-up work waits for a pause in them. The app sets it.
+        self.last_input = 0.0
+        #: Set when the app starts quitting: no server is connected again from then on.
+        self.quitting = False
 
     # --- start-up ----------------------------------------------------------------------------
 
@@ -106,7 +117,7 @@ class AppConnections(App[None]):
                 self.handler = cast(
                     "ElicitationHandler",
                     module.TuiElicitationHandler(
-                        self,
+                        self._app,
                         review_before_send=self.options.review_before_send,
                         save_answers=self.options.save_answers,
                     ),
@@ -120,18 +131,20 @@ class AppConnections(App[None]):
 
     def _load_auth_handler(self) -> AuthorizationHandler | None:
         """The TUI's sign-in screens; ``None`` (stored tokens only) if they cannot load."""
-        if self._auth_handler is None:
+        if self.auth_handler is None:
             try:
                 module = importlib.import_module("mcp_tui.ui.screens.oauth")
-                self._auth_handler = cast(
-                    "AuthorizationHandler", module.TuiAuthorizationHandler(self)
+                self.auth_handler = cast(
+                    "AuthorizationHandler", module.TuiAuthorizationHandler(self._app)
                 )
             except ImportError as error:
                 text = f"signing in (OAuth) is not available in this build: {error}"
                 self._buffer.add(Notice("mcp-tui", text, "warning"))
-        return self._auth_handler
+        return self.auth_handler
 
-    async def _start_connections(self) -> None:
+    async def start(self, mount_panels: Callable[[], Awaitable[None]]) -> None:
+        """Connect every server; ``mount_panels`` paints the session screen's panels first
+        (always before a connection starts, so no event comes before its panel)."""
         if self._factory is None:  # real connections: start stdio servers before ``import mcp``
             # The session screen's panels (~30 ms), spawning (~45 ms of the event loop: anyio's
             # backend loads) and the import (half a second of CPU in a thread, which halves the
@@ -139,12 +152,12 @@ class AppConnections(App[None]):
             # then spends a good second starting up on its own, which the import overlaps.
             started = asyncio.get_running_loop().time()
             await self._until_quiet(started + PANELS_PAUSE, started + QUIET_LIMIT)
-            await self._mount_session_panels()
+            await mount_panels()
             await self._until_quiet(started + FIRST_PAUSE, started + QUIET_LIMIT)
             await self._head_start_servers()
             await self._until_quiet(0.0, started + QUIET_LIMIT)
         else:
-            await self._mount_session_panels()
+            await mount_panels()
         try:
             factory = await self._load_factory()
         except Exception as error:  # a broken install: say so on every server
@@ -158,17 +171,6 @@ class AppConnections(App[None]):
         self._open_traffic_log()
         for entry in self.entries.values():
             self._connect(entry, factory, handler, self._head_starts.pop(entry.name, None))
-
-    async def _mount_session_panels(self) -> None:
-        """The session screen's panels, painted before anything else blocks the event loop;
-        always before a connection starts, so no event comes before its panel."""
-        session = self._session
-        if session is None:
-            return
-        await session.mount_panels()
-        painted = asyncio.Event()
-        self.call_after_refresh(painted.set)
-        await painted.wait()
 
     async def _until_quiet(self, earliest: float, latest: float) -> None:
         """Sleep until :data:`QUIET_NEEDED` has passed since the last key, paste or click (and
@@ -187,7 +189,7 @@ class AppConnections(App[None]):
         from mcp_tui.session.head_start import start_stdio
 
         for entry in self.entries.values():
-            head = await start_stdio(entry.spec, self._stderr_log_for(entry.name))
+            head = await start_stdio(entry.spec, self.stderr_log_path(entry.name))
             if head is not None:
                 self._head_starts[entry.name] = head
 
@@ -209,11 +211,8 @@ class AppConnections(App[None]):
             self._buffer.add(Notice("mcp-tui", f"cannot write the traffic log: {error}", "error"))
 
     def stderr_log_path(self, server: str) -> Path | None:
-        """Where ``server``'s stderr is written in full (shown under the log panel)."""
-        return self._stderr_log_for(server)
-
-    def _stderr_log_for(self, server: str) -> Path | None:
-        """Each server's stderr file: ``--stderr-log`` (one name per server when several)."""
+        """Where ``server``'s stderr is written in full (shown under the log panel):
+        ``--stderr-log`` (one name per server when several), else the log directory."""
         safe = re.sub(r"[^A-Za-z0-9._-]", "_", server)[:60] or "server"
         path = self.options.stderr_log
         if path is None:
@@ -262,7 +261,7 @@ class AppConnections(App[None]):
                 handler=handler,
                 sink=sink,
                 traffic_log=self._traffic_log,
-                stderr_log=self._stderr_log_for(name),
+                stderr_log=self.stderr_log_path(name),
                 rate_limit=(self.options.rate_limit_count, self.options.rate_limit_seconds),
                 authorization=self._load_auth_handler(),
                 log_level=entry.log_level,
@@ -283,8 +282,13 @@ class AppConnections(App[None]):
 
     def _track(self, task: asyncio.Task[None]) -> None:
         """Quitting waits for these tasks (each stops its server process)."""
-        self._connection_tasks.add(task)
-        task.add_done_callback(self._connection_tasks.discard)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @property
+    def running(self) -> bool:
+        """Some connection (or a server being stopped) is still running."""
+        return bool(self._tasks)
 
     async def _run(self, entry: ServerEntry, connection: Connection, generation: int) -> None:
         """One server's whole connection; a failure here is shown, never propagated."""
@@ -298,7 +302,8 @@ class AppConnections(App[None]):
         entry = self.entries.get(server)
         return None if entry is None else entry.connection
 
-    async def _reconnect(self, entry: ServerEntry, note: str = "reconnecting") -> None:
+    async def reconnect(self, entry: ServerEntry, note: str = "reconnecting") -> None:
+        """Close ``entry``'s connection (if any) and open a new one; ``note`` says why."""
         old = entry.connection
         entry.generation += 1  # events of the old connection are dropped from now on
         entry.connection = None
@@ -311,14 +316,14 @@ class AppConnections(App[None]):
 
     # --- closing -----------------------------------------------------------------------------
 
-    async def close_connections(self, timeout: float = CLOSE_TIMEOUT) -> None:
+    async def close(self, timeout: float = CLOSE_TIMEOUT) -> None:
         """Close every connection concurrently, waiting at most ``timeout`` seconds in total.
 
         Safe to call more than once and from several places: they share one closing.
         """
-        if self._closing_connections is None:
-            self._closing_connections = asyncio.ensure_future(self._close_every_connection(timeout))
-        await asyncio.shield(self._closing_connections)
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close_every_connection(timeout))
+        await asyncio.shield(self._closing)
 
     async def _close_every_connection(self, timeout: float) -> None:
         connections = []
@@ -331,7 +336,7 @@ class AppConnections(App[None]):
         await self._discard_head_starts()  # quitting while ``mcp`` was still loading
         await self._close_connections(connections, timeout)
         # Each connection's task ends once its transport is shut down (the stdio server stopped).
-        tasks = [t for t in self._connection_tasks if not t.done()]
+        tasks = [t for t in self._tasks if not t.done()]
         if tasks:
             _, pending = await asyncio.wait(tasks, timeout=max(0.1, deadline - loop.time()))
             for task in pending:

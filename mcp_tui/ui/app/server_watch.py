@@ -5,7 +5,7 @@ of file events is one restart, ``process/watch.py``), the transcript says which 
 catalog keeps the cursor on the same tool, the "refreshed: ..." line says which tools are new,
 gone or changed, and ``a`` calls the last tool again with the same values.
 
-The restart is the ``R`` reconnect (``AppServers.restart_after_change``), one server after the
+The restart is the ``R`` reconnect (``ServerActions.restart_after_change``), one server after the
 other, awaited before the next burst is taken: changes that arrive meanwhile are held by the
 watcher and make one more restart after it, never two restarts racing on one server. A URL
 server is not restarted (its process is not ours).
