@@ -20,13 +20,13 @@ ROOT = Path(__file__).resolve().parents[2]
 ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/app/app.py", ".sub_title =", '" · ".join(parts)'):
         "server counts and state words built by mcp-tui; no server text",
-    ("mcp_tui/ui/app/elicitation_handler.py", "notify",
+    ("mcp_tui/ui/app/request_line.py", "notify",
      'f"Server {server}: the {what} was withdrawn ({ABANDONED_NOTE}); " '
      'f"the {shown_on} was closed.{kept}"'):
         "markup=False; server is request.server, the user's own name for the connection; what "
         "and shown_on are constants of the two callers; no server text",
-    ("mcp_tui/ui/app/elicitation_handler.py", "notify",
-     'f"Could not save the answer to {self.save_answers}: {exc}"'):
+    ("mcp_tui/ui/app/request_line.py", "notify",
+     'f"Could not save the answer to {self.path}: {exc}"'):
         "markup=False; a local path and a local OSError",
     ("mcp_tui/ui/screens/arguments.py", "Button", 'Content(f"{self._verb} (Ctrl+S)")'):
         "the verb is mcp-tui's own word (Call, Get, Read)",

@@ -1,0 +1,147 @@
+"""What the elicitation and the sampling handler share: one line, one notice, one answers file.
+
+A server's questions are answered on screen one at a time, whichever kind they are: a form, a URL
+consent and a sampling review all wait in one :class:`RequestLine` (several servers, parallel
+tool calls and one 2026-07-28 round asking for several inputs all queue), and the screen showing
+keeps the count of the requests waiting behind it. A request withdrawn with its screen open is
+said the same way for both (:func:`say_withdrawn`); ``--save-answers`` writes both kinds, in the
+order answered, to one :class:`AnswersFile` that ``mcp-tui call --answers`` replays.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+from textual.screen import Screen
+
+from mcp_tui.untrusted import one_line
+
+if TYPE_CHECKING:
+    from mcp_tui.config.answers import Action, AnswerRecorder, Mode
+
+log = logging.getLogger(__name__)
+
+ABANDONED_NOTE = "the server cancelled the request or the connection closed"
+
+
+class RequestLine:
+    """First come, first served: one request's screen at a time, the rest wait their turn.
+
+    A request awaits :meth:`wait_turn` before it shows its screen and calls :meth:`release`
+    when it is answered (or withdrawn), whatever happened.
+    """
+
+    def __init__(self) -> None:
+        self._line: deque[asyncio.Future[None]] = deque()
+        self._busy = False
+        #: The screen showing now, if any (set by the handler that shows it).
+        self.current: Screen[Any] | None = None
+
+    @property
+    def waiting(self) -> int:
+        """Requests queued behind the one on screen."""
+        return sum(1 for f in self._line if not f.done())
+
+    def update_waiting(self) -> None:
+        """Tell the screen showing how many requests wait behind it."""
+        screen = self.current
+        if screen is not None and hasattr(screen, "set_waiting"):
+            try:
+                screen.set_waiting(self.waiting)
+            except Exception:  # a screen being torn down; the count is cosmetic
+                log.debug("could not update the waiting count", exc_info=True)
+
+    async def wait_turn(self) -> None:
+        if not self._busy and not self._line:
+            self._busy = True
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._line.append(turn)
+        self.update_waiting()
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn in self._line:
+                self._line.remove(turn)
+                self.update_waiting()
+            elif turn.done() and not turn.cancelled():
+                self.release()  # our turn came as we were cancelled: pass it on
+            raise
+
+    def release(self) -> None:
+        while self._line:
+            turn = self._line.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._busy = False
+
+
+def say_withdrawn(app: App[Any], server: str, what: str, shown_on: str, typed: bool) -> None:
+    """The notice for a request the server withdrew (or lost) while its screen was open."""
+    kept = " What you typed is kept in the transcript." if typed else ""
+    try:
+        app.notify(
+            f"Server {server}: the {what} was withdrawn ({ABANDONED_NOTE}); "
+            f"the {shown_on} was closed.{kept}",
+            title="Request withdrawn",
+            severity="warning",
+            markup=False,
+        )
+    except Exception:
+        log.debug("could not notify", exc_info=True)
+
+
+class AnswersFile:
+    """``--save-answers``: every answer appended, in order, for ``mcp-tui call --answers``.
+
+    The file is opened on the first answer (``mcp_tui.config.answers``); what the recorder notes
+    (a value it could not write as given) and any error are shown, never raised.
+    """
+
+    def __init__(self, app: App[Any], path: Path | None) -> None:
+        self._app = app
+        self.path = path
+        self._recorder: AnswerRecorder | None = None
+
+    def record(
+        self,
+        *,
+        message: str,
+        mode: Mode,
+        action: Action,
+        server: str,
+        tool: str | None,
+        content: dict[str, Any] | None = None,
+        sampling: dict[str, Any] | None = None,
+    ) -> None:
+        """Append one answer (as ``AnswerRecorder.record`` takes it); nothing without a path."""
+        if self.path is None:
+            return
+        try:
+            if self._recorder is None:
+                from mcp_tui.config.answers import AnswerRecorder
+
+                self._recorder = AnswerRecorder(self.path)
+            notes = self._recorder.record(
+                message=message,
+                mode=mode,
+                action=action,
+                content=content,
+                server=server,
+                tool=tool,
+                sampling=sampling,
+            )
+            for note in notes:
+                self._app.notify(one_line(note, limit=None), severity="warning", markup=False)
+        except Exception as exc:
+            self._app.notify(
+                f"Could not save the answer to {self.path}: {exc}",
+                severity="error",
+                markup=False,
+            )
