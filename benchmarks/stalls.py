@@ -209,7 +209,7 @@ async def scenario(h: Harness, name: str, args: argparse.Namespace) -> dict[str,
 def build(name: str, args: argparse.Namespace) -> Any:
     from mcp_tui.cli.main import build_app
     from mcp_tui.config.options import AppOptions
-    from mcp_tui.session.servers import ServerSpec, StdioTarget
+    from mcp_tui.config.servers import ServerSpec, StdioTarget
 
     argv = (str(SERVER), "--tools", str(SCENARIOS[name]["tools"]))
     spec = ServerSpec("stall", StdioTarget(sys.executable, argv), mode="legacy")

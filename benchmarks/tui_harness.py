@@ -85,7 +85,7 @@ def install_hooks() -> None:
 def build(mode: str) -> Any:
     from mcp_tui.cli.main import build_app
     from mcp_tui.config.options import AppOptions
-    from mcp_tui.session.servers import ServerSpec, StdioTarget
+    from mcp_tui.config.servers import ServerSpec, StdioTarget
 
     spec = ServerSpec("bench", StdioTarget(sys.executable, (str(SERVER),)), mode=mode)  # type: ignore[arg-type]
     return build_app([spec], AppOptions(rate_limit_count=1_000_000, rate_limit_seconds=1.0))

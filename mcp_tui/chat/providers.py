@@ -1,4 +1,4 @@
-"""Build the provider library's model object from :class:`~mcp_tui.chat.settings.ChatSettings`.
+"""Build the provider library's model object from the chat's settings (``config/chat_settings``).
 
 The provider library is ``pydantic-ai`` (``pydantic-ai-slim`` with its ``openai`` and
 ``anthropic`` extras): one interface to Anthropic, OpenAI and any OpenAI-compatible server, typed
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from mcp_tui.chat.settings import ChatSettings
+from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.errors import McpTuiError
 
 if TYPE_CHECKING:

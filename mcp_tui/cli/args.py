@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from mcp_tui import __version__
+from mcp_tui.config.servers import DEFAULT_CONNECT_TIMEOUT
 from mcp_tui.errors import (
     EXIT_CONNECTION,
     EXIT_ELICITATION,
@@ -24,7 +25,6 @@ from mcp_tui.errors import (
     EXIT_USAGE,
     UsageError,
 )
-from mcp_tui.session.servers import DEFAULT_CONNECT_TIMEOUT
 
 SUBCOMMANDS = ("demo", "call", "read", "get", "list", "check", "test", "auth", "chat")
 MODES = ("auto", "legacy", "2026-07-28")

@@ -72,7 +72,7 @@ def _server_url(name: str, config: str | None, environ: Mapping[str, str]) -> st
     if name.startswith(("http://", "https://")):
         return name
     from mcp_tui.config.located import load_located_config
-    from mcp_tui.session.servers import HttpTarget
+    from mcp_tui.config.servers import HttpTarget
 
     location, loaded = load_located_config(config, environ)
     if loaded is None or name not in loaded.servers:

@@ -28,9 +28,9 @@ from mcp_tui.cli.target import (
     with_roots,
 )
 from mcp_tui.config.located import load_located_config
+from mcp_tui.config.servers import ServerSpec
 from mcp_tui.config.settings import AppSettings
 from mcp_tui.errors import UsageError
-from mcp_tui.session.servers import ServerSpec
 
 if TYPE_CHECKING:
     import argparse

@@ -15,8 +15,8 @@ import msgspec
 from msgspec import Struct
 
 from mcp_tui.chat import INSTALL_HINT, available
-from mcp_tui.chat.settings import PROVIDERS, ChatSettings, resolve
 from mcp_tui.cli.args import ArgumentParser
+from mcp_tui.config.chat_settings import PROVIDERS, ChatSettings, resolve
 from mcp_tui.errors import UsageError
 
 CHAT_DESCRIPTION = """\

@@ -22,9 +22,9 @@ from mcp_tui.cli.args import (
     parse_tool_args,
 )
 from mcp_tui.cli.call import _headless_options, headless_target
+from mcp_tui.config.servers import ServerSpec
 from mcp_tui.config.settings import AppSettings
 from mcp_tui.errors import EXIT_CONNECTION, UsageError
-from mcp_tui.session.servers import ServerSpec
 
 if TYPE_CHECKING:
     from mcp_tui.testbench.load import LoadedFile

@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from mcp_tui.config.servers import DEFAULT_MODE, ServerSpec, StdioTarget
 from mcp_tui.errors import ConnectionFailed
-from mcp_tui.session.servers import DEFAULT_MODE, ServerSpec, StdioTarget
 
 
 def demo_stdio_spec(mode: Any = DEFAULT_MODE) -> ServerSpec:

@@ -37,6 +37,7 @@ from mcp_tui.cli.target import (
 from mcp_tui.config.located import load_located_config
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.paths import theme_file
+from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.config.settings import AppSettings
 from mcp_tui.errors import (
     EXIT_CONNECTION,
@@ -48,14 +49,13 @@ from mcp_tui.errors import (
     UsageError,
 )
 from mcp_tui.process.startup import pause_collector, resume_collector
-from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
 if TYPE_CHECKING:
     import argparse
 
     from textual.app import App
 
-    from mcp_tui.chat.settings import ChatSettings
+    from mcp_tui.config.chat_settings import ChatSettings
     from mcp_tui.config.load import LoadedConfig
 
 GETTING_STARTED = (
@@ -361,7 +361,7 @@ def run_demo(
 def _chat_hint(chat: ChatSettings | None, environ: Mapping[str, str]) -> tuple[str, ...]:
     """The demo's note that a model is there to chat with (extra installed, provider known)."""
     from mcp_tui.chat import available
-    from mcp_tui.chat.settings import ChatSettings, resolve
+    from mcp_tui.config.chat_settings import ChatSettings, resolve
 
     if chat is not None and chat.open_at_start:
         return ()  # the chat opens by itself

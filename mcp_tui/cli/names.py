@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path, PurePath
 from urllib.parse import urlsplit
 
-from mcp_tui.session.servers import HttpTarget, StdioTarget
+from mcp_tui.config.servers import HttpTarget, StdioTarget
 
 _NPM_PACKAGE = frozenset({"--package", "-p"})
 #: Programs that run a package by its name, with the options whose value names the package.

@@ -1,7 +1,7 @@
 """The server named on the command line: a URL or a command after ``--``, as a server spec.
 
 ``mcp-tui https://host/mcp`` and ``mcp-tui -- python server.py`` name one server without a config
-file. This module turns those words into a :class:`~mcp_tui.session.servers.ServerSpec`: it checks
+file. This module turns those words into a :class:`~mcp_tui.config.servers.ServerSpec`: it checks
 a URL argument (and explains the usual slips, such as a command given without ``--``), reads
 ``--header`` and ``--env`` options, checks that the command exists, and keeps names unique beside
 the config's servers (the name itself comes from ``names.py``). A command named here
@@ -20,10 +20,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from mcp_tui.cli.names import derive_name
+from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.config.settings import AppSettings
 from mcp_tui.errors import ConnectionFailed, UsageError
 from mcp_tui.session.naming import is_generic, unique_name
-from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -180,7 +180,7 @@ def with_roots(
     if roots is None:
         return list(specs)
 
-    from mcp_tui.session.roots import RootError, make_root
+    from mcp_tui.config.roots import RootError, make_root
 
     paths: list[str] = []
     for directory in roots:

@@ -1,6 +1,6 @@
 """mcp-tui's config: our own TOML, and the JSON files other MCP clients already use.
 
-Every file becomes a :class:`LoadedConfig`: the :class:`~mcp_tui.session.servers.ServerSpec` of
+Every file becomes a :class:`LoadedConfig`: the :class:`~mcp_tui.config.servers.ServerSpec` of
 each server plus the app-level :class:`AppSettings`. Three shapes are read:
 
 - **our TOML** (``config.example.toml`` documents every key): ``[app]`` settings and
@@ -42,6 +42,9 @@ from mcp_tui.config.models import (
     StdioServerConfig,
 )
 from mcp_tui.config.problems import Locator
+from mcp_tui.config.servers import (
+    ServerSpec,
+)
 from mcp_tui.config.settings import AppSettings
 from mcp_tui.config.specs import build_spec, resolve_path
 from mcp_tui.config.text import (
@@ -51,9 +54,6 @@ from mcp_tui.config.text import (
     toml_key_lines,
 )
 from mcp_tui.errors import ConfigError
-from mcp_tui.session.servers import (
-    ServerSpec,
-)
 
 __all__ = [
     "AppConfig",

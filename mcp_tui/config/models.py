@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcp_tui.chat.settings import ChatSettings, ProviderKind
-from mcp_tui.config.settings import AppSettings
-from mcp_tui.session.oauth_settings import Grant, OAuthSettings, TokenEndpointAuthMethod
-from mcp_tui.session.servers import (
+from mcp_tui.config.chat_settings import ChatSettings, ProviderKind
+from mcp_tui.config.oauth_settings import Grant, OAuthSettings, TokenEndpointAuthMethod
+from mcp_tui.config.servers import (
     DEFAULT_RATE_LIMIT,
     DEFAULT_TRANSPORT,
     ElicitationPolicy,
@@ -20,9 +19,10 @@ from mcp_tui.session.servers import (
     SamplingPolicy,
     Transport,
 )
+from mcp_tui.config.settings import AppSettings
 
 # The defaults are written once, in the plain records these tables become (see ``DEFAULT_MODE``
-# in ``session/servers.py`` for why there); an empty table gives exactly what no file gives.
+# in ``config/servers.py`` for why there); an empty table gives exactly what no file gives.
 _APP = AppSettings()
 _OAUTH = OAuthSettings()
 
@@ -132,7 +132,7 @@ class CheckConfig(ConfigModel):
 
 class OAuthConfig(ConfigModel):
     """``[servers.NAME.oauth]``: OAuth for an HTTP server; nothing is needed for servers that
-    support discovery and dynamic client registration (see ``session/oauth_settings.py``)."""
+    support discovery and dynamic client registration (see ``config/oauth_settings.py``)."""
 
     enabled: bool = Field(
         default=_OAUTH.enabled,

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct, field
 
-from mcp_tui.session.servers import DEFAULT_CONNECT_TIMEOUT, DEFAULT_RATE_LIMIT
+from mcp_tui.config.servers import DEFAULT_CONNECT_TIMEOUT, DEFAULT_RATE_LIMIT
 
 if TYPE_CHECKING:  # the chat's record is imported only where a chat is made
-    from mcp_tui.chat.settings import ChatSettings
+    from mcp_tui.config.chat_settings import ChatSettings
 
 
 class ToolCallRequest(Struct, frozen=True):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from msgspec import Struct
 
 from mcp_tui.config.options import AppOptions
-from mcp_tui.session.servers import (
+from mcp_tui.config.servers import (
     DEFAULT_ELICITATION,
     DEFAULT_MODE,
     DEFAULT_SAMPLING,
@@ -26,7 +26,7 @@ from mcp_tui.session.servers import (
 _RUN = AppOptions()
 
 if TYPE_CHECKING:  # the chat's record is imported only where a chat is made
-    from mcp_tui.chat.settings import ChatSettings
+    from mcp_tui.config.chat_settings import ChatSettings
 
 
 class AppSettings(Struct, frozen=True):

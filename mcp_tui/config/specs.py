@@ -1,4 +1,4 @@
-"""One validated server entry of a config file -> a :class:`~mcp_tui.session.servers.ServerSpec`.
+"""One validated server entry of a config file -> a :class:`~mcp_tui.config.servers.ServerSpec`.
 
 The step after validation: ``${VAR}``s expanded (an unset one is reported at its own key and
 line), relative paths made relative to the config file's folder, roots checked, and the
@@ -20,8 +20,8 @@ from mcp_tui.config.models import (
 )
 from mcp_tui.config.paths import expand_user_path
 from mcp_tui.config.problems import Locator
+from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.config.text import ExpansionError, KeyPath, expand_variables
-from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
 
 def resolve_path(raw: str, file: Path) -> Path:
@@ -77,7 +77,7 @@ def build_spec(
         raise TypeError(type(parsed).__name__)
     roots: tuple[str, ...] | None = None
     if parsed.roots is not None:
-        from mcp_tui.session.roots import RootError, make_root
+        from mcp_tui.config.roots import RootError, make_root
 
         found: list[str] = []
         for index, raw in enumerate(parsed.roots):

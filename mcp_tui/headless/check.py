@@ -23,6 +23,7 @@ import msgspec
 from mcp_tui.check import Listing, run_checks
 from mcp_tui.check.report import CheckReport, ServerEras
 from mcp_tui.config.answers import AnswerScript
+from mcp_tui.config.servers import ServerSpec
 from mcp_tui.errors import EXIT_CONNECTION
 from mcp_tui.headless.elicit import ElicitPolicy, SamplingRefusal, ScriptedHandler
 from mcp_tui.headless.run import HeadlessOptions, _connected, _Run
@@ -34,7 +35,6 @@ from mcp_tui.session.elicitation import (
 from mcp_tui.session.era import LEGACY_ERA, MODERN_ERA, needed_era
 from mcp_tui.session.events import Notice, SessionEvent, TrafficRecorded
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
-from mcp_tui.session.servers import ServerSpec
 from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_tui.check import Listing
+from mcp_tui.config.servers import ServerSpec
 from mcp_tui.headless.testrun import CasePlan, CaseResult, FilePlan, run_plans
 from mcp_tui.session.era import needed_era
 from mcp_tui.session.events import CallOutcome, ContentItem
-from mcp_tui.session.servers import ServerSpec
 from mcp_tui.testbench.load import LoadedFile
 from mcp_tui.testbench.model import Era
 

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import anyio
 
+from mcp_tui.config.servers import ServerSpec
 from mcp_tui.errors import UsageError
 from mcp_tui.session.elicitation import CancelAll
 from mcp_tui.session.events import CallOutcome, ConnectionState, SessionEvent
-from mcp_tui.session.servers import ServerSpec
 
 if TYPE_CHECKING:
     from anyio.abc import TaskGroup

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import anyio
 
 from mcp_tui.config.answers import AnswerScript
+from mcp_tui.config.servers import ServerSpec
 from mcp_tui.errors import EXIT_CONNECTION, EXIT_ELICITATION, EXIT_OK, EXIT_TOOL_ERROR
 from mcp_tui.headless.elicit import ElicitPolicy, SamplingRefusal, ScriptedHandler
 from mcp_tui.headless.output import print_catalog, print_outcome
@@ -55,7 +56,6 @@ from mcp_tui.session.events import (
 )
 from mcp_tui.session.naming import announced_name
 from mcp_tui.session.server_exit import stderr_summary
-from mcp_tui.session.servers import ServerSpec
 from mcp_tui.untrusted import one_line, visible
 
 if TYPE_CHECKING:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from mcp_tui.config.load import load_config
 from mcp_tui.config.located import load_located_config
+from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.errors import ConfigError
 from mcp_tui.headless.testrun import CasePlan, FilePlan
-from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.testbench.load import LoadedFile, TestFileError, expand_server
 from mcp_tui.testbench.model import Era, ServerDecl
 

@@ -19,11 +19,11 @@ from typing import Literal
 import anyio
 import msgspec
 
+from mcp_tui.config.servers import ProtocolMode, ServerSpec
 from mcp_tui.headless.probe import Probe, call_for, scripted_answerer
 from mcp_tui.headless.run import NO_RATE_LIMIT
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.head_start import HeadStart
-from mcp_tui.session.servers import ProtocolMode, ServerSpec
 from mcp_tui.session.traffic import TrafficLog
 from mcp_tui.testbench.compare import Failure, check
 from mcp_tui.testbench.load import LoadedFile

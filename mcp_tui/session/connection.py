@@ -29,6 +29,13 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from msgspec.structs import replace
 
 from mcp_tui import __version__
+from mcp_tui.config.roots import kept_directories, spec_roots
+from mcp_tui.config.servers import (
+    DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_RATE_LIMIT,
+    ServerSpec,
+    StdioTarget,
+)
 from mcp_tui.session import convert
 from mcp_tui.session.catalog import Catalog
 from mcp_tui.session.completions import ConnectionCompletions
@@ -53,7 +60,6 @@ from mcp_tui.session.http_status import HttpStatusLog
 from mcp_tui.session.oauth import AuthorizationHandler
 from mcp_tui.session.oauth_provider import build_auth
 from mcp_tui.session.recording import ConnectionTap
-from mcp_tui.session.roots import kept_directories, spec_roots
 from mcp_tui.session.sampling import SamplingHandler
 from mcp_tui.session.sampling_bridge import SamplingBridge
 from mcp_tui.session.scopes import guarded
@@ -63,12 +69,6 @@ from mcp_tui.session.sdk_workarounds import (
     silence_deprecation_warnings,
 )
 from mcp_tui.session.server_exit import describe_exit
-from mcp_tui.session.servers import (
-    DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_RATE_LIMIT,
-    ServerSpec,
-    StdioTarget,
-)
 from mcp_tui.session.stderr import StderrCapture
 from mcp_tui.session.stdio_transport import DEFAULT_MAX_MESSAGE_BYTES
 from mcp_tui.session.tap import tapped

@@ -49,6 +49,7 @@ from mcp.client.session import ClientRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from mcp_tui.config.servers import DEFAULT_ELICITATION, ElicitationPolicy
 from mcp_tui.errors import SchemaError
 from mcp_tui.schema.parse_cache import FORMS
 from mcp_tui.session.convert import validation_summary
@@ -60,7 +61,6 @@ from mcp_tui.session.events import (
     EventSink,
     Notice,
 )
-from mcp_tui.session.servers import DEFAULT_ELICITATION, ElicitationPolicy
 from mcp_tui.untrusted import one_line
 
 log = logging.getLogger(__name__)

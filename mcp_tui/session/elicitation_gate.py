@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from mcp_tui.session.servers import DEFAULT_RATE_LIMIT
+from mcp_tui.config.servers import DEFAULT_RATE_LIMIT
 
 
 class Verdict(Enum):

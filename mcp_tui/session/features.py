@@ -39,10 +39,10 @@ from mcp import Client
 from mcp.client.session import ClientRequestContext
 from mcp_types.version import LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
 
+from mcp_tui.config.roots import Root
 from mcp_tui.session import convert
 from mcp_tui.session.events import LOG_LEVELS, LogReceived, Notice, RoundTrip
 from mcp_tui.session.requests import ConnectionRequests
-from mcp_tui.session.roots import Root
 
 log = logging.getLogger(__name__)
 

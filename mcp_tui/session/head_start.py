@@ -29,8 +29,8 @@ from pathlib import Path
 import anyio
 import anyio.abc
 
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.events import EventSink, SessionEvent
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.session.stderr import StderrCapture
 
 #: The variables the SDK passes on to a stdio server by default on POSIX

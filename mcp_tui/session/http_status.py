@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import httpx2
 
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.oauth_provider import oauth_settings
-from mcp_tui.session.servers import HttpTarget, ServerSpec
 
 #: The SDK's stand-in message for an HTTP error status (``streamable_http.py``).
 SDK_HTTP_ERROR_MESSAGE = "Server returned an error response"

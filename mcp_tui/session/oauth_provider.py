@@ -44,6 +44,8 @@ from mcp.shared.auth import (
 from pydantic import AnyUrl, ValidationError
 
 from mcp_tui import __version__
+from mcp_tui.config.oauth_settings import DEFAULT_REGISTRATION_AUTH_METHOD, OAuthSettings
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.oauth import (
     AuthNotifier,
     AuthorizationError,
@@ -60,9 +62,7 @@ from mcp_tui.session.oauth_redirect import (
     free_loopback_port,
     open_redirect_listener,
 )
-from mcp_tui.session.oauth_settings import DEFAULT_REGISTRATION_AUTH_METHOD, OAuthSettings
 from mcp_tui.session.oauth_store import TokenFile
-from mcp_tui.session.servers import HttpTarget, ServerSpec
 
 #: How long a sign-in may wait for the user and the browser before it is given up.
 AUTHORIZATION_TIMEOUT = 15 * 60.0

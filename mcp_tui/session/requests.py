@@ -24,6 +24,7 @@ from mcp_types import LOG_LEVEL_META_KEY, RequestParamsMeta
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from msgspec.structs import replace
 
+from mcp_tui.config.servers import ServerSpec
 from mcp_tui.session import convert
 from mcp_tui.session.catalog import Catalog
 from mcp_tui.session.elicitation_bridge import (
@@ -46,7 +47,6 @@ from mcp_tui.session.events import (
 from mcp_tui.session.http_status import HttpStatusLog, explain_status, sdk_http_error
 from mcp_tui.session.scopes import CallScope
 from mcp_tui.session.server_exit import describe_exit, stderr_summary
-from mcp_tui.session.servers import ServerSpec
 from mcp_tui.session.stderr import StderrCapture
 from mcp_tui.session.tasks import ConnectionTasks
 from mcp_tui.session.tasks_modern import calling

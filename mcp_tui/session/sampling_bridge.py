@@ -25,6 +25,7 @@ from typing import Any, Literal
 import mcp_types as types
 from mcp.client.session import ClientRequestContext
 
+from mcp_tui.config.servers import ElicitationPolicy
 from mcp_tui.session.elicitation_bridge import ElicitationBridge, related_task
 from mcp_tui.session.events import Notice
 from mcp_tui.session.sampling import (
@@ -36,7 +37,6 @@ from mcp_tui.session.sampling import (
     SamplingTool,
     new_tool_use_id,
 )
-from mcp_tui.session.servers import ElicitationPolicy
 from mcp_tui.untrusted import one_line
 
 log = logging.getLogger(__name__)

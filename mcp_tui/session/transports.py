@@ -31,11 +31,11 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
+from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.session.convert import describe_code, primary_exception
 from mcp_tui.session.head_start import server_environment
 from mcp_tui.session.http_status import HttpError, HttpStatusLog, explain_status, sdk_http_error
 from mcp_tui.session.oauth import AuthorizationError
-from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.session.stdio_transport import DEFAULT_MAX_MESSAGE_BYTES, bounded_stdio_client
 
 #: Connect, write and pool timeouts for HTTP (seconds). Reads have none: see the module docstring.

@@ -34,13 +34,13 @@ from typing import Any, Literal
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from mcp_tui.config.answers import AnswerEntry, AnswerScript, ScriptedAnswer
+from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.errors import ConnectionFailed
 from mcp_tui.headless.elicit import ScriptedHandler
 from mcp_tui.headless.probe import call_for, scripted_answerer
 from mcp_tui.headless.testrun import MODE_OF_ERA, Session
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
-from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.testbench.compare import Failure, check, diff_text
 from mcp_tui.testbench.model import Era, Expect
 from mcp_tui.testbench.observed import Observed

@@ -26,8 +26,8 @@ from mcp_tui.testbench.model import Era
 if TYPE_CHECKING:
     from anyio.from_thread import BlockingPortal
 
+    from mcp_tui.config.servers import ServerSpec
     from mcp_tui.headless.testrun import CasePlan, CaseResult, Session
-    from mcp_tui.session.servers import ServerSpec
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual.screen import Screen
 
+from mcp_tui.config.roots import Root
 from mcp_tui.session.era import Era
-from mcp_tui.session.roots import Root
 from mcp_tui.ui.state import Connection, ServerEntry
 from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
 
 if TYPE_CHECKING:  # annotations only: neither loads before the first frame
-    from mcp_tui.chat.settings import ChatSettings
+    from mcp_tui.config.chat_settings import ChatSettings
     from mcp_tui.session.elicitation import ElicitationHandler, ElicitationRequest
 
 

@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.sampling import SamplingOutcome
-from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.testbench.model import Outcome
 from mcp_tui.testbench.observed import Observed, SeenElicitation, SeenSampling, text_of
 from mcp_tui.testbench.record import (

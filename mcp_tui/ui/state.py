@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from msgspec import Struct, field
 
+from mcp_tui.config.roots import Root
+from mcp_tui.config.servers import ServerSpec
 from mcp_tui.session.events import (
     CallOutcome,
     CatalogChanged,
@@ -27,8 +29,6 @@ from mcp_tui.session.events import (
     ToolInfo,
 )
 from mcp_tui.session.naming import announced_name
-from mcp_tui.session.roots import Root
-from mcp_tui.session.servers import ServerSpec
 
 if TYPE_CHECKING:  # annotations only: kept off the first frame's import path
     from mcp_tui.schema.arguments.last_sent import Memory

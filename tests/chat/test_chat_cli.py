@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from mcp_tui.chat.settings import ChatSettings
 from mcp_tui.cli.chat import parse_chat_command
 from mcp_tui.cli.main import _chat_hint
+from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.errors import UsageError
 
 

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "session"))
 from demo_tui_kit import wait_until
 from session_testkit import stdio_spec
 
-from mcp_tui.chat.settings import ChatSettings
+from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
 from app_testkit import mounted_screen, wait_for
 from test_session_snapshots import make_session_app
 
-from mcp_tui.chat.settings import ChatSettings
+from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.chat import ChatScreen

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
 from app_testkit import make_app, mounted_screen, wait_for, wait_until
 
 from mcp_tui.chat.conversation import ChatEvent, TextDelta, ToolCallProposed, TurnEnded
-from mcp_tui.chat.settings import ChatSettings
+from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.screens.chat import ChatScreen

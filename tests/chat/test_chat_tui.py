@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
 
 from demo_tui_kit import DemoRun, demo_spec, next_form, row, traffic, wait_until
 
-from mcp_tui.chat.settings import ChatSettings, ProviderKind
+from mcp_tui.config.chat_settings import ChatSettings, ProviderKind
 from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp

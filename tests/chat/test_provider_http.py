@@ -10,8 +10,8 @@ from fake_openai import Reply, ToolCall, fake_openai
 
 from mcp_tui.chat.conversation import ChatEvent, Conversation, TextDelta, TurnEnded
 from mcp_tui.chat.providers import build_model
-from mcp_tui.chat.settings import ChatSettings
 from mcp_tui.chat.tools import ChatTool, ToolCatalog
+from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.session.events import CallOutcome, ContentItem, ToolInfo
 
 pytestmark = pytest.mark.anyio

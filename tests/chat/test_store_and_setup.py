@@ -17,9 +17,9 @@ from pydantic_ai.messages import (
 )
 
 from mcp_tui.chat.providers import ChatSetupError, build_model
-from mcp_tui.chat.settings import ChatSettings, resolve
 from mcp_tui.chat.store import ConversationError, ConversationFile, list_saved, load, to_markdown
 from mcp_tui.chat.tools import ToolCatalog, model_name_for
+from mcp_tui.config.chat_settings import ChatSettings, resolve
 from mcp_tui.session.events import ToolInfo
 
 MESSAGES = [

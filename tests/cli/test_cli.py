@@ -23,7 +23,7 @@ from mcp_tui.cli.args import (
 )
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.paths import theme_file
-from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
+from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parents[2]
@@ -486,7 +486,7 @@ def test_build_app_with_the_real_app() -> None:
 def test_connect_timeout_from_the_command_line_the_config_or_the_one_default(
     launched: Launched, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mcp_tui.session.servers import DEFAULT_CONNECT_TIMEOUT
+    from mcp_tui.config.servers import DEFAULT_CONNECT_TIMEOUT
 
     assert cli.main(["--", PY, "-m", "some_server"]) == 0
     assert launched.options.connect_timeout == DEFAULT_CONNECT_TIMEOUT == 30.0

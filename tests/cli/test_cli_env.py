@@ -12,7 +12,7 @@ import pytest
 
 from mcp_tui.cli import main as cli
 from mcp_tui.config.options import AppOptions
-from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 
 PY = sys.executable
 RAW_SERVER = Path(__file__).resolve().parents[1] / "fixtures" / "raw_server.py"

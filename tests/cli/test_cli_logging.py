@@ -14,8 +14,8 @@ import pytest
 
 from mcp_tui.cli import main as cli
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.process.logs import TUI_LOG_NAME, headless_logging, tui_logging
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 
 
 @pytest.fixture

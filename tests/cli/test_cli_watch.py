@@ -11,8 +11,8 @@ import pytest
 
 from mcp_tui.cli import main as cli
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import ServerSpec
 from mcp_tui.process.watch import changed_text
-from mcp_tui.session.servers import ServerSpec
 
 PY = sys.executable
 

@@ -13,9 +13,9 @@ from mcp_tui.cli import main as cli
 from mcp_tui.cli.names import derive_name
 from mcp_tui.cli.target import command_line_spec
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.config.settings import AppSettings
 from mcp_tui.session.naming import is_generic
-from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
 EVERYTHING = "/app/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 

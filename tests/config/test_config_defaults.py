@@ -1,7 +1,7 @@
 """The defaults, pinned: an EMPTY config file, no config file, and every layer that takes one.
 
-Each default is written once (``session/servers.py``, ``config/options.py``,
-``session/oauth_settings.py``) and read everywhere else; these tests hold the values a user gets
+Each default is written once (``config/servers.py``, ``config/options.py``,
+``config/oauth_settings.py``) and read everywhere else; these tests hold the values a user gets
 when they configure nothing, so a default changed in any one place (the config models, the
 settings record, the run's options, the connection or the gate) fails here rather than drifting
 apart silently. ``config.example.toml``
@@ -17,15 +17,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from mcp_tui.chat.settings import DEFAULT_SYSTEM_PROMPT
+from mcp_tui.config.chat_settings import DEFAULT_SYSTEM_PROMPT
 from mcp_tui.config.load import AppSettings, load_config
 from mcp_tui.config.models import AppConfig, HttpServerConfig, OAuthConfig, RateLimitConfig
+from mcp_tui.config.oauth_settings import OAuthSettings
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.elicitation_bridge import ElicitationBridge
 from mcp_tui.session.elicitation_gate import ElicitationGate
-from mcp_tui.session.oauth_settings import OAuthSettings
-from mcp_tui.session.servers import HttpTarget, ServerSpec, StdioTarget
 
 #: What a user who configures nothing gets, written out by hand.
 APP_DEFAULTS: dict[str, Any] = {

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from mcp_tui.config.load import load_config
+from mcp_tui.config.servers import HttpTarget, StdioTarget
 from mcp_tui.errors import ConfigError
-from mcp_tui.session.servers import HttpTarget, StdioTarget
 from tests.config import config_kit
 from tests.config.config_kit import error_of
 

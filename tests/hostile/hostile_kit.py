@@ -35,8 +35,8 @@ from app_testkit import (  # type: ignore[import-not-found]  # noqa: E402
 )
 
 from mcp_tui.config.options import AppOptions  # noqa: E402
+from mcp_tui.config.servers import ServerSpec, StdioTarget  # noqa: E402
 from mcp_tui.session.events import ConnectionState  # noqa: E402
-from mcp_tui.session.servers import ServerSpec, StdioTarget  # noqa: E402
 from mcp_tui.ui.app import McpTuiApp  # noqa: E402
 from mcp_tui.ui.screens.elicitation import ElicitationScreen  # noqa: E402
 from mcp_tui.ui.screens.session import SessionScreen  # noqa: E402

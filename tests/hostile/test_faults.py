@@ -24,8 +24,8 @@ from hostile_kit import (
 from textual.widgets import Input
 
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.session.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 

@@ -20,7 +20,7 @@ import pytest
 from interop_peers import LOOPBACK_PRELOAD, NODE, require_peers
 from python_peers import require_python_peer
 
-from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 
 SERVERS_DIR = Path(__file__).resolve().parent / "servers"
 

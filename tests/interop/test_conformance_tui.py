@@ -15,7 +15,7 @@ from interop_peers import CONFORMANCE_JS, InteractiveHarness
 from tui_driver import elicitation_answers, quit_app, tool_results, wait_for
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
-from mcp_tui.session.servers import HttpTarget, ServerSpec
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 

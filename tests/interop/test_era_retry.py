@@ -20,7 +20,7 @@ from python_peers import require_python_peer
 from tui_driver import quit_app, wait_for
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
-from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 

@@ -17,7 +17,7 @@ from interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE
 from tui_driver import quit_app, result_text, tool_results, traffic, wait_for
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
-from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.pick import PickScreen
 from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree

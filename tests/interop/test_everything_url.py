@@ -29,10 +29,10 @@ from tui_driver import (
 )
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.events import CallOutcome, SessionEvent
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.app.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen

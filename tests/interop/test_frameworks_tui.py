@@ -31,8 +31,8 @@ from tui_driver import (
 )
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.config.servers import ProtocolMode
 from mcp_tui.schema.fields import FieldKind
-from mcp_tui.session.servers import ProtocolMode
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen

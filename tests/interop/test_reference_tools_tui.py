@@ -29,7 +29,7 @@ from interop_peers import (
 from tui_driver import quit_app, result_text, tool_results
 
 from mcp_tui.config.options import AppOptions
-from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]

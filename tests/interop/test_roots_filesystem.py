@@ -22,8 +22,8 @@ from interop_peers import FILESYSTEM_JS, LOOPBACK_PRELOAD, NODE
 from tui_driver import quit_app, result_text, tool_results, wait_for
 
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.roots import RootsScreen
 

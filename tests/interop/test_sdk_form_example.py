@@ -29,7 +29,7 @@ from tui_driver import (
 )
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
-from mcp_tui.session.servers import HttpTarget, ServerSpec
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 

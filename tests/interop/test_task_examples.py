@@ -22,7 +22,7 @@ from tui_driver import _messages, press_on, quit_app, wait_for
 
 from mcp_tui.cli import main as cli
 from mcp_tui.config.options import AppOptions, ToolCallRequest
-from mcp_tui.session.servers import HttpTarget, ServerSpec
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.screens.sampling import SamplingScreen
@@ -252,7 +252,7 @@ OPTIONAL_JS = Path(__file__).resolve().parent / "servers" / "optional_task_serve
 def optional_spec() -> ServerSpec:
     from interop_peers import NODE
 
-    from mcp_tui.session.servers import StdioTarget
+    from mcp_tui.config.servers import StdioTarget
 
     return ServerSpec("opt", StdioTarget(str(NODE), (str(OPTIONAL_JS),)), mode="legacy")
 

@@ -44,10 +44,10 @@ def log(text: str) -> None:
 async def run(url: str, context: dict[str, Any]) -> int:
     import oauth_testkit as kit
 
+    from mcp_tui.config.oauth_settings import OAuthSettings
+    from mcp_tui.config.servers import HttpTarget, ServerSpec
     from mcp_tui.session.connection import ServerConnection
     from mcp_tui.session.elicitation import CancelAll
-    from mcp_tui.session.oauth_settings import OAuthSettings
-    from mcp_tui.session.servers import HttpTarget, ServerSpec
 
     # Machine-to-machine scenarios: the configured credentials with the client_credentials
     # grant (no browser), as a user would set grant = "client_credentials" for such a server.

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from mcp_tui.config.load import load_config
+from mcp_tui.config.oauth_settings import OAuthSettings
+from mcp_tui.config.servers import HttpTarget
 from mcp_tui.errors import ConfigError
-from mcp_tui.session.oauth_settings import OAuthSettings
-from mcp_tui.session.servers import HttpTarget
 
 
 def load(tmp_path: Path, text: str) -> HttpTarget:

@@ -25,12 +25,12 @@ from oauth_testkit import (
     use_fake_browser,
 )
 
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.oauth import AuthorizationOutcome, AuthorizationRequest
 from mcp_tui.session.oauth_provider import build_auth
 from mcp_tui.session.oauth_store import TokenFile, default_directory
-from mcp_tui.session.servers import HttpTarget, ServerSpec
 
 pytestmark = pytest.mark.anyio
 
@@ -271,7 +271,7 @@ async def test_static_authorization_header_wins(tmp_path: Path) -> None:
 
 
 async def test_oauth_can_be_switched_off() -> None:
-    from mcp_tui.session.oauth_settings import OAuthSettings
+    from mcp_tui.config.oauth_settings import OAuthSettings
 
     spec = spec_for("http://127.0.0.1:9/mcp", oauth=OAuthSettings(enabled=False))
     assert build_auth(spec, ConsentingUser()) is None

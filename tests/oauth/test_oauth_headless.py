@@ -15,8 +15,8 @@ import anyio
 import pytest
 from oauth_testkit import ConsentingUser, Recorder, load_fixture, running, use_fake_browser
 
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.elicitation import CancelAll
-from mcp_tui.session.servers import HttpTarget, ServerSpec
 
 pytestmark = pytest.mark.anyio
 

@@ -17,9 +17,9 @@ from oauth_testkit import Recorder, load_fixture, use_fake_browser
 from textual.app import App
 from textual.widgets import Input
 
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.elicitation import CancelAll
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.session.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.screens.oauth import OAuthWaitScreen, TuiAuthorizationHandler
 from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
 from mcp_tui.url.browser import OpenResult

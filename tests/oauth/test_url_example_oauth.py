@@ -25,9 +25,9 @@ import anyio
 import pytest
 from oauth_testkit import ConsentingUser, Recorder, running, use_fake_browser
 
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.elicitation import CancelAll, ElicitationRequest
 from mcp_tui.session.events import ElicitationCompleted
-from mcp_tui.session.servers import HttpTarget, ServerSpec
 from mcp_tui.url.browser import open_url_async
 from mcp_tui.url.check import check_url
 

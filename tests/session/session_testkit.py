@@ -20,9 +20,9 @@ from typing import Any, TypeVar
 
 import anyio
 
+from mcp_tui.config.servers import HttpTarget, ProtocolMode, ServerSpec, StdioTarget
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import SessionEvent
-from mcp_tui.session.servers import HttpTarget, ProtocolMode, ServerSpec, StdioTarget
 from tests.fixture_kit import load_by_path
 
 if not logging.getLogger().handlers:

@@ -11,9 +11,9 @@ import pytest
 
 from mcp_tui.check import run_checks
 from mcp_tui.check.report import listing_from
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.elicitation import CancelAll
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 
 FIXTURE = Path(__file__).resolve().parents[1] / "cli" / "fixtures" / "check_server.py"
 

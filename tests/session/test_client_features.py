@@ -13,8 +13,7 @@ import anyio
 import pytest
 from session_testkit import FIXTURES, RAW_SERVER, Recorder, connected, stdio_spec
 
-from mcp_tui.session.events import LogReceived, Notice, TrafficRecorded
-from mcp_tui.session.roots import (
+from mcp_tui.config.roots import (
     Root,
     RootError,
     command_line_directories,
@@ -24,7 +23,8 @@ from mcp_tui.session.roots import (
     make_root,
     spec_roots,
 )
-from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.config.servers import ServerSpec, StdioTarget
+from mcp_tui.session.events import LogReceived, Notice, TrafficRecorded
 
 FEATURES_SERVER = FIXTURES / "features_server.py"
 ERAS = [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")]
@@ -300,7 +300,7 @@ async def test_cancel_over_streamable_http(
     """2026-07-28 over HTTP: the SDK closes the request's POST; the server still stops."""
     from session_testkit import load_fixture, serve_http
 
-    from mcp_tui.session.servers import HttpTarget
+    from mcp_tui.config.servers import HttpTarget
 
     fixture = load_fixture("features_server")
     record = tmp_path / "record.jsonl"

@@ -16,9 +16,9 @@ from session_testkit import (
     serve_http,
 )
 
+from mcp_tui.config.servers import HttpTarget, ProtocolMode, ServerSpec
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.events import CatalogChanged, ConnectionState
-from mcp_tui.session.servers import HttpTarget, ProtocolMode, ServerSpec
 from mcp_tui.session.transports import http_client
 
 Scope = MutableMapping[str, Any]

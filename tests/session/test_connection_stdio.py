@@ -18,6 +18,7 @@ from session_testkit import (
     stdio_spec,
 )
 
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.events import (
     CatalogChanged,
@@ -29,7 +30,6 @@ from mcp_tui.session.events import (
     StderrReceived,
     TrafficRecorded,
 )
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 
 
 def states(recorder: Recorder) -> list[ConnectionState]:

@@ -21,6 +21,7 @@ from session_testkit import (
     stdio_spec,
 )
 
+from mcp_tui.config.servers import ElicitationPolicy, ServerSpec
 from mcp_tui.schema.fields import FieldKind
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import (
@@ -30,7 +31,6 @@ from mcp_tui.session.events import (
     ElicitationRefused,
     Notice,
 )
-from mcp_tui.session.servers import ElicitationPolicy, ServerSpec
 
 ERAS = [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")]
 

@@ -22,6 +22,7 @@ from session_testkit import (
     connected,
 )
 
+from mcp_tui.config.servers import ProtocolMode, ServerSpec, StdioTarget
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.era import (
@@ -39,7 +40,6 @@ from mcp_tui.session.events import (
     Notice,
     TrafficRecorded,
 )
-from mcp_tui.session.servers import ProtocolMode, ServerSpec, StdioTarget
 
 SDK_SERVER = FIXTURES / "sdk_elicit_server.py"
 BOOKING = {"name": "Grace", "party": 4, "terrace": True}

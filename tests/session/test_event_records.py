@@ -10,9 +10,9 @@ import pytest
 from msgspec.structs import replace
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.events import CallOutcome, ConnectionState, Notice, ToolInfo, TrafficRecorded
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.state import ServerEntry
 
 

@@ -15,10 +15,10 @@ import anyio
 import pytest
 from session_testkit import ELICIT_SERVER, RAW_SERVER, Recorder, ScriptedHandler, stdio_spec
 
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session import head_start
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.events import ConnectionState, StderrReceived
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="no head start on Windows")
 
@@ -139,7 +139,7 @@ async def test_a_connection_closed_before_running_discards_its_head_start() -> N
 
 @pytest.mark.anyio
 async def test_nothing_to_start_early() -> None:
-    from mcp_tui.session.servers import HttpTarget
+    from mcp_tui.config.servers import HttpTarget
 
     http = ServerSpec(name="h", target=HttpTarget("http://127.0.0.1:9/mcp"))
     assert await head_start.start_stdio(http, None) is None

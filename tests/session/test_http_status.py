@@ -13,10 +13,10 @@ import anyio
 import pytest
 from session_testkit import Recorder, ScriptedHandler, serve_http
 
+from mcp_tui.config.oauth_settings import OAuthSettings
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.session.oauth_settings import OAuthSettings
-from mcp_tui.session.servers import HttpTarget, ServerSpec
 
 pytestmark = pytest.mark.anyio
 

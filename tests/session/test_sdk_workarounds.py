@@ -27,10 +27,10 @@ from session_testkit import (
     stdio_spec,
 )
 
+from mcp_tui.config.servers import ServerSpec
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.events import CatalogChanged, Notice, TrafficRecorded
 from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
-from mcp_tui.session.servers import ServerSpec
 
 
 @pytest.mark.anyio

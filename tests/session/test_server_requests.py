@@ -23,9 +23,9 @@ import anyio
 import pytest
 from session_testkit import FIXTURES, Recorder, ScriptedHandler, connected, serve_http
 
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.events import CatalogChanged, Notice, TrafficRecorded
-from mcp_tui.session.servers import HttpTarget, ServerSpec
 
 pytestmark = pytest.mark.anyio
 

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from session_testkit import RAW_SERVER, Recorder, ScriptedHandler, connected
 
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.events import ElicitationCompleted, ElicitationRefused, LogReceived
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 
 pytestmark = pytest.mark.anyio
 

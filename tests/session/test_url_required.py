@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from session_testkit import ScriptedHandler, connected, http_fixture
 
+from mcp_tui.config.servers import ProtocolMode, ServerSpec
 from mcp_tui.session.elicitation_bridge import CallRef, url_requests_from_error
-from mcp_tui.session.servers import ProtocolMode, ServerSpec
 
 
 def test_valid_data_becomes_url_requests() -> None:

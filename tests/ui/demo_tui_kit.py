@@ -26,9 +26,9 @@ from textual.dom import DOMNode
 from textual.pilot import Pilot
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.config.servers import ProtocolMode, ServerSpec, StdioTarget
 from mcp_tui.demo.server import demo_stdio_command, demo_stdio_env
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.session.servers import ProtocolMode, ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen

@@ -118,7 +118,7 @@ def test_first_frame_imports_only_what_it_paints() -> None:
         "mcp_tui.session.oauth",
         # The chat extra (pydantic-ai, about a second) loads only when the chat opens.
         "pydantic_ai",
-        "mcp_tui.chat.settings",
+        "mcp_tui.config.chat_settings",
         "mcp_tui.chat.conversation",
         "mcp_tui.ui.screens.chat",
     )
@@ -135,7 +135,7 @@ def test_first_frame_imports_only_what_it_paints() -> None:
         seen = []
         from textual.app import App
         from mcp_tui.config.options import AppOptions
-        from mcp_tui.session.servers import ServerSpec, StdioTarget
+        from mcp_tui.config.servers import ServerSpec, StdioTarget
         from mcp_tui.ui.app import McpTuiApp
         from tests.waits import wait_until
 

@@ -14,9 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pytest
 from app_testkit import Script, make_app, mounted_screen, session_of, wait_for
 
+from mcp_tui.config.roots import make_root
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import CallOutcome, ConnectionState, ContentItem
-from mcp_tui.session.roots import make_root
 from mcp_tui.ui.app.commands import verbs
 from mcp_tui.ui.messages import ElicitationFinished
 from mcp_tui.ui.screens.confirm import ConfirmScreen

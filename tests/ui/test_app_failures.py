@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_testkit import session_of, transcript_text, wait_for
 
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 
 pytestmark = pytest.mark.anyio

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_testkit import make_app, open_node, session_of, wait_for
 
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.session.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.oauth import OAuthWaitScreen, TuiAuthorizationHandler
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen

@@ -34,8 +34,8 @@ from test_app_real import needs_proc, processes_with, python_server
 from textual.pilot import Pilot
 
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import ProtocolMode
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.session.servers import ProtocolMode
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen

@@ -20,9 +20,9 @@ import pytest
 from textual.app import App
 from textual.pilot import Pilot
 
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.session.events import CallOutcome, SessionEvent
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.messages import ElicitationFinished
 from mcp_tui.ui.screens.confirm import ConfirmScreen

@@ -275,8 +275,8 @@ async def test_review_before_send_reaches_the_forms_the_app_opens(tmp_path: Path
     import sys
 
     from mcp_tui.config.options import AppOptions
+    from mcp_tui.config.servers import ServerSpec, StdioTarget
     from mcp_tui.session.events import ConnectionState
-    from mcp_tui.session.servers import ServerSpec, StdioTarget
     from mcp_tui.ui.app import McpTuiApp
     from tests.session.session_testkit import RAW_SERVER
     from tests.waits import mounted_screen, wait_until

@@ -27,7 +27,7 @@ from app_testkit import (
 from inert_html import inspect
 
 from mcp_tui.config.options import AppOptions
-from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.elicitation import ElicitationScreen

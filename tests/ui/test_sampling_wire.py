@@ -19,8 +19,8 @@ from textual.pilot import Pilot
 from textual.widgets import Select, TextArea
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.sampling import SamplingScreen
 from mcp_tui.ui.widgets.request.wire_panel import WirePanel

@@ -29,7 +29,7 @@ from app_testkit import (
 )
 
 from mcp_tui.config.options import AppOptions
-from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.testbench.load import load_test_file
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen

@@ -16,10 +16,10 @@ from app_testkit import FakeFactory, Script, session_of, transcript_text, wait_f
 from textual.content import Content
 
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.session.events import ConnectionState, Notice
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 from mcp_tui.ui.widgets.session.catalog_tree import NodeRef, server_label

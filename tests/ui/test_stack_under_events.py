@@ -471,7 +471,7 @@ async def test_the_chat_keeps_its_place_when_a_form_under_or_over_it_is_withdraw
     """A form over the chat (a server asks while the person chats) and the chat over a form
     (opened from the palette): either way, when the form's server drops, the form goes and the
     chat is on top, focused, still open."""
-    from mcp_tui.chat.settings import ChatSettings
+    from mcp_tui.config.chat_settings import ChatSettings
     from mcp_tui.config.options import AppOptions
     from mcp_tui.ui.screens.chat import ChatScreen
 
@@ -603,7 +603,7 @@ async def test_the_palettes_chat_over_a_form_over_the_chat_never_stacks_the_chat
 ) -> None:
     """The chat is open, a server's form came over it, and the palette's "Chat with a model" is
     chosen: the chat (one installed screen) was pushed a second time, over the form."""
-    from mcp_tui.chat.settings import ChatSettings
+    from mcp_tui.config.chat_settings import ChatSettings
     from mcp_tui.config.options import AppOptions
     from mcp_tui.ui.screens.chat import ChatScreen
 

@@ -28,8 +28,8 @@ from app_testkit import (
 )
 
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree

@@ -39,11 +39,11 @@ from textual.command import Provider
 from textual.screen import Screen
 
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.roots import Root
+from mcp_tui.config.servers import ServerSpec
 from mcp_tui.process.collector import LARGE_LISTING, freeze_survivors
 from mcp_tui.session.era import Era
 from mcp_tui.session.events import ConnectionState, Notice, ResourceUpdated
-from mcp_tui.session.roots import Root
-from mcp_tui.session.servers import ServerSpec
 from mcp_tui.ui.app.catalog_notes import catalog_note
 from mcp_tui.ui.app.chat_access import ChatAccess
 from mcp_tui.ui.app.commands import McpCommands
@@ -66,7 +66,7 @@ from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
 from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:  # annotations only: neither loads before the first frame
-    from mcp_tui.chat.settings import ChatSettings
+    from mcp_tui.config.chat_settings import ChatSettings
     from mcp_tui.session.elicitation import ElicitationHandler, ElicitationRequest
 
 #: The events that make start-up work wait (a mouse move does not).

@@ -19,7 +19,7 @@ from textual.app import App
 from mcp_tui.config.options import AppOptions
 
 if TYPE_CHECKING:
-    from mcp_tui.chat.settings import ChatSettings
+    from mcp_tui.config.chat_settings import ChatSettings
 
 
 class ChatAccess:
@@ -41,7 +41,7 @@ class ChatAccess:
     def settings(self) -> ChatSettings:
         """The chat's model settings: the open chat's (changed with F3), else the configured
         ones, with the provider chosen from the environment when none is named."""
-        from mcp_tui.chat.settings import ChatSettings, resolve
+        from mcp_tui.config.chat_settings import ChatSettings, resolve
 
         if self._app.is_screen_installed("chat"):
             screen = self._app.get_screen("chat")

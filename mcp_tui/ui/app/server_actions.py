@@ -19,10 +19,10 @@ from typing import Any
 
 from textual.app import App
 
+from mcp_tui.config.roots import Root
+from mcp_tui.config.servers import StdioTarget
 from mcp_tui.session.era import Era, mode_for, other_era
 from mcp_tui.session.events import ConnectionState, Notice
-from mcp_tui.session.roots import Root
-from mcp_tui.session.servers import StdioTarget
 from mcp_tui.ui.app.connections import Connections
 from mcp_tui.ui.app.server_watch import ServerWatch
 from mcp_tui.ui.event_buffer import EventBuffer

@@ -24,7 +24,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 from textual.worker import Worker
 
-from mcp_tui.chat.settings import ChatSettings
+from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.session.events import CallOutcome, ConnectionState
 from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.closing import closing

@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Label, OptionList, Select, SelectionL
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
-from mcp_tui.chat.settings import PROVIDERS, ChatSettings
+from mcp_tui.config.chat_settings import PROVIDERS, ChatSettings
 from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter

@@ -131,7 +131,7 @@ class SessionFeatures(SessionVerbs):
         entry = self.mcp_app.entries.get(server)
         if entry is None:
             return
-        from mcp_tui.session.roots import spec_roots
+        from mcp_tui.config.roots import spec_roots
         from mcp_tui.ui.screens.roots import RootsScreen
 
         connection = entry.connection

@@ -239,7 +239,7 @@ def details(ref: NodeRef, entry: ServerEntry | None) -> tuple[str, str]:
         return f"{shown_name(ref.server)} › {item.name}", "\n".join(text)
     if entry is None:
         return ref.server, ""
-    from mcp_tui.session.roots import describe_roots
+    from mcp_tui.config.roots import describe_roots
 
     text = [f"server: {entry.shown_name}"]
     if entry.shown_name != entry.name:

@@ -10,7 +10,7 @@ from typing import Literal
 
 from msgspec import Struct, field
 
-from mcp_tui.session.oauth_settings import OAuthSettings
+from mcp_tui.config.oauth_settings import OAuthSettings
 
 #: ``auto`` sends ``initialize`` (2025-11-25) and adopts 2026-07-28 only when a server refuses it
 #: (``session/era.py`` says why); ``legacy`` never tries 2026-07-28, ``2026-07-28`` always uses it.

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from msgspec import Struct
 
-from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 
 
 class Root(Struct, frozen=True):

@@ -1,7 +1,7 @@
 """Per-server OAuth settings: what the user configured, before any server was asked anything.
 
 Pure data (no ``mcp``): built by ``config`` from a ``[servers.NAME.oauth]`` table and carried on
-:class:`~mcp_tui.session.servers.HttpTarget`. The defaults need no configuration at all: discovery
+:class:`~mcp_tui.config.servers.HttpTarget`. The defaults need no configuration at all: discovery
 (protected resource metadata, then authorization server metadata), dynamic client registration and
 the authorization code flow with PKCE, all done by the SDK when a server answers 401.
 
