@@ -19,7 +19,7 @@ from tui_driver import _messages, press_on, quit_app, wait_for
 
 from mcp_tui.cli import main as cli
 from mcp_tui.config.options import AppOptions, ToolCallRequest
-from mcp_tui.session.servers import ServerSpec, StdioTarget
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation import ElicitationScreen
 

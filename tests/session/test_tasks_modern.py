@@ -15,12 +15,12 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from session_testkit import FIXTURES, Recorder, ScriptedHandler, connected, load_fixture
 
+from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.errors import TaskEnded
 from mcp_tui.session import tasks_modern
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.era import MODERN_ERA, needed_era
 from mcp_tui.session.events import CallOutcome, Notice
-from mcp_tui.session.servers import ServerSpec, StdioTarget
 from mcp_tui.session.tasks_modern import EXTENSION, ModernTasks, calling
 
 pytestmark = pytest.mark.anyio
