@@ -116,7 +116,7 @@ class Harness:
             raise RuntimeError(f"could not call {tool}")
 
     def form_screen(self) -> Any:
-        from mcp_tui.ui.screens.elicitation import ElicitationScreen
+        from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
         screen = self.app.screen
         return screen if isinstance(screen, ElicitationScreen) else None

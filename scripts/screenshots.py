@@ -61,7 +61,7 @@ from mcp_tui.ui.app import McpTuiApp  # noqa: E402
 from mcp_tui.ui.app.help import HelpScreen  # noqa: E402
 from mcp_tui.ui.arming_delay import ARMING  # noqa: E402
 from mcp_tui.ui.screens.confirm import ConfirmScreen  # noqa: E402
-from mcp_tui.ui.screens.elicitation import ElicitationScreen  # noqa: E402
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen  # noqa: E402
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen  # noqa: E402
 
 FORM_SIZE = (100, 30)

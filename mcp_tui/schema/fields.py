@@ -7,7 +7,7 @@ nothing of the engine above them: ``describe.py`` words a field's rules, ``forma
 ``rules.py`` check them, and all of them build on this model, never the other way round.
 
 Every string in here (names, titles, descriptions, option labels and values) came from a server and
-is untrusted: display it only through ``mcp_tui.untrusted`` / ``mcp_tui.ui.text``.
+is untrusted: display it only through ``mcp_tui.untrusted`` / ``mcp_tui.ui.literal``.
 """
 
 from __future__ import annotations

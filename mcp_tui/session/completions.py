@@ -9,7 +9,7 @@ server advertises the ``completions`` capability, and it never raises: a failure
 result). Every value is the server's text and untrusted.
 
 The UI debounces the keystrokes and cancels a request a newer keystroke made stale
-(``ui/completions.py``); cancelling the awaiting task abandons the request here.
+(``ui/argument_completions.py``); cancelling the awaiting task abandons the request here.
 """
 
 from __future__ import annotations

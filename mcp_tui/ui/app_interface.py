@@ -17,7 +17,7 @@ from textual.screen import Screen
 
 from mcp_tui.config.roots import Root
 from mcp_tui.session.era import Era
-from mcp_tui.ui.state import Connection, ServerEntry
+from mcp_tui.ui.server_state import Connection, ServerEntry
 from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
 
 if TYPE_CHECKING:  # annotations only: neither loads before the first frame

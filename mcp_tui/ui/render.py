@@ -2,7 +2,7 @@
 
 Each :class:`Entry` has a bounded ``summary`` (literal ``Content``, shown inline) and the ``full``
 plain text (shown, made visible, in the detail view), so a 30 MB tool result never lands in a
-widget but is still reachable. Every server string goes through :mod:`mcp_tui.ui.text`.
+widget but is still reachable. Every server string goes through :mod:`mcp_tui.ui.literal`.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from mcp_tui.session.events import (
 from mcp_tui.session.sampling import SamplingOutcome
 from mcp_tui.session.server_exit import stderr_summary
 from mcp_tui.session.structured import result_view
+from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.shown_names import shown_name
-from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.url_waits import FINISHED, UrlWait
 
 #: Inline bounds for one block of server text in the transcript; the rest is in the detail view.

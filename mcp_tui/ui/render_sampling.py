@@ -2,7 +2,7 @@
 
 The same shape as the elicitation entries in ``render.py`` (an answer is drawn by its
 ``answered_entry``): a bounded literal summary inline and the full text for the detail
-view. Every server string goes through :mod:`mcp_tui.ui.text`.
+view. Every server string goes through :mod:`mcp_tui.ui.literal`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from textual.content import Content
 
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.render import (
     ANSWERED,
     Block,
@@ -23,7 +24,6 @@ from mcp_tui.ui.render import (
     server_block,
 )
 from mcp_tui.ui.shown_names import shown_name
-from mcp_tui.ui.text import literal_line
 
 
 def _conversation(request: SamplingRequest) -> str:

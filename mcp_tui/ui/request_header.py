@@ -13,8 +13,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.shown_names import shown_name
-from mcp_tui.ui.text import literal_line
 
 if TYPE_CHECKING:
     _ScreenBase = Screen[Any]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from textual._context import active_app
 
-from mcp_tui.ui.state import ServerEntry
+from mcp_tui.ui.server_state import ServerEntry
 
 
 def shown_name(server: str) -> str:

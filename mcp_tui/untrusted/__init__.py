@@ -4,7 +4,7 @@ Every string a server controls (messages, titles, descriptions, option labels, t
 data, error messages, stderr) is untrusted. Textual writes control bytes to the terminal verbatim
 (an OSC 52 sequence in a label writes the clipboard, OSC 0 renames the window), so escaping markup
 is not enough: control characters must be replaced by visible escapes *before* display. This module
-is pure (no Textual); ``mcp_tui.ui.text`` wraps its output in literal ``Content`` so it is never
+is pure (no Textual); ``mcp_tui.ui.literal`` wraps its output in literal ``Content`` so it is never
 parsed as markup either.
 """
 

@@ -24,7 +24,7 @@ from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.sampling import SamplingScreen
+from mcp_tui.ui.screens.sampling_review import SamplingScreen
 
 pytestmark = pytest.mark.anyio
 

@@ -25,7 +25,7 @@ from test_session_snapshots import make_session_app
 from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.chat import ChatScreen
+from mcp_tui.ui.screens.chat_screen import ChatScreen
 from mcp_tui.ui.widgets.chat_blocks import ToolBlock
 
 SMALL = (80, 24)

@@ -29,7 +29,7 @@ from mcp_tui.chat.conversation import ChatEvent, TextDelta, ToolCallProposed, Tu
 from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.ui.screens.chat import ChatScreen
+from mcp_tui.ui.screens.chat_screen import ChatScreen
 
 pytestmark = pytest.mark.anyio
 

@@ -29,7 +29,7 @@ from mcp_tui.config.chat_settings import ChatSettings, ProviderKind
 from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.chat import ChatScreen
+from mcp_tui.ui.screens.chat_screen import ChatScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.ui.widgets.chat_blocks import ModelBlock, ToolBlock, UserBlock

@@ -38,7 +38,7 @@ from mcp_tui.config.options import AppOptions  # noqa: E402
 from mcp_tui.config.servers import ServerSpec, StdioTarget  # noqa: E402
 from mcp_tui.session.events import ConnectionState  # noqa: E402
 from mcp_tui.ui.app import McpTuiApp  # noqa: E402
-from mcp_tui.ui.screens.elicitation import ElicitationScreen  # noqa: E402
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen  # noqa: E402
 from mcp_tui.ui.screens.session import SessionScreen  # noqa: E402
 from tests.proc_kit import processes_with  # noqa: E402
 

@@ -52,8 +52,8 @@ def markup_widget(name: str) -> str | None:
 TEXT_KEYWORDS = frozenset({"label", "title", "prompt", "content", "renderable", "tooltip", "text"})
 #: Literal builders: not parsed as markup, but control characters pass through them.
 LITERAL_BUILDERS = frozenset({"Content", "Text"})
-#: Helpers whose result is safe server text (mcp_tui.untrusted and mcp_tui.ui.text; ``inert`` keeps
-#: the length, for a widget's value).
+#: Helpers whose result is safe server text (mcp_tui.untrusted and mcp_tui.ui.literal; ``inert``
+#: keeps the length, for a widget's value).
 SANITIZERS = frozenset({"visible", "one_line", "inert", "literal", "literal_line", "literal_text",
                         "literal_text_line", "styled", "assemble"})  # fmt: skip
 #: Of those, the ones that return a ``Content``/``Text`` (markup-inert); ``visible`` and

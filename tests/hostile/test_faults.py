@@ -27,7 +27,7 @@ from mcp_tui.config.options import AppOptions
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 pytestmark = pytest.mark.anyio
 

@@ -30,7 +30,7 @@ from mcp_tui.session.elicitation_gate import ElicitationGate
 from mcp_tui.session.events import ElicitationRefused, Notice, SessionEvent
 from mcp_tui.session.sdk_refusals import sdk_refusal
 from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.url.check import UrlVerdict, check_url
 
 # ---- strategies ---------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from hostile_kit import (
 from textual.widgets import Input
 
 from mcp_tui.ui.screens.detail import DetailScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 pytestmark = pytest.mark.anyio
 

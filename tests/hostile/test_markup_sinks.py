@@ -52,11 +52,11 @@ ALLOWED: dict[tuple[str, str, str], str] = {
             ("Content", 'f"{self._no} n"'),
         ]
     },
-    ("mcp_tui/ui/screens/elicitation.py", "Static", 'Content("Schema notes: " + " · ".join(notes))'):
+    ("mcp_tui/ui/screens/elicitation_form.py", "Static", 'Content("Schema notes: " + " · ".join(notes))'):
         "notes are one_line(...) of every note (comprehension plus appends)",
-    ("mcp_tui/ui/screens/elicitation.py", "Content", '"Schema notes: " + " · ".join(notes)'):
+    ("mcp_tui/ui/screens/elicitation_form.py", "Content", '"Schema notes: " + " · ".join(notes)'):
         "notes are one_line(...) of every note (comprehension plus appends)",
-    ("mcp_tui/ui/screens/oauth.py", "Static", "text"):
+    ("mcp_tui/ui/screens/sign_in.py", "Static", "text"):
         "Content.assemble of constants and literal_line(uri)",
     ("mcp_tui/ui/screens/chat_extras.py", "OptionList",
      '*( Option( literal_line( f"{s.created.replace(\'T\', \' \')[:16]} '
@@ -136,7 +136,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/widgets/session/transcript.py", "Static", "b.content"):
         "Block.content is a Content from render.py (the runs Entry.summary is joined from), "
         "whose Content(...) calls are checked here",
-    ("mcp_tui/ui/screens/sampling.py", "Static", "from_server(server, what)"):
+    ("mcp_tui/ui/screens/sampling_review.py", "Static", "from_server(server, what)"):
         "from_server returns Content: mcp-tui's words and the role through literal_line(), the "
         "server's name through literal_line()",
     ("mcp_tui/ui/widgets/text/server_text.py", ".label =", "label"):
@@ -171,14 +171,14 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "an int count of queued requests",
     ("mcp_tui/ui/request_header.py", "Content", "self.asks()"):
         "each request screen's own constant words (' asks for input', ...)",
-    ("mcp_tui/ui/screens/elicitation.py", "Static", "self.header_content()"):
+    ("mcp_tui/ui/screens/elicitation_form.py", "Static", "self.header_content()"):
         "RequestHeader.header_content (request_header.py): constants and literal_line of the "
         "server and tool names; its Content calls are checked here",
-    ("mcp_tui/ui/screens/sampling.py", "Select",
+    ("mcp_tui/ui/screens/sampling_review.py", "Select",
      "[(literal_text_line(t.name, limit=60), i) for i, t in enumerate(request.tools)]"):
         "each label is literal_text_line of the tool name (Rich Text, never markup); the values "
         "are indices",
-    ("mcp_tui/ui/screens/sampling.py", "Static", "self.header_content()"):
+    ("mcp_tui/ui/screens/sampling_review.py", "Static", "self.header_content()"):
         "RequestHeader.header_content (request_header.py): constants and literal_line of the "
         "server and tool names; its Content calls are checked here",
     ("mcp_tui/ui/render.py", "assemble", "warning"):
@@ -194,7 +194,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/widgets/key_footer.py", ".tooltip =",
      "key.tooltip if key is not None and key.tooltip else None"):
         "binding tooltips and descriptions of mcp-tui's own (or Textual's) BINDINGS",
-    ("mcp_tui/ui/screens/oauth.py", "styled", 'f" {uri}"'):
+    ("mcp_tui/ui/screens/sign_in.py", "styled", 'f" {uri}"'):
         "mcp-tui's own loopback redirect URI, not server text",
     **{
         ("mcp_tui/ui/screens/url_consent.py", "styled", source): "url_check's verdict: the "

@@ -23,7 +23,7 @@ from textual.widgets import Input
 
 from mcp_tui.config.options import AppOptions
 from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 pytestmark = pytest.mark.anyio
 

@@ -17,7 +17,7 @@ from tui_driver import elicitation_answers, quit_app, tool_results, wait_for
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

@@ -22,7 +22,7 @@ from tui_driver import quit_app, wait_for
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 pytestmark = pytest.mark.interop
 

@@ -19,7 +19,7 @@ from textual.widgets import Input, Select, Static, TextArea
 from tui_driver import _messages, quit_app, result_text, tool_results, wait_for
 
 from mcp_tui.cli import main as cli
-from mcp_tui.ui.screens.sampling import SamplingScreen
+from mcp_tui.ui.screens.sampling_review import SamplingScreen
 
 pytestmark = [pytest.mark.interop]
 

@@ -35,7 +35,7 @@ from mcp_tui.config.servers import ProtocolMode
 from mcp_tui.schema.fields import FieldKind
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.widgets.form.form_controls import MultiControl, SelectControl
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]

@@ -25,7 +25,7 @@ from mcp_tui.config.options import AppOptions
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.roots import RootsScreen
+from mcp_tui.ui.screens.roots_dialog import RootsScreen
 
 pytestmark = [pytest.mark.interop]
 

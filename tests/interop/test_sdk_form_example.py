@@ -31,7 +31,7 @@ from tui_driver import (
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

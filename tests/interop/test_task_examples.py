@@ -24,8 +24,8 @@ from mcp_tui.cli import main as cli
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.screens.sampling import SamplingScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from mcp_tui.ui.screens.sampling_review import SamplingScreen
 from tests.waits import mounted_screen
 
 pytestmark = [pytest.mark.interop]

@@ -21,7 +21,7 @@ from mcp_tui.cli import main as cli
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 pytestmark = [pytest.mark.interop]
 

@@ -20,7 +20,7 @@ from textual.widgets import Input
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.elicitation import CancelAll
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.ui.screens.oauth import OAuthWaitScreen, TuiAuthorizationHandler
+from mcp_tui.ui.screens.sign_in import OAuthWaitScreen, TuiAuthorizationHandler
 from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
 from mcp_tui.url.browser import OpenResult
 from mcp_tui.url.check import UrlVerdict

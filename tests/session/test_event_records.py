@@ -13,7 +13,7 @@ from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.events import CallOutcome, ConnectionState, Notice, ToolInfo, TrafficRecorded
-from mcp_tui.ui.state import ServerEntry
+from mcp_tui.ui.server_state import ServerEntry
 
 
 def test_frozen_records_refuse_changes() -> None:

@@ -31,7 +31,7 @@ from mcp_tui.demo.server import demo_stdio_command, demo_stdio_env
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.widgets.form.field_row import FieldRow
 from tests import waits
 from tests.proc_kit import processes_with

@@ -57,7 +57,7 @@ from mcp_tui.ui.render import notice_entry
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.detail import DetailScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.widgets.session.log_panel import BATCH_CHARS, MIN_BATCH_LINES
 from mcp_tui.ui.widgets.session.running_calls import RunningCall
 
@@ -120,7 +120,7 @@ def test_first_frame_imports_only_what_it_paints() -> None:
         "pydantic_ai",
         "mcp_tui.config.chat_settings",
         "mcp_tui.chat.conversation",
-        "mcp_tui.ui.screens.chat",
+        "mcp_tui.ui.screens.chat_screen",
     )
     script = textwrap.dedent(
         f"""

@@ -21,7 +21,7 @@ from mcp_tui.ui.app.commands import verbs
 from mcp_tui.ui.messages import ElicitationFinished
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.pick import PickScreen
-from mcp_tui.ui.screens.roots import RootsScreen
+from mcp_tui.ui.screens.roots_dialog import RootsScreen
 
 pytestmark = pytest.mark.anyio
 

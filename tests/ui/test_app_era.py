@@ -22,7 +22,7 @@ from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.app.commands import verbs
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 pytestmark = pytest.mark.anyio
 

@@ -26,7 +26,7 @@ from mcp_tui.config.options import AppOptions
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.oauth import OAuthWaitScreen, TuiAuthorizationHandler
+from mcp_tui.ui.screens.sign_in import OAuthWaitScreen, TuiAuthorizationHandler
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.url.browser import OpenResult
 from mcp_tui.url.check import UrlVerdict

@@ -20,8 +20,8 @@ from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
 from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.screens.confirm import ArmedConfirmScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.screens.sampling import SamplingScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from mcp_tui.ui.screens.sampling_review import SamplingScreen
 from tests.ui.burst_keys import burst
 from tests.waits import wait_until
 

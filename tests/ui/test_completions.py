@@ -20,7 +20,7 @@ from textual.widgets import Input, Static
 
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.completions import Completion
-from mcp_tui.ui.completions import completer_for
+from mcp_tui.ui.argument_completions import completer_for
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from tests.session.session_testkit import RAW_SERVER, connected
 from tests.ui.burst_keys import burst

@@ -49,7 +49,7 @@ def tree_label(app: object) -> object:
 
 def test_a_failed_server_says_how_to_retry() -> None:
     from mcp_tui.config.servers import ServerSpec, StdioTarget
-    from mcp_tui.ui.state import ServerEntry
+    from mcp_tui.ui.server_state import ServerEntry
 
     entry = ServerEntry(ServerSpec("demo", StdioTarget("x")), state=ConnectionState.FAILED)
     assert "R retries" in server_label(entry).plain

@@ -50,7 +50,7 @@ from textual.widgets import ProgressBar
 from mcp_tui.demo.booking import booking_reference, describe_day
 from mcp_tui.demo.forms import PREFERENCES_SCHEMA
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.widgets.session.running_calls import RunningCall
 
 pytestmark = pytest.mark.anyio

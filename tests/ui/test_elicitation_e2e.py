@@ -26,7 +26,7 @@ from mcp_tui.session.events import CallOutcome, SessionEvent
 from mcp_tui.ui.app.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.messages import ElicitationFinished
 from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from tests.waits import wait_until
 
 SERVER = Path(__file__).resolve().parent.parent / "fixtures" / "elicit_server.py"

@@ -17,7 +17,7 @@ from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.app.collector_hold import holds
 from mcp_tui.ui.app.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 SIZE = (100, 30)
 

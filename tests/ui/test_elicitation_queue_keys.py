@@ -22,7 +22,7 @@ from textual.pilot import Pilot
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.app.elicitation_handler import TuiElicitationHandler
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.ui.widgets.form.schema_form import SchemaForm
 from tests.ui.burst_keys import burst

@@ -22,7 +22,7 @@ from mcp_tui.schema.fields import (
     TextFormat,
 )
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.widgets.form.field_row import FieldRow
 from mcp_tui.ui.widgets.form.form_fields import ChoiceFilter, TriStateControl, looks_secret
 from mcp_tui.ui.widgets.form.schema_form import SchemaForm

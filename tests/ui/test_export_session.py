@@ -30,7 +30,7 @@ from mcp_tui.config.options import AppOptions
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.screens.export_session import ExportSessionScreen
 from mcp_tui.untrusted import visible
 

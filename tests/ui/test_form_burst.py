@@ -19,7 +19,7 @@ from textual.app import App
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec, Option
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.widgets.form.schema_form import SchemaForm
 from tests.ui.burst_keys import DELIVERIES, Delivery, burst, send_burst, settle
 

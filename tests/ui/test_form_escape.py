@@ -18,7 +18,7 @@ from test_elicitation_screen import Host, form_screen, opts, request_for
 from mcp_tui.schema.fields import FieldKind, FieldSpec
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.anyio

@@ -11,7 +11,7 @@ from textual.app import App
 
 from mcp_tui.schema import parse_requested_schema
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.widgets.form.list_control import ItemInput, ListControl
 from tests.waits import wait_until
 

@@ -16,7 +16,7 @@ from textual.widgets import Input
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec, Option, TextFormat
 from mcp_tui.session.elicitation import ElicitationRequest
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 SMALL = (80, 24)
 LARGE = (120, 40)

@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec, Option
 from mcp_tui.session.elicitation import ElicitationRequest
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 SIZE = (100, 30)
 

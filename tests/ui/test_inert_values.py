@@ -32,8 +32,8 @@ from mcp_tui.session.completions import Completion
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.screens.sampling import SamplingScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from mcp_tui.ui.screens.sampling_review import SamplingScreen
 from mcp_tui.ui.widgets.text.inert import InertInput
 from mcp_tui.ui.widgets.text.inert_area import InertTextArea
 from tests.ui.app_testkit import ArgumentsHost

@@ -15,7 +15,7 @@ from textual.widgets import Select, Static, TextArea
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.sampling import SamplingScreen
+from mcp_tui.ui.screens.sampling_review import SamplingScreen
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.anyio

@@ -22,7 +22,7 @@ from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.sampling import SamplingScreen
+from mcp_tui.ui.screens.sampling_review import SamplingScreen
 from mcp_tui.ui.widgets.request.wire_panel import WirePanel
 from tests.ui.test_sampling_screen import transcript
 from tests.waits import wait_until

@@ -33,7 +33,7 @@ from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.testbench.load import load_test_file
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.screens.save_test import SaveTestScreen
 
 pytestmark = pytest.mark.anyio

@@ -21,7 +21,7 @@ from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.session.events import ConnectionState, Notice
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.widgets.session.catalog_tree import NodeRef, server_label
 from mcp_tui.ui.widgets.session.info_panel import details
 

@@ -23,8 +23,8 @@ from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.session.events import CallOutcome, ContentItem
 from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
 from mcp_tui.ui.render import outcome_entry
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.screens.sampling import SamplingScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from mcp_tui.ui.screens.sampling_review import SamplingScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.session.transcript import Transcript

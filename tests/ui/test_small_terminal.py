@@ -18,8 +18,8 @@ from textual.widgets import Button, Static
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.session.sampling import SamplingMessage, SamplingPart, SamplingRequest
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.screens.sampling import SamplingScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from mcp_tui.ui.screens.sampling_review import SamplingScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from tests.waits import wait_until
 

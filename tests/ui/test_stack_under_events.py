@@ -40,7 +40,7 @@ from mcp_tui.session.events import CallOutcome, ConnectionState, ContentItem, To
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 
 pytestmark = pytest.mark.anyio
@@ -143,7 +143,7 @@ async def test_a_form_withdrawn_under_an_arguments_form_leaves_that_form_and_its
 async def test_a_sign_in_withdrawn_under_another_servers_form_leaves_that_form() -> None:
     """Server b's sign-in consent is open; server a's form comes over it; b's sign-in is
     withdrawn: a's form, with what was typed, stays and still answers a."""
-    from mcp_tui.ui.screens.oauth import TuiAuthorizationHandler
+    from mcp_tui.ui.screens.sign_in import TuiAuthorizationHandler
 
     answers = Answers()
     app, _ = make_app({"a": answers.script("a")}, servers=("a",))
@@ -169,7 +169,7 @@ async def test_a_sign_in_withdrawn_under_another_servers_form_leaves_that_form()
 async def test_a_form_withdrawn_under_another_servers_sign_in_leaves_the_sign_in() -> None:
     """Server a's form is open; server b's sign-in consent comes over it; a drops: b's consent
     stays and still answers b."""
-    from mcp_tui.ui.screens.oauth import TuiAuthorizationHandler
+    from mcp_tui.ui.screens.sign_in import TuiAuthorizationHandler
 
     answers = Answers()
     app, factory = make_app({"a": answers.script("a")}, servers=("a",))
@@ -473,7 +473,7 @@ async def test_the_chat_keeps_its_place_when_a_form_under_or_over_it_is_withdraw
     chat is on top, focused, still open."""
     from mcp_tui.config.chat_settings import ChatSettings
     from mcp_tui.config.options import AppOptions
-    from mcp_tui.ui.screens.chat import ChatScreen
+    from mcp_tui.ui.screens.chat_screen import ChatScreen
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     settings = ChatSettings(provider="openai-compatible", base_url="http://127.0.0.1:9", model="m")
@@ -605,7 +605,7 @@ async def test_the_palettes_chat_over_a_form_over_the_chat_never_stacks_the_chat
     chosen: the chat (one installed screen) was pushed a second time, over the form."""
     from mcp_tui.config.chat_settings import ChatSettings
     from mcp_tui.config.options import AppOptions
-    from mcp_tui.ui.screens.chat import ChatScreen
+    from mcp_tui.ui.screens.chat_screen import ChatScreen
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     settings = ChatSettings(provider="openai-compatible", base_url="http://127.0.0.1:9", model="m")

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 
 from mcp_tui.schema.parse import parse_requested_schema
 from mcp_tui.session.elicitation import ElicitationRequest
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.widgets.request.wire_panel import WirePanel, schema_lines, toggle_wire, wire_shown
 from tests.fixtures.elicit_server import ALL_FIELDS_SCHEMA
 from tests.ui.test_elicitation_e2e import Host, echoed, open_form, session

@@ -23,8 +23,8 @@ from mcp_tui.ui.app.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.app.help import HelpScreen
 from mcp_tui.ui.closing import close_wherever, open_dialog
 from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
-from mcp_tui.ui.screens.sampling import SamplingScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from mcp_tui.ui.screens.sampling_review import SamplingScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from tests.ui.test_elicitation_handler import SIZE, Host, form_request, url_request
 from tests.waits import wait_until

@@ -19,7 +19,7 @@ from textual.widgets import Button
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.app.elicitation_handler import TuiElicitationHandler
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from tests.ui.burst_keys import burst
 from tests.url.conftest import Recorder

@@ -61,7 +61,7 @@ from mcp_tui.ui.messages import (
 )
 from mcp_tui.ui.render import elicitation_finished_entry, elicitation_shown_entry
 from mcp_tui.ui.screens.session import SessionScreen
-from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
+from mcp_tui.ui.server_state import Connection, ConnectionFactory, ServerEntry
 from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
 from mcp_tui.untrusted import one_line
 

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from textual.content import Content
 
 from mcp_tui.session.events import CatalogChanged, PromptInfo, ResourceInfo, ToolInfo
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.render import Entry
-from mcp_tui.ui.state import ServerEntry
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.server_state import ServerEntry
 
 #: Names listed per change at most ("3 new: a, b, c, …").
 SHOWN_NAMES = 3

@@ -70,7 +70,7 @@ class ChatAccess:
             )
             return
         if not self._app.is_screen_installed("chat"):
-            from mcp_tui.ui.screens.chat import ChatScreen
+            from mcp_tui.ui.screens.chat_screen import ChatScreen
 
             self._app.install_screen(ChatScreen(self.settings(), os.environ), name="chat")
         chat = self._app.get_screen("chat")

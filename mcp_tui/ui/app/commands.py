@@ -29,7 +29,7 @@ from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app.palette import Verb, VerbPalette, in_group_order, key_for
 from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.screens.session import SessionScreen
-from mcp_tui.ui.state import ServerEntry
+from mcp_tui.ui.server_state import ServerEntry
 
 VerbSource = Callable[[McpApp, SessionScreen], Iterable[Verb]]
 ServerVerbSource = Callable[[McpApp, SessionScreen, ServerEntry], Iterable[Verb]]

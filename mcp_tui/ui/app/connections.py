@@ -39,7 +39,7 @@ from mcp_tui.config.options import AppOptions
 from mcp_tui.process.startup import resume_collector
 from mcp_tui.session.events import ConnectionState, Notice, ServerStateChanged, SessionEvent
 from mcp_tui.ui.event_buffer import EventBuffer
-from mcp_tui.ui.state import Connection, ConnectionFactory, ServerEntry
+from mcp_tui.ui.server_state import Connection, ConnectionFactory, ServerEntry
 
 if TYPE_CHECKING:  # annotations only; the modules load after the first frame, when needed
     from mcp_tui.session.elicitation import ElicitationHandler
@@ -133,7 +133,7 @@ class Connections:
         """The TUI's sign-in screens; ``None`` (stored tokens only) if they cannot load."""
         if self.auth_handler is None:
             try:
-                module = importlib.import_module("mcp_tui.ui.screens.oauth")
+                module = importlib.import_module("mcp_tui.ui.screens.sign_in")
                 self.auth_handler = cast(
                     "AuthorizationHandler", module.TuiAuthorizationHandler(self._app)
                 )

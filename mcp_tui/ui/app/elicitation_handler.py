@@ -7,7 +7,7 @@ connection runs in a Textual worker); the handler
 - queues requests first come, first served, so only one elicitation screen shows at a time
   (:class:`~mcp_tui.ui.app.request_line.RequestLine`), and keeps the count of waiting requests
   visible on the screen that is showing;
-- pushes :class:`~mcp_tui.ui.screens.elicitation.ElicitationScreen` for form mode and the URL
+- pushes :class:`~mcp_tui.ui.screens.elicitation_form.ElicitationScreen` for form mode and the URL
   consent screen for URL mode, both ``ModalScreen[ElicitationOutcome]``; a
   ``sampling/createMessage`` goes to :mod:`mcp_tui.ui.app.sampling_handler`, in the same line
   (the session sees one handler for both);
@@ -39,7 +39,7 @@ from mcp_tui.ui.app.request_line import ABANDONED_NOTE, AnswersFile, RequestLine
 from mcp_tui.ui.app.sampling_handler import TuiSamplingHandler
 from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.messages import ElicitationFinished, ElicitationShown
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.screen import Screen
 
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.literal import literal_line
 
 #: The palette's groups, in the order they are shown (a verb's ``group`` names one).
 GROUPS: tuple[str, ...] = ("Help", "Call", "Server", "Waiting", "View", "App")

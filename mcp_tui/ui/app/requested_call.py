@@ -20,7 +20,7 @@ from mcp_tui.config.options import ToolCallRequest
 from mcp_tui.session.events import ConnectionState, Notice
 from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.screens.session import SessionScreen
-from mcp_tui.ui.state import ServerEntry
+from mcp_tui.ui.server_state import ServerEntry
 from mcp_tui.untrusted import one_line
 
 

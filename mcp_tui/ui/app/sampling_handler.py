@@ -1,6 +1,6 @@
 """The TUI's answer to a ``sampling/createMessage``: its review screen, in the forms' line.
 
-:class:`TuiSamplingHandler` shows each request on the review screen (``screens/sampling.py``)
+:class:`TuiSamplingHandler` shows each request on the review screen (``screens/sampling_review.py``)
 when its turn comes in the line the elicitation forms wait in (``request_line.py``: one screen a
 server asked for at a time), posts ``SamplingShown`` and ``SamplingFinished`` to the app for the
 transcript, closes the screen if the server withdraws the request (keeping what was typed), never
@@ -24,7 +24,7 @@ from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.ui.app.request_line import ABANDONED_NOTE, AnswersFile, RequestLine, say_withdrawn
 
 if TYPE_CHECKING:
-    from mcp_tui.ui.screens.sampling import SamplingScreen
+    from mcp_tui.ui.screens.sampling_review import SamplingScreen
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class TuiSamplingHandler:
 
     async def _show(self, request: SamplingRequest) -> SamplingOutcome:
         from mcp_tui.ui.messages import SamplingFinished, SamplingShown
-        from mcp_tui.ui.screens.sampling import SamplingScreen
+        from mcp_tui.ui.screens.sampling_review import SamplingScreen
 
         answer: asyncio.Future[SamplingOutcome] = asyncio.get_running_loop().create_future()
 

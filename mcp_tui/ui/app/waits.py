@@ -20,7 +20,7 @@ from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.session.events import ConnectionState, ElicitationCompleted, LogReceived
 from mcp_tui.ui.render import Entry, url_wait_entry
 from mcp_tui.ui.screens.session import SessionScreen
-from mcp_tui.ui.state import ServerEntry
+from mcp_tui.ui.server_state import ServerEntry
 from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
 from mcp_tui.untrusted import one_line
 

@@ -34,10 +34,10 @@ from mcp_tui.schema.arguments.nodes import ObjectNode
 from mcp_tui.ui.closing import close_wherever, open_dialog
 from mcp_tui.ui.json_args import parse_arguments
 from mcp_tui.ui.key_order import OrderedButton, SequencedScreen, after_keys
+from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.screens.arguments_origin import confirm_restart, has_line, origin_text
 from mcp_tui.ui.styled_once import StyledOnce
-from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.arguments.arguments_bodies import (
     Body,
     EditorBody,
@@ -49,7 +49,7 @@ from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.server_text import ServerText
 
 if TYPE_CHECKING:
-    from mcp_tui.ui.completions import ArgumentCompletions, Completer
+    from mcp_tui.ui.argument_completions import ArgumentCompletions, Completer
 
 #: The checkbox of a tool that may run as a task (mcp-tui's own words).
 TASK_LABEL = Content("Run as a task (tasks/get for the status, tasks/result for the result)")
@@ -102,8 +102,9 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         prefill: Prefill | None = None,
     ) -> None:
         super().__init__(classes="dialog-screen")
-        #: The server's ``completion/complete`` for these arguments (``ui/completions.py``), when
-        #: it offers completions (prompt arguments, template variables).
+        #: The server's ``completion/complete`` for these arguments
+        #: (``ui/argument_completions.py``), when it offers completions (prompt arguments, template
+        #: variables).
         self._completer = completer
         self.completions: ArgumentCompletions | None = None
         self._suggestions = Static(Content(""), id="arguments-suggestions")
@@ -193,7 +194,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
 
     async def on_mount(self) -> None:
         if self._completer is not None:
-            from mcp_tui.ui.completions import ArgumentCompletions
+            from mcp_tui.ui.argument_completions import ArgumentCompletions
 
             self.completions = ArgumentCompletions(self, self._completer, self._suggestions)
         await self._show_body()

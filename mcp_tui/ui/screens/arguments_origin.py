@@ -11,8 +11,8 @@ from __future__ import annotations
 from textual.content import Content
 
 from mcp_tui.schema.arguments.last_sent import Prefill
+from mcp_tui.ui.literal import literal
 from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.text import literal
 
 
 def origin_text(prefill: Prefill, remembered: bool) -> Content:

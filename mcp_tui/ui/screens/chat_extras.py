@@ -24,7 +24,7 @@ from textual.widgets.selection_list import Selection
 
 from mcp_tui.config.chat_settings import PROVIDERS, ChatSettings
 from mcp_tui.ui.closing import close_wherever
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
 from mcp_tui.ui.widgets.text.inert_area import InertTextArea

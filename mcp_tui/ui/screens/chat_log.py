@@ -1,12 +1,12 @@
 """The chat's log: the conversation's events shown as blocks, and each tool call put to the user.
 
-The base of :class:`~mcp_tui.ui.screens.chat.ChatScreen`, which composes the log (``#chat-log``)
-and the input (``#chat-input``) and runs the turns. What the conversation emits
-(:mod:`mcp_tui.chat.conversation`: a reply started, text arriving, a tool call proposed or
-finished, the turn ended) becomes blocks here (:mod:`mcp_tui.ui.widgets.chat_blocks`); the turn
-waits in :meth:`ChatLog._approve` while the user answers a tool call's block (``y``, ``a``, ``n``
-or its buttons). A turn's worker can outlive the log's widgets while the app closes; what it emits
-then is dropped (``closing.py``).
+The base of :class:`~mcp_tui.ui.screens.chat_screen.ChatScreen`, which composes the log
+(``#chat-log``) and the input (``#chat-input``) and runs the turns. What the conversation emits
+(:mod:`mcp_tui.chat.conversation`: a reply started, text arriving, a tool call proposed or finished,
+the turn ended) becomes blocks here (:mod:`mcp_tui.ui.widgets.chat_blocks`); the turn waits in
+:meth:`ChatLog._approve` while the user answers a tool call's block (``y``, ``a``, ``n`` or its
+buttons). A turn's worker can outlive the log's widgets while the app closes; what it emits then is
+dropped (``closing.py``).
 """
 
 from __future__ import annotations

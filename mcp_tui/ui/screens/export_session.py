@@ -21,7 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from mcp_tui.ui.closing import close_wherever
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
 

@@ -21,8 +21,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
+from mcp_tui.ui.literal import literal_text_line
 from mcp_tui.ui.render import pretty_json
-from mcp_tui.ui.text import literal_text_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
 

@@ -20,7 +20,7 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from mcp_tui.ui.closing import close_wherever
-from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 

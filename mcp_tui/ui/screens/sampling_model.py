@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from textual.binding import Binding
 from textual.widgets import Input, Select, TextArea
 
-from mcp_tui.ui.text import literal
+from mcp_tui.ui.literal import literal
 
 if TYPE_CHECKING:
     from mcp_tui.session.sampling import SamplingRequest

@@ -37,7 +37,7 @@ from mcp_tui.ui.event_buffer import Batch
 from mcp_tui.ui.messages import EntryDetailRequested
 from mcp_tui.ui.render import dropped_entry, notice_entry, refused_entry, state_entry
 from mcp_tui.ui.screens.session_layout import SessionLayout
-from mcp_tui.ui.state import ServerEntry
+from mcp_tui.ui.server_state import ServerEntry
 from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree, NodeRef
 
 #: Traffic messages kept for "Export session…" (the oldest go first; ``--log`` keeps all).

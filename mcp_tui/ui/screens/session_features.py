@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from mcp_tui.session.events import LOG_LEVELS, CallOutcome, Notice, ResourceInfo
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.render import notice_entry
 from mcp_tui.ui.screens.session_verbs import SessionVerbs
 from mcp_tui.ui.screens.url_required import url_required
-from mcp_tui.ui.state import ServerEntry
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.server_state import ServerEntry
 from mcp_tui.untrusted import one_line
 
 Severity = Literal["information", "warning", "error"]
@@ -132,7 +132,7 @@ class SessionFeatures(SessionVerbs):
         if entry is None:
             return
         from mcp_tui.config.roots import spec_roots
-        from mcp_tui.ui.screens.roots import RootsScreen
+        from mcp_tui.ui.screens.roots_dialog import RootsScreen
 
         connection = entry.connection
         current = connection.roots if connection is not None else spec_roots(entry.spec)

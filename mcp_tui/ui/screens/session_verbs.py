@@ -20,10 +20,10 @@ from mcp_tui.session.events import CallOutcome, ConnectionState, ResourceInfo
 from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.call_history import CallHistory
 from mcp_tui.ui.closing import closing
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.render import Entry, call_entry, outcome_entry
 from mcp_tui.ui.screens.url_required import UrlRound, url_required
-from mcp_tui.ui.state import Connection, ServerEntry
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.server_state import Connection, ServerEntry
 from mcp_tui.ui.uri_template import expand, variables
 from mcp_tui.untrusted import one_line
 
@@ -307,7 +307,7 @@ class SessionVerbs(Screen[None]):
                     self.get_prompt(server, name, {k: str(v) for k, v in arguments.items()})
 
         title = f"{server} › prompt {prompt.title or prompt.name}"
-        from mcp_tui.ui.completions import completer_for
+        from mcp_tui.ui.argument_completions import completer_for
         from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
 
         completer = completer_for(connection, "prompt", name)
@@ -385,7 +385,7 @@ class SessionVerbs(Screen[None]):
                 uri = expand(template.uri, {k: str(v) for k, v in values.items()})
                 self.read_resource(server, uri, template.name)
 
-        from mcp_tui.ui.completions import completer_for
+        from mcp_tui.ui.argument_completions import completer_for
         from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
 
         connection = self.mcp_app.connection(server)

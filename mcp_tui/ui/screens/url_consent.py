@@ -41,11 +41,11 @@ from textual.widgets import Static
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
+from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.request_header import RequestHeader
 from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.styled_once import StyledOnce
-from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.request.answer_bar import (
     ACCEPT_HINT,

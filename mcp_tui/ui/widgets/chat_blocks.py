@@ -6,7 +6,7 @@ unless the tool was allowed for the session; its result (or why it did not run) 
 server's region (``widgets/text/server_text``), folded to a few lines with the whole text a key
 press away (Enter toggles the block).
 
-Model text and tool results are shown as literal text (``ui/text.literal``): a model can repeat
+Model text and tool results are shown as literal text (``ui/literal.literal``): a model can repeat
 anything a server said, so neither is ever parsed as markup or passed to the terminal raw.
 """
 
@@ -21,8 +21,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Button, Static
 
+from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.render import clip
-from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.text.server_text import ServerText
 
 Approval = Literal["once", "always", "deny"]

@@ -23,7 +23,7 @@ from textual.widgets import Button, Static
 from mcp_tui.schema.arguments.nodes import Node, Path
 from mcp_tui.schema.arguments.state import State
 from mcp_tui.ui.key_order import OrderedButton
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.literal import literal_line
 
 
 class FormHost(Protocol):

@@ -20,7 +20,7 @@ from textual.widgets import Static
 from mcp_tui.schema.arguments.nodes import JsonValue, Leaf, Path
 from mcp_tui.schema.arguments.state import JsonState, LeafState
 from mcp_tui.schema.fields import FieldKind, FieldSpec, RawValue
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.widgets.arguments.argument_base import FormHost, NodeBox, title_line
 from mcp_tui.ui.widgets.form.field_row import FieldRow
 from mcp_tui.ui.widgets.form.form_controls import TextControl

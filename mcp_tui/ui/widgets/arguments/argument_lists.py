@@ -20,7 +20,7 @@ from textual.widgets import Button, Static
 
 from mcp_tui.schema.arguments.nodes import ArrayNode
 from mcp_tui.schema.arguments.state import ArrayState, State, state_for
-from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.widgets.arguments.argument_base import ActButton, ErrorLine, NodeBox, title_line
 from mcp_tui.ui.widgets.arguments.argument_objects import SectionHeader
 from mcp_tui.ui.widgets.form.field_row import FieldRow

@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from mcp_tui.schema.arguments.nodes import Node, ObjectNode, Path
 from mcp_tui.schema.arguments.state import ArrayState, ObjectState, State, state_for
-from mcp_tui.ui.text import literal
+from mcp_tui.ui.literal import literal
 from mcp_tui.ui.widgets.arguments.argument_base import ErrorLine, FormHost, NodeBox, title_line
 from mcp_tui.ui.widgets.arguments.argument_maps import MapBox
 from mcp_tui.ui.widgets.form.form_fields import DESCRIPTION_LIMIT

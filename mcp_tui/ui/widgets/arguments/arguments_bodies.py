@@ -26,7 +26,7 @@ from mcp_tui.schema.arguments.state import ObjectState, state_for
 from mcp_tui.schema.fields import FormSpec
 from mcp_tui.ui.json_args import check_arguments, starter_text
 from mcp_tui.ui.key_order import OrderedKeys
-from mcp_tui.ui.text import literal
+from mcp_tui.ui.literal import literal
 from mcp_tui.ui.widgets.text.inert_area import InertTextArea
 from mcp_tui.untrusted import json_text
 

@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from mcp_tui.schema.fields import Option, RawValue
 from mcp_tui.ui.key_order import OrderedKeys
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.widgets.form.form_controls import focus_next_field
 from mcp_tui.ui.widgets.text.inert import InertInput
 from mcp_tui.untrusted import one_line

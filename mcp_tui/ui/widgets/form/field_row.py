@@ -9,7 +9,7 @@ change messages into two of its own (:class:`FieldRow.Edited`, :class:`FieldRow.
 forms validate on, and owns what every field can do: send null, say why a key was refused, show an
 error.
 
-Every server string is literal ``Content`` built through ``mcp_tui.ui.text``, never markup.
+Every server string is literal ``Content`` built through ``mcp_tui.ui.literal``, never markup.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from textual.widgets import Checkbox, Input, Select, SelectionList, Static
 
 from mcp_tui.schema.describe import constraint_text
 from mcp_tui.schema.fields import NULL, FieldSpec, RawValue
-from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.widgets.form.choice_filter import ChoiceFilter
 from mcp_tui.ui.widgets.form.form_controls import TextControl, TriStateControl
 from mcp_tui.ui.widgets.form.form_fields import (

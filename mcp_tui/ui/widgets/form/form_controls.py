@@ -32,7 +32,7 @@ from textual.widgets.selection_list import Selection
 from mcp_tui.schema.fields import Option, RawValue
 from mcp_tui.schema.formats import could_become_number
 from mcp_tui.ui.key_order import OrderedKeys
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.widgets.text.inert import InertInput
 from mcp_tui.untrusted import one_line
 

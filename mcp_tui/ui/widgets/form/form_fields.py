@@ -13,7 +13,7 @@ Safety rules that shape this module (see the hazards notes):
   or odd values cannot make Textual raise, and a default that is not an option is simply not
   preselected;
 - every server string is literal ``Content`` (or a plain ``Text`` where Textual needs one to search)
-  built through ``mcp_tui.ui.text``, never markup.
+  built through ``mcp_tui.ui.literal``, never markup.
 
 The controls themselves are in ``form_controls`` (they keep keys in order: ``key_order``). Long
 option lists (more than :data:`FILTER_THRESHOLD`) use ``choice_filter.ChoiceFilter``, a filter box

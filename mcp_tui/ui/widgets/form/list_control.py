@@ -26,7 +26,7 @@ from textual.widgets import Input, Static
 from mcp_tui.schema.fields import RawValue
 from mcp_tui.schema.rules import shown
 from mcp_tui.ui.key_order import OrderedKeys
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.widgets.form.form_controls import focus_next_field
 from mcp_tui.ui.widgets.text.inert import InertInput
 

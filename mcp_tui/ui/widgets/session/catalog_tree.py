@@ -1,6 +1,6 @@
 """The sidebar tree: each server with its state, then its tools, prompts, resources and templates.
 
-Labels are Rich ``Text`` built from :mod:`mcp_tui.ui.text` (the ``Tree`` widget parses a ``str``
+Labels are Rich ``Text`` built from :mod:`mcp_tui.ui.literal` (the ``Tree`` widget parses a ``str``
 label as markup, so a server string never reaches it as ``str``). A server's subtree is touched
 only when its state or catalog changed, keeping which groups were open and where the cursor was.
 When only the lists changed (a ``list_changed``, a refresh) the groups are patched, not rebuilt:
@@ -23,8 +23,8 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode, UnknownNodeID
 
 from mcp_tui.session.events import ConnectionState, PromptInfo, ResourceInfo, ToolInfo
-from mcp_tui.ui.state import ServerEntry
-from mcp_tui.ui.text import literal_text_line
+from mcp_tui.ui.literal import literal_text_line
+from mcp_tui.ui.server_state import ServerEntry
 
 NodeKind = Literal["server", "group", "tool", "prompt", "resource", "template", "problem"]
 Item = ToolInfo | PromptInfo | ResourceInfo

@@ -17,10 +17,10 @@ import time
 from textual.content import Content
 
 from mcp_tui.session.events import ConnectionState, PromptInfo, ResourceInfo, ToolInfo
+from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.render import clip, pretty_json, server_info_text
+from mcp_tui.ui.server_state import ServerEntry
 from mcp_tui.ui.shown_names import shown_name
-from mcp_tui.ui.state import ServerEntry
-from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.session.catalog_tree import NodeRef
 from mcp_tui.ui.widgets.text.fitted_text import FittedText
 from mcp_tui.ui.widgets.text.server_text import ServerText

@@ -25,9 +25,9 @@ with attrs_unseen():  # rich.pretty would load attrs only for what we never prin
     from textual.widgets import RichLog
 from mcp_tui.ui.contrast import readable
 from mcp_tui.ui.json_preview import json_preview
+from mcp_tui.ui.literal import literal_line, literal_text, literal_text_line
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.shown_names import shown_name
-from mcp_tui.ui.text import literal_line, literal_text, literal_text_line
 
 #: Log levels -> the theme colour they are drawn in (``readable`` keeps it only at AA contrast).
 LEVEL_COLOR = {

@@ -15,7 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Label, ProgressBar
 
 from mcp_tui.session.events import ProgressReceived
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.widgets.text.fitted_text import FittedText
 
 

@@ -36,9 +36,9 @@ from textual.widgets import DataTable, Input, Static
 
 from mcp_tui.session.events import TrafficRecorded
 from mcp_tui.ui.json_preview import json_length, json_preview
+from mcp_tui.ui.literal import literal, literal_text_line
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.shown_names import shown_name
-from mcp_tui.ui.text import literal, literal_text_line
 from mcp_tui.ui.traffic_summary import Summaries
 from mcp_tui.ui.widgets.text.inert import InertInput
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.url_waits import UrlWait, UrlWaits
 
 #: Rows shown at most; the rest are counted.

@@ -3,7 +3,7 @@
 A server's message is plain text, and plain text can imitate anything drawn with characters: a
 line "Server github asks for input ✓ Verified by mcp-tui", a boxed ``[ Approve ]``, a key footer.
 What it cannot produce is colour or a border: server text reaches the screen only as literal
-``Content`` (``ui/text``), never markup or escapes. So every block a server wrote — an
+``Content`` (``ui/literal``), never markup or escapes. So every block a server wrote — an
 elicitation's message, a field's description, a URL request's message, a sampling request's
 system prompt and messages, a tool's description, a tool's result in the transcript — is shown
 in a :class:`ServerText`: a coloured bar down its left side and, when it has a ``label``, a rule
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from textual.content import Content
 
-from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.widgets.text.fitted_text import FittedText
 
 __all__ = ["ServerText", "from_server"]
@@ -41,7 +41,7 @@ class ServerText(FittedText):
     """A block of server text inside the server's region (see the module's docstring).
 
     ``text`` is the server's raw string (made literal here) or ``Content`` already built from
-    it with ``ui/text``; ``label`` (usually :func:`from_server`) titles the region.
+    it with ``ui/literal``; ``label`` (usually :func:`from_server`) titles the region.
     """
 
     DEFAULT_CSS = """

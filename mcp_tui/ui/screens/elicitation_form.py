@@ -41,11 +41,11 @@ from mcp_tui.ui.key_order import (
     SequencedScreen,
     after_keys,
 )
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.request_header import RequestHeader
 from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.styled_once import StyledOnce
-from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.form.form_fields import looks_secret
 from mcp_tui.ui.widgets.form.schema_form import SchemaForm
 from mcp_tui.ui.widgets.key_footer import KeyFooter

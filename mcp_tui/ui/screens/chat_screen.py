@@ -28,9 +28,9 @@ from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.session.events import CallOutcome, ConnectionState
 from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.closing import closing
+from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.screens.chat_log import ChatLog
 from mcp_tui.ui.screens.session import SessionScreen
-from mcp_tui.ui.text import literal_line
 from mcp_tui.ui.widgets.chat_blocks import ModelBlock, UserBlock
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput

@@ -42,12 +42,12 @@ from mcp_tui.session.sampling import (
 )
 from mcp_tui.session.sampling_bridge import result_json
 from mcp_tui.ui.closing import close_wherever
+from mcp_tui.ui.literal import literal, literal_text_line
 from mcp_tui.ui.request_header import RequestHeader
 from mcp_tui.ui.sampling_answer import Refusal, ReplyValues, answer
 from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, AsksTheChatModel
 from mcp_tui.ui.shown_names import shown_name
-from mcp_tui.ui.text import literal, literal_text_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.request.answer_bar import ELICITATION_BINDINGS, AnswerBar, answer_button
 from mcp_tui.ui.widgets.request.wire_panel import WIRE_BINDING, WireSide

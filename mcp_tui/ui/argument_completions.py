@@ -31,7 +31,7 @@ from textual.content import Content
 from textual.suggester import SuggestionReady
 from textual.widgets import Input, Static
 
-from mcp_tui.ui.text import literal_line
+from mcp_tui.ui.literal import literal_line
 
 if TYPE_CHECKING:
     from textual.screen import Screen

@@ -34,8 +34,8 @@ from textual.widgets import Button, Input, Static
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.oauth import AuthorizationOutcome, AuthorizationRequest
 from mcp_tui.ui.closing import close_wherever
+from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
-from mcp_tui.ui.text import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
 from mcp_tui.url.browser import open_url_async

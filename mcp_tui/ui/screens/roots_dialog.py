@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 
 from mcp_tui.config.roots import Root, RootError, make_root
 from mcp_tui.ui.closing import close_wherever
-from mcp_tui.ui.text import literal, literal_line
+from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
 
