@@ -58,6 +58,7 @@ from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.detail import DetailScreen
 from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from mcp_tui.ui.screens.message_tree import MessageTreeScreen
 from mcp_tui.ui.widgets.session.log_panel import BATCH_CHARS, MIN_BATCH_LINES
 from mcp_tui.ui.widgets.session.running_calls import RunningCall
 
@@ -651,6 +652,12 @@ async def test_traffic_view_toggle_shows_messages() -> None:
         session.traffic.focus()
         await pilot.press("up")
         await wait_until(lambda: '"name": "e"' in session.traffic.text(), pilot=pilot)
+        # Enter opens the row full screen: the view asks, the app pushes the tree.
+        await pilot.press("enter")
+        tree = await wait_until(lambda: mounted_screen(app, MessageTreeScreen), pilot=pilot)
+        assert tree.message == request
+        await pilot.press("escape")
+        await wait_until(lambda: app.screen is session, pilot=pilot)
         await pilot.press("t")
         await wait_until(
             lambda: session.transcript.display and not session.traffic.display,

@@ -92,6 +92,10 @@ class Host(App[None]):
     def compose(self) -> ComposeResult:
         yield TrafficView(id="traffic")
 
+    def on_traffic_view_message_opened(self, event: TrafficView.MessageOpened) -> None:
+        """What mcp-tui's app does with an opened row (``test_app`` checks the app does it)."""
+        self.push_screen(MessageTreeScreen(event.message, event.heading))
+
     @property
     def view(self) -> TrafficView:
         return self.query_one(TrafficView)

@@ -65,9 +65,10 @@ from mcp_tui.ui.server_state import Connection, ConnectionFactory, ServerEntry
 from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
 from mcp_tui.untrusted import one_line
 
-if TYPE_CHECKING:  # annotations only: neither loads before the first frame
+if TYPE_CHECKING:  # annotations only: none of these loads before the first frame
     from mcp_tui.config.chat_settings import ChatSettings
     from mcp_tui.session.elicitation import ElicitationHandler, ElicitationRequest
+    from mcp_tui.ui.widgets.session.traffic_view import TrafficView
 
 #: The events that make start-up work wait (a mouse move does not).
 _USER_INPUT = (
@@ -378,6 +379,12 @@ class McpTuiApp(App[None]):
         return self.chat.settings()
 
     # --- help and quitting -------------------------------------------------------------------
+
+    def on_traffic_view_message_opened(self, event: TrafficView.MessageOpened) -> None:
+        """A row of the traffic view opened: its message full screen, as a foldable tree."""
+        from mcp_tui.ui.screens.message_tree import MessageTreeScreen
+
+        self.push_screen(MessageTreeScreen(event.message, event.heading))
 
     def action_help(self) -> None:
         """``?``, F1 or the palette's Help: every key by context (built from the bindings)."""

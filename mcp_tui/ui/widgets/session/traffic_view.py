@@ -7,9 +7,11 @@ means (``traffic_summary``: "elicitation/create · form, 2 fields, for book_tabl
 {date, party_size}"). Columns that do not fit are dropped, never scrolled off, in this order:
 server, size, latency, time, id (:data:`DROP_ORDER`); the meaning column takes what is left.
 
-Enter or ``i`` opens the highlighted message full screen as a foldable tree. The view follows new
-messages while the newest row is selected; moved up, it stays put and says "N new ↓" until End or
-``G`` jumps back to the newest (and follows again). A resize keeps the selected row in view.
+Enter or ``i`` opens the highlighted message full screen as a foldable tree (the view posts
+:class:`TrafficView.MessageOpened` and the app pushes the screen: a widget imports no screen).
+The view follows new messages while the newest row is selected; moved up, it stays put and says
+"N new ↓" until End or ``G`` jumps back to the newest (and follows again). A resize keeps the
+selected row in view.
 
 Traffic can be as fast as the logs: messages are kept in a bounded backlog and rows are made only
 while the view is shown, in batches (one table update per flush, at most
@@ -24,7 +26,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from msgspec import Struct
 from rich.text import Text
@@ -32,6 +34,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
 from mcp_tui.session.events import TrafficRecorded
@@ -138,6 +141,14 @@ class TrafficTable(DataTable[Text]):
 
 class TrafficView(Vertical):
     """JSON-RPC messages, newest at the bottom; makes rows only while displayed."""
+
+    class MessageOpened(Message):
+        """Enter / ``i`` on a row: show this message full screen (the app pushes the tree)."""
+
+        def __init__(self, message: dict[str, Any], heading: str) -> None:
+            super().__init__()
+            self.message = message
+            self.heading = heading
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", id="traffic.filter"),
@@ -312,11 +323,9 @@ class TrafficView(Vertical):
         row = self._shown[index] if 0 <= index < len(self._shown) else None
         if row is None or row.event is None:
             return
-        from mcp_tui.ui.screens.message_tree import MessageTreeScreen
-
         arrow = "→ sent to" if row.direction == "out" else "← from"
-        title = f"{arrow} {row.server} · {row.method} · id {row.id or '-'} · {row.time}"
-        self.app.push_screen(MessageTreeScreen(row.event.message, title))
+        heading = f"{arrow} {row.server} · {row.method} · id {row.id or '-'} · {row.time}"
+        self.post_message(self.MessageOpened(row.event.message, heading))
 
     @staticmethod
     def _add_columns(table: DataTable[Text], columns: Sequence[str], width: int) -> None:
