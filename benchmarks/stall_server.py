@@ -1,6 +1,10 @@
-"""A stdio MCP server (hand-written, no SDK: it starts in milliseconds) that sends what stalls a UI.
+"""An MCP server (hand-written, no SDK: it starts in milliseconds) that sends what stalls a UI.
 
-``python benchmarks/stall_server.py [--tools N] [--description-bytes B]``
+``python benchmarks/stall_server.py [--tools N] [--description-bytes B] [--http]``
+
+Over stdio by default; ``--http`` serves Streamable HTTP on 127.0.0.1 (a free port, printed on
+the first line of stdout): each request answered with JSON, except ``tools/call``, answered with
+an SSE stream carrying what the call sends and then its result (as 2025-era servers do).
 
 - ``tools/list``: ``N`` tools (default 3), each with a description of ``B`` bytes, plus the
   tools below. A ``list_changed`` makes the next listing differ a little (one tool renamed, one
@@ -30,7 +34,9 @@ EXTRA_TOOLS = ("big_meta", "big_log", "big_log_object", "big_progress", "list_ch
 
 
 class StallServer:
-    def __init__(self, tools: int, description_bytes: int) -> None:
+    def __init__(self, tools: int, description_bytes: int, out: Any = None) -> None:
+        #: Where messages go (stdout by default).
+        self.out = out or send
         self.tools = tools
         self.description_bytes = description_bytes
         self.generation = 0
@@ -81,9 +87,11 @@ class StallServer:
         elif method in ("ping", "logging/setLevel"):
             result = {}
         else:
-            send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}})
+            self.out(
+                {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}}
+            )
             return
-        send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+        self.out({"jsonrpc": "2.0", "id": msg["id"], "result": result})
 
     def call(self, params: Message) -> Message:
         name = params.get("name")
@@ -91,21 +99,23 @@ class StallServer:
         if name == "big_meta":
             keys = int(arguments.get("keys", 1_000_000))
             meta = {f"k{i}": 1 for i in range(keys)}
-            send(notify("notifications/message", {"level": "info", "data": "big", "_meta": meta}))
+            self.out(
+                notify("notifications/message", {"level": "info", "data": "big", "_meta": meta})
+            )
         elif name == "big_log":
             size = int(arguments.get("bytes", 14_000_000))
-            send(notify("notifications/message", {"level": "info", "data": "L" * size}))
+            self.out(notify("notifications/message", {"level": "info", "data": "L" * size}))
         elif name == "big_log_object":
             data = {f"k{i}": 1 for i in range(int(arguments.get("keys", 1_000_000)))}
-            send(notify("notifications/message", {"level": "info", "data": data}))
+            self.out(notify("notifications/message", {"level": "info", "data": data}))
         elif name == "big_progress":
             size = int(arguments.get("bytes", 14_000_000))
             token = (params.get("_meta") or {}).get("progressToken", "none")
             progress = {"progressToken": token, "progress": 1, "total": 2, "message": "P" * size}
-            send(notify("notifications/progress", progress))
+            self.out(notify("notifications/progress", progress))
         elif name == "list_changed":
             self.generation += 1
-            send(notify("notifications/tools/list_changed", {}))
+            self.out(notify("notifications/tools/list_changed", {}))
         return {"content": [{"type": "text", "text": f"{name} done"}]}
 
 
@@ -118,11 +128,64 @@ def send(message: Message) -> None:
     sys.stdout.flush()
 
 
+def serve_http(tools: int, description_bytes: int) -> None:
+    """Streamable HTTP on 127.0.0.1: one POST per message, no session id, no GET stream."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    lock = threading.Lock()
+    server = StallServer(tools, description_bytes)
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:  # no standalone stream
+            self.reply(405, b"", "text/plain")
+
+        def do_DELETE(self) -> None:
+            self.reply(200, b"", "text/plain")
+
+        def do_POST(self) -> None:
+            msg = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
+            if not isinstance(msg, dict) or "id" not in msg or "method" not in msg:
+                self.reply(202, b"", "text/plain")
+                return
+            sent: list[Message] = []
+            with lock:
+                server.out = sent.append
+                server.handle(msg)
+            if msg["method"] != "tools/call":
+                self.reply(200, json.dumps(sent[-1]).encode(), "application/json")
+                return
+            events = b"".join(
+                b"event: message\r\ndata: " + json.dumps(m).encode() + b"\r\n\r\n" for m in sent
+            )
+            self.reply(200, events, "text/event-stream")
+
+        def reply(self, status: int, body: bytes, kind: str) -> None:
+            self.send_response(status)
+            self.send_header("content-type", kind)
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(httpd.server_address[1], flush=True)
+    httpd.serve_forever()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tools", type=int, default=3)
     parser.add_argument("--description-bytes", type=int, default=2000)
+    parser.add_argument("--http", action="store_true")
     args = parser.parse_args()
+    if args.http:
+        serve_http(args.tools, args.description_bytes)
+        return
     server = StallServer(args.tools, args.description_bytes)
     for line in sys.stdin:
         try:

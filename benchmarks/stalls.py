@@ -15,7 +15,9 @@ handled it. Scenarios:
 - ``progress``: one progress notification with a 14 MB message, during its tool call;
 - ``idle-3000``: 3,000 tools listed, nothing sent (the big tree's own key latency);
 - ``refresh``: 3,000 tools of 2 KB descriptions; five ``list_changed`` in a row (each one renames
-  a tool and adds one), each re-fetched and shown.
+  a tool and adds one), each re-fetched and shown;
+- ``meta-http``, ``refresh-http``: ``meta`` and ``refresh`` over Streamable HTTP (the server's
+  ``--http``: the notification rides the tool call's SSE stream, ``tools/list`` is one JSON body).
 
 ``--traffic-log`` adds ``--log FILE`` (every message written as JSON Lines); ``--traffic-view``
 opens the traffic view (``t``) first, so every message is also listed and the newest shown as JSON.
@@ -34,6 +36,7 @@ import argparse
 import asyncio
 import json
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -58,6 +61,8 @@ SCENARIOS: dict[str, dict[str, Any]] = {
     "progress": {"tools": 3, "call": ("big_progress", {"bytes": 14_000_000})},
     "refresh": {"tools": 3000, "rounds": 5},
     "idle-3000": {"tools": 3000, "call": ("noop", {})},
+    "meta-http": {"tools": 3, "call": ("big_meta", {"keys": 1_000_000}), "http": True},
+    "refresh-http": {"tools": 3000, "rounds": 5, "http": True},
 }
 
 
@@ -206,13 +211,16 @@ async def scenario(h: Harness, name: str, args: argparse.Namespace) -> dict[str,
     }
 
 
-def build(name: str, args: argparse.Namespace) -> Any:
+def build(name: str, args: argparse.Namespace, http_port: int | None) -> Any:
     from mcp_tui.cli.main import build_app
     from mcp_tui.config.options import AppOptions
-    from mcp_tui.config.servers import ServerSpec, StdioTarget
+    from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 
     argv = (str(SERVER), "--tools", str(SCENARIOS[name]["tools"]))
-    spec = ServerSpec("stall", StdioTarget(sys.executable, argv), mode="legacy")
+    target: Any = StdioTarget(sys.executable, argv)
+    if http_port is not None:
+        target = HttpTarget(f"http://127.0.0.1:{http_port}/mcp")
+    spec = ServerSpec("stall", target, mode="legacy")
     options: dict[str, Any] = {}
     if args.traffic_log:
         options["traffic_log"] = args.out.with_suffix(".traffic.jsonl")
@@ -224,7 +232,22 @@ async def inside(args: argparse.Namespace) -> dict[str, Any]:
 
     name = args.scenario[0]
     pause_collector()  # as ``mcp_tui.cli.main.main`` does: start-up's imports frozen once done
-    app = build(name, args)
+    server = None
+    if SCENARIOS[name].get("http"):
+        argv = [sys.executable, str(SERVER), "--http", "--tools", str(SCENARIOS[name]["tools"])]
+        server = subprocess.Popen(argv, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        assert server.stdout is not None
+        port = int(server.stdout.readline())
+    try:
+        return await measured(name, args, None if server is None else port)
+    finally:
+        if server is not None:
+            server.kill()
+            server.wait()
+
+
+async def measured(name: str, args: argparse.Namespace, port: int | None) -> dict[str, Any]:
+    app = build(name, args, port)
     frames = probe.FrameProbe(app)
     task = asyncio.ensure_future(app.run_async())
     h = Harness(app, frames)

@@ -282,6 +282,7 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
                                 on_person=self._person_signing_in,
                             ),
                             on_undelivered=self._tap.undelivered,
+                            on_trimmed=self._tap.trimmed,
                             http_status=self._http_status,
                             process=process,
                             on_exit=self._exited,

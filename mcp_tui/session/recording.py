@@ -164,6 +164,12 @@ class ConnectionTap:
             )
         )
 
+    def trimmed(self, cuts: list[tuple[str, int]]) -> None:
+        """Over HTTP, a large message's oversized ``_meta`` was cut before the SDK read it
+        (``big_http``): said like the stdio reader's :class:`MetaTrimmed`."""
+        for where, keys in cuts:
+            self._stream_problem(MetaTrimmed(where, keys))
+
     def undelivered(self, message: SessionMessage, reason: str) -> None:
         """A message was not delivered: say so in the traffic log, and show a lost answer."""
         if self.write_failure is None and reason != ALREADY_CLOSED:

@@ -47,6 +47,15 @@ the behaviour and delete the workaround if it is gone.
    and a 6 MB copy of short-lived objects, all on the event loop (and the copy's garbage feeds
    the collector's pauses). :func:`install_validate_result_only` puts
    :func:`validate_result_only` in its place: the same validation, the same errors, no dump.
+
+7. **HTTP messages parsed on the event loop.** The Streamable HTTP and legacy SSE transports
+   parse each message's whole text with pydantic's JSON parser on the event loop (C code that
+   holds the interpreter throughout), then the session validates every key of its ``_meta``:
+   one 14 MB notification with 10^6 keys in ``_meta`` froze the UI for seconds. ``big_http.py``
+   is a response hook on the HTTP client mcp-tui hands the SDK: a large message whose ``_meta``
+   is oversized is parsed in a worker thread (``big_json``) and passed on with ``_meta`` cut to
+   its first 1,000 keys, so the SDK parses something small. The stdio transport does the same at
+   its line reader (item 4).
 """
 
 from __future__ import annotations

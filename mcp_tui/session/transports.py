@@ -11,6 +11,9 @@
   which failed results a 2026-07-28 connection, answered with plain JSON, carried).
 - legacy HTTP+SSE: ``sse_client`` with the headers and a day-long read timeout, for the same
   reason.
+
+Both HTTP clients carry ``big_http.BigPayloads``: a large message's oversized ``_meta`` is cut
+in a worker thread before the SDK parses it on the event loop.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
 from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
+from mcp_tui.session.big_http import BigPayloads, Trimmed
 from mcp_tui.session.convert import describe_code, primary_exception
 from mcp_tui.session.head_start import server_environment
 from mcp_tui.session.http_status import HttpError, HttpStatusLog, explain_status, sdk_http_error
@@ -66,6 +70,7 @@ def open_transport(
     http_status: HttpStatusLog | None = None,
     process: anyio.abc.Process | None = None,
     on_exit: Callable[[int], None] | None = None,
+    on_trimmed: Callable[[Trimmed], None] | None = None,
 ) -> Transport:
     """The (not yet entered) transport for ``spec``; ``errlog`` is required for stdio.
 
@@ -73,7 +78,8 @@ def open_transport(
     ``on_undelivered`` (stdio only) hears of a message lost when writing to the server failed;
     ``http_status`` (Streamable HTTP) keeps the last HTTP error status, which the SDK drops;
     ``process`` (stdio) is the server already started by ``head_start``; ``on_exit`` (stdio)
-    hears its exit status when its output ends.
+    hears its exit status when its output ends; ``on_trimmed`` (HTTP) hears of each large
+    message whose ``_meta`` was cut (``big_http``).
     """
     target = spec.target
     if isinstance(target, StdioTarget):
@@ -87,15 +93,31 @@ def open_transport(
             process=process,
             on_exit=on_exit,
         )
+    big = BigPayloads(on_trimmed or _unheard, max_message_bytes)
     if target.transport == "sse":
+
+        def client_factory(
+            headers: dict[str, str] | None = None,
+            timeout: httpx2.Timeout | None = None,
+            auth: httpx2.Auth | None = None,
+        ) -> httpx2.AsyncClient:
+            client = create_mcp_http_client(headers=headers, timeout=timeout, auth=auth)
+            big.watch(client)
+            return client
+
         return sse_client(
             target.url,
             headers=dict(target.headers) or None,
             timeout=HTTP_TIMEOUT,
             sse_read_timeout=SSE_READ_TIMEOUT,
             auth=auth,
+            httpx_client_factory=client_factory,
         )
-    return _streamable_http(target, auth, http_status, max_message_bytes)
+    return _streamable_http(target, auth, http_status, max_message_bytes, big)
+
+
+def _unheard(trimmed: Trimmed) -> None:
+    pass
 
 
 def http_client(target: HttpTarget, auth: httpx2.Auth | None = None) -> httpx2.AsyncClient:
@@ -113,10 +135,13 @@ async def _streamable_http(
     auth: httpx2.Auth | None = None,
     http_status: HttpStatusLog | None = None,
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+    big: BigPayloads | None = None,
 ) -> AsyncIterator[TransportStreams]:
     http = http_client(target, auth)
     if http_status is not None:
         http_status.watch(http)
+    if big is not None:
+        big.watch(http)
     async with (
         http,
         streamable_http_client(

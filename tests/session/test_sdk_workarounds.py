@@ -183,3 +183,35 @@ def test_results_are_validated_without_the_discarded_dump(
         validate_result_only("no/such/method", "2025-11-25", {})
     with pytest.raises(ValueError, match="known protocol version"):
         validate_result_only("tools/list", "1999-01-01", _tools_result(1))
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("transport", ["streamable-http", "sse"])
+async def test_sdk_still_parses_http_messages_on_the_event_loop(
+    transport: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Why ``big_http`` exists (item 7): the SDK's HTTP transports parse each message's whole
+    text with pydantic's JSON parser on the event loop's thread, so a 14 MB message holds the
+    loop (and the UI) for as long as that takes."""
+    import threading
+
+    from mcp.client.sse import sse_client
+    from mcp.client.streamable_http import streamable_http_client
+
+    loop_thread = threading.get_ident()
+    adapter = types.jsonrpc_message_adapter
+    real = adapter.validate_json
+    parsed: list[tuple[int, int]] = []
+
+    def validate_json(data: Any, *args: Any, **kwargs: Any) -> Any:
+        parsed.append((threading.get_ident(), len(data)))
+        return real(data, *args, **kwargs)
+
+    monkeypatch.setattr(adapter, "validate_json", validate_json)
+    async with http_fixture(transport) as target:
+        opened = sse_client if transport == "sse" else streamable_http_client
+        async with Client(opened(target.url), mode="legacy") as client:
+            # under the SDK's own 1 MiB limit on one SSE event
+            await client.call_tool("big_meta", {"keys": 1500})
+    big = [(thread, size) for thread, size in parsed if size > 800_000]
+    assert big and all(thread == loop_thread for thread, _ in big)
