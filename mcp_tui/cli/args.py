@@ -385,8 +385,11 @@ def build_call_parser() -> ArgumentParser:
     parser.add_argument(
         "--task",
         action="store_true",
-        help="call a tool whose taskSupport is optional as a task (tasks/get, tasks/result); "
-        "a tool that requires tasks is always called as one",
+        help="2025-11-25: call a tool whose taskSupport is optional as a task (tasks/get, "
+        "tasks/result); a tool that requires tasks is always called as one. 2026-07-28: the "
+        "server decides which calls become tasks (the io.modelcontextprotocol/tasks extension, "
+        "declared on every request: tasks/get polled, what a task asks answered with "
+        "tasks/update), so --task changes nothing there",
     )
     _add_headless_common(parser)
     return parser

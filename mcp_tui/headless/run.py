@@ -43,6 +43,7 @@ from mcp_tui.headless.output import print_catalog, print_outcome
 from mcp_tui.process.logs import headless_logging
 from mcp_tui.process.startup import resume_collector
 from mcp_tui.session.elicitation import CancelAll
+from mcp_tui.session.era import is_modern
 from mcp_tui.session.events import (
     CatalogChanged,
     ConnectionState,
@@ -396,6 +397,8 @@ def _warn_unlisted(run: _Run, conn: ServerConnection, plan: CallPlan) -> None:
     """A tool or prompt the server did not list is still asked for, with a warning (resources
     are not checked: a template's URI is never listed as such)."""
     name = f"'{one_line(plan.tool)}'"
+    if plan.verb == "call" and plan.as_task and conn.info and is_modern(conn.info.protocol_version):
+        run.say("note: --task changes nothing on 2026-07-28, where the server decides")
     if plan.verb == "call":
         if not run.tools_listed:
             run.say(f"warning: calling {name} without a tools listing from the server")

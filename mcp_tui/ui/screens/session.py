@@ -83,7 +83,7 @@ class SessionScreen(SessionLayout):
         Binding("g", "url_give_up", "Give up", id="session.url_give_up",
                 tooltip="A URL request you accepted: give up waiting"),
         Binding("c", "cancel_call", "Cancel call", id="session.cancel_call",
-                tooltip="Cancel the running tool call (notifications/cancelled)"),
+                tooltip="Cancel the running tool call (notifications/cancelled, tasks/cancel)"),
         # Ctrl+C, a terminal user's reflex: cancel the running call, else quit (asking first,
         # like Ctrl+Q); the footer says which. Selected text is still copied.
         Binding("ctrl+c", "cancel_call", "Cancel call", key_display="^c",
