@@ -19,7 +19,7 @@ from app_testkit import session_of, transcript_text, wait_for
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.elicitation import ElicitationScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from tests.waits import mounted_screen
 
 pytestmark = pytest.mark.anyio
