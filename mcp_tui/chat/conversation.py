@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import anyio
 from msgspec import Struct
 
+from mcp_tui.chat.guidance import describe_provider_error
 from mcp_tui.chat.tools import ChatTool, ToolCatalog
 from mcp_tui.session.events import CallOutcome
 
@@ -136,7 +137,7 @@ class Conversation:
             emit(TurnEnded("stopped"))
             raise
         except Exception as exc:  # the provider's errors: shown, never a crash
-            ended = TurnEnded("error", _describe_error(exc))
+            ended = TurnEnded("error", describe_provider_error(exc))
         emit(ended)
         return ended
 
@@ -263,10 +264,3 @@ def _arguments(part: Any) -> tuple[dict[str, Any], str | None]:
     if not isinstance(value, dict):
         return {}, str(raw)[:500]
     return value, None
-
-
-def _describe_error(exc: Exception) -> str:
-    """A provider error in one readable sentence (status and message, never a key)."""
-    status = getattr(exc, "status_code", None)
-    text = str(exc).strip() or type(exc).__name__
-    return f"{type(exc).__name__}{f' (HTTP {status})' if status else ''}: {text}"[:1000]
