@@ -37,8 +37,10 @@ def empty_chat_hint(settings: ChatSettings) -> str:
     if settings.provider is None:
         return f"No model is chosen yet. {how}"
     return (
-        f"Model: {settings.describe()}. Type a message and press Enter; the model may call the "
-        f"servers' tools, and each call waits for your approval. {how}"
+        f"Model: {settings.describe()}. Type a message and press Enter: the model may call the "
+        "servers' tools, each call waiting for your approval. F3 changes the provider, the model, "
+        "the endpoint and the tools it may call (or --provider, --model and --base-url on the "
+        "command line)."
     )
 
 

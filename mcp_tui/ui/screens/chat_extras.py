@@ -18,13 +18,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, OptionList, Select, SelectionList, TextArea
+from textual.widgets import Button, Input, Label, OptionList, SelectionList, TextArea
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
 from mcp_tui.config.chat_settings import PROVIDERS, ChatSettings
+from mcp_tui.schema.fields import Option as Choice
 from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.literal import literal_line
+from mcp_tui.ui.widgets.form.form_controls import SelectControl
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
 from mcp_tui.ui.widgets.text.inert_area import InertTextArea
@@ -34,17 +36,26 @@ if TYPE_CHECKING:
 
 
 #: The provider choices (mcp-tui's own words).
-PROVIDER_OPTIONS = [(kind, kind) for kind in PROVIDERS]
+PROVIDER_OPTIONS = [Choice(kind, kind) for kind in PROVIDERS]
 
 
 class ChatSettingsScreen(ModalScreen[tuple[ChatSettings, set[str]] | None]):
-    """Model, endpoint, system prompt and enabled tools; Ctrl+S keeps them, Escape drops them."""
+    """Model, endpoint, system prompt and enabled tools; Ctrl+S keeps them, Escape drops them.
+
+    Focus starts on the Provider each time (not on the scrolling box, which is no tab stop), and
+    the Provider is the forms' drop-down (``SelectControl``): Enter, Space or Down opens it, and
+    keys typed in a burst (Enter Down Enter) act in order.
+    """
+
+    AUTO_FOCUS = ""  # on_mount focuses the Provider without scrolling its label away
 
     DEFAULT_CSS = """
     ChatSettingsScreen .chat-settings { width: 90%; max-width: 100; height: 90%; }
     ChatSettingsScreen TextArea { height: 5; }
     ChatSettingsScreen SelectionList { height: 1fr; min-height: 3; }
     ChatSettingsScreen Label { margin-top: 1; }
+    ChatSettingsScreen #chat-provider > SelectCurrent { background: $panel; }
+    ChatSettingsScreen #chat-provider:focus > SelectCurrent { background: $panel-lighten-2; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -60,15 +71,11 @@ class ChatSettingsScreen(ModalScreen[tuple[ChatSettings, set[str]] | None]):
 
     def compose(self) -> ComposeResult:
         s = self._settings
-        with VerticalScroll(classes="dialog chat-settings"):
+        with VerticalScroll(classes="dialog chat-settings", can_focus=False):
             yield Label(Content("Chat: model and tools"), classes="dialog-title")
             yield Label(Content("Provider"))
-            yield Select(
-                PROVIDER_OPTIONS,
-                value=s.provider if s.provider is not None else Select.NULL,
-                prompt="none",
-                id="chat-provider",
-            )
+            chosen = PROVIDERS.index(s.provider) if s.provider is not None else None
+            yield SelectControl(PROVIDER_OPTIONS, chosen, id="chat-provider")
             yield Label(Content("Model (empty: the provider's default)"))
             yield InertInput(s.model or "", placeholder=s.model_name or "", id="chat-model")
             yield Label(Content("OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM)"))
@@ -92,14 +99,17 @@ class ChatSettingsScreen(ModalScreen[tuple[ChatSettings, set[str]] | None]):
                 yield Button(Content("Cancel  esc"), id="chat-drop")
         yield KeyFooter()
 
+    def on_mount(self) -> None:
+        self.set_focus(self.query_one("#chat-provider", SelectControl), scroll_visible=False)
+
     def _value(self, id: str) -> str | None:
         return self.query_one(f"#{id}", Input).value.strip() or None
 
     def action_keep(self) -> None:
-        provider = self.query_one("#chat-provider", Select).value
+        raw = self.query_one("#chat-provider", SelectControl).get_raw()
         settings = msgspec.structs.replace(
             self._settings,
-            provider=None if provider is Select.NULL else provider,
+            provider=next((kind for kind in PROVIDERS if kind == raw), None),
             model=self._value("chat-model"),
             base_url=self._value("chat-url"),
             api_key_env=self._value("chat-key-env"),

@@ -21,14 +21,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.widget import AwaitMount
 from textual.widgets import Input, Static
 from textual.worker import Worker
 
+from mcp_tui.chat.guidance import empty_chat_hint
 from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.session.events import CallOutcome, ConnectionState
 from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.closing import closing
-from mcp_tui.ui.literal import literal_line
+from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.screens.chat_log import ChatLog
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.widgets.chat_blocks import ModelBlock, UserBlock
@@ -48,6 +50,7 @@ class ChatScreen(ChatLog):
     DEFAULT_CSS = """
     ChatScreen { layout: vertical; }
     #chat-status { height: 1; padding: 0 1; background: $panel; color: $text; }
+    #chat-empty { height: auto; padding: 1 2; color: $text-muted; }
     #chat-log { height: 1fr; padding: 0 1; }
     #chat-input { height: auto; }
     """
@@ -81,17 +84,21 @@ class ChatScreen(ChatLog):
         self.disabled_tools: set[str] = set()
         self._turn: Worker[Any] | None = None
         self._model: Any = None
+        #: No block is in the log: the page says how to pick a model instead (``#chat-empty``).
+        self._empty = True
 
     # --- layout ------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-status")
+        yield Static(id="chat-empty")
         yield VerticalScroll(id="chat-log")
         yield InertInput(placeholder="Message the model (Enter sends)", id="chat-input")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self._show_status()
+        self._show_hint()
         # The tools count follows servers connecting and lists changing.
         self.set_interval(1.0, self._show_status, name="chat-status")
         self.query_one("#chat-input", Input).focus()
@@ -119,6 +126,27 @@ class ChatScreen(ChatLog):
             parts.append(note)
         self.query_one("#chat-status", Static).update(literal_line(" · ".join(parts), limit=None))
         self.refresh_bindings()  # New / Resume / Model & tools are back once a turn ends
+
+    def _show_hint(self) -> None:
+        """The empty page says which model is in use and how to choose one (F3, the options,
+        the key variables: ``chat/guidance.py``), before anything is typed."""
+        if closing(self):
+            return
+        hint = self.query_one("#chat-empty", Static)
+        hint.display = self._empty
+        if self._empty:
+            hint.update(literal(empty_chat_hint(self.settings), limit=None))
+
+    def _add(self, widget: Any) -> AwaitMount:
+        if self._empty:
+            self._empty = False
+            self._show_hint()
+        return super()._add(widget)
+
+    def _clear_log(self) -> None:
+        super()._clear_log()
+        self._empty = True
+        self._show_hint()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "answer":
@@ -315,6 +343,7 @@ class ChatScreen(ChatLog):
             self.settings = settings
             self.disabled_tools = disabled
             self._show_status()
+            self._show_hint()
 
         self.app.push_screen(
             ChatSettingsScreen(self.settings, labels, self.disabled_tools), callback=chosen
