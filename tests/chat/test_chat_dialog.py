@@ -8,7 +8,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import msgspec
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -36,9 +35,7 @@ def anyio_backend() -> str:
 
 
 def chat_app(settings: ChatSettings) -> McpTuiApp:
-    app = make_session_app()
-    app.options = msgspec.structs.replace(app.options, chat=settings)
-    return app
+    return make_session_app(settings)
 
 
 async def open_chat(pilot: Pilot[None]) -> ChatScreen:

@@ -45,11 +45,9 @@ async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator
 
 
 def chat_app(tmp_path: Path) -> McpTuiApp:
-    app = make_session_app()
-    app.options = app.options.__class__(
-        chat=ChatSettings(provider="openai-compatible", base_url="http://127.0.0.1:9/v1", model="m")
+    return make_session_app(
+        ChatSettings(provider="openai-compatible", base_url="http://127.0.0.1:9/v1", model="m")
     )
-    return app
 
 
 async def open_chat(pilot: Pilot[None], *, approve: bool) -> None:

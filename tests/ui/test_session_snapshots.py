@@ -26,6 +26,8 @@ from app_testkit import (
     wait_until,
 )
 
+from mcp_tui.config.chat_settings import ChatSettings
+from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import (
     CallOutcome,
     ConnectionState,
@@ -104,10 +106,14 @@ def weather_script() -> Script:
     )
 
 
-def make_session_app() -> McpTuiApp:
+def make_session_app(chat: ChatSettings | None = None) -> McpTuiApp:
+    """The weather and files servers; ``chat``: the chat's model settings (the app's parts take
+    their options when it is built, so they are given here, not set on the app after)."""
+    options = AppOptions(stderr_log=Path("/var/log/mcp-tui-tests/stderr.log"), chat=chat)
     app, _ = make_app(
         {"weather": weather_script(), "files": Script(fail="command not found: mcp-files")},
         servers=("weather", "files"),
+        options=options,
     )
     return app
 
