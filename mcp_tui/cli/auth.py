@@ -7,7 +7,7 @@ token. ``forget`` deletes a server's file (tokens and dynamic registration); the
 by URL or by its name in the config file (``--config``, ``$MCP_TUI_CONFIG`` or the default one);
 ``--all`` deletes every stored sign-in.
 
-Pure standard library plus ``oauth_store``: no ``mcp`` import, so these are instant.
+Pure standard library plus ``oauth.store``: no ``mcp`` import, so these are instant.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from mcp_tui.errors import UsageError
-from mcp_tui.session.oauth_store import StoredAuth, TokenFile, default_directory, forget, stored
+from mcp_tui.session.oauth.store import StoredAuth, TokenFile, default_directory, forget, stored
 from mcp_tui.untrusted import one_line
 
 AUTH_USAGE = """\

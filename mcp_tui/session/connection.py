@@ -57,8 +57,8 @@ from mcp_tui.session.events import (
 from mcp_tui.session.features import ConnectionFeatures
 from mcp_tui.session.head_start import HeadStart
 from mcp_tui.session.http_status import HttpStatusLog
-from mcp_tui.session.oauth import AuthorizationHandler
-from mcp_tui.session.oauth_provider import build_auth
+from mcp_tui.session.oauth.authorization import AuthorizationHandler
+from mcp_tui.session.oauth.provider import build_auth
 from mcp_tui.session.recording import ConnectionTap
 from mcp_tui.session.sampling import SamplingHandler
 from mcp_tui.session.sampling_bridge import SamplingBridge

@@ -19,6 +19,7 @@ from mcp_tui.session.sampling import SamplingOutcome
 
 if TYPE_CHECKING:  # the schema engine is not needed to import this seam (the UI's first frame)
     from mcp_tui.schema.fields import ContentValue, FormSpec
+    from mcp_tui.session.oauth.authorization import AuthorizationRequest
     from mcp_tui.session.sampling import SamplingRequest
 
 Action = Literal["accept", "decline", "cancel"]
@@ -51,6 +52,15 @@ class ElicitationRequest(Struct, frozen=True):
     call_id: int | None = None
     #: The task this request belongs to (``_meta`` ``io.modelcontextprotocol/related-task``).
     related_task: str | None = None
+
+    @classmethod
+    def for_sign_in(cls, request: AuthorizationRequest) -> ElicitationRequest:
+        """The URL-mode request an OAuth sign-in is shown as, so it gets the same consent screen
+        (URL check, host, warnings, whole URL) as a server's own URL request, with our message.
+
+        Built here rather than by the sign-in, so ``session/oauth/`` needs nothing from the
+        session folder above it."""
+        return cls(server=request.server, message=request.message, mode="url", url=request.url)
 
 
 class ElicitationOutcome(Struct, frozen=True):

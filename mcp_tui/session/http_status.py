@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import httpx2
 
 from mcp_tui.config.servers import HttpTarget, ServerSpec
-from mcp_tui.session.oauth_provider import oauth_settings
+from mcp_tui.session.oauth.provider import oauth_settings
 
 #: The SDK's stand-in message for an HTTP error status (``streamable_http.py``).
 SDK_HTTP_ERROR_MESSAGE = "Server returned an error response"

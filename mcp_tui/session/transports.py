@@ -39,7 +39,7 @@ from mcp_tui.session.big_http import BigPayloads, Trimmed
 from mcp_tui.session.convert import describe_code, primary_exception
 from mcp_tui.session.head_start import server_environment
 from mcp_tui.session.http_status import HttpError, HttpStatusLog, explain_status, sdk_http_error
-from mcp_tui.session.oauth import AuthorizationError
+from mcp_tui.session.oauth.authorization import AuthorizationError
 from mcp_tui.session.stdio_transport import DEFAULT_MAX_MESSAGE_BYTES, bounded_stdio_client
 
 #: Connect, write and pool timeouts for HTTP (seconds). Reads have none: see the module docstring.
@@ -74,7 +74,7 @@ def open_transport(
 ) -> Transport:
     """The (not yet entered) transport for ``spec``; ``errlog`` is required for stdio.
 
-    ``auth`` (HTTP only) is the OAuth provider from ``oauth_provider.build_auth``;
+    ``auth`` (HTTP only) is the OAuth provider from ``oauth.provider.build_auth``;
     ``on_undelivered`` (stdio only) hears of a message lost when writing to the server failed;
     ``http_status`` (Streamable HTTP) keeps the last HTTP error status, which the SDK drops;
     ``process`` (stdio) is the server already started by ``head_start``; ``on_exit`` (stdio)

@@ -33,7 +33,7 @@ from mcp_tui.session.naming import announced_name
 if TYPE_CHECKING:  # annotations only: kept off the first frame's import path
     from mcp_tui.schema.arguments.last_sent import Memory
     from mcp_tui.session.elicitation import ElicitationHandler
-    from mcp_tui.session.oauth import AuthorizationHandler
+    from mcp_tui.session.oauth.authorization import AuthorizationHandler
     from mcp_tui.session.traffic import TrafficLog
 
 

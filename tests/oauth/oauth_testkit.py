@@ -19,7 +19,7 @@ import anyio
 import pytest
 
 from mcp_tui.session.events import SessionEvent
-from mcp_tui.session.oauth import (
+from mcp_tui.session.oauth.authorization import (
     AuthorizationAction,
     AuthorizationOutcome,
     AuthorizationRequest,

@@ -28,9 +28,9 @@ from oauth_testkit import (
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import ConnectionState
-from mcp_tui.session.oauth import AuthorizationOutcome, AuthorizationRequest
-from mcp_tui.session.oauth_provider import build_auth
-from mcp_tui.session.oauth_store import TokenFile, default_directory
+from mcp_tui.session.oauth.authorization import AuthorizationOutcome, AuthorizationRequest
+from mcp_tui.session.oauth.provider import build_auth
+from mcp_tui.session.oauth.store import TokenFile, default_directory
 
 pytestmark = pytest.mark.anyio
 
@@ -86,7 +86,7 @@ async def test_discovery_registration_browser_and_token(
         assert request.scopes == ("mcp:read",)
         assert request.authorization_server == server.base_url
         # The consent screen's request is a URL-mode elicitation request with our own message.
-        elicitation = request.elicitation_request()
+        elicitation = ElicitationRequest.for_sign_in(request)
         assert elicitation.mode == "url" and elicitation.url == request.url
         assert request.redirect.redirect_uri in elicitation.message
         # The redirect URI: our listener on loopback, a random port, the one registered.

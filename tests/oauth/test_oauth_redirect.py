@@ -6,7 +6,7 @@ import anyio
 import httpx2
 import pytest
 
-from mcp_tui.session.oauth_redirect import open_redirect_listener
+from mcp_tui.session.oauth.redirect import open_redirect_listener
 
 pytestmark = pytest.mark.anyio
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mcp_tui.cli.main import main
-from mcp_tui.session.oauth_store import (
+from mcp_tui.session.oauth.store import (
     TokenFile,
     canonical_url,
     default_directory,

@@ -44,7 +44,7 @@ from mcp_tui.ui.server_state import Connection, ConnectionFactory, ServerEntry
 if TYPE_CHECKING:  # annotations only; the modules load after the first frame, when needed
     from mcp_tui.session.elicitation import ElicitationHandler
     from mcp_tui.session.head_start import HeadStart
-    from mcp_tui.session.oauth import AuthorizationHandler
+    from mcp_tui.session.oauth.authorization import AuthorizationHandler
     from mcp_tui.session.traffic import TrafficLog
 
 #: Upper bound on closing every connection when quitting or reconnecting. Connections close

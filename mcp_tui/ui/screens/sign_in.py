@@ -1,10 +1,11 @@
 """Signing in to a server (OAuth) in the TUI: the URL consent screen, then a wait-or-paste screen.
 
-:class:`TuiAuthorizationHandler` implements ``mcp_tui.session.oauth.AuthorizationHandler``. For
-each sign-in the session asks for (one at a time; several servers queue):
+:class:`TuiAuthorizationHandler` implements
+``mcp_tui.session.oauth.authorization.AuthorizationHandler``. For each sign-in the session asks
+for (one at a time; several servers queue):
 
 1. the **same** :class:`~mcp_tui.ui.screens.url_consent.UrlConsentScreen` a URL-mode elicitation
-   gets, with the request's ``elicitation_request()``: the ``url.check`` verdict, the host with
+   gets, with ``ElicitationRequest.for_sign_in(request)``: the ``url.check`` verdict, the host with
    its registrable domain, the warnings and the whole URL; Ctrl+S opens exactly that URL through
    ``browser.open_url_async`` (never a console browser, never a shell) and accepts; a refused URL
    can only be declined. If no browser opens, the user copies the URL and accepts anyway.
@@ -31,8 +32,8 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 
-from mcp_tui.session.elicitation import ElicitationOutcome
-from mcp_tui.session.oauth import AuthorizationOutcome, AuthorizationRequest
+from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
+from mcp_tui.session.oauth.authorization import AuthorizationOutcome, AuthorizationRequest
 from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
@@ -154,7 +155,7 @@ class TuiAuthorizationHandler:
         async with self._lock:
             try:
                 consent = await self._show(
-                    UrlConsentScreen(request.elicitation_request(), opener=self.opener)
+                    UrlConsentScreen(ElicitationRequest.for_sign_in(request), opener=self.opener)
                 )
             except asyncio.CancelledError:
                 raise

@@ -12,7 +12,7 @@ A file that cannot be read or parsed counts as absent: the user signs in again r
 seeing a crash. Nothing in this module prints or logs a token; :class:`StoredAuth` (what
 ``mcp-tui auth list`` shows) carries no secret.
 
-Pure: no ``mcp``; the SDK adapter is ``oauth_provider.FileTokenStorage``.
+Pure: no ``mcp``; the SDK adapter is ``oauth.provider.FileTokenStorage``.
 """
 
 from __future__ import annotations

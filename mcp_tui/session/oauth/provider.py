@@ -6,16 +6,16 @@ disabled, or a static ``Authorization`` header, which always wins). It is the SD
 discovery, dynamic client registration or a client ID metadata document, PKCE, scope selection and
 step-up, the token exchange, refresh — with three things of ours:
 
-- **Storage** (:class:`FileTokenStorage`): the owner-only token file of ``oauth_store``, plus the
+- **Storage** (:class:`FileTokenStorage`): the owner-only token file of ``oauth.store``, plus the
   absolute expiry the SDK does not keep, restored on start so an expired token is refreshed
   instead of being sent and bounced (a 401 would mean signing in again).
 - **The redirect**: a random loopback port chosen before registration (registered redirect URIs
   must match exactly) and reused while that registration lives; the one-shot listener
-  (``oauth_redirect``) is open only while a sign-in waits.
+  (``oauth.redirect``) is open only while a sign-in waits.
 - **Consent**: the authorization URL goes to the
-  :class:`~mcp_tui.session.oauth.AuthorizationHandler` (the TUI's URL consent screen) and is
-  opened only if the user agrees. Without a handler (headless), a sign-in
-  fails at once with :class:`~mcp_tui.session.oauth.AuthorizationRequired`.
+  :class:`~mcp_tui.session.oauth.authorization.AuthorizationHandler` (the TUI's URL consent
+  screen) and is opened only if the user agrees. Without a handler (headless), a sign-in
+  fails at once with :class:`~mcp_tui.session.oauth.authorization.AuthorizationRequired`.
 
 ``grant = "client_credentials"`` uses the SDK's ``ClientCredentialsOAuthProvider`` instead: no
 person, no browser, so it also works headless.
@@ -46,7 +46,7 @@ from pydantic import AnyUrl, ValidationError
 from mcp_tui import __version__
 from mcp_tui.config.oauth_settings import DEFAULT_REGISTRATION_AUTH_METHOD, OAuthSettings
 from mcp_tui.config.servers import HttpTarget, ServerSpec
-from mcp_tui.session.oauth import (
+from mcp_tui.session.oauth.authorization import (
     AuthNotifier,
     AuthorizationError,
     AuthorizationHandler,
@@ -55,14 +55,14 @@ from mcp_tui.session.oauth import (
     AuthorizationRequired,
     headless_message,
 )
-from mcp_tui.session.oauth_redirect import (
+from mcp_tui.session.oauth.redirect import (
     CALLBACK_PATH,
     LOOPBACK,
     RedirectListener,
     free_loopback_port,
     open_redirect_listener,
 )
-from mcp_tui.session.oauth_store import TokenFile
+from mcp_tui.session.oauth.store import TokenFile
 
 #: How long a sign-in may wait for the user and the browser before it is given up.
 AUTHORIZATION_TIMEOUT = 15 * 60.0

@@ -30,7 +30,7 @@ from urllib.parse import parse_qs, urlsplit
 import anyio
 import anyio.abc
 
-from mcp_tui.session.oauth import RedirectResult
+from mcp_tui.session.oauth.authorization import RedirectResult
 from mcp_tui.untrusted import one_line
 
 CALLBACK_PATH = "/callback"

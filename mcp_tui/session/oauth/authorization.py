@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from mcp_tui.errors import McpTuiError
-from mcp_tui.session.elicitation import ElicitationRequest
 
 AuthorizationAction = Literal["accept", "decline", "cancel"]
 
@@ -51,7 +50,7 @@ class RedirectResult:
 
 
 class PendingRedirect(Protocol):
-    """The redirect a sign-in waits for (implemented by ``oauth_redirect.RedirectListener``)."""
+    """The redirect a sign-in waits for (implemented by ``oauth.redirect.RedirectListener``)."""
 
     @property
     def redirect_uri(self) -> str:
@@ -104,12 +103,6 @@ class AuthorizationRequest:
         lines.append(f"Your browser then returns to mcp-tui at {self.redirect.redirect_uri}.")
         return "\n".join(lines)
 
-    def elicitation_request(self) -> ElicitationRequest:
-        """The same request a URL-mode elicitation makes, for the same consent screen."""
-        return ElicitationRequest(
-            server=self.server, message=self.message, mode="url", url=self.url
-        )
-
 
 @dataclass(frozen=True)
 class AuthorizationOutcome:
@@ -122,9 +115,9 @@ class AuthorizationOutcome:
 class AuthorizationHandler(Protocol):
     """Gets the user's consent, opens the URL and waits for the redirect. Must not raise.
 
-    Contract: show ``request.elicitation_request()`` on the URL consent screen; if the user
-    accepts (which opens the URL), wait for ``request.redirect.wait()`` while offering to paste
-    the address the browser landed on (``request.redirect.paste``) and to cancel; return
+    Contract: show ``ElicitationRequest.for_sign_in(request)`` on the URL consent screen; if the
+    user accepts (which opens the URL), wait for ``request.redirect.wait()`` while offering to
+    paste the address the browser landed on (``request.redirect.paste``) and to cancel; return
     ``accept`` once ``wait()`` returned, else ``decline``/``cancel``. If the sign-in is abandoned
     (the connection closes) the awaiting task is cancelled: close the screens in a ``finally``.
     """
