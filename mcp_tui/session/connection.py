@@ -166,7 +166,7 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
         self._server_ended = False
         self._call_scopes: set[anyio.CancelScope] = set()
         self._call_by_id: dict[int, anyio.CancelScope] = {}
-        self._user_cancelled: set[int] = set()
+        self._user_cancelled: dict[int, str | None] = {}
         self._task_by_call: dict[int, str] = {}
         #: Tasks on 2026-07-28 (declared on every request there; ``tasks_modern.py``).
         self._modern_tasks = ModernTasks(self.name, sink, self._task_by_call)

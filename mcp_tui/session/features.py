@@ -152,7 +152,7 @@ class ConnectionFeatures(ConnectionRequests):
         scope = self._call_by_id.get(call_id)
         if scope is None:  # perhaps running on the 2026-07-28 connection (``era_retry.py``)
             return self._modern_retry.cancel_call(call_id)
-        self._user_cancelled.add(call_id)
+        self._user_cancelled[call_id] = self._task_by_call.get(call_id)  # a task: its id
         scope.cancel()
         return True
 

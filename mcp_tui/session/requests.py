@@ -50,6 +50,7 @@ from mcp_tui.session.server_exit import describe_exit, stderr_summary
 from mcp_tui.session.stderr import StderrCapture
 from mcp_tui.session.tasks import ConnectionTasks
 from mcp_tui.session.tasks_modern import calling
+from mcp_tui.untrusted import one_line
 
 URL_ELICITATION_REQUIRED = -32042
 
@@ -72,10 +73,10 @@ class ConnectionRequests(ConnectionTasks):
     _http_status: HttpStatusLog
     #: One scope per request in flight, cancelled when the connection ends.
     _call_scopes: set[anyio.CancelScope]
-    #: The scopes of tool calls by the UI's call id, and the calls the user cancelled
-    #: (``features.ConnectionFeatures.cancel_call``).
+    #: The scopes of tool calls by the UI's call id, and the calls the user cancelled, with the
+    #: task each ran as, if any (``features.ConnectionFeatures.cancel_call``).
     _call_by_id: dict[int, anyio.CancelScope]
-    _user_cancelled: set[int]
+    _user_cancelled: dict[int, str | None]
     #: The log level asked for; on 2026-07-28 it is sent in each request's ``_meta``.
     _log_level: str
     _events: dict[str, anyio.Event]
@@ -285,8 +286,7 @@ class ConnectionRequests(ConnectionTasks):
                 if call_id is not None:
                     self._call_by_id.pop(call_id, None)
         if call_id is not None and call_id in self._user_cancelled:
-            self._user_cancelled.discard(call_id)
-            return self._cancelled()
+            return self._cancelled(self._user_cancelled.pop(call_id))
         return self._interrupted()  # the connection ended: our scope was cancelled
 
     async def get_prompt(
@@ -340,9 +340,11 @@ class ConnectionRequests(ConnectionTasks):
             return None
         return cast(RequestParamsMeta, {LOG_LEVEL_META_KEY: self._log_level})
 
-    def _cancelled(self) -> CallOutcome:
+    def _cancelled(self, task: str | None = None) -> CallOutcome:
         version = self.info.protocol_version if self.info else None
-        if version in MODERN_PROTOCOL_VERSIONS:
+        if task is not None:
+            how = f"the call ran as task {one_line(task, limit=80)}: tasks/cancel was sent"
+        elif version in MODERN_PROTOCOL_VERSIONS:
             how = (
                 "a request in flight was abandoned (stdio: notifications/cancelled; HTTP: its "
                 "POST closed); between input_required rounds nothing is in flight and the server "

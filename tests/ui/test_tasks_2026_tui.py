@@ -88,6 +88,9 @@ async def test_c_cancels_a_task_and_the_server_gets_tasks_cancel(tmp_path: Path)
         await pilot.press("c")
         await wait_for(pilot, lambda: bool(sent(log, "tasks/cancel")), 1500)
         await wait_for(pilot, lambda: "cancelled by you" in transcript_text(app, full=True), 500)
+        shown = transcript_text(app, full=True)
         await pilot.press("ctrl+q")
     [get] = sent(log, "tasks/get")[:1]
+    task_id = get["params"]["taskId"]
+    assert f"cancelled by you: the call ran as task {task_id}: tasks/cancel was sent" in shown
     assert [c["params"]["taskId"] for c in sent(log, "tasks/cancel")] == [get["params"]["taskId"]]
