@@ -12,7 +12,8 @@ everything is drawn on top of it, exactly as a user sees it:
 - the URL consent screen (a sample with every warning: an internationalised look-alike host and an
   unusual port);
 - the session screen with a transcript (real calls, a form answered, a tool's progress), the
-  waiting row of an accepted URL request, the JSON-RPC traffic view and the help screen.
+  waiting row of an accepted URL request, the JSON-RPC traffic view and the help screen;
+- the wire beside a form (F6), and ``mcp-tui demo --tour`` at its first form.
 
 Nothing is opened: ``$BROWSER`` is set to ``true`` for the run, and the demo's connect page is
 pressed with a plain HTTP request, as a user would in the browser.
@@ -68,6 +69,8 @@ FORM_SIZE = (100, 30)
 SESSION_SIZE = (120, 36)
 #: The wire panel sits beside the form from 120 columns.
 WIRE_SIZE = (120, 32)
+#: ``--tour``: the form, the wire beside it and the tour's note.
+TOUR_SIZE = (120, 36)
 TITLE = "mcp-tui"
 
 Schema = dict[str, Any]
@@ -246,6 +249,24 @@ async def wire(app: McpTuiApp, pilot: Pilot[None], shoot: Callable[[str], None])
     screen.dismiss(None)
 
 
+async def tour(app: McpTuiApp, pilot: Pilot[None], shoot: Callable[[str], None]) -> None:
+    """``mcp-tui demo --tour``, step 2: the demo's form with every field kind, the wire beside
+    it and the tour's note below, a field changed."""
+    guide = app.tour
+    assert guide is not None
+    await until(pilot, lambda: guide.index == 0)
+    await pilot.press("space")
+    await until(pilot, lambda: isinstance(app.screen, ElicitationScreen))
+    screen = app.screen
+    await until(pilot, lambda: bool(screen.query("#wire-answer")))
+    await pilot.pause(0.3)
+    await pilot.press("tab", "end", *".uk")
+    await pilot.pause(0.5)
+    shoot("tour")
+    await pilot.press("ctrl+s")
+    await until(pilot, lambda: not guide.running)
+
+
 def transcript_has(app: McpTuiApp, text: str) -> bool:
     session = app.session
     return session is not None and any(text in e.full for e in session.transcript.entries)
@@ -308,9 +329,12 @@ def wanted(name: str) -> bool:
     return not ONLY or name in ONLY
 
 
-async def run_app(size: tuple[int, int], out: Path, scene: Scene) -> list[Path]:
+async def run_app(
+    size: tuple[int, int], out: Path, scene: Scene, *, tour: bool = False
+) -> list[Path]:
     written: list[Path] = []
-    app = McpTuiApp([demo_stdio_spec("legacy")], AppOptions(stderr_log=Path(os.devnull)))
+    options = AppOptions(stderr_log=Path(os.devnull), tour=tour)
+    app = McpTuiApp([demo_stdio_spec("legacy")], options)
     async with app.run_test(size=size) as pilot:
         await until(pilot, lambda: app.entries["demo"].state is ConnectionState.READY, 60)
         await until(pilot, lambda: bool(app.entries["demo"].tools))
@@ -331,6 +355,8 @@ async def main_async(out: Path) -> list[Path]:
     written = await run_app(FORM_SIZE, out, forms)
     if wanted("wire"):
         written += await run_app(WIRE_SIZE, out, wire)
+    if wanted("tour"):
+        written += await run_app(TOUR_SIZE, out, tour, tour=True)
     if wanted("session") or wanted("traffic") or wanted("session-waiting") or wanted("help"):
         written += await run_app(SESSION_SIZE, out, session)
     return written

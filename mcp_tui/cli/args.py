@@ -46,7 +46,7 @@ MAIN_USAGE = """\
 mcp-tui [options] -- COMMAND [ARGS...]
        mcp-tui [options] URL
        mcp-tui [options] [--config FILE] [--server NAME]...
-       mcp-tui demo [--http] [options]
+       mcp-tui demo [--http] [--tour] [options]
        mcp-tui call TOOL [--args JSON] [--answers FILE] [--elicit POLICY] [--json] TARGET
        mcp-tui read URI [--answers FILE] [--elicit POLICY] [--json] TARGET
        mcp-tui get PROMPT [--args JSON] [--answers FILE] [--elicit POLICY] [--json] TARGET
@@ -359,6 +359,13 @@ def build_demo_parser() -> ArgumentParser:
         "--http",
         action="store_true",
         help="serve the demo over Streamable HTTP on 127.0.0.1 (a free port) and connect to it",
+    )
+    parser.add_argument(
+        "--tour",
+        action="store_true",
+        help="a guided tour of every kind of elicitation, step by step with a note on what the "
+        "spec asks and what went over the wire (Space or → for the next step); with --mode "
+        "2026-07-28 it shows the input_required round too",
     )
     parser.add_argument("--mode", choices=MODES, help="protocol mode (see mcp-tui --help)")
     parser.add_argument("--config", metavar="FILE", help="read [app] settings from FILE")

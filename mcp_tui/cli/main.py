@@ -326,6 +326,8 @@ def run_demo(
     ns = build_demo_parser().parse_args(list(args))
     if ns.args is not None and ns.call is None:
         raise UsageError("--args goes with --call TOOL: mcp-tui demo --call TOOL --args JSON")
+    if ns.tour and ns.call is not None:
+        raise UsageError("--tour calls the demo's tools itself: give either --tour or --call.")
     arguments = parse_tool_args(ns.args)
     _, config = load_located_config(ns.config, environ)
     settings = config.settings if config is not None else AppSettings()
@@ -341,6 +343,7 @@ def run_demo(
         start_notes=_chat_hint(chat or settings.chat, environ),
         connect_timeout=ns.connect_timeout,
         record=_record_path(ns.record),
+        tour=ns.tour,
     )
     mode = ns.mode or settings.mode
     from mcp_tui.cli.demo import demo_http_server, demo_stdio_spec

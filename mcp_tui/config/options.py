@@ -54,3 +54,5 @@ class AppOptions(Struct, frozen=True):
     #: Where the theme chosen is remembered for the next start (``paths.theme_file()`` from the
     #: command line); ``None``: not remembered (tests, embedding).
     theme_file: Path | None = None
+    #: ``mcp-tui demo --tour``: the guided tour of elicitation on the demo server.
+    tour: bool = False

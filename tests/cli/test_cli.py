@@ -258,6 +258,7 @@ def test_notes_of_foreign_json_go_to_stderr(
         (["demo", "--", "x"], "takes no `--` command"),
         (["demo", "--args", "{}"], "--args goes with --call TOOL"),
         (["demo", "--port", "3"], "Unrecognized arguments: --port 3"),
+        (["demo", "--tour", "--call", "book_table"], "give either --tour or --call"),
     ],
 )
 def test_usage_errors(argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -430,6 +431,13 @@ def test_demo_runs_the_bundled_server_over_stdio(launched: Launched, tmp_path: P
     # No --args: the TUI opens the arguments form if the tool has required arguments.
     assert launched.options.call == ToolCallRequest("book_table", {}, ask=True)
     assert launched.options.traffic_log == tmp_path / "t.jsonl"
+
+
+def test_demo_tour_on_either_era(launched: Launched) -> None:
+    assert cli.main(["demo", "--tour", "--mode", "2026-07-28"]) == 0
+    (spec,) = launched.servers
+    assert spec.name == "demo" and spec.mode == "2026-07-28"
+    assert launched.options.tour and launched.options.call is None
 
 
 def test_demo_http_serves_on_loopback_and_stops_the_child(

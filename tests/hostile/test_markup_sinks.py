@@ -18,6 +18,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: (path, sink, source) -> why it is safe.
 ALLOWED: dict[tuple[str, str, str], str] = {
+    ("mcp_tui/ui/tour/guide.py", "notify", 'f"Step {self.index + 1} is still running: {step.do}"'):
+        "markup=False; the tour script's own words",
+    **{
+        ("mcp_tui/ui/tour/note.py", "assemble", source):
+        "Content.assemble takes plain text (never markup): the tour script's words, the step "
+        "count, and the era as one_line(...) of the negotiated version"
+        for source in ("text.heading", "text.state", 'f"{label}: "', "value")
+    },
     ("mcp_tui/ui/app/app.py", ".sub_title =", '" · ".join(parts)'):
         "server counts and state words built by mcp-tui; no server text",
     ("mcp_tui/ui/app/request_line.py", "notify",

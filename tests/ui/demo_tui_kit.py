@@ -87,8 +87,11 @@ async def demo_app(
     tool: str | None = None,
     arguments: dict[str, Any] | None = None,
     size: tuple[int, int] = (120, 40),
+    *,
+    tour: bool = False,
 ) -> AsyncIterator[DemoRun]:
-    """The app on the demo (with ``--call tool`` when given), ready; quits with Ctrl+Q after.
+    """The app on the demo (with ``--call tool`` when given, ``--tour`` with ``tour``), ready;
+    quits with Ctrl+Q after.
 
     ``era`` is a key of :data:`ERAS`, or ``"explicit-2026"`` for ``mode="2026-07-28"``.
     """
@@ -97,7 +100,7 @@ async def demo_app(
     marker = uuid.uuid4().hex
     log = tmp_path / "traffic.jsonl"
     call = ToolCallRequest(tool, dict(arguments or {})) if tool else None
-    options = AppOptions(call=call, traffic_log=log, stderr_log=tmp_path / "stderr.log")
+    options = AppOptions(call=call, traffic_log=log, stderr_log=tmp_path / "stderr.log", tour=tour)
     app = McpTuiApp([demo_spec(mode, marker)], options)
     async with app.run_test(size=size) as pilot:
         entry = app.entries["demo"]

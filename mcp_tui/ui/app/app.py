@@ -68,6 +68,7 @@ from mcp_tui.untrusted import one_line
 if TYPE_CHECKING:  # annotations only: none of these loads before the first frame
     from mcp_tui.config.chat_settings import ChatSettings
     from mcp_tui.session.elicitation import ElicitationHandler, ElicitationRequest
+    from mcp_tui.ui.tour.guide import TourGuide
     from mcp_tui.ui.widgets.session.traffic_view import TrafficView
 
 #: The events that make start-up work wait (a mouse move does not).
@@ -98,7 +99,12 @@ class McpTuiApp(App[None]):
         Binding("question_mark", "help", "Help", id="app.help"),
         Binding("f1", "help", "Help", priority=True, show=False, id="app.help_f1"),
         Binding("ctrl+q", "request_quit", "Quit", priority=True, id="app.quit"),
-    ]
+        # ``--tour``: priority so the catalog does not take them; ``check_action`` lets them
+        # through everywhere but the session screen's non-text widgets (a form types them).
+        Binding("space,right", "tour_next", "Next step", key_display="Space/→", priority=True,
+                id="app.tour_next",
+                tooltip="demo --tour: the next step (on the session screen, once a step is over)"),
+    ]  # fmt: skip
 
     def __init__(
         self,
@@ -129,6 +135,8 @@ class McpTuiApp(App[None]):
         self._requested_call = RequestedCall(
             self, options.call, self.entries, self._buffer, session
         )
+        #: ``--tour``: the guided tour (made on mount).
+        self.tour: TourGuide | None = None
         self._update_sub_title()
 
     # --- start-up ----------------------------------------------------------------------------
@@ -175,6 +183,11 @@ class McpTuiApp(App[None]):
         self.call_after_refresh(self._begin)
         if self.options.chat is not None and self.options.chat.open_at_start:
             self.call_after_refresh(self.chat.open)
+        if self.options.tour:
+            from mcp_tui.ui.tour.guide import TourGuide
+
+            self.tour = TourGuide(self)
+            self.tour.start()
         for note in self.options.start_notes:
             self.notify(one_line(note, limit=None), timeout=12, markup=False)
         record = self.options.record
@@ -278,6 +291,8 @@ class McpTuiApp(App[None]):
         if changed:
             self._update_sub_title()
             self._requested_call.try_now()
+            if self.tour is not None:
+                self.tour.servers_changed(self.entries)
 
     def _update_sub_title(self) -> None:
         """ "2 servers · 1 ready · 1 failed" in the header."""
@@ -385,6 +400,15 @@ class McpTuiApp(App[None]):
         from mcp_tui.ui.screens.message_tree import MessageTreeScreen
 
         self.push_screen(MessageTreeScreen(event.message, event.heading))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "tour_next":  # hidden, and the key left to the screen, when not the tour's
+            return self.tour is not None and self.tour.takes_keys()
+        return True
+
+    def action_tour_next(self) -> None:
+        if self.tour is not None:
+            self.tour.next()
 
     def action_help(self) -> None:
         """``?``, F1 or the palette's Help: every key by context (built from the bindings)."""

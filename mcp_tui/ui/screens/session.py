@@ -53,6 +53,7 @@ class SessionScreen(SessionLayout):
     #: The keys of the current state, shown first in the footer when they are on offer (a
     #: running call, a URL page awaited, a paused server, a subscribable resource).
     CONTEXT_ACTIONS: ClassVar[tuple[str, ...]] = (
+        "tour_next",  # ``--tour``: an app binding, first while the tour runs
         "cancel_call",
         "url_done",
         "url_give_up",

@@ -1,0 +1,115 @@
+"""Snapshots of the tour (``mcp-tui demo --tour``) at 80x24 and 120x40: its first note on the
+session screen, and a form of step 2 with the wire panel and the compact note.
+
+A fake connection plays the demo (fixed texts, no process, no clock), asking the demo's own
+preferences form. Update with ``--snapshot-update`` and look at the SVGs (``rsvg-convert``).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from app_testkit import Script, make_app, wait_until
+
+from mcp_tui.config.options import AppOptions
+from mcp_tui.demo.forms import PREFERENCES_SCHEMA
+from mcp_tui.schema.parse import parse_requested_schema
+from mcp_tui.session.elicitation import ElicitationRequest
+from mcp_tui.session.events import CallOutcome, ContentItem, ServerInfo, ToolInfo
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from mcp_tui.ui.tour.note import TourNote
+
+SMALL = (80, 24)
+LARGE = (120, 40)
+SnapCompare = Callable[..., bool]
+SIZES = pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
+
+#: A few fields of the demo's own form: the same at every width and on every machine (the full
+#: form's time zones come from the system's database).
+FIELDS = ("display_name", "email", "volume", "notifications", "theme", "channels")
+SCHEMA = {
+    "type": "object",
+    "properties": {k: PREFERENCES_SCHEMA["properties"][k] for k in FIELDS},
+    "required": ["display_name", "email"],
+}
+
+
+async def set_preferences(connection: Any, _args: Any, call_id: int) -> CallOutcome:
+    request = ElicitationRequest(
+        "demo",
+        "Review your preferences.",
+        "form",
+        form=parse_requested_schema(SCHEMA),
+        tool="set_preferences",
+        call_id=call_id,
+        request_key=1,
+        protocol_version="2025-11-25",
+    )
+    outcome = await connection.handler.elicit(request)
+    return CallOutcome(items=(ContentItem("text", text=str(outcome.action)),))
+
+
+def demo_app() -> McpTuiApp:
+    script = Script(
+        info=ServerInfo(
+            name="mcp-tui-demo",
+            version="0.1.0",
+            instructions="The mcp-tui demo server.",
+            capabilities={"tools": {}},
+            protocol_version="2025-11-25",
+        ),
+        tools=(
+            ToolInfo("set_preferences", "Every form field kind", input_schema={"type": "object"}),
+            ToolInfo("book_table", "A three-form wizard", input_schema={"type": "object"}),
+        ),
+        results={"set_preferences": set_preferences},
+    )
+    options = AppOptions(stderr_log=Path("/var/log/mcp-tui-tests/stderr.log"), tour=True)
+    app, _ = make_app({"demo": script}, options=options)
+    return app
+
+
+async def at_step_one(pilot: Pilot[None]) -> McpTuiApp:
+    app = pilot.app
+    assert isinstance(app, McpTuiApp)
+    await wait_until(lambda: app.tour is not None and app.tour.index == 0, pilot=pilot)
+    await wait_until(lambda: "Welcome" in app.screen.query_one(TourNote).plain(), pilot=pilot)
+    await pilot.pause()
+    return app
+
+
+@SIZES
+def test_snapshot_tour_first_note(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
+        await at_step_one(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_snapshot_tour_form_with_the_wire(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
+        app = await at_step_one(pilot)
+        await pilot.press("space")
+
+        def form() -> ElicitationScreen | None:
+            screen = app.screen
+            ready = isinstance(screen, ElicitationScreen) and screen.query(TourNote)
+            return screen if ready and screen.query("#wire-answer") else None
+
+        screen = await wait_until(form, pilot=pilot)
+        if size == SMALL:
+            await pilot.press("f6")  # the form, its note; the wire is one key away
+            await wait_until(lambda: not screen.has_class("-wire-over"), pilot=pilot)
+        await pilot.pause()
+
+    assert snap_compare(demo_app(), terminal_size=size, run_before=run_before)
