@@ -10,6 +10,7 @@ for with ``tasks/update``, and cancels with ``tasks/cancel``. Headless and in th
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -141,3 +142,33 @@ async def test_tui_cancelling_a_task_call_sends_tasks_cancel(
         await quit_app(pilot)
     [created] = [m["result"] for m in _messages(log, "in") if is_task(m.get("result"))]
     assert cancel["params"]["taskId"] == created["taskId"]
+
+
+def test_over_streamable_http_task_requests_carry_the_task_id_in_mcp_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The extension's HTTP binding: ``tasks/get``, ``tasks/update`` and ``tasks/cancel`` MUST
+    carry ``Mcp-Name: <taskId>`` so intermediaries can route them to the task's instance."""
+    from interop_peers import NodeServer, free_port
+
+    headers = tmp_path / "headers.jsonl"
+    answers = tmp_path / "answers.json"
+    answers.write_text('{"answers": [{"action": "accept", "content": {"confirm": false}}]}')
+    port = free_port()
+    env = {"PORT": str(port), "HEADERS_LOG": str(headers)}
+    server = NodeServer(command(), port, tmp_path / "server.log", env=env)
+    server.start()
+    try:
+        log = tmp_path / "traffic.jsonl"
+        argv = ["call", "confirm_delete", "--args", '{"filename": "c.txt"}', "--mode", "2026-07-28"]
+        argv += ["--answers", str(answers), "--log", str(log), server.url]
+        code = cli.main(argv)
+    finally:
+        server.stop()
+    out, err = capsys.readouterr()
+    assert (code, out.strip()) == (0, "Kept 'c.txt' (accept)"), err
+    [created] = [m["result"] for m in _messages(log, "in") if is_task(m.get("result"))]
+    routed = [json.loads(line) for line in headers.read_text().splitlines()]
+    tasks = [h for h in routed if (h["mcp-method"] or "").startswith("tasks/")]
+    assert {h["mcp-method"] for h in tasks} == {"tasks/get", "tasks/update"}
+    assert all(h["mcp-name"] == created["taskId"] for h in tasks)

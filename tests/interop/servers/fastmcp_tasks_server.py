@@ -11,13 +11,21 @@ Tools:
 - ``confirm_delete(filename)``: asks "Delete FILE?" (a boolean form), then says what it did;
 - ``wait_forever()``: works until cancelled;
 - ``plain()``: no task support (an ordinary call).
+
+With ``PORT`` set it serves Streamable HTTP on 127.0.0.1 instead of stdio, and records the routing
+headers of each POST in ``HEADERS_LOG``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 from datetime import timedelta
+from pathlib import Path
+from typing import Any
 
+import uvicorn
 from fastmcp import Context, FastMCP
 from fastmcp.utilities.tasks import TaskConfig
 from fastmcp_tasks import TasksExtension
@@ -70,5 +78,25 @@ def plain() -> str:
     return "plain result"
 
 
+def record_routing_headers(app: Any, log: Path) -> Any:
+    """An ASGI wrapper that appends each POST's ``Mcp-Method`` and ``Mcp-Name`` headers to
+    ``log`` (one JSON line each), for the tests to read what a client routes a task request by."""
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+            got = {k: headers.get(k) for k in ("mcp-method", "mcp-name")}
+            with log.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(got) + "\n")
+        await app(scope, receive, send)
+
+    return wrapped
+
+
 if __name__ == "__main__":
-    mcp.run(show_banner=False)
+    port = os.environ.get("PORT")
+    if port is None:
+        mcp.run(show_banner=False)
+    else:  # Streamable HTTP on loopback only
+        app = record_routing_headers(mcp.http_app(), Path(os.environ["HEADERS_LOG"]))
+        uvicorn.run(app, host="127.0.0.1", port=int(port), log_level="warning")
