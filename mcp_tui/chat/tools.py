@@ -8,7 +8,7 @@ number when two collide), and :class:`ToolCatalog` maps it back to the server an
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from msgspec import Struct
@@ -24,13 +24,17 @@ class ChatTool(Struct, frozen=True):
 
     #: The name the model uses.
     name: str
+    #: The server's key (the call goes there).
     server: str
     tool: ToolInfo
+    #: The name the server is shown by, when not its key (``session/naming.py``: ``weather``
+    #: for a ``python server.py`` that announces it).
+    shown: str = ""
 
     @property
     def label(self) -> str:
         """``server › tool`` for the screen."""
-        return f"{self.server} › {self.tool.name}"
+        return f"{self.shown or self.server} › {self.tool.name}"
 
 
 def model_name_for(server: str, tool: str) -> str:
@@ -42,16 +46,21 @@ def model_name_for(server: str, tool: str) -> str:
 class ToolCatalog:
     """The enabled tools of every ready server, by the names the model knows them by."""
 
-    def __init__(self, tools: Iterable[tuple[str, ToolInfo]]) -> None:
+    def __init__(
+        self, tools: Iterable[tuple[str, ToolInfo]], shown: Mapping[str, str] | None = None
+    ) -> None:
+        """``tools``: (server key, tool); ``shown``: the names servers are shown by, by key,
+        where they differ (the model sees ``weather__forecast``, not ``server__forecast``)."""
         self._by_name: dict[str, ChatTool] = {}
         for server, tool in tools:
-            name = model_name_for(server, tool.name)
+            called = (shown or {}).get(server, server)
+            name = model_name_for(called, tool.name)
             n = 2
             while name in self._by_name:
                 suffix = f"_{n}"
-                name = model_name_for(server, tool.name)[: MAX_NAME - len(suffix)] + suffix
+                name = model_name_for(called, tool.name)[: MAX_NAME - len(suffix)] + suffix
                 n += 1
-            self._by_name[name] = ChatTool(name, server, tool)
+            self._by_name[name] = ChatTool(name, server, tool, called if called != server else "")
 
     def __len__(self) -> int:
         return len(self._by_name)

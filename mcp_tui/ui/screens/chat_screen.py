@@ -161,14 +161,14 @@ class ChatScreen(ChatLog):
         """The enabled tools of every ready server."""
         from mcp_tui.chat.tools import ToolCatalog
 
+        ready = [e for e in self.mcp_app.entries.values() if e.state is ConnectionState.READY]
         tools = [
             (entry.name, tool)
-            for entry in self.mcp_app.entries.values()
-            if entry.state is ConnectionState.READY
+            for entry in ready
             for tool in entry.tools
-            if f"{entry.name} › {tool.name}" not in self.disabled_tools
+            if f"{entry.shown_name} › {tool.name}" not in self.disabled_tools
         ]
-        return ToolCatalog(tools)
+        return ToolCatalog(tools, {e.name: e.shown_name for e in ready})
 
     # --- sending -----------------------------------------------------------------------------
 
@@ -325,8 +325,8 @@ class ChatScreen(ChatLog):
     def action_settings(self) -> None:
         from mcp_tui.ui.screens.chat_extras import ChatSettingsScreen
 
-        labels = [
-            f"{entry.name} › {tool.name}"
+        labels = [  # as ChatTool.label says them (the name a server is shown by)
+            f"{entry.shown_name} › {tool.name}"
             for entry in self.mcp_app.entries.values()
             if entry.state is ConnectionState.READY
             for tool in entry.tools
