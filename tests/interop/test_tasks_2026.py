@@ -76,6 +76,21 @@ def test_headless_task_progress_and_result_on_2026(
     assert gets[-1]["result"]["status"] == "completed"
 
 
+def test_headless_a_sampling_request_of_a_task_is_answered_with_tasks_update(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = tmp_path / "answers.json"
+    answers.write_text('{"answers": [{"sampling": {"text": "Old pond, a frog jumps"}}]}')
+    log = tmp_path / "traffic.jsonl"
+    argv = ["call", "write_haiku", "--args", '{"topic": "frogs"}', "--mode", "2026-07-28"]
+    code = cli.main([*argv, "--answers", str(answers), "--log", str(log), "--", *command()])
+    out, err = capsys.readouterr()
+    assert (code, out.strip()) == (0, "Haiku:\nOld pond, a frog jumps"), err
+    [update] = sent(log, "tasks/update")
+    [reply] = update["params"]["inputResponses"].values()  # keyed as the server listed it
+    assert reply["content"] == {"type": "text", "text": "Old pond, a frog jumps"}
+
+
 @pytest.mark.anyio
 async def test_tui_asks_the_tasks_form_and_shows_the_result(
     tmp_path: Path, anyio_backend: str

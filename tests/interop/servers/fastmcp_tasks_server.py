@@ -9,6 +9,7 @@ then the tool runs again with ``ctx.input_responses``). The backend is the in-me
 Tools:
 - ``count(n)``: counts to ``n`` slowly, one progress message per step;
 - ``confirm_delete(filename)``: asks "Delete FILE?" (a boolean form), then says what it did;
+- ``write_haiku(topic)``: asks the client's model for a haiku (``sampling/createMessage``);
 - ``wait_forever()``: works until cancelled;
 - ``plain()``: no task support (an ordinary call).
 
@@ -29,7 +30,15 @@ import uvicorn
 from fastmcp import Context, FastMCP
 from fastmcp.utilities.tasks import TaskConfig
 from fastmcp_tasks import TasksExtension
-from mcp_types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
+from mcp_types import (
+    CreateMessageRequest,
+    CreateMessageRequestParams,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    InputRequiredResult,
+    SamplingMessage,
+    TextContent,
+)
 
 mcp = FastMCP("fastmcp-tasks-demo")
 mcp.add_extension(TasksExtension(url="memory://"))
@@ -64,6 +73,19 @@ async def confirm_delete(filename: str, ctx: Context) -> str | InputRequiredResu
     if action == "accept" and content.get("confirm") is True:
         return f"Deleted {filename!r}"
     return f"Kept {filename!r} ({action})"
+
+
+@mcp.tool(task=TaskConfig(mode="required", poll_interval=POLL), output_schema=None)
+async def write_haiku(topic: str, ctx: Context) -> str | InputRequiredResult:
+    reply = (ctx.input_responses or {}).get("haiku")
+    if reply is None:
+        message = SamplingMessage(
+            role="user", content=TextContent(type="text", text=f"A haiku about {topic}")
+        )
+        ask = CreateMessageRequestParams(messages=[message], max_tokens=60)
+        return InputRequiredResult(input_requests={"haiku": CreateMessageRequest(params=ask)})
+    content = getattr(reply, "content", None)
+    return f"Haiku:\n{getattr(content, 'text', '')}"
 
 
 @mcp.tool(task=TaskConfig(mode="required", poll_interval=POLL))
