@@ -16,7 +16,7 @@ handled it. Scenarios:
 - ``idle-3000``: 3,000 tools listed, nothing sent (the big tree's own key latency);
 - ``refresh``: 3,000 tools of 2 KB descriptions; five ``list_changed`` in a row (each one renames
   a tool and adds one), each re-fetched and shown;
-- ``meta-http``, ``refresh-http``: ``meta`` and ``refresh`` over Streamable HTTP (the server's
+- ``meta-http``, ``refresh-http``, ``log-object-http``: those over Streamable HTTP (the server's
   ``--http``: the notification rides the tool call's SSE stream, ``tools/list`` is one JSON body).
 
 ``--traffic-log`` adds ``--log FILE`` (every message written as JSON Lines); ``--traffic-view``
@@ -63,6 +63,7 @@ SCENARIOS: dict[str, dict[str, Any]] = {
     "idle-3000": {"tools": 3000, "call": ("noop", {})},
     "meta-http": {"tools": 3, "call": ("big_meta", {"keys": 1_000_000}), "http": True},
     "refresh-http": {"tools": 3000, "rounds": 5, "http": True},
+    "log-object-http": {"tools": 3, "call": ("big_log_object", {"keys": 1_000_000}), "http": True},
 }
 
 
