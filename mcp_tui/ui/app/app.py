@@ -98,7 +98,8 @@ class McpTuiApp(App[None]):
         # so it is priority and works on every screen, forms included.
         Binding("question_mark", "help", "Help", id="app.help"),
         Binding("f1", "help", "Help", priority=True, show=False, id="app.help_f1"),
-        Binding("ctrl+q", "request_quit", "Quit", priority=True, id="app.quit"),
+        # ``quit`` is Textual's own action (also run by its palette command): ours asks first.
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
         # ``--tour``: priority so the catalog does not take them; ``check_action`` lets them
         # through everywhere but the session screen's non-text widgets (a form types them).
         Binding("space,right", "tour_next", "Next step", key_display="Space/→", priority=True,
@@ -432,11 +433,6 @@ class McpTuiApp(App[None]):
         form = arguments.ArgumentsScreen
         return any(isinstance(screen, form) for screen in self.screen_stack)
 
-    def action_request_quit(self) -> None:
-        """Ctrl+Q: ask first when a form is open or a call runs, then close every connection
-        and exit."""
-        self.request_quit()
-
     def request_quit(self, *, ask: bool = False) -> None:
         """Quit, asking first when a form is open, a call runs, or ``ask`` (Ctrl+C, which is
         pressed by reflex, always asks)."""
@@ -475,7 +471,9 @@ class McpTuiApp(App[None]):
         self._begin_quit()
 
     async def action_quit(self) -> None:
-        self.action_request_quit()
+        """Ctrl+Q (and the palette's Quit): ask first when a form is open or a call runs, then
+        close every connection and exit."""
+        self.request_quit()
 
     def _begin_quit(self) -> None:
         self.connections.quitting = True

@@ -425,8 +425,8 @@ def _app_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
         "Quit",
         "",
         "Close every connection and quit (asks first if a form is open)",
-        app.action_request_quit,
-        action="request_quit",
+        app.request_quit,
+        action="quit",
     )
 
 
