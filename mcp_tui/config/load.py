@@ -3,9 +3,10 @@
 Every file becomes a :class:`LoadedConfig`: the :class:`~mcp_tui.config.servers.ServerSpec` of
 each server plus the app-level :class:`AppSettings`. Three shapes are read:
 
-- **our TOML** (``config.example.toml`` documents every key): ``[app]`` settings and
-  ``[servers.NAME]`` tables. Validated strictly (``extra="forbid"``): a typo in *our* file is
-  reported, with its key path and line, instead of being silently ignored.
+- **our TOML** (``config.example.toml`` documents every key): ``[app]`` settings,
+  ``[servers.NAME]`` tables and the others (``[chat]``, ``[check]``, ``[keys]``: ``keys.py``).
+  Validated strictly (``extra="forbid"``): a typo in *our* file is reported, with its key path
+  and line, instead of being silently ignored.
 - ``{"mcpServers": {...}}`` JSON (Claude Desktop, Cursor, Claude Code, Windsurf, Cline), and
 - ``{"servers": {...}}`` JSON (VS Code's ``mcp.json``, comments and trailing commas allowed).
   These files belong to other tools and carry keys we do not use (``envFile``, ``inputs``,
@@ -143,16 +144,17 @@ def _load_toml(file: Path, text: str, env: Mapping[str, str]) -> LoadedConfig:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"Config file {file} is not valid TOML: {exc}.") from None
     locator = Locator(file, toml_key_lines(text))
-    unknown = [k for k in data if k not in ("app", "servers", "chat", "check")]
+    unknown = [k for k in data if k not in ("app", "servers", "chat", "check", "keys")]
     if unknown:
         raise locator.error(
             (unknown[0],),
-            "unknown table or key (the file has [app], [chat], [check] and [servers.NAME])",
+            "unknown table or key (the file has [app], [chat], [check], [keys] and [servers.NAME])",
         )
     app = _validate(AppConfig, data.get("app", {}), ("app",), locator)
     chat = _validate(ChatConfig, data["chat"], ("chat",), locator) if "chat" in data else None
     check = _validate(CheckConfig, data.get("check", {}), ("check",), locator)
     _known_checks(check, locator)
+    keys = _keymap(data.get("keys", {}), locator)
     servers_raw = data.get("servers", {})
     if not isinstance(servers_raw, dict):
         raise locator.error(("servers",), "must be a table of servers: [servers.NAME]")
@@ -168,7 +170,21 @@ def _load_toml(file: Path, text: str, env: Mapping[str, str]) -> LoadedConfig:
             )
         model: type[ServerCommon] = StdioServerConfig if has_command else HttpServerConfig
         servers.add(name, key, _validate(model, entry, key, locator))
-    return servers.result("toml", _settings(app, file, chat, check), ())
+    return servers.result("toml", _settings(app, file, chat, check, keys), ())
+
+
+def _keymap(table: object, locator: Locator) -> dict[str, str]:
+    """``[keys]``: binding id -> keys, every id and key checked (``config/keys.py``)."""
+    if not isinstance(table, dict):
+        raise locator.error(("keys",), 'must be a table of binding ids: "session.refresh" = "f5"')
+    if not table:
+        return {}
+    from mcp_tui.config.keys import keymap_problems
+
+    problem = keymap_problems(table)
+    if problem is not None:
+        raise locator.error(("keys", problem[0]), problem[1])
+    return {str(binding_id): str(keys) for binding_id, keys in table.items()}
 
 
 def _known_checks(check: CheckConfig, locator: Locator) -> None:
@@ -187,9 +203,14 @@ def _known_checks(check: CheckConfig, locator: Locator) -> None:
 
 
 def _settings(
-    app: AppConfig, file: Path, chat: ChatConfig | None = None, check: CheckConfig | None = None
+    app: AppConfig,
+    file: Path,
+    chat: ChatConfig | None = None,
+    check: CheckConfig | None = None,
+    keys: dict[str, str] | None = None,
 ) -> AppSettings:
     return AppSettings(
+        keymap=keys or {},
         check_ignore=tuple(i.upper() for i in check.ignore) if check is not None else (),
         check_strict=check.strict if check is not None else False,
         chat=chat.settings() if chat is not None else None,

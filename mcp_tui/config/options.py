@@ -56,3 +56,6 @@ class AppOptions(Struct, frozen=True):
     theme_file: Path | None = None
     #: ``mcp-tui demo --tour``: the guided tour of elicitation on the demo server.
     tour: bool = False
+    #: ``[keys]`` in the config: binding id -> the keys that run it instead (``config/keys.py``),
+    #: handed to Textual's ``App.set_keymap``.
+    keymap: dict[str, str] = field(default_factory=dict)

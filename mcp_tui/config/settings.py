@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from msgspec import Struct
+from msgspec import Struct, field
 
 from mcp_tui.config.options import AppOptions
 from mcp_tui.config.servers import (
@@ -47,6 +47,8 @@ class AppSettings(Struct, frozen=True):
     #: ``[check]``: the check ids ``mcp-tui check`` leaves out, and ``strict``.
     check_ignore: tuple[str, ...] = ()
     check_strict: bool = False
+    #: ``[keys]``: binding id -> the person's keys for it (``config/keys.py``).
+    keymap: dict[str, str] = field(default_factory=dict)
 
     def to_options(self, **overrides: Any) -> AppOptions:
         """An :class:`AppOptions` from these settings; keyword arguments win (the command line)."""
@@ -58,6 +60,7 @@ class AppSettings(Struct, frozen=True):
             "rate_limit_seconds": self.rate_limit_seconds,
             "chat": self.chat,
             "connect_timeout": self.connect_timeout,
+            "keymap": self.keymap,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return AppOptions(**values)

@@ -41,6 +41,7 @@ APP_DEFAULTS: dict[str, Any] = {
     "chat": None,
     "check_ignore": (),
     "check_strict": False,
+    "keymap": {},
 }
 RATE_LIMIT = (10, 10.0)
 OAUTH_DEFAULTS: dict[str, Any] = {

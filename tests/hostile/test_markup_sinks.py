@@ -28,6 +28,10 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     },
     ("mcp_tui/ui/app/app.py", ".sub_title =", '" · ".join(parts)'):
         "server counts and state words built by mcp-tui; no server text",
+    ("mcp_tui/ui/app/app.py", "notify",
+     'f"[keys] gave {self.get_key_display(binding)} to another binding: {what!r} " '
+     'f"({binding.id or \'no id\'}) has no key there now."'):
+        "markup=False; a binding of mcp-tui's (or Textual's) own, moved by the person's [keys]",
     ("mcp_tui/ui/app/request_line.py", "notify",
      'f"Server {server}: the {what} was withdrawn ({ABANDONED_NOTE}); " '
      'f"the {shown_on} was closed.{kept}"'):

@@ -36,6 +36,7 @@ from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.command import Provider
+from textual.dom import DOMNode
 from textual.screen import Screen
 
 from mcp_tui.config.options import AppOptions
@@ -138,6 +139,10 @@ class McpTuiApp(App[None]):
         )
         #: ``--tour``: the guided tour (made on mount).
         self.tour: TourGuide | None = None
+        #: The bindings a ``[keys]`` entry took the key of, already told (once each).
+        self._clashes_told: set[tuple[str, str]] = set()
+        if options.keymap:  # ``[keys]`` in the config, checked there (``config/keys.py``)
+            self.set_keymap(options.keymap)
         self._update_sub_title()
 
     # --- start-up ----------------------------------------------------------------------------
@@ -197,6 +202,38 @@ class McpTuiApp(App[None]):
             text = f"--record: every call that finishes is saved as a test case in {record}"
             self._buffer.add(Notice("mcp-tui", text))
 
+    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: DOMNode) -> None:
+        """Textual's report of a binding without an id that a ``[keys]`` entry took the key of
+        (those with an id: :meth:`_say_keys_taken`)."""
+        for binding in clashed_bindings:
+            self._say_key_taken(binding)
+
+    def _say_keys_taken(self) -> None:
+        """Every binding of the screens loaded so far that a ``[keys]`` entry took a key from
+        (a form's are checked by the tests, ``tests/ui/test_keymap.py``)."""
+        if not self._keymap:
+            return
+        from mcp_tui.ui.app.keymap import keys_taken, loaded_classes
+
+        for _, binding in keys_taken(self._keymap, loaded_classes()):
+            self._say_key_taken(binding)
+
+    def _say_key_taken(self, binding: Binding) -> None:
+        """A binding lost ``binding.key`` to the person's ``[keys]``: said once, so they can
+        choose another key for one of the two."""
+        told = (binding.id or binding.action, binding.key)
+        if told in self._clashes_told:
+            return
+        self._clashes_told.add(told)
+        what = binding.description or binding.action
+        self.notify(
+            f"[keys] gave {self.get_key_display(binding)} to another binding: {what!r} "
+            f"({binding.id or 'no id'}) has no key there now.",
+            severity="warning",
+            timeout=10,
+            markup=False,
+        )
+
     def _restore_theme(self) -> None:
         """The theme chosen last time (``options.theme_file``), if it still exists."""
         file = self.options.theme_file
@@ -226,6 +263,7 @@ class McpTuiApp(App[None]):
 
     async def _start(self) -> None:
         await self.connections.start(self._mount_session_panels)
+        self._say_keys_taken()
         # ``--watch``: after the servers started, off the first frame
         self.server_actions.start_watching()
 

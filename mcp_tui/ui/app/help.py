@@ -15,7 +15,7 @@ import importlib
 import inspect
 import pkgutil
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
@@ -27,6 +27,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 import mcp_tui.ui
+from mcp_tui.ui.app.keymap import applied
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 #: Context titles, in the order shown: a class's name -> what the user calls that place.
@@ -109,13 +110,17 @@ def _title(name: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def key_contexts() -> list[tuple[str, list[tuple[str, str]]]]:
+def key_contexts(
+    keymap: Mapping[str, str] | None = None,
+) -> list[tuple[str, list[tuple[str, str]]]]:
     """Every context with its keys: ``[(title, [(keys, description), ...]), ...]``.
 
     Keys that run the same action are joined ("? / F1"); a binding's tooltip, when it has one, is
     shown rather than its footer word; bindings without a description (plain movement keys of
-    lists) are left out.
+    lists) are left out. ``keymap`` (binding id -> keys, the config's ``[keys]``, as Textual
+    normalised it) moves the bindings it names, as Textual does (``keymap.py``).
     """
+    keymap = keymap or {}
     classes: dict[str, type[DOMNode]] = {}
     for module_info in pkgutil.walk_packages(mcp_tui.ui.__path__, "mcp_tui.ui."):
         module = importlib.import_module(module_info.name)
@@ -132,7 +137,7 @@ def key_contexts() -> list[tuple[str, list[tuple[str, str]]]]:
     seen_titles: set[str] = set()
     for name in names:
         rows: dict[tuple[str, str], list[str]] = {}
-        for binding in _own_bindings(classes[name]):
+        for binding in applied(_own_bindings(classes[name]), keymap):
             if binding.description:
                 # The tooltip, when there is one, says more than the footer's word.
                 does = binding.tooltip or binding.description
@@ -152,7 +157,7 @@ def key_contexts() -> list[tuple[str, list[tuple[str, str]]]]:
 
 def help_rows(app: App[Any] | None) -> Iterator[tuple[str, str, str]]:
     """The help as rows: ``("title", text, "")`` or ``("row", keys, description)``."""
-    for title, rows in key_contexts():
+    for title, rows in key_contexts(app._keymap if app is not None else None):
         yield ("title", title, "")
         for keys, description in rows:
             yield ("row", keys, description)

@@ -85,7 +85,9 @@ def key_for(screen: Screen[Any], action: str) -> str:
         return ""
     app = screen.app
     for node in (screen, app):
-        for bindings in node._bindings.key_to_bindings.values():
+        keys = node._bindings.copy()
+        keys.apply_keymap(app._keymap)  # ``[keys]`` in the config: the person's own keys
+        for bindings in keys.key_to_bindings.values():
             for binding in bindings:
                 if binding.action == action:
                     return app.get_key_display(binding)

@@ -85,7 +85,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
             "Last sent",
             tooltip="Fill the form with the last call's arguments again",
             priority=True,
-            id="arguments.last_sent",
+            id="arguments.defaults",  # F3 both ways: one id, so ``[keys]`` moves both
         ),
     ]
 

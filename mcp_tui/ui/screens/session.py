@@ -75,9 +75,10 @@ class SessionScreen(SessionLayout):
         Binding("E", "switch_era", "Other era", show=False, id="session.switch_era",
                 tooltip="Reconnect the server under the cursor on the other protocol era"),
         # One key, two labels: the footer says what x will do for the server under the cursor.
+        # One id too, so a ``[keys]`` entry moves both (a keymap drops a key's other ids).
         Binding("x", "stop_asking", "Stop asking", id="session.toggle_asking",
                 tooltip="Stop asking: cancel this server's forms and sampling requests unseen"),
-        Binding("x", "ask_again", "Ask again", id="session.ask_again",
+        Binding("x", "ask_again", "Ask again", id="session.toggle_asking",
                 tooltip="Ask again: show this server's forms and sampling requests"),
         Binding("d", "url_done", "Done", id="session.url_done",
                 tooltip="A URL request you accepted: the page is done"),
@@ -88,7 +89,7 @@ class SessionScreen(SessionLayout):
         # Ctrl+C, a terminal user's reflex: cancel the running call, else quit (asking first,
         # like Ctrl+Q); the footer says which. Selected text is still copied.
         Binding("ctrl+c", "cancel_call", "Cancel call", key_display="^c",
-                id="session.cancel_call_ctrl_c"),
+                id="session.interrupt"),
         Binding("ctrl+c", "interrupt", "Quit", key_display="^c", id="session.interrupt",
                 tooltip="Quit mcp-tui (asks first when a call runs or a form is open)"),
         Binding("a", "call_again", "Again", id="session.call_again",

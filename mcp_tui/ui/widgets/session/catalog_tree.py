@@ -195,16 +195,18 @@ class CatalogTree(Tree[NodeRef]):
     what Enter will do.
     """
 
+    # Enter's five meanings share one id: a ``[keys]`` entry moves them together (a keymap
+    # drops a key's bindings of other ids).
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "enter_call", "Call", id="catalog.call",
                 tooltip="On a tool: call it (its arguments asked first, if it takes any)"),
-        Binding("enter", "enter_get", "Get prompt", id="catalog.get",
+        Binding("enter", "enter_get", "Get prompt", id="catalog.call",
                 tooltip="On a prompt: fill in its arguments and show its messages"),
-        Binding("enter", "enter_read", "Read", id="catalog.read",
+        Binding("enter", "enter_read", "Read", id="catalog.call",
                 tooltip="On a resource: read it"),
-        Binding("enter", "enter_fill", "Fill in & read", id="catalog.fill",
+        Binding("enter", "enter_fill", "Fill in & read", id="catalog.call",
                 tooltip="On a template: fill in its variables and read the resource"),
-        Binding("enter", "enter_toggle", "Open/close", id="catalog.toggle",
+        Binding("enter", "enter_toggle", "Open/close", id="catalog.call",
                 tooltip="On a server or a group: open or close it"),
         Binding("e", "tool_dialog", "Dialog", id="catalog.dialog",
                 tooltip="On a tool without arguments: open its call dialog (run as a task, JSON)"),
