@@ -1,62 +1,23 @@
 """No two modules of mcp_tui import each other, directly or through others.
 
 Every import counts: top-level, inside a function (a deferred import is still a dependency, only a
-later one) and under ``if TYPE_CHECKING`` (the reader still has to read both to read either). A
-circle means neither module can be understood, tested or moved alone; break it by moving what both
-need down, or by passing it in (a Protocol, a callable).
+later one), under ``if TYPE_CHECKING`` (the reader still has to read both to read either), a
+module named to ``importlib.import_module`` and every module a package walk reaches (read by
+``tests/import_scan.py``, shared with the layer test). A circle means neither module can be
+understood, tested or moved alone; break it by moving what both need down, or by passing it in (a
+Protocol, a callable).
 """
 
 from __future__ import annotations
 
-import ast
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.import_scan import import_graph
+
 PACKAGE = Path(__file__).resolve().parent.parent / "mcp_tui"
-
-
-def _modules(package: Path) -> dict[str, Path]:
-    found = {}
-    for path in package.rglob("*.py"):
-        parts = list(path.relative_to(package.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        found[".".join(parts)] = path
-    return found
-
-
-def import_graph(package: Path) -> dict[str, set[str]]:
-    """Module -> the mcp_tui modules it imports anywhere in its text."""
-    modules = _modules(package)
-
-    def resolve(name: str) -> str | None:
-        while name and name not in modules:
-            name = name.rpartition(".")[0]
-        return name or None
-
-    graph: dict[str, set[str]] = {name: set() for name in modules}
-    for name, path in modules.items():
-        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            targets: list[str] = []
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    parts = here.split(".")[: len(here.split(".")) - node.level + 1]
-                    base = ".".join([*parts, base] if base else parts)
-                targets = [
-                    f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
-                    for a in node.names
-                ]
-            for target in targets:
-                found = resolve(target)
-                if found is not None and found != name:
-                    graph[name].add(found)
-    return graph
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -112,6 +73,13 @@ def test_no_two_modules_import_each_other() -> None:
         "from mcp_tui.first import x\n",
         "def later():\n    from mcp_tui import first\n",
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import first\n",
+        "import importlib\ndef later():\n    return importlib.import_module('mcp_tui.first')\n",
+        "import asyncio, importlib\n"
+        "async def later():\n"
+        "    await asyncio.to_thread(importlib.import_module, 'mcp_tui.first')\n",
+        "import pkgutil, mcp_tui\n"
+        "def later():\n"
+        "    return list(pkgutil.walk_packages(mcp_tui.__path__, 'mcp_tui.'))\n",
     ],
 )
 def test_a_circle_is_seen_however_it_is_imported(tmp_path: Path, second: str) -> None:

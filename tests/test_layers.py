@@ -5,19 +5,21 @@
 
 with ``chat`` (the optional extra: a model, no SDK, no Textual) between session and ui, and
 ``demo`` (the bundled server) standing alone. Checks that can fail: a static scan of every
-module's imports (top-level, function-local and ``TYPE_CHECKING`` alike) against the rules; a
+module's imports (top-level, function-local and ``TYPE_CHECKING`` alike, and the doors by name:
+``import_module`` literals and package walks, read by ``tests/import_scan.py``) against the rules; a
 subprocess that imports every module below the UI and asserts Textual was never loaded; and a run
 on a broken config file that must end before Textual is imported.
 """
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.import_scan import imported_names, module_files, unread_imports, walks_a_package
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mcp_tui"
 
@@ -100,32 +102,16 @@ def _layer(path: Path) -> str | None:
     return top if top in FORBIDDEN else None
 
 
-def _imports(path: Path) -> list[str]:
-    """Every absolute import in the module, wherever it is (function bodies, TYPE_CHECKING).
-
-    ``from mcp_tui.x import y`` counts as importing ``mcp_tui.x.y`` when ``y`` is a module.
-    """
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.extend(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            for alias in node.names:
-                full = f"{node.module}.{alias.name}"
-                where = PACKAGE.parent / full.replace(".", "/")
-                is_module = where.is_dir() or where.with_suffix(".py").is_file()
-                names.append(full if is_module else node.module)
-    return list(dict.fromkeys(names))
-
-
 def _violations() -> list[str]:
+    """Every import against the rules, read as :mod:`tests.import_scan` reads them: statements
+    anywhere in the module, ``import_module`` literals and package walks."""
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    modules = module_files(PACKAGE)
+    for module, path in modules.items():
         layer = _layer(path)
         if layer is None:
             continue
-        for name in _imports(path):
+        for name in imported_names(path, module, modules):
             for prefix in FORBIDDEN[layer]:
                 if prefix.startswith(f"mcp_tui.{layer}"):
                     continue
@@ -163,6 +149,19 @@ def test_no_module_imports_against_the_layer_direction() -> None:
         ("testbench/bad2.py", "import mcp\n", "imports mcp"),
         ("url/bad.py", "from mcp.client import session\n", "imports mcp.client"),
         ("url/bad2.py", "def f():\n    import textual.app\n", "imports textual.app"),
+        # Doors by name: a literal handed to import_module, directly or through a thread.
+        (
+            "config/bad5.py",
+            "import importlib\nm = importlib.import_module('mcp_tui.ui.text')\n",
+            "imports mcp_tui.ui.text",
+        ),
+        (
+            "session/bad.py",
+            "import asyncio, importlib\n"
+            "async def f():\n"
+            "    await asyncio.to_thread(importlib.import_module, 'textual.app')\n",
+            "imports textual.app",
+        ),
     ],
 )
 def test_the_scan_sees_a_violation(
@@ -174,6 +173,47 @@ def test_the_scan_sees_a_violation(
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     found = _violations()
     assert len(found) == 1 and found[0].startswith(f"mcp_tui/{where} {expected}"), found
+
+
+def test_a_package_walk_imports_every_module_under_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``pkgutil.walk_packages(pkg.__path__, "pkg.")`` reaches every module below ``pkg``, and
+    each of them counts; ``iter_modules`` reaches only the direct children."""
+    fake = tmp_path / "mcp_tui"
+    for where in ("ui/__init__.py", "ui/top.py", "ui/screens/__init__.py", "ui/screens/deep.py"):
+        (fake / where).parent.mkdir(parents=True, exist_ok=True)
+        (fake / where).write_text("", encoding="utf-8")
+    (fake / "headless").mkdir()
+    (fake / "headless" / "walks.py").write_text(
+        "import pkgutil\n"
+        "for m in pkgutil.walk_packages(mcp_tui.ui.__path__, 'mcp_tui.ui.'):\n    pass\n",
+        encoding="utf-8",
+    )
+    (fake / "headless" / "lists.py").write_text(
+        "import pkgutil\nfor m in pkgutil.iter_modules(mcp_tui.ui.__path__, 'mcp_tui.ui.'):\n"
+        "    pass\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    assert _violations() == [
+        "mcp_tui/headless/lists.py imports mcp_tui.ui.screens",
+        "mcp_tui/headless/lists.py imports mcp_tui.ui.top",
+        "mcp_tui/headless/walks.py imports mcp_tui.ui.screens",
+        "mcp_tui/headless/walks.py imports mcp_tui.ui.screens.deep",
+        "mcp_tui/headless/walks.py imports mcp_tui.ui.top",
+    ]
+
+
+def test_every_import_by_name_is_one_the_scan_reads() -> None:
+    """An ``import_module`` whose argument is no literal is a door the scan cannot see; the only
+    one allowed is the import of what a package walk in the same module just named."""
+    unread = [
+        str(path.relative_to(PACKAGE.parent))
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if unread_imports(path) and not walks_a_package(path)
+    ]
+    assert unread == [], "import a literal module name (or walk the package)"
 
 
 def _python(code: str) -> subprocess.CompletedProcess[str]:

@@ -94,7 +94,7 @@ def described(bindings: list[Binding]) -> Iterator[str]:
 
 def test_the_help_lists_every_described_key_of_the_app_session_and_catalog() -> None:
     """Generated from the bindings: a key added to any of these classes shows up by itself."""
-    contexts = dict(key_contexts())
+    contexts = dict(key_contexts(McpTuiApp))
     for cls, title in (
         (McpTuiApp, "Everywhere"),
         (SessionScreen, "Session screen"),
@@ -107,7 +107,7 @@ def test_the_help_lists_every_described_key_of_the_app_session_and_catalog() -> 
     assert everywhere["Help"] == "? / F1"
     assert everywhere["Command palette: every verb"] == "Ctrl+P"
     # Forms and the tool arguments dialog are there too, by their own bindings.
-    titles = [title for title, _ in key_contexts()]
+    titles = [title for title, _ in key_contexts(McpTuiApp)]
     assert titles[:3] == ["Everywhere", "Session screen", "Catalog (servers and what they offer)"]
     assert "Elicitation form (a server asks)" in titles
     assert "Tool, prompt and template arguments" in titles

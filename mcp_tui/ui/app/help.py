@@ -1,18 +1,22 @@
 """The help screen (``?``, F1, "Help" in the palette): every key by context, and the verbs.
 
 Nothing here is a hand-written copy of a key: the screen is built from the bindings themselves.
-It imports every module of :mod:`mcp_tui.ui` and lists, for each class that declares ``BINDINGS``
-(screens and widgets alike), the keys that mcp-tui's own classes bind, with their descriptions;
-a new screen or key shows up by itself. :data:`CONTEXTS` only titles and orders the contexts
-("Everywhere" for the app's keys, ...); a class it does not name is listed after them under its
-class name. The palette's verbs come from :func:`mcp_tui.ui.app.commands.verbs_in`, grouped as the
-palette groups them. Opened rarely, so importing every screen (forms, editors) here is fine.
+It imports every module of :mod:`mcp_tui.ui.screens` and :mod:`mcp_tui.ui.widgets` and lists, for
+each class that declares ``BINDINGS`` (screens and widgets alike), the keys that mcp-tui's own
+classes bind, with their descriptions; a new screen or key shows up by itself. The app's own keys
+("Everywhere") come from the app that opened the help, handed in rather than walked: the app
+imports this screen, so walking the roof as well would make the two import each other.
+:data:`CONTEXTS` only titles and orders the contexts ("Everywhere" for the app's keys, ...); a
+class it does not name is listed after them under its class name. The palette's verbs come from
+:func:`mcp_tui.ui.app.commands.verbs_in`, grouped as the palette groups them. Opened rarely, so
+importing every screen (forms, editors) here is fine.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import itertools
 import pkgutil
 import re
 from collections.abc import Iterator, Mapping
@@ -26,7 +30,8 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-import mcp_tui.ui
+import mcp_tui.ui.screens
+import mcp_tui.ui.widgets
 from mcp_tui.ui.app.keymap import applied
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
@@ -110,10 +115,18 @@ def _title(name: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+def _mcp_tui_class(cls: type[DOMNode]) -> type[DOMNode]:
+    """``cls``, or the nearest of its ancestors that is mcp-tui's own (a test's subclass of the
+    app is listed as the app)."""
+    return next((k for k in cls.__mro__ if k.__module__.startswith("mcp_tui.")), cls)
+
+
 def key_contexts(
+    app: type[App[Any]] | None = None,
     keymap: Mapping[str, str] | None = None,
 ) -> list[tuple[str, list[tuple[str, str]]]]:
-    """Every context with its keys: ``[(title, [(keys, description), ...]), ...]``.
+    """Every context with its keys: ``[(title, [(keys, description), ...]), ...]``; ``app`` is
+    the class of the running app, whose keys work everywhere.
 
     Keys that run the same action are joined ("? / F1"); a binding's tooltip, when it has one, is
     shown rather than its footer word; bindings without a description (plain movement keys of
@@ -121,8 +134,15 @@ def key_contexts(
     normalised it) moves the bindings it names, as Textual does (``keymap.py``).
     """
     keymap = keymap or {}
-    classes: dict[str, type[DOMNode]] = {}
-    for module_info in pkgutil.walk_packages(mcp_tui.ui.__path__, "mcp_tui.ui."):
+    classes: dict[str, type[DOMNode]] = {"HelpScreen": HelpScreen}
+    if app is not None:
+        own = _mcp_tui_class(app)
+        classes[own.__name__] = own
+    walked = itertools.chain(
+        pkgutil.walk_packages(mcp_tui.ui.screens.__path__, "mcp_tui.ui.screens."),
+        pkgutil.walk_packages(mcp_tui.ui.widgets.__path__, "mcp_tui.ui.widgets."),
+    )
+    for module_info in walked:
         module = importlib.import_module(module_info.name)
         for name, cls in inspect.getmembers(module, inspect.isclass):
             if (
@@ -157,7 +177,8 @@ def key_contexts(
 
 def help_rows(app: App[Any] | None) -> Iterator[tuple[str, str, str]]:
     """The help as rows: ``("title", text, "")`` or ``("row", keys, description)``."""
-    for title, rows in key_contexts(app._keymap if app is not None else None):
+    keymap = app._keymap if app is not None else None
+    for title, rows in key_contexts(None if app is None else type(app), keymap):
         yield ("title", title, "")
         for keys, description in rows:
             yield ("row", keys, description)
