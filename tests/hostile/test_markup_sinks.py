@@ -258,6 +258,14 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "schema_lines: lines of json_text(params) (unsafe characters as \\uXXXX escapes)",
     ("mcp_tui/ui/widgets/request/wire_panel.py", "Content", "text"):
         "json_text(...) of the answer, or one_line(...) of each field name and error",
+    ("mcp_tui/ui/widgets/request/sent_wire.py", ".update", "Content(text)"):
+        "literal Content of json_text(...) of the message sent (unsafe characters as \\uXXXX)",
+    ("mcp_tui/ui/widgets/request/sent_wire.py", "Content", "text"):
+        "json_text(...) of the message sent (unsafe characters as \\uXXXX escapes)",
+    ("mcp_tui/ui/widgets/request/sent_wire.py", ".border_title =", "Content(sent_title(message))"):
+        "mcp-tui's words and one_line(...) of the request id, as literal Content",
+    ("mcp_tui/ui/widgets/request/sent_wire.py", "Content", "sent_title(message)"):
+        "mcp-tui's words and one_line(...) of the request id, as literal Content",
 }  # fmt: skip
 
 

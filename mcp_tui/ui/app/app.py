@@ -359,6 +359,8 @@ class McpTuiApp(App[None]):
                 message.request, message.outcome, message.abandoned_input
             )
             self._session.queue_entries([entry])
+            if self.wire_shown:  # the wire's last beat: the answer as it went out
+                self._session.sent.expect(request, self._session.kept_traffic)
 
     def on_sampling_shown(self, message: SamplingShown) -> None:
         from mcp_tui.ui.render_sampling import sampling_shown_entry

@@ -106,6 +106,8 @@ class SessionScreen(SessionLayout):
                 tooltip="Move to the next area: catalog, transcript or traffic, log"),
         Binding("m", "chat", "Chat", show=False, id="session.chat",
                 tooltip="Chat with a model that calls the servers' tools"),
+        Binding("f6", "toggle_wire", "Wire", show=False, id="answer.wire",
+                tooltip="Show or hide the wire: beside each form, and here the last answer sent"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -143,6 +145,7 @@ class SessionScreen(SessionLayout):
                 0, len(self.kept_traffic) + len(batch.traffic) - KEPT_TRAFFIC
             )
             self.kept_traffic.extend(batch.traffic)
+            self.sent.look(batch.traffic)
         for progress in batch.progress.values():
             self.running.progress(progress)
         self.flush_entries()
@@ -343,6 +346,17 @@ class SessionScreen(SessionLayout):
         waiting = self.mcp_app.url_waits.waiting
         if waiting:
             self.mcp_app.end_url_wait(waiting[0].key, "gave_up")
+
+    def action_toggle_wire(self) -> None:
+        """F6: the wire on or off for the session (the next form opens that way)."""
+        from mcp_tui.ui.widgets.request.wire_panel import toggle_wire
+
+        toggle_wire(self.app)
+
+    def show_wire(self, shown: bool) -> None:
+        """The wire was turned on or off here: the last answer's panel goes with it."""
+        if not shown:
+            self.sent.hide()
 
     def action_chat(self) -> None:
         self.mcp_app.open_chat()

@@ -21,6 +21,7 @@ from textual.widget import Widget
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.screens.session_repeat import SessionRepeat
 from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.ui.widgets.request.sent_wire import SentWatch
 from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree, NodeRef
 from mcp_tui.ui.widgets.session.title_bar import TitleBar
 
@@ -37,6 +38,8 @@ class SessionLayout(SessionRepeat):
         self._panels_lock = asyncio.Lock()
         #: What had the focus when ``L`` made the log full screen (it gets it back after).
         self._focus_before_log: Widget | None = None
+        #: While the wire is shown: the last answer as it went out (``sent_wire.py``).
+        self.sent = SentWatch()
 
     def compose(self) -> ComposeResult:
         # The first frame is the catalog (every server "connecting"), the title and the keys.
@@ -76,6 +79,7 @@ class SessionLayout(SessionRepeat):
         async with self._panels_lock:
             if self._panels_ready:
                 return
+            from mcp_tui.ui.widgets.request.sent_wire import SentWire
             from mcp_tui.ui.widgets.session.info_panel import InfoPanel, prose_region
             from mcp_tui.ui.widgets.session.log_panel import LogPanel
             from mcp_tui.ui.widgets.session.running_calls import RunningCalls
@@ -87,12 +91,15 @@ class SessionLayout(SessionRepeat):
             transcript.border_title = "Transcript"
             traffic = TrafficView(id="traffic")
             traffic.display = False
+            sent = SentWire(id="sent-wire")
+            sent.display = False
             await self.query_one("#main", Vertical).mount_all(
                 [
                     InfoPanel(id="info"),
                     prose_region(),
                     RunningCalls(id="running"),
                     UrlWaitsPanel(self.mcp_app.url_waits, id="url-waits"),
+                    sent,
                     transcript,
                     traffic,
                 ]
@@ -103,6 +110,7 @@ class SessionLayout(SessionRepeat):
             logs.show_stderr_files([p for p in paths if p is not None])
             await self.mount(logs, before=self.query_one(KeyFooter))
             self._panels_ready = True
+            self.sent.panel = sent
         self._show_info()
         self.flush_entries()
 

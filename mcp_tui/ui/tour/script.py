@@ -95,7 +95,8 @@ STEPS: Final[tuple[Step, ...]] = (
         "server asks and why, lets the person review every value, and sends typed JSON.",
         wire={LEGACY: _2025_FORM, MODERN: _2026_FORM},
         do="Tab through the fields (text, email, URI, dates, numbers, selects, multi-selects); "
-        "change one and watch the wire; Ctrl+S sends.",
+        "change one and watch the wire; Ctrl+S sends, and the message that went out stays "
+        "above the transcript.",
         calls=(Call("set_preferences"),),
     ),
     Step(

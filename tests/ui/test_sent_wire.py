@@ -1,0 +1,65 @@
+"""The wire's last beat: after Ctrl+S, the answer as it went out, on the session screen.
+
+On the real demo over stdio, both eras: the form opens with the wire shown (F6), Ctrl+S sends,
+and the session screen's panel shows the very message the ``--log`` file recorded going out
+(the response to ``elicitation/create`` on 2025-11-25, the repeated ``tools/call`` with
+``inputResponses`` on 2026-07-28). F6 there hides it, and the next form opens without the wire.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from demo_tui_kit import ERAS, demo_app, gone, messages, next_form, wait_until, wire_text
+
+from mcp_tui.ui.screens.session import SessionScreen
+from mcp_tui.ui.widgets.request.sent_wire import SentWire
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def answer_sent(log: Path, era: str) -> dict[str, Any]:
+    """The message that carried the answer, as the ``--log`` file recorded it going out."""
+    out = messages(log, "out")
+    if era == "2025-11-25":
+        asked = [m["id"] for m in messages(log, "in") if m.get("method") == "elicitation/create"]
+        [sent] = [m for m in out if "method" not in m and m.get("id") in asked]
+    else:
+        [sent] = [m for m in out if "inputResponses" in (m.get("params") or {})]
+    return sent
+
+
+@pytest.mark.parametrize("era", list(ERAS))
+async def test_the_answer_as_sent_stays_on_the_session_screen(tmp_path: Path, era: str) -> None:
+    async with demo_app(tmp_path, era, "confirm_action", {"action": "ship it"}) as run:
+        pilot = run.pilot
+        form = await next_form(run, "Please confirm: ship it.")
+        await pilot.press("f6")  # the wire on (remembered for the session)
+        await wait_until(pilot, lambda: form.query("#wire-answer"), "the wire beside the form")
+        await pilot.press("ctrl+s")
+        await gone(run, form)
+        session = run.app.screen
+        assert isinstance(session, SessionScreen)
+        panel = session.query_one("#sent-wire", SentWire)
+        await wait_until(pilot, lambda: panel.display and panel.message, "the answer as sent")
+        await wait_until(pilot, lambda: "Confirmed: ship it." in run.transcript(), "the result")
+        sent = answer_sent(run.log, era)
+        assert wire_text(panel.message) == wire_text(sent)
+        assert '"action": "accept"' in panel.plain()
+        title = str(panel.border_title)
+        assert ("elicitation/create" if era == "2025-11-25" else "inputResponses") in title
+
+        await pilot.press("f6")  # the wire off: the panel goes, and the next form has none
+        await wait_until(pilot, lambda: not panel.display, "the panel hidden")
+        assert not run.app.wire_shown
