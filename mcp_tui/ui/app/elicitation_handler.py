@@ -96,11 +96,8 @@ class TuiElicitationHandler:
 
     async def elicit(self, request: ElicitationRequest) -> ElicitationOutcome:
         """Queue ``request``, show it when its turn comes, return what the user chose."""
-        await self.line.wait_turn()
-        try:
+        async with self.line.turn():
             return await self._show(request)
-        finally:
-            self.line.release()
 
     async def sample(self, request: SamplingRequest) -> SamplingOutcome:
         """A ``sampling/createMessage``: in the same line as the forms, on its review screen."""

@@ -11,8 +11,10 @@ order answered, to one :class:`AnswersFile` that ``mcp-tui call --answers`` repl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import deque
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,8 +34,8 @@ ABANDONED_NOTE = "the server cancelled the request or the connection closed"
 class RequestLine:
     """First come, first served: one request's screen at a time, the rest wait their turn.
 
-    A request awaits :meth:`wait_turn` before it shows its screen and calls :meth:`release`
-    when it is answered (or withdrawn), whatever happened.
+    A request shows its screen inside ``async with line.turn():``: :meth:`wait_turn` first,
+    :meth:`release` when it is answered (or withdrawn), whatever happened.
     """
 
     def __init__(self) -> None:
@@ -55,6 +57,15 @@ class RequestLine:
                 screen.set_waiting(self.waiting)
             except Exception:  # a screen being torn down; the count is cosmetic
                 log.debug("could not update the waiting count", exc_info=True)
+
+    @contextlib.asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        """The request's turn: waited for, then passed on when it ends, whatever happened."""
+        await self.wait_turn()
+        try:
+            yield
+        finally:
+            self.release()
 
     async def wait_turn(self) -> None:
         if not self._busy and not self._line:

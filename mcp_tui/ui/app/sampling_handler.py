@@ -39,11 +39,8 @@ class TuiSamplingHandler:
 
     async def sample(self, request: SamplingRequest) -> SamplingOutcome:
         """Queue ``request``, show it when its turn comes, return what the user chose."""
-        await self.line.wait_turn()
-        try:
+        async with self.line.turn():
             return await self._show(request)
-        finally:
-            self.line.release()
 
     def _post(self, message: Any) -> None:
         try:
