@@ -47,7 +47,7 @@ from anyio.abc import TaskGroup
 from mcp.client.extension import ClaimContext, ClientExtension, ResultClaim
 from mcp.client.session import ClientRequestContext, ClientSession
 from mcp.shared.exceptions import MCPError
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError, model_validator
 
 from mcp_tui.errors import TaskEnded
 from mcp_tui.session.elicitation_bridge import RELATED_TASK_KEY
@@ -67,8 +67,24 @@ Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 # ---- the extension's wire shapes ------------------------------------------------------------
 
 
+def _flat(data: Any) -> Any:
+    """Generous in what is read: a task nested under ``task`` (2025-11-25's shape) is read as the
+    flat one, and ``pollInterval`` (2025-11-25's name) as ``pollIntervalMs``."""
+    if not isinstance(data, dict):
+        return data
+    nested = data.get("task")
+    if isinstance(nested, dict) and "taskId" not in data:
+        data = {**nested, **{k: v for k, v in data.items() if k != "task"}}
+    interval = data.get("pollInterval")
+    if "pollIntervalMs" not in data and isinstance(interval, int | float):
+        data = {**data, "pollIntervalMs": interval}
+    return data
+
+
 class CreatedTask(types.Result):
     """``CreateTaskResult``: what ``tools/call`` answers when the server made it a task."""
+
+    _generous = model_validator(mode="before")(_flat)
 
     result_type: Literal["task"] = "task"
     task_id: str
@@ -82,6 +98,8 @@ class CreatedTask(types.Result):
 
 class DetailedTask(types.Result):
     """A ``tasks/get`` answer: the task, with its result, error or input requests inline."""
+
+    _generous = model_validator(mode="before")(_flat)
 
     result_type: str | None = None
     task_id: str | None = None

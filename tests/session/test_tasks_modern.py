@@ -206,6 +206,18 @@ async def test_a_plain_tool_is_not_a_task_and_the_extension_is_declared() -> Non
     assert text_of(result) == "plain result" and not fixture.LOG
 
 
+def test_a_nested_task_and_the_2025_name_of_the_poll_interval_are_read_generously() -> None:
+    nested = {"resultType": "task", "task": {"taskId": "t1", "status": "working"}}
+    assert tasks_modern.CreatedTask.model_validate(nested).task_id == "t1"
+    flat = {"resultType": "task", "taskId": "t2", "status": "working", "pollInterval": 2500}
+    assert tasks_modern.CreatedTask.model_validate(flat).poll_interval_ms == 2500
+    got = {"task": {"taskId": "t1", "status": "completed"}, "result": {"content": []}}
+    detailed = tasks_modern.DetailedTask.model_validate(got)
+    assert (detailed.status, detailed.result) == ("completed", {"content": []})
+    exact = {"taskId": "t3", "status": "working", "pollIntervalMs": 700, "pollInterval": 9}
+    assert tasks_modern.DetailedTask.model_validate(exact).poll_interval_ms == 700
+
+
 # ---- the -32021 of a task tool on 2025-11-25, and the connection over stdio -----------------
 
 
