@@ -79,6 +79,9 @@ class CallHistory:
         #: Every value typed into a field that looked secret, in any form answered (a call's or
         #: not): "Export session…" masks each wherever it appears.
         self.secrets: set[str] = set()
+        #: What was asked during calls that are not the person's (a chat model's), for their
+        #: cards: call id -> its exchanges (the newest :data:`KEPT` calls).
+        self._watched: dict[int, list[Exchange]] = {}
 
     def started(
         self,
@@ -104,17 +107,28 @@ class CallHistory:
         """A request made during a call (``request.call_id``) was answered with ``outcome``."""
         if isinstance(request, ElicitationRequest) and isinstance(outcome, ElicitationOutcome):
             self.secrets.update(secret_values(request, outcome))
-        record = self._calls.get(request.call_id) if request.call_id is not None else None
+        call_id = request.call_id
+        record = self._calls.get(call_id) if call_id is not None else None
         if record is not None:
             record.exchanges.append(Exchange(request, outcome))
+        elif call_id is not None and call_id in self._watched:
+            self._watched[call_id].append(Exchange(request, outcome))
+
+    def watch(self, call_id: int) -> None:
+        """Keep what is asked during call ``call_id``, which is not the person's (a chat
+        model's call): its card says it too, but it is no record (not "again", not a test)."""
+        self._watched[call_id] = []
+        while len(self._watched) > KEPT:
+            del self._watched[next(iter(self._watched))]
 
     def asked(self, call_id: int) -> str:
         """ "asked: confirm → accepted · form, 2 fields → accepted {date, party_size}": what
         the server asked during the call, for its transcript card ("" when nothing was)."""
         record = self._calls.get(call_id)
-        if record is None or not record.exchanges:
+        exchanges = record.exchanges if record is not None else self._watched.get(call_id, [])
+        if not exchanges:
             return ""
-        return "asked: " + " · ".join(_exchange_words(e) for e in record.exchanges)
+        return "asked: " + " · ".join(_exchange_words(e) for e in exchanges)
 
     def finished(self, call_id: int, outcome: CallOutcome) -> CallRecord | None:
         """The call ended with ``outcome``; the listeners are told. ``None``: not a call of the

@@ -116,6 +116,11 @@ async def test_the_model_calls_a_tool_that_elicits_and_sees_its_result(
             "content": {"confirm": True},
         }
         assert block.result is not None and "Deleted payments-api." in block.result
+        # The card lists what the tool asked inside the call, as the transcript's card does.
+        asked = "asked: form, 1 field → accepted {confirm}"
+        await wait_until(run.pilot, lambda: block.asked == asked, "the card saying what was asked")
+        assert asked in str(block.query_one(".tool-asked").render())
+        assert asked in run.transcript()
         # The call is in the session's transcript too.
         assert run.app.session is not None
         assert "Deleted payments-api." in run.transcript()

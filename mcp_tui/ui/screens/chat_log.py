@@ -35,6 +35,9 @@ class ChatLog(Screen[None]):
         self._tool_blocks: dict[str, ToolBlock] = {}
         self._tool_mounts: dict[str, AwaitMount] = {}
         self._asking: tuple[ToolBlock, asyncio.Future[Approval]] | None = None
+        #: The call proposed last: the one ``ChatScreen._call`` runs (a turn runs its calls
+        #: one after the other, each proposed, then approved, then run).
+        self._proposed: str | None = None
 
     def _log(self) -> VerticalScroll:
         return self.query_one("#chat-log", VerticalScroll)
@@ -71,6 +74,7 @@ class ChatLog(Screen[None]):
             note = f"(unreadable arguments) {event.bad_arguments}" if event.bad_arguments else None
             block = ToolBlock(event.call_id, label, event.arguments, note)
             self._tool_blocks[event.call_id] = block
+            self._proposed = event.call_id
             self._tool_mounts[event.call_id] = self._add(block)
         elif isinstance(event, c.ToolCallFinished):
             found = self._tool_blocks.get(event.call_id)

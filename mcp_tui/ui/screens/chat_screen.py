@@ -255,9 +255,16 @@ class ChatScreen(ChatLog):
         session = self.mcp_app.session
         if not isinstance(session, SessionScreen):
             return CallOutcome(error="The session screen is not ready.")
-        return await session.call_tool_awaited(
-            tool.server, tool.tool.name, arguments, asking_over=self
-        )
+        block = self._tool_blocks.get(self._proposed or "")
+        asked: list[str] = []
+        try:
+            return await session.call_tool_awaited(
+                tool.server, tool.tool.name, arguments, asking_over=self, asked=asked
+            )
+        finally:  # "asked: confirm → accepted" on the card, as in the transcript
+            if block is not None and asked and not closing(self):
+                rounds = (a.removeprefix("asked: ") for a in asked)  # a -32042 retry: two
+                block.show_asked("asked: " + " · ".join(rounds))
 
     # --- keys --------------------------------------------------------------------------------
 

@@ -55,6 +55,7 @@ class SessionFeatures(SessionVerbs):
         arguments: Mapping[str, Any],
         *,
         asking_over: object | None = None,
+        asked: list[str] | None = None,
     ) -> CallOutcome:
         """Call a tool for someone who awaits its outcome (the chat), shown like any call here.
 
@@ -62,10 +63,12 @@ class SessionFeatures(SessionVerbs):
         made by hand, the retry question asked over ``asking_over`` (the chat): the caller gets
         the retried call's outcome, or the -32042 when the person stops. If the caller stops
         waiting (the chat's Escape), the running call is cancelled on the server too.
+        ``asked`` gets what the server asked during each round ("asked: confirm → accepted"),
+        as the transcript's card says it, for the caller's own card.
         """
         retry_of = None
         while True:
-            outcome = await self._call_awaited_once(server, name, arguments)
+            outcome = await self._call_awaited_once(server, name, arguments, asked)
             if not outcome.url_elicitations:
                 return outcome
             retry_of = await url_required(
@@ -75,7 +78,7 @@ class SessionFeatures(SessionVerbs):
                 return outcome
 
     async def _call_awaited_once(
-        self, server: str, name: str, arguments: Mapping[str, Any]
+        self, server: str, name: str, arguments: Mapping[str, Any], asked: list[str] | None
     ) -> CallOutcome:
         ready = self._ready(server)
         if ready is None:
@@ -95,8 +98,13 @@ class SessionFeatures(SessionVerbs):
             lambda call_id: connection.call_tool(name, args, call_id=call_id),
             then=then,
         )
+        self.history.watch(call_id)  # before the worker runs: nothing was asked yet
         try:
-            return await done
+            outcome = await done
+            said = self.history.asked(call_id)
+            if said and asked is not None:
+                asked.append(said)
+            return outcome
         except asyncio.CancelledError:
             if call_id in self.cancellable:
                 self.cancel_call(call_id)

@@ -13,7 +13,7 @@ anything a server said, so neither is ever parsed as markup or passed to the ter
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -91,6 +91,7 @@ class ToolBlock(Vertical):
     ToolBlock:focus { border: round $accent; }
     ToolBlock.-error, ToolBlock.-denied { border: round $error 60%; }
     ToolBlock .tool-args, ToolBlock .tool-more { height: auto; color: $text-muted; }
+    ToolBlock .tool-asked { height: auto; }
     ToolBlock .tool-result { color: $text; margin-top: 1; }
     ToolBlock .tool-approval { height: auto; margin-top: 1; }
     ToolBlock .tool-approval Button { margin-right: 1; min-width: 10; }
@@ -113,6 +114,8 @@ class ToolBlock(Vertical):
         self.arguments = arguments
         self._note = note
         self.result: str | None = None
+        #: What the server asked during the call ("asked: confirm → accepted"), if anything.
+        self.asked = ""
         self.result_status = ""
         self.expanded = False
         self._from_server = False
@@ -155,6 +158,19 @@ class ToolBlock(Vertical):
         }
         if event.button.id in choice:
             self.answer(choice[event.button.id])
+
+    def show_asked(self, asked: str) -> None:
+        """What the server asked during the call, under its arguments (the transcript's card
+        says the same): mcp-tui's words, with field names through ``literal_line``."""
+        if not asked or asked == self.asked:
+            return
+        self.asked = asked
+        shown = literal_line(asked, limit=300, style="dim")
+        existing = list(self.query(".tool-asked"))
+        if existing:
+            cast(Static, existing[0]).update(shown)
+        else:
+            self.mount(Static(shown, classes="tool-asked"), after=self.query_one(".tool-args"))
 
     def finish(self, status: str, text: str, *, from_server: bool = True) -> None:
         """The call ended: show its result (folded) and mark errors and refusals. A result the
