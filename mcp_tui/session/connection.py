@@ -156,6 +156,7 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
             traffic_log,
             on_ended=self._stream_ended,
             protocol_version=lambda: self.info.protocol_version if self.info else None,
+            max_message_bytes=self._max_message_bytes,
         )
         self._stderr: StderrCapture | None = None
         #: The server process started before ``import mcp`` (stdio, first connection only).
@@ -282,7 +283,7 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
                                 on_person=self._person_signing_in,
                             ),
                             on_undelivered=self._tap.undelivered,
-                            on_trimmed=self._tap.trimmed,
+                            big=self._tap.big,
                             http_status=self._http_status,
                             process=process,
                             on_exit=self._exited,

@@ -31,6 +31,7 @@ from typing import Any
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
+from mcp_tui.session.big_http import BigPayloads
 from mcp_tui.session.big_json import MAX_META_KEYS
 from mcp_tui.session.events import (
     ElicitationRefused,
@@ -43,6 +44,7 @@ from mcp_tui.session.sdk_refusals import ELICITATION_CREATE, sdk_refusal
 from mcp_tui.session.sdk_workarounds import ResultTypeFixup
 from mcp_tui.session.server_requests import RequestId, ServerRequests
 from mcp_tui.session.stdio_transport import (
+    DEFAULT_MAX_MESSAGE_BYTES,
     InvalidLine,
     LargeSessionMessage,
     MessageTooLarge,
@@ -75,8 +77,11 @@ class ConnectionTap:
         traffic_log: TrafficLog | None,
         on_ended: Callable[[], None],
         protocol_version: Callable[[], str | None] = lambda: None,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     ) -> None:
         self.server = server
+        #: Over HTTP, reads large messages for the SDK; what it stood in for comes back here.
+        self.big = BigPayloads(self.trimmed, max_message_bytes)
         self._protocol_version = protocol_version
         self._sink = sink
         self._traffic_log = traffic_log
@@ -97,6 +102,8 @@ class ConnectionTap:
     def incoming(
         self, item: SessionMessage | Exception, via: RequestId | None = None
     ) -> Sequence[SessionMessage | Exception]:
+        if isinstance(item, SessionMessage):
+            item = self.big.restore(item)
         if isinstance(item, Exception):
             self._stream_problem(item)
             return [item]

@@ -52,10 +52,10 @@ the behaviour and delete the workaround if it is gone.
    parse each message's whole text with pydantic's JSON parser on the event loop (C code that
    holds the interpreter throughout), then the session validates every key of its ``_meta``:
    one 14 MB notification with 10^6 keys in ``_meta`` froze the UI for seconds. ``big_http.py``
-   is a response hook on the HTTP client mcp-tui hands the SDK: a large message whose ``_meta``
-   is oversized is parsed in a worker thread (``big_json``) and passed on with ``_meta`` cut to
-   its first 1,000 keys, so the SDK parses something small. The stdio transport does the same at
-   its line reader (item 4).
+   is a response hook on the HTTP client mcp-tui hands the SDK: a message over 1 MiB is parsed
+   in a worker thread (``big_json``, ``_meta`` cut to its first 1,000 keys), the SDK parses a
+   small stand-in of the same kind, and the connection's tap puts the parsed message back. The
+   stdio transport does the same at its line reader (item 4).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
 from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
-from mcp_tui.session.big_http import BigPayloads, Trimmed
+from mcp_tui.session.big_http import BigPayloads
 from mcp_tui.session.convert import describe_code, primary_exception
 from mcp_tui.session.head_start import server_environment
 from mcp_tui.session.http_status import HttpError, HttpStatusLog, explain_status, sdk_http_error
@@ -70,7 +70,7 @@ def open_transport(
     http_status: HttpStatusLog | None = None,
     process: anyio.abc.Process | None = None,
     on_exit: Callable[[int], None] | None = None,
-    on_trimmed: Callable[[Trimmed], None] | None = None,
+    big: BigPayloads | None = None,
 ) -> Transport:
     """The (not yet entered) transport for ``spec``; ``errlog`` is required for stdio.
 
@@ -78,8 +78,9 @@ def open_transport(
     ``on_undelivered`` (stdio only) hears of a message lost when writing to the server failed;
     ``http_status`` (Streamable HTTP) keeps the last HTTP error status, which the SDK drops;
     ``process`` (stdio) is the server already started by ``head_start``; ``on_exit`` (stdio)
-    hears its exit status when its output ends; ``on_trimmed`` (HTTP) hears of each large
-    message whose ``_meta`` was cut (``big_http``).
+    hears its exit status when its output ends; ``big`` (HTTP) reads large messages for the
+    SDK (``big_http``: whoever reads the transport's stream must pass each item through its
+    ``restore``).
     """
     target = spec.target
     if isinstance(target, StdioTarget):
@@ -93,7 +94,6 @@ def open_transport(
             process=process,
             on_exit=on_exit,
         )
-    big = BigPayloads(on_trimmed or _unheard, max_message_bytes)
     if target.transport == "sse":
 
         def client_factory(
@@ -102,7 +102,8 @@ def open_transport(
             auth: httpx2.Auth | None = None,
         ) -> httpx2.AsyncClient:
             client = create_mcp_http_client(headers=headers, timeout=timeout, auth=auth)
-            big.watch(client)
+            if big is not None:
+                big.watch(client)
             return client
 
         return sse_client(
@@ -114,10 +115,6 @@ def open_transport(
             httpx_client_factory=client_factory,
         )
     return _streamable_http(target, auth, http_status, max_message_bytes, big)
-
-
-def _unheard(trimmed: Trimmed) -> None:
-    pass
 
 
 def http_client(target: HttpTarget, auth: httpx2.Auth | None = None) -> httpx2.AsyncClient:

@@ -8,6 +8,7 @@ The SDK's own behaviour (it parses every HTTP message on the event loop) is show
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
@@ -128,7 +129,8 @@ async def test_a_big_meta_over_http_is_parsed_off_the_event_loop(
     sdk_read: list[int] = []
 
     def validate_json(data: Any, *args: Any, **kwargs: Any) -> Any:
-        sdk_read.append(len(data))
+        if sys._getframe(1).f_globals["__name__"].startswith("mcp.client"):  # not the server
+            sdk_read.append(len(data))
         return real_validate(data, *args, **kwargs)
 
     monkeypatch.setattr(adapter, "validate_json", validate_json)
@@ -150,3 +152,74 @@ async def test_a_big_meta_over_http_is_parsed_off_the_event_loop(
     ]
     assert [len(m["params"]["_meta"]) for m in logs] == [MAX_META_KEYS]
     await anyio.sleep(0)
+
+
+@pytest.mark.parametrize("transport", ["streamable-http", "sse"])
+async def test_any_large_message_over_http_reaches_the_session_parsed_off_the_loop(
+    transport: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not only an oversized ``_meta``: a large log object and a large result are parsed in a
+    worker thread too, the SDK parsing a small stand-in, and arrive whole."""
+    from mcp_tui.session.events import LogReceived
+
+    loop_thread = threading.get_ident()
+    parsed_on: list[int] = []
+    real_parse = big_http.parse_large
+
+    def parse_large(text: str) -> Any:
+        parsed_on.append(threading.get_ident())
+        return real_parse(text)
+
+    monkeypatch.setattr(big_http, "parse_large", parse_large)
+    adapter = mcp_types.jsonrpc_message_adapter
+    real_validate = adapter.validate_json
+    sdk_read: list[int] = []
+
+    def validate_json(data: Any, *args: Any, **kwargs: Any) -> Any:
+        if sys._getframe(1).f_globals["__name__"].startswith("mcp.client"):  # not the server
+            sdk_read.append(len(data))
+        return real_validate(data, *args, **kwargs)
+
+    monkeypatch.setattr(adapter, "validate_json", validate_json)
+    rec = Recorder()
+    text = "t" * (LARGE_LINE + 5000)
+    async with (
+        http_fixture(transport) as target,
+        connected(ServerSpec("web", target, mode="legacy"), recorder=rec) as conn,
+    ):
+        logged = await conn.call_tool("big_meta", {"keys": 2000, "in_data": True})
+        assert logged.error is None
+        log = await rec.wait_for(LogReceived, lambda e: isinstance(e.data, dict))
+        echoed = await conn.call_tool("echo", {"text": text})
+    assert log.data == {f"k{i}": "m" * 600 for i in range(2000)}
+    assert echoed.error is None and echoed.items[0].text == text
+    assert len(parsed_on) == 2 and loop_thread not in parsed_on
+    assert sdk_read and max(sdk_read) < 10_000  # stand-ins only
+    assert not [n for n in rec.of(Notice) if n.severity != "information"]
+
+
+def test_a_servers_own_stand_in_marker_is_left_alone() -> None:
+    """A server cannot name a parsed message: tickets carry a nonce it never sees."""
+    big = big_http.BigPayloads(lambda _cut: None, LIMIT)
+    stand_in = big.stand_in({"jsonrpc": "2.0", "method": "notifications/message", "params": {}})
+    assert stand_in is not None
+    ticket = json.loads(stand_in)["params"]["_meta"][big_http.STAND_IN]
+    forged_ticket = ticket.rsplit("-", 1)[0] + "-2"
+    forged = mcp_types.JSONRPCNotification(
+        jsonrpc="2.0",
+        method="notifications/message",
+        params={"_meta": {big_http.STAND_IN: forged_ticket}, "level": "info", "data": 1},
+    )
+    from mcp.shared.message import SessionMessage
+
+    item = SessionMessage(forged)
+    assert big.restore(item) is item
+    read = SessionMessage(mcp_types.jsonrpc_message_adapter.validate_json(stand_in))
+    other = big_http.BigPayloads(lambda _cut: None, LIMIT)
+    assert other.restore(read) is read  # another connection's ticket
+    restored = big.restore(read)
+    assert isinstance(restored, SessionMessage) and restored is not read
+    assert restored.message == mcp_types.JSONRPCNotification(
+        jsonrpc="2.0", method="notifications/message", params={}
+    )
+    assert big.restore(read) is read  # once only
