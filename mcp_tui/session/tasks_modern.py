@@ -60,6 +60,10 @@ log = logging.getLogger(__name__)
 
 EXTENSION = TASKS_EXTENSION
 INTERNAL_ERROR = -32603
+#: ``tasks/get`` errors that end the call at once: the task is unknown (or expired), the
+#: connection is closed. Any other error is asked again, up to ``MAX_FAILED_POLLS`` in a row.
+FINAL_ERRORS = frozenset({-32602, -32000})
+MAX_FAILED_POLLS = 3
 
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 
@@ -230,7 +234,10 @@ class _FollowedTask:
         try:
             async with anyio.create_task_group() as forms:
                 self.forms = forms
-                final = await self._poll()
+                try:
+                    final = await self._poll()
+                except Exception as exc:  # out of the task group it would come out grouped
+                    self._stop(exc)
                 forms.cancel_scope.cancel()  # a form still open: the task ended without it
             if self.refused is not None:
                 raise self.refused
@@ -247,6 +254,7 @@ class _FollowedTask:
 
     async def _poll(self) -> DetailedTask:
         """``tasks/get`` at the server's interval until the task ends."""
+        failures = 0
         while True:
             await sleep(bounded_poll(self.poll_ms))  # the server's interval: never a busy loop
             try:
@@ -254,9 +262,13 @@ class _FollowedTask:
                     GetTask(params=TaskParams(task_id=self.task_id)), DetailedTask
                 )
             except MCPError as exc:
-                raise MCPError(
-                    exc.code, f"tasks/get for task {self.shown_id} failed: {exc.error.message}"
-                ) from exc
+                failures += 1
+                said = f"tasks/get for task {self.shown_id} failed: {exc.error.message}"
+                if exc.code in FINAL_ERRORS or failures >= MAX_FAILED_POLLS:
+                    raise MCPError(exc.code, said) from exc
+                self.owner.notice(f"{said}; asking again", "warning")
+                continue
+            failures = 0
             await self._show(task)
             if task.poll_interval_ms is not None:
                 self.poll_ms = task.poll_interval_ms

@@ -36,6 +36,7 @@ def anyio_backend() -> str:
 def fresh_log() -> None:
     fixture.LOG.clear()
     fixture.TASKS.clear()
+    fixture.FAILING_GETS.clear()
 
 
 def logged(method: str) -> list[dict[str, Any]]:
@@ -197,6 +198,19 @@ async def test_a_request_the_client_cannot_answer_ends_the_call_and_cancels_the_
         with pytest.raises(MCPError, match="cannot show this form"):
             await pair.call(client, "confirm")
     assert len(logged("tasks/cancel")) == 1 and logged("tasks/update") == []
+
+
+async def test_a_failed_poll_is_asked_again_and_an_unknown_task_ends_the_call() -> None:
+    pair = Pair()
+    fixture.FAILING_GETS[:] = [-32603, -32603]  # two glitches in a row: the task goes on
+    async with pair.client() as client:
+        result = await pair.call(client, "count", n=1)
+        assert text_of(result) == "counted to 1"
+        assert pair.notices().count("failed: tasks/get refused (-32603); asking again") == 2
+        fixture.FAILING_GETS[:] = [-32602]  # the server no longer knows the task
+        with pytest.raises(MCPError, match=r"tasks/get for task \S+ failed: tasks/get refused"):
+            await pair.call(client, "forever")
+    assert len(logged("tasks/cancel")) == 1  # it never said it ended: cancelled all the same
 
 
 async def test_a_plain_tool_is_not_a_task_and_the_extension_is_declared() -> None:
