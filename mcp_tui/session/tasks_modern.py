@@ -189,7 +189,7 @@ class ModernTasks(ClientExtension):
     def __init__(self, server: str, sink: EventSink, task_by_call: dict[int, str]) -> None:
         self.server = server
         self._sink = sink
-        self._task_by_call = task_by_call
+        self.task_by_call = task_by_call
 
     def claims(self) -> list[ResultClaim[Any]]:
         return [ResultClaim(result_type="task", model=CreatedTask, resolve=self.follow)]
@@ -227,7 +227,7 @@ class _FollowedTask:
     async def run(self) -> types.CallToolResult:
         call = self.call
         if call.call_id is not None:
-            self.owner._task_by_call[call.call_id] = self.task_id
+            self.owner.task_by_call[call.call_id] = self.task_id
         self.owner.notice(f"{call.tool} runs as task {self.shown_id} ({self.status})")
         await call.progress(0.0, None, describe_status(self.status, self.message))
         final: DetailedTask | None = None
@@ -248,7 +248,7 @@ class _FollowedTask:
             raise
         finally:
             if call.call_id is not None:
-                self.owner._task_by_call.pop(call.call_id, None)
+                self.owner.task_by_call.pop(call.call_id, None)
         assert final is not None
         return self._result_of(final)
 
