@@ -28,8 +28,8 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     },
     ("mcp_tui/ui/app/app.py", ".sub_title =", '" · ".join(parts)'):
         "server counts and state words built by mcp-tui; no server text",
-    ("mcp_tui/ui/app/app.py", "notify",
-     'f"[keys] gave {self.get_key_display(binding)} to another binding: {what!r} " '
+    ("mcp_tui/ui/app/keymap.py", "notify",
+     'f"[keys] gave {self._app.get_key_display(binding)} to another binding: {what!r} " '
      'f"({binding.id or \'no id\'}) has no key there now."'):
         "markup=False; a binding of mcp-tui's (or Textual's) own, moved by the person's [keys]",
     ("mcp_tui/ui/app/request_line.py", "notify",

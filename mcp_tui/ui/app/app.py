@@ -5,19 +5,19 @@ Start-up order matters for the first frame: nothing on the import path of this m
 (:mod:`mcp_tui.ui.app.connections`). Session events arrive through a sink at any rate; they are
 buffered (:mod:`mcp_tui.ui.event_buffer`) and flushed to the widgets on a timer.
 
-Every way out closes every connection, all at once: Ctrl+Q (and the palette's Quit) close them
-first, with a notice, then exit; any other exit (``App.exit()``, an error, a test's ``run_test``
-ending) closes them in :meth:`McpTuiApp.on_unmount`, while the event loop still runs (why they
-are not Textual workers, and how a stdio server is stopped: :mod:`mcp_tui.ui.app.connections`).
+Every way out closes every connection, all at once (:mod:`mcp_tui.ui.app.quitting`): Ctrl+Q
+(and the palette's Quit) close them first, with a notice, then exit; any other exit closes them
+in :meth:`McpTuiApp.on_unmount`, while the event loop still runs.
 
 The app is made of parts it holds, each with its own state and a small interface:
 :class:`~mcp_tui.ui.app.connections.Connections` (starting, reconnecting and closing
 connections), :class:`~mcp_tui.ui.app.server_actions.ServerActions` (what the user asks of one
 server: reconnect, other era, stop asking, roots, refresh, ``--watch``),
 :class:`~mcp_tui.ui.app.waits.WaitKeeper` (the URL waits and their transcript lines),
-:class:`~mcp_tui.ui.app.chat_access.ChatAccess` (the chat screen and its model) and
-:class:`~mcp_tui.ui.app.requested_call.RequestedCall` (``--call``). This module is the screen,
-the event flush, the transcript lines of the requests a server made, and quitting. What the
+:class:`~mcp_tui.ui.app.chat_access.ChatAccess` (the chat screen and its model),
+:class:`~mcp_tui.ui.app.requested_call.RequestedCall` (``--call``) and
+:class:`~mcp_tui.ui.app.quitting.Quitting` (the ways out). This module is the screen, the event
+flush, the transcript lines of the requests a server made, help, the theme and ``[keys]``. What the
 screens use of the app is :class:`~mcp_tui.ui.app_interface.McpApp`: the app offers its parts'
 verbs there, one line each, so a screen never knows how the app is made.
 """
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -48,7 +47,9 @@ from mcp_tui.session.events import ConnectionState, Notice, ResourceUpdated
 from mcp_tui.ui.app.catalog_notes import catalog_note
 from mcp_tui.ui.app.chat_access import ChatAccess
 from mcp_tui.ui.app.commands import McpCommands
-from mcp_tui.ui.app.connections import CLOSE_TIMEOUT, Connections
+from mcp_tui.ui.app.connections import Connections
+from mcp_tui.ui.app.keymap import TakenKeys
+from mcp_tui.ui.app.quitting import Quitting
 from mcp_tui.ui.app.requested_call import RequestedCall
 from mcp_tui.ui.app.server_actions import ServerActions
 from mcp_tui.ui.app.waits import WAIT_TICK, WaitKeeper
@@ -124,8 +125,6 @@ class McpTuiApp(App[None]):
         #: Session events, from any connection at any rate, until the next flush.
         self._buffer = EventBuffer()
         self._call_ids = itertools.count(1)
-        #: The open "Quit mcp-tui?" question (a second Ctrl+Q answers it), if any.
-        self._quit_question: Screen[bool] | None = None
         self._session: SessionScreen | None = None
         session = self._session_screen
         self.connections = Connections(
@@ -134,13 +133,14 @@ class McpTuiApp(App[None]):
         self.server_actions = ServerActions(self, self.connections, self._buffer, session)
         self.waits = WaitKeeper(self, self.entries, session)
         self.chat = ChatAccess(self, options)
+        self.quitting = Quitting(self, self.connections, self.server_actions, session)
         self._requested_call = RequestedCall(
             self, options.call, self.entries, self._buffer, session
         )
         #: ``--tour``: the guided tour (made on mount).
         self.tour: TourGuide | None = None
-        #: The bindings a ``[keys]`` entry took the key of, already told (once each).
-        self._clashes_told: set[tuple[str, str]] = set()
+        #: Says which bindings a ``[keys]`` entry took a key from, once each.
+        self._taken_keys = TakenKeys(self)
         if options.keymap:  # ``[keys]`` in the config, checked there (``config/keys.py``)
             self.set_keymap(options.keymap)
         self._update_sub_title()
@@ -204,35 +204,9 @@ class McpTuiApp(App[None]):
 
     def handle_bindings_clash(self, clashed_bindings: set[Binding], node: DOMNode) -> None:
         """Textual's report of a binding without an id that a ``[keys]`` entry took the key of
-        (those with an id: :meth:`_say_keys_taken`)."""
+        (those with an id: :meth:`TakenKeys.say_loaded <mcp_tui.ui.app.keymap.TakenKeys>`)."""
         for binding in clashed_bindings:
-            self._say_key_taken(binding)
-
-    def _say_keys_taken(self) -> None:
-        """Every binding of the screens loaded so far that a ``[keys]`` entry took a key from
-        (a form's are checked by the tests, ``tests/ui/test_keymap.py``)."""
-        if not self._keymap:
-            return
-        from mcp_tui.ui.app.keymap import keys_taken, loaded_classes
-
-        for _, binding in keys_taken(self._keymap, loaded_classes()):
-            self._say_key_taken(binding)
-
-    def _say_key_taken(self, binding: Binding) -> None:
-        """A binding lost ``binding.key`` to the person's ``[keys]``: said once, so they can
-        choose another key for one of the two."""
-        told = (binding.id or binding.action, binding.key)
-        if told in self._clashes_told:
-            return
-        self._clashes_told.add(told)
-        what = binding.description or binding.action
-        self.notify(
-            f"[keys] gave {self.get_key_display(binding)} to another binding: {what!r} "
-            f"({binding.id or 'no id'}) has no key there now.",
-            severity="warning",
-            timeout=10,
-            markup=False,
-        )
+            self._taken_keys.say(binding)
 
     def _restore_theme(self) -> None:
         """The theme chosen last time (``options.theme_file``), if it still exists."""
@@ -263,7 +237,7 @@ class McpTuiApp(App[None]):
 
     async def _start(self) -> None:
         await self.connections.start(self._mount_session_panels)
-        self._say_keys_taken()
+        self._taken_keys.say_loaded()
         # ``--watch``: after the servers started, off the first frame
         self.server_actions.start_watching()
 
@@ -460,77 +434,18 @@ class McpTuiApp(App[None]):
         else:
             self.push_screen(HelpScreen())
 
-    @property
-    def form_open(self) -> bool:
-        """True while the user may have typed something a quit would throw away."""
-        if getattr(self.connections.handler, "current_screen", None) is not None:
-            return True  # an elicitation form or URL consent screen is showing
-        # ArgumentsScreen is imported when first shown (TextArea is slow to import): if its
-        # module is not loaded, no arguments form can be open.
-        arguments = sys.modules.get("mcp_tui.ui.screens.arguments")
-        if arguments is None:
-            return False
-        form = arguments.ArgumentsScreen
-        return any(isinstance(screen, form) for screen in self.screen_stack)
-
     def request_quit(self, *, ask: bool = False) -> None:
-        """Quit, asking first when a form is open, a call runs, or ``ask`` (Ctrl+C, which is
-        pressed by reflex, always asks)."""
-        if self.connections.quitting:
-            return
-        from mcp_tui.ui.closing import close_wherever
-        from mcp_tui.ui.screens.confirm import ConfirmScreen
-
-        asking = self._quit_question
-        if asking is not None and asking in self.screen_stack:
-            # A second Ctrl+Q answers *this* question, even under a form a server opened since;
-            # never another one ("Cancel this request?" is not "Quit?").
-            close_wherever(asking, True)
-            return
-        running = len(self._session.cancellable) if self._session is not None else 0
-        if self.form_open or running or ask:
-
-            def answered(quit_now: bool | None) -> None:
-                self._quit_question = None
-                if quit_now:
-                    self._begin_quit()
-
-            reasons = []
-            if running:
-                calls = "1 call is running" if running == 1 else f"{running} calls are running"
-                reasons.append(f"{calls}: quitting cancels it, and the server is told.")
-            if self.form_open:
-                reasons.append(
-                    "A form is open: what you typed will be lost, and the server is told the "
-                    "request was cancelled."
-                )
-            question = " ".join(reasons) or "Close every connection and quit?"
-            self._quit_question = ConfirmScreen("Quit mcp-tui?", question, yes="Quit", no="Stay")
-            self.push_screen(self._quit_question, callback=answered)
-            return
-        self._begin_quit()
+        """Quit, asking first when a form is open, a call runs, or ``ask`` (``quitting.py``)."""
+        self.quitting.request(ask=ask)
 
     async def action_quit(self) -> None:
         """Ctrl+Q (and the palette's Quit): ask first when a form is open or a call runs, then
         close every connection and exit."""
-        self.request_quit()
-
-    def _begin_quit(self) -> None:
-        self.connections.quitting = True
-        if self.connections.running:
-            self.notify("Closing connections…", timeout=CLOSE_TIMEOUT)
-        self.run_worker(self._close_then_exit(), name="quit", exit_on_error=False)
-
-    async def _close_then_exit(self) -> None:
-        await self.server_actions.stop_watching()
-        await self.connections.close()
-        self.exit()
+        self.quitting.request()
 
     async def on_unmount(self) -> None:
         """Any other way out (``exit()``, an error, a test ending): still close everything."""
-        self.connections.quitting = True
-        await self.server_actions.stop_watching()
-        await self.connections.close()
+        await self.quitting.close_everything()
 
 
 if TYPE_CHECKING:  # mypy checks that the app offers what the screens and the palette use

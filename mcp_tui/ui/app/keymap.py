@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
+from textual.app import App
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
 
@@ -56,3 +58,34 @@ def loaded_classes() -> Iterator[type[DOMNode]]:
         for value in list(vars(module).values()):
             if isinstance(value, type) and issubclass(value, DOMNode) and value.__module__ == name:
                 yield value
+
+
+class TakenKeys:
+    """Says, once each, which bindings the person's ``[keys]`` took a key from, so they can
+    give one of the two another key."""
+
+    def __init__(self, app: App[Any]) -> None:
+        self._app = app
+        self._told: set[tuple[str, str]] = set()
+
+    def say_loaded(self) -> None:
+        """Every binding of the screens loaded so far (at start: the session screen's) that
+        lost a key; a form's are checked by the tests (``tests/ui/test_keymap.py``)."""
+        keymap = self._app._keymap
+        for _, binding in keys_taken(keymap, loaded_classes() if keymap else ()):
+            self.say(binding)
+
+    def say(self, binding: Binding) -> None:
+        """``binding`` lost ``binding.key`` to the person's ``[keys]``."""
+        told = (binding.id or binding.action, binding.key)
+        if told in self._told:
+            return
+        self._told.add(told)
+        what = binding.description or binding.action
+        self._app.notify(
+            f"[keys] gave {self._app.get_key_display(binding)} to another binding: {what!r} "
+            f"({binding.id or 'no id'}) has no key there now.",
+            severity="warning",
+            timeout=10,
+            markup=False,
+        )
