@@ -249,7 +249,8 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/widgets/request/wire_panel.py", ".update", "self._answer"):
         "Content of json_text(...) (unsafe characters as \\uXXXX) or one_line(...) lines",
     ("mcp_tui/ui/widgets/request/wire_panel.py", "Static", 'Content(f"← {self.method} params, as received")'):
-        "method is mcp-tui's constant for the screen (elicitation/create), never the server's",
+        "literal Content: method is mcp-tui's words for the screen (elicitation/create), with on "
+        "2026-07-28 the inputRequests key as one_line(json_text(...))",
     ("mcp_tui/ui/widgets/request/wire_panel.py", "Content", 'f"← {self.method} params, as received"'):
         "method is mcp-tui's constant for the screen (elicitation/create), never the server's",
     ("mcp_tui/ui/widgets/request/wire_panel.py", "styled", "line"):

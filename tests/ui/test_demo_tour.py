@@ -130,6 +130,15 @@ async def test_the_tour_runs_from_start_to_end(
         await next_step(run, "space", 2)
         form = await next_form(run, "Review your preferences.")
         assert form.query(WirePanel) and "Tour 2/10 · A form with every field kind" in note_on(run)
+        # The wire names where the params came from: a request, or the input_required result.
+        received = (
+            'input_required, inputRequests["preferences"]'
+            if era == "2026-07-28"
+            else ("elicitation/create")
+        )
+        assert f"← {received} params, as received" in str(
+            form.query_one(WirePanel).query(".wire-title").last().render()
+        )
         await expect_focus(run, "display_name")
         await pilot.press("end", "space", "right")
         await pilot.press("ctrl+s")

@@ -55,7 +55,7 @@ from mcp_tui.ui.widgets.request.answer_bar import (
     answer_button,
     relabel,
 )
-from mcp_tui.ui.widgets.request.wire_panel import WIRE_BINDING, WireSide
+from mcp_tui.ui.widgets.request.wire_panel import WIRE_BINDING, WireSide, received_in
 from mcp_tui.ui.widgets.text.server_text import ServerText, from_server
 from mcp_tui.untrusted import one_line
 
@@ -148,6 +148,7 @@ class ElicitationScreen(
             self,
             {"message": request.message, "requestedSchema": self.form_spec.schema},
             self._wire_result,
+            method=received_in(request.protocol_version, request.request_key),
         )
 
     # --- composing ---------------------------------------------------------------------------

@@ -60,7 +60,7 @@ from mcp_tui.ui.widgets.request.answer_bar import (
     elicitation_bindings,
     relabel,
 )
-from mcp_tui.ui.widgets.request.wire_panel import WIRE_BINDING, WireSide
+from mcp_tui.ui.widgets.request.wire_panel import WIRE_BINDING, WireSide, received_in
 from mcp_tui.ui.widgets.text.server_text import ServerText, from_server
 from mcp_tui.untrusted import one_line
 from mcp_tui.url.browser import OpenResult, open_url_async
@@ -161,7 +161,13 @@ class UrlConsentScreen(
         if request.elicitation_id is not None:
             params["elicitationId"] = request.elicitation_id
         #: The wire (F6): the params as received and the answer accept sends (no content).
-        self.wire = WireSide(self, params, lambda: {"action": "accept"}, main="#url-main")
+        self.wire = WireSide(
+            self,
+            params,
+            lambda: {"action": "accept"},
+            main="#url-main",
+            method=received_in(request.protocol_version, request.request_key),
+        )
 
     # --- composing ---------------------------------------------------------------------------
 

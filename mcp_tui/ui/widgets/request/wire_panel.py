@@ -40,6 +40,14 @@ WIDE = 120
 MAX_CHARS = 20_000
 
 
+def received_in(protocol_version: str | None, request_key: object) -> str:
+    """Where the params came from: ``elicitation/create`` (2025-11-25 and before), or on
+    2026-07-28, where a server sends no requests, the ``input_required`` result's entry."""
+    if protocol_version is None or protocol_version < "2026-07-28" or request_key is None:
+        return "elicitation/create"
+    return f"input_required, inputRequests[{one_line(json_text(request_key), limit=60)}]"
+
+
 def wire_shown(app: App[Any]) -> bool:
     """Whether the person last left the wire shown (for the whole session)."""
     return bool(getattr(app, "wire_shown", False))
