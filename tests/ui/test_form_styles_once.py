@@ -19,6 +19,7 @@ from textual.widgets import Static
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec, Option
 from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 
 SIZE = (100, 30)
 
@@ -110,6 +111,33 @@ async def test_only_the_first_resume_is_skipped() -> None:
         await pilot.pause()
         await pilot.pause()
         assert Counting.restyles == 1
+
+
+@pytest.mark.anyio
+async def test_a_screen_whose_widgets_are_known_gets_its_own_css_path() -> None:
+    """A URL consent after a form meets only known widget classes, so its pass is skipped; its
+    own rules (``url_consent.tcss``) still style the screen itself. They would not as the
+    screen's ``CSS_PATH``, which Textual reads only after it styled the screen being pushed."""
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        form = Counting(request(TEXT))
+        await show(app, pilot, form)
+        form.dismiss(None)
+        await pilot.pause()
+        consent = UrlConsentScreen(
+            ElicitationRequest(
+                "alpha", "Sign in", "url", url="https://example.com/a", elicitation_id="e1"
+            )
+        )
+        await app.push_screen(consent)
+        for _ in range(3):
+            await pilot.pause()
+        assert app.screen is consent
+        before = styles_of(consent)
+        assert "align: center middle" in before[id(consent)]
+        app.update_styles(consent)  # the pass StyledOnce skipped: must change nothing
+        await pilot.pause()
+        assert styles_of(consent) == before
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ from mcp_tui.config.chat_settings import PROVIDERS, ChatSettings
 from mcp_tui.schema.fields import Option as Choice
 from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.literal import literal_line
+from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.widgets.form.form_controls import SelectControl
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
@@ -49,14 +50,7 @@ class ChatSettingsScreen(ModalScreen[tuple[ChatSettings, set[str]] | None]):
 
     AUTO_FOCUS = ""  # on_mount focuses the Provider without scrolling its label away
 
-    DEFAULT_CSS = """
-    ChatSettingsScreen .chat-settings { width: 90%; max-width: 100; height: 90%; }
-    ChatSettingsScreen TextArea { height: 5; }
-    ChatSettingsScreen SelectionList { height: 1fr; min-height: 3; }
-    ChatSettingsScreen Label { margin-top: 1; }
-    ChatSettingsScreen #chat-provider > SelectCurrent { background: $panel; }
-    ChatSettingsScreen #chat-provider:focus > SelectCurrent { background: $panel-lighten-2; }
-    """
+    DEFAULT_CSS = screen_css(__file__, "chat_settings")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "keep", "Keep", priority=True, id="chat_settings.keep"),
@@ -134,10 +128,7 @@ class ChatSettingsScreen(ModalScreen[tuple[ChatSettings, set[str]] | None]):
 class ResumeScreen(ModalScreen[Path | None]):
     """The saved conversations, newest first; Enter resumes one."""
 
-    DEFAULT_CSS = """
-    ResumeScreen .chat-resume { width: 90%; max-width: 100; height: 80%; }
-    ResumeScreen OptionList { height: 1fr; }
-    """
+    DEFAULT_CSS = screen_css(__file__, "chat_resume")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "drop", "Cancel", id="chat_resume.cancel"),

@@ -31,6 +31,7 @@ from mcp_tui.session.events import CallOutcome, ConnectionState
 from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.closing import closing
 from mcp_tui.ui.literal import literal, literal_line
+from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.screens.chat_log import ChatLog
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.widgets.chat_blocks import ModelBlock, UserBlock
@@ -47,13 +48,7 @@ if TYPE_CHECKING:
 class ChatScreen(ChatLog):
     """See the module docstring."""
 
-    DEFAULT_CSS = """
-    ChatScreen { layout: vertical; }
-    #chat-status { height: 1; padding: 0 1; background: $panel; color: $text; }
-    #chat-empty { height: auto; padding: 1 2; color: $text-muted; }
-    #chat-log { height: 1fr; padding: 0 1; }
-    #chat-input { height: auto; }
-    """
+    DEFAULT_CSS = screen_css(__file__)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "stop_or_close", "Stop / back", id="chat.escape"),

@@ -43,6 +43,7 @@ from mcp_tui.ui.key_order import (
 )
 from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.request_header import RequestHeader
+from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.styled_once import StyledOnce
@@ -92,35 +93,7 @@ class ElicitationScreen(
 
     # Opaque (ModalScreen's default background is see-through): the dialog covers the screen, and
     # a see-through modal makes Textual redraw the session screen behind it on every frame.
-    DEFAULT_CSS = """
-    ElicitationScreen { align: center middle; background: $background; }
-    ElicitationScreen > #elicitation-dialog {
-        width: 100%; max-width: 120; height: 1fr; background: $surface; padding: 0 1;
-    }
-    #elicitation-header {
-        height: auto; text-style: bold; color: $text; background: $primary-muted; padding: 0 1;
-    }
-    #elicitation-secret {
-        height: auto; max-height: 4; color: $text-error; background: $error-muted;
-        border-left: thick $error; text-style: bold; padding: 0 1;
-    }
-    #elicitation-main { height: 1fr; }
-    #elicitation-body { height: 1fr; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
-    ElicitationScreen.-wire-wide > #elicitation-dialog { max-width: 100%; }
-    ElicitationScreen.-wire-over #elicitation-body { display: none; }
-    #elicitation-message { margin: 0 0 1 0; }
-    #elicitation-review { height: auto; display: none; }
-    #elicitation-notes {
-        height: auto; max-height: 2; color: $text-muted; overflow-y: auto; display: none;
-    }
-    #elicitation-notes.-shown { display: block; }
-    #elicitation-status { height: auto; max-height: 3; color: $text-error; display: none; }
-    #elicitation-status.-shown { display: block; }
-    #elicitation-back { display: none; }
-    ElicitationScreen.-reviewing #elicitation-back { display: block; }
-    ElicitationScreen.-reviewing SchemaForm { display: none; }
-    ElicitationScreen.-reviewing #elicitation-review { display: block; }
-    """
+    DEFAULT_CSS = screen_css(__file__)
 
     def __init__(
         self, request: ElicitationRequest, *, waiting: int = 0, review: bool = False

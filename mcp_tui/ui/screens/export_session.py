@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.literal import literal_line
+from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
 
@@ -35,14 +36,7 @@ Write = Callable[[Path], list[Path]]
 class ExportSessionScreen(ModalScreen[list[Path] | None]):
     """Asks where to write the session; returns the files written."""
 
-    DEFAULT_CSS = """
-    ExportSessionScreen .export-dialog { width: 90; }
-    ExportSessionScreen .export-row { height: auto; }
-    ExportSessionScreen .export-label { width: 8; padding-top: 1; }
-    ExportSessionScreen .export-row > Input { width: 1fr; }
-    ExportSessionScreen #export-status { color: $text-muted; margin-bottom: 1; }
-    ExportSessionScreen #export-status.-error { color: $text-error; }
-    """
+    DEFAULT_CSS = screen_css(__file__)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Export", priority=True, id="export_session.save",

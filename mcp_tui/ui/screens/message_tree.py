@@ -23,6 +23,7 @@ from textual.widgets.tree import TreeNode
 
 from mcp_tui.ui.literal import literal_text_line
 from mcp_tui.ui.render import pretty_json
+from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
 
@@ -41,16 +42,7 @@ class MessageTreeScreen(ModalScreen[None]):
         Binding("E", "collapse_all", "Fold all", id="message_tree.collapse"),
     ]
 
-    DEFAULT_CSS = """
-    MessageTreeScreen { background: $background; }
-    MessageTreeScreen > #message-title {
-        height: 1; background: $primary-muted; text-style: bold; padding: 0 1;
-    }
-    MessageTreeScreen > #message-tree { height: 1fr; scrollbar-size-vertical: 1; }
-    MessageTreeScreen > #message-search { height: 1; border: none; padding: 0 1; display: none; }
-    MessageTreeScreen.-searching > #message-search { display: block; }
-    MessageTreeScreen > #message-status { height: 1; color: $text-muted; padding: 0 1; }
-    """
+    DEFAULT_CSS = screen_css(__file__)
 
     def __init__(self, message: dict[str, Any], title: str) -> None:
         super().__init__()

@@ -45,6 +45,7 @@ from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.literal import literal, literal_text_line
 from mcp_tui.ui.request_header import RequestHeader
 from mcp_tui.ui.sampling_answer import Refusal, ReplyValues, answer
+from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, AsksTheChatModel
 from mcp_tui.ui.shown_names import shown_name
@@ -116,40 +117,7 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
     request: SamplingRequest
     BINDINGS: ClassVar[list[BindingType]] = [*ELICITATION_BINDINGS, ASK_MODEL_BINDING, WIRE_BINDING]
 
-    DEFAULT_CSS = """
-    SamplingScreen { align: center middle; background: $background; }
-    SamplingScreen > #sampling-dialog {
-        width: 100%; max-width: 120; height: 1fr; background: $surface; padding: 0 1;
-    }
-    #sampling-header {
-        height: auto; text-style: bold; color: $text; background: $primary-muted; padding: 0 1;
-    }
-    /* The body (the question) gets two thirds of what is left, the reply box one third, at
-       most 8 lines: at 80x24 a fixed 8-line box pushed the message out of sight. */
-    #sampling-main { height: 1fr; }
-    #sampling-reply-side { height: 1fr; width: 1fr; }
-    SamplingScreen.-wire-wide > #sampling-dialog { max-width: 100%; }
-    SamplingScreen.-wire-over #sampling-reply-side { display: none; }
-    #sampling-body { height: 2fr; min-height: 4; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
-    #sampling-body .sampling-heading { text-style: bold; margin: 1 0 0 0; color: $text-accent; }
-    #sampling-body .sampling-text { height: auto; }
-    #sampling-body ServerText.-labelled { margin: 1 0 0 0; }
-    #sampling-body .sampling-described { color: $text-muted; text-style: italic; }
-    #sampling-params { color: $text-muted; height: auto; }
-    #sampling-reply-label { margin: 1 0 0 0; text-style: bold; }
-    #sampling-reply { height: 1fr; min-height: 3; max-height: 8; }
-    #sampling-options { height: auto; margin: 1 0 0 0; }
-    #sampling-options Label { margin: 0 1 0 0; }
-    #sampling-stop { width: 26; margin: 0 2 0 0; }
-    #sampling-model { width: 30; }
-    #sampling-tool-row { height: auto; margin: 1 0 0 0; }
-    #sampling-tool-row Label { margin: 0 1 0 0; }
-    #sampling-tool { width: 30; margin: 0 2 0 0; }
-    #sampling-tool-input { height: 4; width: 1fr; }
-    #sampling-status { height: auto; max-height: 3; color: $text-error; display: none; }
-    #sampling-status.-shown { display: block; }
-    #sampling-status.-info { color: $text-muted; }
-    """
+    DEFAULT_CSS = screen_css(__file__)
 
     def __init__(self, request: SamplingRequest, *, waiting: int = 0) -> None:
         super().__init__()

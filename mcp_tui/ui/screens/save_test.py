@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.literal import literal_line
+from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
 
@@ -32,14 +33,7 @@ Save = Callable[[Path, str], list[str]]
 class SaveTestScreen(ModalScreen[tuple[Path, list[str]] | None]):
     """Asks for the test file and the case's name; returns ``(file, notes)`` once saved."""
 
-    DEFAULT_CSS = """
-    SaveTestScreen .save-test-dialog { width: 90; }
-    SaveTestScreen .save-test-row { height: auto; }
-    SaveTestScreen .save-test-label { width: 11; padding-top: 1; }
-    SaveTestScreen .save-test-row > InertInput { width: 1fr; }
-    SaveTestScreen #save-test-status { color: $text-muted; margin-bottom: 1; }
-    SaveTestScreen #save-test-status.-error { color: $text-error; }
-    """
+    DEFAULT_CSS = screen_css(__file__)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", priority=True, id="save_test.save",

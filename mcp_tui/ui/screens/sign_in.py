@@ -36,6 +36,7 @@ from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.oauth.authorization import AuthorizationOutcome, AuthorizationRequest
 from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.literal import literal, literal_line
+from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
@@ -51,19 +52,7 @@ class OAuthWaitScreen(ModalScreen[AuthorizationOutcome]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel sign-in", id="oauth.cancel"),
     ]
-    DEFAULT_CSS = """
-    OAuthWaitScreen { align: center middle; }
-    OAuthWaitScreen > #oauth-dialog {
-        width: 100%; max-width: 100; height: auto; max-height: 90%;
-        border: thick $primary; background: $surface; padding: 0 1;
-    }
-    #oauth-header { height: auto; text-style: bold; background: $primary-muted; }
-    #oauth-text { height: auto; margin: 1 0; }
-    #oauth-status { height: auto; display: none; color: $text-warning; margin: 1 0 0 0; }
-    #oauth-status.-shown { display: block; }
-    #oauth-buttons { height: auto; align: center middle; margin: 1 0 0 0; }
-    #oauth-buttons Button { margin: 0 1; min-width: 14; }
-    """
+    DEFAULT_CSS = screen_css(__file__)
 
     def __init__(self, request: AuthorizationRequest) -> None:
         super().__init__()

@@ -43,6 +43,7 @@ from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
 from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.request_header import RequestHeader
+from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.styled_once import StyledOnce
@@ -114,32 +115,7 @@ class UrlConsentScreen(
     # The form screen's look (``ElicitationScreen``): every elicitation screen is the same dialog.
     # Opaque, as there: the dialog covers the screen, and a see-through modal makes Textual redraw
     # the session screen behind it on every frame.
-    DEFAULT_CSS = """
-    UrlConsentScreen { align: center middle; background: $background; }
-    UrlConsentScreen > #url-dialog {
-        width: 100%; max-width: 120; height: 1fr; background: $surface; padding: 0 1;
-    }
-    #url-header {
-        height: auto; text-style: bold; color: $text; background: $primary-muted; padding: 0 1;
-    }
-    #url-main { height: 1fr; }
-    #url-body { height: 1fr; padding: 0 1 0 0; scrollbar-size-vertical: 1; }
-    UrlConsentScreen.-wire-wide > #url-dialog { max-width: 100%; }
-    UrlConsentScreen.-wire-over #url-body { display: none; }
-    .url-label { height: 1; margin: 1 0 0 0; color: $text-muted; }
-    #url-host {
-        height: auto; border: round $accent; padding: 0 1; text-style: bold;
-    }
-    #url-warnings { height: auto; color: $text-warning; }
-    #url-reasons {
-        height: auto; border: heavy $error; color: $text-error; padding: 0 1; margin: 1 0 0 0;
-    }
-    #url-full { height: auto; }
-    #url-full-unicode { height: auto; color: $text-muted; }
-    #url-status { height: auto; display: none; margin: 1 0 0 0; }
-    #url-status.-shown { display: block; }
-    #url-status.-error { color: $text-error; }
-    """
+    DEFAULT_CSS = screen_css(__file__)
 
     def __init__(
         self,
