@@ -10,7 +10,7 @@ Prints, for ``mcp_tui`` as it is on disk:
 - the ``Protocol`` classes (how many, and where);
 - the largest classes by lines (alone, and with their mcp_tui ancestors).
 
-A folder is the directory a module file sits in (``ui/text.py`` is in ``ui``, ``ui/screens/x.py``
+A folder is the directory a module file sits in (``ui/literal.py`` is in ``ui``, ``ui/screens/x.py``
 in ``ui/screens``, a package's ``__init__`` in its own folder; a ``__main__`` in none, as in
 ``tests/test_folder_pairs.py``), and the imports are read as the layer and cycle tests read them
 (``tests/import_scan.py``: ``import_module`` literals and package walks count).

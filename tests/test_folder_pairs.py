@@ -3,10 +3,10 @@ who opens it knows which rooms it stands on and which stand on it.
 
 How this reads "two folders import each other (a package and its own subpackage count as one)":
 
-- A folder is the directory a module file sits in. ``ui/text.py`` is in ``ui``, ``ui/screens/x.py``
-  in ``ui/screens``: a subfolder is a room of its own, so ``ui`` and ``ui/screens`` importing each
-  other is a pair (it is the pair the issue was filed about: the ``ui`` root held both the app and
-  the basement every screen stands on).
+- A folder is the directory a module file sits in. ``ui/literal.py`` is in ``ui``,
+  ``ui/screens/x.py`` in ``ui/screens``: a subfolder is a room of its own, so ``ui`` and
+  ``ui/screens`` importing each other is a pair (it is the pair the issue was filed about: the
+  ``ui`` root held both the app and the basement every screen stands on).
 - A package and its folder are one: ``ui/app/__init__.py`` is in ``ui/app``, so importing the
   package ``mcp_tui.ui.app`` is an arrow into ``ui/app``, and a package's ``__init__`` naming its
   own modules (a re-export) is no arrow at all.

@@ -209,7 +209,7 @@ async def test_a_form_withdrawn_while_its_screen_is_being_mounted_closes_too() -
 
 
 def test_the_textual_private_names_closing_uses_are_still_there() -> None:
-    """``ui/screens/closing.py`` is the one place that reaches into Textual: each private name it
+    """``ui/closing.py`` is the one place that reaches into Textual: each private name it
     uses is pinned here, so a Textual upgrade that renames one fails this test by name instead of
     a withdrawn request failing in front of a user."""
     import inspect

@@ -3,7 +3,7 @@
 Layout, top to bottom: a header naming the server (our own name for the connection, never text
 the server controls) and the tool call it interrupts, with the count of requests still waiting; a
 warning when a field or the message asks for a secret (``schema/secrets``); a scrolling body with
-the server's message as plain text in the server's region (``widgets/server_text``: no text the
+the server's message as plain text in the server's region (``widgets/text/server_text``: no text the
 server writes can pass for the header, the buttons or the footer) and the form; a small notes
 area (where the schema departs from the spec); a status line; the buttons (always visible,
 whatever the form's height); the footer with the keys.

@@ -2,7 +2,7 @@
 
 Layout, top to bottom: a header naming the server (our own name for the connection, never text
 the server controls); a scrolling body with the server's message as plain text in the server's
-region (``widgets/server_text``), the destination host large with its registrable domain
+region (``widgets/text/server_text``), the destination host large with its registrable domain
 highlighted (the ``xn--`` identity first, the Unicode form beside it), the warnings, and the
 whole URL wrapped, never truncated (an internationalised host in its A-label form, the Unicode
 spelling under it as "shown as"); a status line; the buttons; the footer with the keys.
