@@ -1,5 +1,7 @@
 """Snapshots of the tour (``mcp-tui demo --tour``) at 80x24 and 120x40: its first note on the
-session screen, and a form of step 2 with the wire panel and the compact note.
+session screen, and a form of step 2 with the wire panel and the compact note. And, on the same
+fake, the whole tour after an era switch (the next steps follow it) with Space typed into a
+text field rather than advancing.
 
 A fake connection plays the demo (fixed texts, no process, no clock), asking the demo's own
 preferences form. Update with ``--snapshot-update`` and look at the SVGs (``rsvg-convert``).
@@ -14,6 +16,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -59,6 +62,10 @@ async def set_preferences(connection: Any, _args: Any, call_id: int) -> CallOutc
 
 
 def demo_app() -> McpTuiApp:
+    return demo_app_and_factory()[0]
+
+
+def demo_app_and_factory() -> tuple[McpTuiApp, Any]:
     script = Script(
         info=ServerInfo(
             name="mcp-tui-demo",
@@ -74,8 +81,7 @@ def demo_app() -> McpTuiApp:
         results={"set_preferences": set_preferences},
     )
     options = AppOptions(stderr_log=Path("/var/log/mcp-tui-tests/stderr.log"), tour=True)
-    app, _ = make_app({"demo": script}, options=options)
-    return app
+    return make_app({"demo": script}, options=options)
 
 
 async def at_step_one(pilot: Pilot[None]) -> McpTuiApp:
@@ -113,3 +119,49 @@ def test_snapshot_tour_form_with_the_wire(snap_compare: SnapCompare, size: tuple
         await pilot.pause()
 
     assert snap_compare(demo_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.anyio
+async def test_the_tour_follows_an_era_switched_mid_tour_and_leaves_text_fields_alone() -> None:
+    """The presenter switches the demo to 2026-07-28 after step 1 (as E would): step 9 then
+    calls quick_survey instead of saying it belongs to the other era. Space in the traffic
+    filter types a space; on the catalog it is the tour's."""
+    from msgspec.structs import replace
+
+    from mcp_tui.ui.tour.script import STEPS
+
+    app, factory = demo_app_and_factory()
+    async with app.run_test(size=LARGE) as pilot:
+        await at_step_one(pilot)
+        tour = app.tour
+        assert tour is not None and tour.era == "2025-11-25"
+        entry = app.entries["demo"]
+        assert entry.info is not None
+        entry.info = replace(entry.info, protocol_version="2026-07-28")
+        fake = factory.latest("demo")
+
+        await pilot.press("t")  # the traffic view, and its filter
+        filter_box = await wait_until(lambda: app.screen.query("#traffic-filter"), pilot=pilot)
+        filter_box.first().focus()
+        await wait_until(lambda: isinstance(app.focused, Input), pilot=pilot)
+        await pilot.press("space")
+        await wait_until(lambda: getattr(app.focused, "value", None) == " ", pilot=pilot)
+        assert tour.index == 0  # typed, not advanced
+        await pilot.press("backspace")
+        app.screen.query_one("#catalog").focus()
+        await pilot.press("t")
+
+        for number in range(2, len(STEPS) + 1):
+            await pilot.press("right")
+            await wait_until(lambda n=number: tour.index == n - 1, pilot=pilot)  # type: ignore[misc]
+            form = await wait_until(
+                lambda: (
+                    app.screen if isinstance(app.screen, ElicitationScreen) else not tour.running
+                ),
+                pilot=pilot,
+            )
+            if isinstance(form, ElicitationScreen):  # the fake's set_preferences asks
+                await pilot.press("ctrl+s")
+                await wait_until(lambda: not tour.running, pilot=pilot)
+        assert tour.era == "2026-07-28"
+        assert "quick_survey" in [name for name, *_ in fake.calls]

@@ -48,8 +48,6 @@ class TourGuide:
         self.running = False
         self.server: str | None = None
         self.era = ""
-        #: Every call the tour made, by step index: ``(tool, outcome)`` (tests read them).
-        self.outcomes: dict[int, list[tuple[str, Any]]] = {}
         self._notes: list[TourNote] = []
         self._noted: weakref.WeakSet[Screen[Any]] = weakref.WeakSet()
 
@@ -103,11 +101,21 @@ class TourGuide:
 
     def _begin(self, index: int) -> None:
         self.index = index
+        self._read_era()
         calls = self.steps[index].calls_on(self.era)
         self.running = bool(calls)
         self._refresh()
         if calls:
             self.app.run_worker(self._run(index, calls), group="tour", exit_on_error=False)
+
+    def _read_era(self) -> None:
+        """The era the demo is on now: the presenter may switch it mid-tour (E, R), and the
+        next step then follows (its wire note, the input_required step)."""
+        entries: dict[str, ServerEntry] = getattr(self.app, "entries", {})
+        entry = entries.get(self.server) if self.server is not None else None
+        version = entry.info.protocol_version if entry is not None and entry.info else None
+        if version:
+            self.era = one_line(version, limit=20)
 
     async def _run(self, index: int, calls: tuple[Call, ...]) -> None:
         session = self._session()
@@ -115,8 +123,7 @@ class TourGuide:
             for call in calls:
                 if session is None or self.server is None:
                     break
-                outcome = await session.call_tool_awaited(self.server, call.tool, call.arguments)
-                self.outcomes.setdefault(index, []).append((call.tool, outcome))
+                await session.call_tool_awaited(self.server, call.tool, call.arguments)
         finally:
             if self.index == index:
                 self.running = False
