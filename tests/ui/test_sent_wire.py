@@ -63,3 +63,27 @@ async def test_the_answer_as_sent_stays_on_the_session_screen(tmp_path: Path, er
         await pilot.press("f6")  # the wire off: the panel goes, and the next form has none
         await wait_until(pilot, lambda: not panel.display, "the panel hidden")
         assert not run.app.wire_shown
+
+
+@pytest.mark.parametrize("era", list(ERAS))
+async def test_a_wire_hidden_in_the_form_takes_the_last_answer_away(
+    tmp_path: Path, era: str
+) -> None:
+    """F6 in a form (not on the session screen) hides the wire: the answer given then must not
+    leave the previous answer's message standing as if it were this one's."""
+    async with demo_app(tmp_path, era, "confirm_action", {"action": "ship it"}) as run:
+        pilot = run.pilot
+        form = await next_form(run, "Please confirm: ship it.")
+        await pilot.press("f6", "ctrl+s")
+        await gone(run, form)
+        session = run.app.screen
+        assert isinstance(session, SessionScreen)
+        panel = session.query_one("#sent-wire", SentWire)
+        await wait_until(pilot, lambda: panel.display and panel.message, "the answer as sent")
+        await wait_until(pilot, lambda: "Confirmed: ship it." in run.transcript(), "the result")
+        session.call_tool("demo", "confirm_action", {"action": "ship it twice"})
+        form = await next_form(run, "Please confirm: ship it twice.", after=form)
+        await pilot.press("f6", "ctrl+r")  # the wire off, in the form; declined
+        await gone(run, form)
+        await wait_until(pilot, lambda: "Not confirmed" in run.transcript(), "the decline")
+        assert not panel.display

@@ -335,6 +335,8 @@ class McpTuiApp(App[None]):
             self._session.queue_entries([entry])
             if self.wire_shown:  # the wire's last beat: the answer as it went out
                 self._session.sent.expect(request, self._session.kept_traffic)
+            else:  # hidden in the form: an older answer must not stand for this one
+                self._session.sent.hide()
 
     def on_sampling_shown(self, message: SamplingShown) -> None:
         from mcp_tui.ui.render_sampling import sampling_shown_entry
