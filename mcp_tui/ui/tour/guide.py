@@ -148,7 +148,7 @@ class TourGuide:
         last = self.index + 1 >= count
         if not step.applies(self.era):
             state = f"not on {self.era} · {NEXT_KEYS} next step"
-            return NoteText(heading, state, step.elsewhere, "", "")
+            return NoteText(heading, state, do=step.elsewhere)
         if compact:
             state = f"F6 wire · {NEXT_KEYS} once answered"
         elif self.running:

@@ -196,8 +196,8 @@ STEPS: Final[tuple[Step, ...]] = (
     ),
     Step(
         "That was elicitation",
-        spec="Everything the client sent was typed by the person, checked against the schema, "
-        "and sent only on accept; URLs were opened only after consent.",
+        spec="Nothing went out that the person had not seen: every answer was shown, checked "
+        "against its schema and sent on their choice; every URL was opened after consent.",
         wire="t shows the traffic, one message per row (Enter opens it whole); the palette's "
         "'Export session…' writes it all as HTML and Markdown.",
         do="Explore the demo's other tools from the catalog, or Ctrl+Q to quit.",
