@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import idna
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mcp_tui.untrusted import is_unsafe_char
@@ -321,10 +321,18 @@ _URL_PIECES = st.sampled_from(
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_URL_PIECES, max_size=14).map(lambda parts: "https://" + "".join(parts)))
+@example("https://ü/。")  # an A-label host with a Unicode path: once failed the old invariant
 def test_check_never_raises_and_allowed_agrees_with_urllib(raw: str) -> None:
     verdict = check_url(raw)
     assert verdict.received == raw
-    assert verdict.url == raw or (verdict.allowed and verdict.url.isascii() != raw.isascii())
+    if verdict.url != raw:
+        # Only the host may be rewritten: an allowed internationalised host is opened as its
+        # A-label (issue 25 item 4); the path, query and fragment are the server's, unchanged.
+        # (A Unicode path keeps the opened URL non-ASCII: ``https://ü/。`` opens ``xn--tda/。``.)
+        assert verdict.allowed and verdict.is_idn and verdict.host.isascii()
+        opened, received = urllib.parse.urlsplit(verdict.url), urllib.parse.urlsplit(raw)
+        assert opened.hostname == verdict.host
+        assert opened[2:] == received[2:]
     if verdict.allowed:
         _assert_parsers_agree(verdict)
 
