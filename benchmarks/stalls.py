@@ -107,7 +107,7 @@ class Harness:
 
     def watch_keys(self) -> None:
         """Count the catalog's cursor moves, and note each frame with the count it shows."""
-        tree = self.app.session.catalog
+        tree = self.app.session.areas.catalog
         down, up = tree.action_cursor_down, tree.action_cursor_up
 
         def moved(action: Any) -> Any:
@@ -153,19 +153,19 @@ class Harness:
         )
         # The first listing drawn: its tree is built once, before the measured window.
         await probe.wait_until(
-            lambda: self.app.session.catalog.last_line >= len(self.entry.tools), timeout=120
+            lambda: self.app.session.areas.catalog.last_line >= len(self.entry.tools), timeout=120
         )
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> None:
-        if self.app.session.call_tool("stall", tool, arguments) is None:
+        if self.app.session.calls.call_tool("stall", tool, arguments) is None:
             raise RuntimeError(f"could not call {tool}")
         await asyncio.sleep(0.05)
-        await probe.wait_until(lambda: self.app.session.running.count == 0, timeout=120)
+        await probe.wait_until(lambda: self.app.session.areas.running.count == 0, timeout=120)
 
 
 async def scenario(h: Harness, name: str, args: argparse.Namespace) -> dict[str, Any]:
     plan = SCENARIOS[name]
-    tree = h.app.session.catalog
+    tree = h.app.session.areas.catalog
     tree.focus()
     if args.traffic_view:
         await h.app.session.action_toggle_traffic()

@@ -112,7 +112,7 @@ class Harness:
         )
 
     def call(self, tool: str, arguments: dict[str, Any]) -> None:
-        if self.app.session.call_tool("bench", tool, arguments) is None:
+        if self.app.session.calls.call_tool("bench", tool, arguments) is None:
             raise RuntimeError(f"could not call {tool}")
 
     def form_screen(self) -> Any:
@@ -147,10 +147,10 @@ class Harness:
         await probe.wait_until(lambda: self.form_screen() is None, timeout=30)
         try:
             await probe.wait_until(
-                lambda: self.app.session.running.count <= still_running, timeout=30
+                lambda: self.app.session.areas.running.count <= still_running, timeout=30
             )
         except TimeoutError:
-            rows = [str(r.call_id) for r in self.app.session.running.query("RunningCall")]
+            rows = [str(r.call_id) for r in self.app.session.areas.running.query("RunningCall")]
             raise RuntimeError(f"calls still running: {rows}; screen={self.app.screen!r}") from None
 
     async def type_into_focused(self, count: int) -> list[float]:
@@ -169,7 +169,7 @@ class Harness:
         return await probe.key_latencies(self.frames, count, step)
 
     async def move_in_catalog(self, count: int) -> list[float]:
-        tree = self.app.session.catalog
+        tree = self.app.session.areas.catalog
         tree.focus()
         await asyncio.sleep(0.1)
         tree.cursor_line = 1
@@ -181,7 +181,7 @@ class Harness:
         return await probe.key_latencies(self.frames, count, step)
 
     def log_lines(self) -> int:
-        return int(self.app.session.logs.lines_written)
+        return int(self.app.session.areas.logs.lines_written)
 
 
 async def filter_select(h: Harness) -> float:

@@ -9,7 +9,7 @@ the app's own methods they call, nothing of Textual's ``App`` (a screen reaches 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -17,6 +17,7 @@ from textual.screen import Screen
 
 from mcp_tui.config.roots import Root
 from mcp_tui.session.era import Era
+from mcp_tui.session.events import CallOutcome
 from mcp_tui.ui.server_state import Connection, ServerEntry
 from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
 
@@ -80,6 +81,19 @@ class McpApp(Protocol):
     def open_chat(self) -> None: ...
 
     async def chat_model(self, settings: ChatSettings) -> Any: ...
+
+    async def call_tool_awaited(
+        self,
+        server: str,
+        name: str,
+        arguments: Mapping[str, Any],
+        *,
+        asking_over: object | None = None,
+        asked: list[str] | None = None,
+    ) -> CallOutcome:
+        """A tool call the chat awaits, made on the session screen (``asked`` gets what the
+        server asked during it)."""
+        ...
 
     def action_help(self) -> None: ...
 

@@ -42,7 +42,7 @@ async def open_chat(pilot: Pilot[None]) -> ChatScreen:
     app = pilot.app
     assert isinstance(app, McpTuiApp)
     await wait_for(pilot, lambda: app.entries["weather"].state is ConnectionState.READY)
-    await wait_for(pilot, lambda: app.session is not None and app.session.panels_ready)
+    await wait_for(pilot, lambda: app.session is not None and app.session.areas.panels_ready)
     await pilot.press("m")
     await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, steps=1500)
     chat = app.screen

@@ -33,9 +33,9 @@ async def sampling_review(app: McpTuiApp, pilot: Pilot[None]) -> SamplingScreen:
     """Call the fixture server's ``sample`` tool once it is ready; its review screen."""
     entry = app.entries["fx"]
     await wait_until(pilot, lambda: entry.state is ConnectionState.READY, "ready")
-    await wait_until(pilot, lambda: app.session and app.session.panels_ready, "panels")
+    await wait_until(pilot, lambda: app.session and app.session.areas.panels_ready, "panels")
     assert app.session is not None
-    app.session.call_tool("fx", "sample", {})
+    app.session.calls.call_tool("fx", "sample", {})
     return await wait_until(
         pilot,
         lambda: app.screen if isinstance(app.screen, SamplingScreen) else None,
@@ -75,7 +75,7 @@ async def test_the_chat_model_answers_a_sampling_request_after_the_person_asks(
             result = await wait_until(
                 pilot,
                 lambda: next(
-                    (e.full for e in app.session.transcript.entries if '"model"' in e.full),
+                    (e.full for e in app.session.areas.transcript.entries if '"model"' in e.full),
                     None,  # type: ignore[union-attr]
                 ),
                 "the tool's result",

@@ -99,7 +99,7 @@ async def test_a_reply_arriving_while_the_chat_closes_is_dropped(
     app, _ = make_app(options=AppOptions(chat=settings))
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        await wait_for(pilot, lambda: app.session is not None and app.session.panels_ready)
+        await wait_for(pilot, lambda: app.session is not None and app.session.areas.panels_ready)
         await pilot.press("m")
         await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, steps=1500)
         chat = app.screen

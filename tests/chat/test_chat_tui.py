@@ -61,7 +61,9 @@ async def chat_app(
             entry = app.entries["demo"]
             await wait_until(pilot, lambda: entry.state is ConnectionState.READY, "demo ready")
             await wait_until(pilot, lambda: entry.tools, "the demo's tools")
-            await wait_until(pilot, lambda: app.session and app.session.panels_ready, "panels")
+            await wait_until(
+                pilot, lambda: app.session and app.session.areas.panels_ready, "panels"
+            )
             await pilot.press("m")
             screen = await wait_until(
                 pilot, lambda: app.screen if isinstance(app.screen, ChatScreen) else None, "chat"

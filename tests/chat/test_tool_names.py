@@ -53,7 +53,7 @@ async def test_the_chat_offers_a_generic_named_servers_tools_by_its_announced_na
     app = McpTuiApp([spec], options, connection_factory=FakeFactory({"server": script}))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["server"].state is ConnectionState.READY)
-        await wait_for(pilot, lambda: app.session is not None and app.session.panels_ready)
+        await wait_for(pilot, lambda: app.session is not None and app.session.areas.panels_ready)
         await pilot.press("m")
         await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, steps=1500)
         chat = app.screen

@@ -139,11 +139,11 @@ async def assert_answers_keys(pilot: Pilot[None], app: McpTuiApp) -> None:
     """
     screen = app.screen
     if isinstance(screen, SessionScreen):
-        before = screen.logs.display
+        before = screen.areas.logs.display
         await pilot.press("l")
-        await wait_for(pilot, lambda: screen.logs.display != before, 25)
+        await wait_for(pilot, lambda: screen.areas.logs.display != before, 25)
         await pilot.press("l")
-        await wait_for(pilot, lambda: screen.logs.display == before, 25)
+        await wait_for(pilot, lambda: screen.areas.logs.display == before, 25)
         return
     if isinstance(screen, ElicitationScreen):
         focused = app.focused

@@ -63,7 +63,7 @@ def asking_script(**extra: Any) -> dict[str, Any]:
 async def open_form(pilot: Any, app: Any, text: str) -> ElicitationScreen:
     await ready(pilot, app)
     await wait_for(pilot, lambda: bool(app.entries["evil"].tools), 200)
-    session_of(app).call_tool("evil", "ask", {})
+    session_of(app).calls.call_tool("evil", "ask", {})
     await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 300)
     screen = app.screen
     assert isinstance(screen, ElicitationScreen)
@@ -77,7 +77,7 @@ async def test_server_exits_while_a_form_is_open(tmp_path: Path) -> None:
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await open_form(pilot, app, "half typed")
-        session_of(app).call_tool("evil", "die", {})
+        session_of(app).calls.call_tool("evil", "die", {})
         await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationScreen), 300)
         await wait_for(pilot, lambda: app.entries["evil"].state is ConnectionState.FAILED, 300)
         await wait_for(pilot, lambda: "half typed" in transcript_text(app), 100)
@@ -106,7 +106,7 @@ async def test_http_server_exits_while_a_form_is_open(tmp_path: Path) -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_for(pilot, lambda: app.entries["web"].state is ConnectionState.READY, 1000)
             await wait_for(pilot, lambda: bool(app.entries["web"].tools), 500)
-            session_of(app).call_tool("web", "ask", {})
+            session_of(app).calls.call_tool("web", "ask", {})
             await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
             await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 100)
             await pilot.press(*"half typed")
@@ -127,7 +127,7 @@ async def test_server_cancels_the_request(tmp_path: Path) -> None:
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await open_form(pilot, app, "kept text")
-        session_of(app).call_tool("evil", "withdraw", {})
+        session_of(app).calls.call_tool("evil", "withdraw", {})
         await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationScreen), 300)
         await wait_for(pilot, lambda: "kept text" in transcript_text(app), 100)
         assert "cancelled" in transcript_text(app)
@@ -155,7 +155,7 @@ async def test_a_flood_of_200_elicitations_is_bounded_with_one_notice(tmp_path: 
         assert isinstance(screen, ElicitationScreen)
         assert 0 < screen.waiting < 20
         await wait_for(pilot, lambda: "cancelled automatically" in transcript_text(app), 100)
-        entries = session_of(app).transcript.entries
+        entries = session_of(app).areas.transcript.entries
         flood_notices = [e for e in entries if "within" in e.full and e.kind == "notice"]
         assert len(flood_notices) == 1, [e.full for e in flood_notices]
         # Escape answers each admitted form in turn; the queue drains and the app is still live.
@@ -223,7 +223,7 @@ async def test_malformed_lines_and_non_json_on_stdout(tmp_path: Path) -> None:
         assert '(JSON that is not a JSON-RPC 2.0 message): {"jsonrpc": "1.0"' in text
         assert "\x1b" not in text and "pydantic" not in text
         # The connection survived: a tool call still works.
-        session_of(app).call_tool("evil", "hello", {"name": "again"})
+        session_of(app).calls.call_tool("evil", "hello", {"name": "again"})
         await wait_for(pilot, lambda: "hello again" in transcript_text(app), 300)
         assert app.entries["evil"].state is ConnectionState.READY
         await assert_answers_keys(pilot, app)

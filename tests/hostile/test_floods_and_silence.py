@@ -34,7 +34,7 @@ SLOW_TOOL = {"name": "slow", "inputSchema": {"type": "object", "properties": {}}
 
 def log_text(app: McpTuiApp) -> str:
     """The log panel's text with all whitespace removed (lines wrap wherever the width says)."""
-    return "".join("".join(line.text for line in session_of(app).logs.lines).split())
+    return "".join("".join(line.text for line in session_of(app).areas.logs.lines).split())
 
 
 def flat(text: str) -> str:
@@ -54,7 +54,7 @@ async def test_a_flood_of_log_notifications_and_stderr_stays_bounded(tmp_path: P
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        logs = session_of(app).logs
+        logs = session_of(app).areas.logs
         limit_note = "stderr limit of 5 MiB reached; further output is discarded"
         await wait_for(pilot, lambda: limit_note in transcript_text(app), 1500)
         await wait_for(pilot, lambda: not app._buffer.pending, 100)
@@ -79,7 +79,7 @@ async def test_a_call_that_is_never_answered(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
         await wait_for(pilot, lambda: bool(app.entries["evil"].tools), 200)
-        session_of(app).call_tool("evil", "slow", {})
+        session_of(app).calls.call_tool("evil", "slow", {})
         running = app.screen.query_one(RunningCalls)
         await wait_for(pilot, done(lambda: "slow" in str(running.query_one(Label).render())), 200)
         await assert_answers_keys(pilot, app)

@@ -120,11 +120,11 @@ async def test_hostile_text_everywhere_stays_literal_and_answers_stay_exact(
         await ready(pilot, app)
         await wait_for(pilot, lambda: len(app.entries["evil"].tools) == 4, 300)
         session = session_of(app)
-        await wait_for(pilot, lambda: session.logs.lines_written >= 4, 300)
+        await wait_for(pilot, lambda: session.areas.logs.lines_written >= 4, 300)
         assert_no_raw_controls(app.export_screenshot())
 
-        session.call_tool("evil", H("tool"), {})
-        session.call_tool("evil", "fail", {})
+        session.calls.call_tool("evil", H("tool"), {})
+        session.calls.call_tool("evil", "fail", {})
         await wait_for(pilot, lambda: "error-data" in transcript_text(app), 300)
         await wait_for(pilot, lambda: "structured" in transcript_text(app), 300)
         text = transcript_text(app)
@@ -144,7 +144,7 @@ async def test_hostile_text_everywhere_stays_literal_and_answers_stay_exact(
         await pilot.press("escape")
 
         # The form: message, titles, descriptions, property names, labels and defaults.
-        session.call_tool("evil", "ask", {})
+        session.calls.call_tool("evil", "ask", {})
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 300)
         await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 100)
         await pilot.pause()
@@ -161,13 +161,13 @@ async def test_hostile_text_everywhere_stays_literal_and_answers_stay_exact(
         }
 
         # A long result is cut inline and complete in the detail view.
-        session.call_tool("evil", "long", {})
+        session.calls.call_tool("evil", "long", {})
         await wait_for(pilot, lambda: "-the-end" in transcript_text(app, full=True), 300)
         assert "-the-end" not in transcript_text(app)
         assert "then Enter or i: full text" in transcript_text(app)
-        full = [e for e in session.transcript.entries if "-the-end" in e.full]
+        full = [e for e in session.areas.transcript.entries if "-the-end" in e.full]
         assert len(full) == 1
-        session.post_message(session.transcript.DetailRequested(full[0]))
+        session.post_message(session.areas.transcript.DetailRequested(full[0]))
         await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
         assert isinstance(app.screen, DetailScreen)
         assert app.screen.text.endswith(LONG)

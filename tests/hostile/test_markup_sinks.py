@@ -82,17 +82,17 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "labels are Content parameters (annotated), built by callers with literal_line",
     ("mcp_tui/ui/screens/pick.py", "Option", "label"):
         "a Content parameter (annotated), built by callers with literal_line",
-    ("mcp_tui/ui/screens/session_features.py", "notify", 'f"{one_line(server)}: {text}"'):
+    ("mcp_tui/ui/screens/session/areas.py", "notify", 'f"{one_line(server)}: {text}"'):
         "markup=False; the server name made one line, and text a note that may quote a server "
         "error (shown literally: markup is off)",
-    ("mcp_tui/ui/screens/session_features.py", "notify", 'f"Call #{call_id} is not running"'):
+    ("mcp_tui/ui/screens/session/calls.py", "notify", 'f"Call #{call_id} is not running"'):
         "markup=False; a number",
-    ("mcp_tui/ui/screens/session_features.py", "notify", 'f"Cancelling call #{call_id}"'):
+    ("mcp_tui/ui/screens/session/calls.py", "notify", 'f"Cancelling call #{call_id}"'):
         "markup=False; a number",
-    ("mcp_tui/ui/screens/session_verbs.py", "notify",
+    ("mcp_tui/ui/screens/session/calls.py", "notify",
      'f"{one_line(server)} is {state}, not ready"'):
         "markup=False; a state word of our own enum (or 'gone', 'not connected')",
-    ("mcp_tui/ui/screens/session_verbs.py", "notify",
+    ("mcp_tui/ui/screens/session/calls.py", "notify",
      'f"{one_line(server)} is {state}: the {unsent} was not sent. What you typed is kept: " '
      '"the form opens with it again once the server is back (R reconnects)."'):
         "markup=False; server is the user's own name for it; state a word of our own enum (or "
@@ -241,7 +241,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "markup=False; the local path and file names the person chose",
     ("mcp_tui/ui/screens/message_tree.py", "Static", "self._status()"):
         "mcp-tui's own key hints (the note is never server text)",
-    ("mcp_tui/ui/screens/session_repeat.py", "notify",
+    ("mcp_tui/ui/screens/session/repeat.py", "notify",
      'f"{one_line(server)} no longer offers the {kind} {one_line(name)!r}: nothing was sent"'):
         "markup=False; server and name through one_line, kind is mcp-tui's word",
     ("mcp_tui/ui/widgets/request/wire_panel.py", "Static", "self._answer"):

@@ -86,7 +86,7 @@ async def test_the_tui_redoes_the_call_and_says_so(tmp_path: Path) -> None:
 
         def transcript() -> str:
             session: Any = app.session
-            return "\n".join(e.full for e in session.transcript.entries)
+            return "\n".join(e.full for e in session.areas.transcript.entries)
 
         await wait_for(pilot, lambda: '"quantity": 1' in transcript(), "the result")
         text = transcript()

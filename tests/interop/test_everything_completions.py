@@ -42,8 +42,8 @@ async def test_prompt_arguments_complete_as_you_type(peers: None, tmp_path: Path
         session = app.session
         assert session is not None
         entry = app.entries["everything"]
-        await wait_for(pilot, lambda: entry.prompts and session.panels_ready, "the prompts")
-        app.call_later(session.open_prompt, "everything", "completable-prompt")
+        await wait_for(pilot, lambda: entry.prompts and session.areas.panels_ready, "the prompts")
+        app.call_later(session.forms.open_prompt, "everything", "completable-prompt")
         screen = await wait_for(
             pilot, lambda: isinstance(app.screen, ArgumentsScreen) and app.screen, "the form"
         )
@@ -86,9 +86,11 @@ async def test_a_template_variable_completes(peers: None, tmp_path: Path) -> Non
         session = app.session
         assert session is not None
         entry = app.entries["everything"]
-        await wait_for(pilot, lambda: entry.resources and session.panels_ready, "the resources")
+        await wait_for(
+            pilot, lambda: entry.resources and session.areas.panels_ready, "the resources"
+        )
         template = next(r for r in entry.resources if r.template and "text" in r.uri)
-        app.call_later(session.open_template, "everything", template)
+        app.call_later(session.forms.open_template, "everything", template)
         screen = await wait_for(
             pilot, lambda: isinstance(app.screen, ArgumentsScreen) and app.screen, "the form"
         )

@@ -54,8 +54,8 @@ def received(log: Path, method: str) -> list[dict[str, Any]]:
 
 def transcript(app: McpTuiApp) -> str:
     session = app.session
-    assert session is not None and session.panels_ready
-    return "\n".join(e.full for e in session.transcript.entries)
+    assert session is not None and session.areas.panels_ready
+    return "\n".join(e.full for e in session.areas.transcript.entries)
 
 
 async def test_cancel_a_long_running_call_then_call_again(peers: None, tmp_path: Path) -> None:
@@ -68,17 +68,17 @@ async def test_cancel_a_long_running_call_then_call_again(peers: None, tmp_path:
         session = app.session
         assert session is not None
         calls = await wait_for(pilot, lambda: sent(log, "tools/call"), "the long call")
-        await wait_for(pilot, lambda: session.cancellable, "the call in the running panel")
+        await wait_for(pilot, lambda: session.calls.cancellable, "the call in the running panel")
         await pilot.press("c")  # the only running call
         (cancel,) = await wait_for(
             pilot, lambda: sent(log, "notifications/cancelled"), "notifications/cancelled"
         )
         assert cancel["params"]["requestId"] == calls[0]["id"]
         await wait_for(pilot, lambda: "cancelled by you" in transcript(app), "the cancelled mark")
-        assert not session.cancellable
+        assert not session.calls.cancellable
 
         # The UI stays usable: another call, answered.
-        session.call_tool("everything", "echo", {"message": "still here"})
+        session.calls.call_tool("everything", "echo", {"message": "still here"})
         answered = await wait_for(pilot, lambda: tool_results(log, "echo"), "the echo")
         assert "still here" in result_text(answered[0])
         await quit_app(pilot)
@@ -94,7 +94,9 @@ async def test_subscribe_updates_reread_and_log_level(peers: None, tmp_path: Pat
         session = app.session
         assert session is not None
         entry = app.entries["everything"]
-        await wait_for(pilot, lambda: entry.resources and session.panels_ready, "the resources")
+        await wait_for(
+            pilot, lambda: entry.resources and session.areas.panels_ready, "the resources"
+        )
         resource = next(r for r in entry.resources if not r.template)
         catalog = app.screen.query_one(CatalogTree)
 
@@ -128,7 +130,7 @@ async def test_subscribe_updates_reread_and_log_level(peers: None, tmp_path: Pat
         )
         await wait_for(pilot, lambda: resource.uri in entry.subscribed, "the subscribed mark")
         assert "subscribed: yes" in details(catalog.current, entry)[1]  # what i shows
-        session.call_tool("everything", "toggle-subscriber-updates", {})
+        session.calls.call_tool("everything", "toggle-subscriber-updates", {})
         await wait_for(pilot, lambda: received(log, "notifications/resources/updated"), "an update")
         await wait_for(pilot, lambda: resource.uri in entry.updated, "the updated mark")
         label = node_of(resource.uri).label.plain
@@ -140,7 +142,7 @@ async def test_subscribe_updates_reread_and_log_level(peers: None, tmp_path: Pat
         await pilot.press("enter")
         await wait_for(pilot, lambda: sent(log, "resources/read"), "resources/read")
         assert resource.uri not in entry.updated
-        session.call_tool("everything", "toggle-subscriber-updates", {})  # stop them
+        session.calls.call_tool("everything", "toggle-subscriber-updates", {})  # stop them
 
         # s again unsubscribes.
         await cursor_on(pilot, catalog, lambda: node_of(resource.uri), "the resource")
@@ -149,7 +151,7 @@ async def test_subscribe_updates_reread_and_log_level(peers: None, tmp_path: Pat
         await wait_for(pilot, lambda: resource.uri not in entry.subscribed, "no mark")
 
         # The log level: chosen on the pick screen, sent with logging/setLevel, shown.
-        session.choose_log_level("everything")
+        session.features.choose_log_level("everything")
         picker = await wait_for(
             pilot, lambda: isinstance(app.screen, PickScreen) and app.screen, "the level picker"
         )
@@ -167,7 +169,7 @@ async def test_subscribe_updates_reread_and_log_level(peers: None, tmp_path: Pat
         )
 
         # Ping: the round trip in the transcript.
-        session.ping("everything")
+        session.features.ping("everything")
         await wait_for(pilot, lambda: "ping answered in" in transcript(app), "the ping")
         assert sent(log, "ping")
         await quit_app(pilot)

@@ -68,7 +68,7 @@ async def test_default_root_then_a_root_added_in_the_dialog(
         await wait_for(pilot, lambda: entry.state is ConnectionState.READY, "the server ready")
         session = app.session
         assert session is not None
-        session.call_tool("files", "read_text_file", {"path": str(home / "notes.txt")})
+        session.calls.call_tool("files", "read_text_file", {"path": str(home / "notes.txt")})
         read = await wait_for(pilot, lambda: tool_results(log, "read_text_file"), "the read")
         assert result_text(read[0]) == "in the default root\n"
 
@@ -92,8 +92,8 @@ async def test_default_root_then_a_root_added_in_the_dialog(
 
         # The server is told, asks again, and takes both directories.
         await wait_for(pilot, lambda: stderr_says(2), "server-filesystem taking the new roots")
-        session.call_tool("files", "list_directory", {"path": str(extra)})
-        session.call_tool("files", "read_text_file", {"path": str(extra / "more.txt")})
+        session.calls.call_tool("files", "list_directory", {"path": str(extra)})
+        session.calls.call_tool("files", "read_text_file", {"path": str(extra / "more.txt")})
         listed = await wait_for(pilot, lambda: tool_results(log, "list_directory"), "the listing")
         assert result_text(listed[0]) == "[FILE] more.txt"
         read = await wait_for(

@@ -114,8 +114,8 @@ async def test_tui_answers_the_task_form_and_shows_the_result(
         await wait_for(
             pilot,
             lambda: (
-                session.panels_ready
-                and any("Deleted 'b.txt'" in e.full for e in session.transcript.entries)
+                session.areas.panels_ready
+                and any("Deleted 'b.txt'" in e.full for e in session.areas.transcript.entries)
             ),
             "the task's result in the transcript",
         )
@@ -147,8 +147,8 @@ async def test_tui_writes_the_sampling_reply_of_a_task(
         await wait_for(
             pilot,
             lambda: (
-                session.panels_ready
-                and any("Haiku:\nSoft rain" in e.full for e in session.transcript.entries)
+                session.areas.panels_ready
+                and any("Haiku:\nSoft rain" in e.full for e in session.areas.transcript.entries)
             ),
             "the haiku in the transcript",
         )
@@ -194,7 +194,7 @@ async def test_cancelling_a_task_call_sends_tasks_cancel(
         session = app.session
         assert session is not None
         await wait_for(pilot, lambda: sent(log, "tasks/result"), "the task running")
-        await wait_for(pilot, lambda: session.cancellable, "the call in the running panel")
+        await wait_for(pilot, lambda: session.calls.cancellable, "the call in the running panel")
         await pilot.press("c")
         await wait_for(pilot, lambda: "cancelled by you" in transcript(app), "the cancelled mark")
         [cancel] = await wait_for(pilot, lambda: sent(log, "tasks/cancel"), "tasks/cancel")
@@ -292,8 +292,8 @@ async def test_tui_runs_an_optional_tool_as_a_task_when_ticked(
         session = app.session
         assert session is not None
         entry = app.entries["opt"]
-        await wait_for(pilot, lambda: entry.tools and session.panels_ready, "the tools")
-        app.call_later(session.open_tool, "opt", "count")
+        await wait_for(pilot, lambda: entry.tools and session.areas.panels_ready, "the tools")
+        app.call_later(session.forms.open_tool, "opt", "count")
         screen = await wait_for(
             pilot, lambda: mounted_screen(app, ArgumentsScreen), "the form and its widgets"
         )
@@ -304,12 +304,14 @@ async def test_tui_runs_an_optional_tool_as_a_task_when_ticked(
         await pilot.press("ctrl+s")
         await wait_for(
             pilot,
-            lambda: any("runs as task" in e.full for e in session.transcript.entries),
+            lambda: any("runs as task" in e.full for e in session.areas.transcript.entries),
             "the task notice",
         )
         await wait_for(
             pilot,
-            lambda: any("counted to 3 as a task" in e.full for e in session.transcript.entries),
+            lambda: any(
+                "counted to 3 as a task" in e.full for e in session.areas.transcript.entries
+            ),
             "the result",
         )
         await quit_app(pilot)
@@ -331,7 +333,7 @@ async def test_the_tasks_verb_lists_the_servers_tasks(
         assert session is not None
         await wait_for(
             pilot,
-            lambda: session.panels_ready and "Research Report" in transcript(app),
+            lambda: session.areas.panels_ready and "Research Report" in transcript(app),
             "the report",
         )
         [verb] = [v for v in verbs(app, session) if v.verb == "Tasks"]

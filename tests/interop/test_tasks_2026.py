@@ -119,8 +119,8 @@ async def test_tui_asks_the_tasks_form_and_shows_the_result(
         await wait_for(
             pilot,
             lambda: (
-                session.panels_ready
-                and any("Deleted 'b.txt'" in e.full for e in session.transcript.entries)
+                session.areas.panels_ready
+                and any("Deleted 'b.txt'" in e.full for e in session.areas.transcript.entries)
             ),
             "the task's result in the transcript",
         )
@@ -146,12 +146,12 @@ async def test_tui_cancelling_a_task_call_sends_tasks_cancel(
         session = app.session
         assert session is not None
         await wait_for(pilot, lambda: sent(log, "tasks/get"), "the task polled")
-        await wait_for(pilot, lambda: session.cancellable, "the call in the running panel")
+        await wait_for(pilot, lambda: session.calls.cancellable, "the call in the running panel")
         await pilot.press("c")
         [cancel] = await wait_for(pilot, lambda: sent(log, "tasks/cancel"), "tasks/cancel")
 
         def shown() -> str:
-            return "\n".join(e.full for e in session.transcript.entries)
+            return "\n".join(e.full for e in session.areas.transcript.entries)
 
         await wait_for(pilot, lambda: "cancelled by you" in shown(), "the cancelled mark")
         await quit_app(pilot)

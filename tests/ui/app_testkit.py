@@ -108,9 +108,9 @@ def transcript_text(app: McpTuiApp, *, full: bool = False) -> str:
     """The transcript as the user reads it (summaries) or as the detail view shows it (full);
     empty until the session screen's panels are mounted (after the first frame)."""
     session = session_of(app)
-    if not session.panels_ready:
+    if not session.areas.panels_ready:
         return ""
-    entries = session.transcript.entries
+    entries = session.areas.transcript.entries
     return "\n".join(e.full if full else e.summary.plain for e in entries)
 
 
@@ -128,7 +128,9 @@ async def events_shown(pilot: Pilot[None], app: McpTuiApp) -> None:
     mounted, the app's event buffer is drained by a flush, and the messages that flush posted are
     handled. The positive sign to wait for before asserting that an event changed nothing."""
     await wait_until(
-        lambda: app.session is not None and app.session.panels_ready and not app._buffer.pending,
+        lambda: (
+            app.session is not None and app.session.areas.panels_ready and not app._buffer.pending
+        ),
         pilot=pilot,
         message="the app never moved the buffered events to its widgets",
     )

@@ -67,7 +67,7 @@ class DemoRun:
     def transcript(self) -> str:
         session = self.app.session
         assert session is not None
-        return "\n".join(entry.full for entry in session.transcript.entries)
+        return "\n".join(entry.full for entry in session.areas.transcript.entries)
 
     def wire(self) -> list[dict[str, Any]]:
         return traffic(self.log)

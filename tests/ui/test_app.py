@@ -162,12 +162,13 @@ def test_first_frame_imports_only_what_it_paints() -> None:
             spec = ServerSpec("demo", StdioTarget("demo-server"))
             app = McpTuiApp([spec], AppOptions(), connection_factory=lambda *a, **k: Silent())
             async with app.run_test() as pilot:
-                await wait_until(lambda: app.session.panels_ready, pilot=pilot)
-                assert app.session.logs is not None and app.session.transcript is not None
+                await wait_until(lambda: app.session.areas.panels_ready, pilot=pilot)
+                areas = app.session.areas
+                assert areas.logs is not None and areas.transcript is not None
             print(gc.isenabled())
             print(sorted(name for name in {later!r} if name in seen[0]))
             print("mcp_tui.ui.widgets.session.log_panel" in seen[0])
-            print(app.session.panels_ready)
+            print(app.session.areas.panels_ready)
             print(records)
         asyncio.run(main())
         """
@@ -207,15 +208,15 @@ async def test_panels_come_after_the_first_frame_and_events_wait_for_them(
     async with app.run_test(size=(120, 40)) as pilot:
         session = session_of(app)
         await wait_until(started.is_set, pilot=pilot, message="the panels were never mounted")
-        assert not session.panels_ready and not session.query("#transcript, #logs, #info")
+        assert not session.areas.panels_ready and not session.query("#transcript, #logs, #info")
         assert "connecting" in str(tree_node(app, "demo", "").label)
         app._buffer.add(Notice("demo", "a notice before the panels"))
         seen = flushes
         await wait_until(lambda: flushes >= seen + 2, pilot=pilot, message="no flush ran")
         assert app._buffer.pending  # waiting, not dropped
         await pilot.press("l")  # the log panel's key: it mounts the panels first
-        await wait_for(pilot, lambda: session.panels_ready)
-        assert not session.logs.display  # and then does what it says
+        await wait_for(pilot, lambda: session.areas.panels_ready)
+        assert not session.areas.logs.display  # and then does what it says
         await wait_for(pilot, lambda: "a notice before the panels" in transcript_text(app))
         held.set()
         await wait_until(mounted.is_set, pilot=pilot, message="the held mount never ended")
@@ -234,7 +235,7 @@ async def test_servers_show_state_and_one_failure_does_not_break_others() -> Non
         assert "broken: failed" in transcript_text(app)
         assert "failed" in str(tree_node(app, "broken", "").label)
         # The healthy server still works.
-        session_of(app).call_tool("demo", "ping", {})
+        session_of(app).calls.call_tool("demo", "ping", {})
         await wait_for(pilot, lambda: bool(factory.latest("demo").calls))
         await wait_for(pilot, lambda: "ping got {}" in transcript_text(app))
         # The info panel shows what the server said about itself.
@@ -262,7 +263,9 @@ async def test_the_info_panel_says_when_it_is_cut_at_80x24() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = session_of(app)
-        await wait_for(pilot, lambda: session.panels_ready and catalog_has(app, "demo", "long"))
+        await wait_for(
+            pilot, lambda: session.areas.panels_ready and catalog_has(app, "demo", "long")
+        )
         tree = session.query_one(CatalogTree)
         info = session.query_one("#info", InfoPanel)
         prose = session.query_one("#info-text", ServerText)
@@ -351,8 +354,8 @@ async def test_errors_and_rich_results_in_transcript() -> None:
     app, _ = make_app({"demo": Script(results=results)})
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        session_of(app).call_tool("demo", "echo", {})
-        session_of(app).call_tool("demo", "ping", {})
+        session_of(app).calls.call_tool("demo", "echo", {})
+        session_of(app).calls.call_tool("demo", "ping", {})
         await wait_for(pilot, lambda: "the tool reported an error" in transcript_text(app))
         await wait_for(pilot, lambda: "-32602 Invalid params" in transcript_text(app))
         assert "[image: image/png, 4.9 KiB]" in transcript_text(app)
@@ -373,7 +376,7 @@ async def start_slow_call(
         return CallOutcome(items=(ContentItem("text", text="done"),))
 
     connection.call_tool = slow
-    call_id = session_of(app).call_tool("demo", "echo", {"text": "x"})
+    call_id = session_of(app).calls.call_tool("demo", "echo", {"text": "x"})
     await wait_for(pilot, lambda: bool(app.query(RunningCall)))
     return call_id, app.query_one(RunningCall)
 
@@ -430,7 +433,7 @@ async def test_a_running_call_with_a_long_name_shows_its_tool_and_bar_at_80_colu
             return CallOutcome(items=(ContentItem("text", text="done"),))
 
         connection.call_tool = slow
-        session_of(app).call_tool("demo", tool, {})
+        session_of(app).calls.call_tool("demo", tool, {})
         await wait_for(pilot, lambda: bool(app.query(ProgressBar)))
         row = app.query_one(RunningCall)
         label = row.query_one(".running-label")
@@ -532,7 +535,7 @@ async def test_log_flood_is_batched_and_bounded() -> None:
     app, factory = make_app()
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        logs = session_of(app).logs
+        logs = session_of(app).areas.logs
         writes = 0
         original = logs.write
 
@@ -563,7 +566,7 @@ async def test_a_tall_log_panel_draws_two_screens_and_long_lines_stop_at_the_cha
     app, factory = make_app()
     async with app.run_test(size=(120, 60)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        logs = session_of(app).logs
+        logs = session_of(app).areas.logs
         logs.styles.height = 32  # as if maximized: the cap follows the panel's height
         await pilot.pause()
         height = logs.scrollable_content_region.height
@@ -595,13 +598,14 @@ async def test_a_flush_with_no_wait_ended_leaves_the_footer_alone() -> None:
         session = session_of(app)
         calls = {"refresh_bindings": 0, "url_waits_changed": 0}
         for name in calls:
-            original = getattr(session, name)
+            owner = session if name == "refresh_bindings" else session.areas
+            original = getattr(owner, name)
 
             def counting(*args: Any, _name: str = name, _original: Any = original) -> Any:
                 calls[_name] += 1
                 return _original(*args)
 
-            setattr(session, name, counting)
+            setattr(owner, name, counting)
         wait = app.url_waits.add(
             ElicitationRequest(
                 server="demo",
@@ -612,7 +616,7 @@ async def test_a_flush_with_no_wait_ended_leaves_the_footer_alone() -> None:
             )
         )
         sink = factory.latest("demo").sink
-        logs = session.logs
+        logs = session.areas.logs
         for round_ in range(5):  # several flushes, each with logs and a completion of no wait
             written = logs.lines_written
             for i in range(200):
@@ -638,20 +642,21 @@ async def test_traffic_view_toggle_shows_messages() -> None:
         sink(TrafficRecorded("demo", "in", {"jsonrpc": "2.0", "id": 7, "result": {}}))
         await events_shown(pilot, app)
         session = session_of(app)
-        assert not session.traffic.display
+        assert not session.areas.traffic.display
         await pilot.press("t")
         await wait_until(
-            lambda: session.traffic.display and session.traffic.table.row_count >= 2, pilot=pilot
+            lambda: session.areas.traffic.display and session.areas.traffic.table.row_count >= 2,
+            pilot=pilot,
         )
-        assert session.traffic.display and not session.transcript.display
-        rows = session.traffic.text().splitlines()
+        assert session.areas.traffic.display and not session.areas.transcript.display
+        rows = session.areas.traffic.text().splitlines()
         # One line per message: time, direction, what it means, id, size, latency, server.
         assert " → tools/call · e 7 " in rows[0] and rows[0].endswith(" demo")
         assert " ← tools/call · ok 7 " in rows[1] and " ms " in rows[1]
         # The highlighted message (the newest) in full under the table; Up shows the request.
-        session.traffic.focus()
+        session.areas.traffic.focus()
         await pilot.press("up")
-        await wait_until(lambda: '"name": "e"' in session.traffic.text(), pilot=pilot)
+        await wait_until(lambda: '"name": "e"' in session.areas.traffic.text(), pilot=pilot)
         # Enter opens the row full screen: the view asks, the app pushes the tree.
         await pilot.press("enter")
         tree = await wait_until(lambda: mounted_screen(app, MessageTreeScreen), pilot=pilot)
@@ -660,7 +665,7 @@ async def test_traffic_view_toggle_shows_messages() -> None:
         await wait_until(lambda: app.screen is session, pilot=pilot)
         await pilot.press("t")
         await wait_until(
-            lambda: session.transcript.display and not session.traffic.display,
+            lambda: session.areas.transcript.display and not session.areas.traffic.display,
             pilot=pilot,
             message="the transcript back in place of the traffic view",
         )
@@ -692,9 +697,9 @@ async def test_detail_view_shows_full_text() -> None:
     app, _ = make_app({"demo": Script(results=results)})
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        session_of(app).call_tool("demo", "ping", {})
+        session_of(app).calls.call_tool("demo", "ping", {})
         await wait_for(pilot, lambda: "then Enter or i: full text" in transcript_text(app))
-        transcript = session_of(app).transcript
+        transcript = session_of(app).areas.transcript
         transcript.focus()
         await wait_for(pilot, lambda: transcript.index == len(transcript.entries) - 1)
         await pilot.press("enter")
@@ -792,7 +797,7 @@ async def test_nothing_shows_through_an_opaque_screen_and_the_session_catches_up
         await wait_for(pilot, lambda: app.screen is session)
         await pilot.pause()
         assert session.is_current and session.size == (120, 40)
-        assert session.catalog.size.height > 30 - 4  # laid out again at the new height
+        assert session.areas.catalog.size.height > 30 - 4  # laid out again at the new height
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: app.screen is not session)
         assert app.screen.styles.background.a < 1
@@ -809,7 +814,7 @@ async def test_list_changed_refreshes_the_catalog_and_keeps_the_cursor() -> None
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         await wait_until(lambda: catalog_has(app, "demo", "nested"), pilot=pilot)
         await events_shown(pilot, app)
-        tree = session_of(app).catalog
+        tree = session_of(app).areas.catalog
         await cursor_on(pilot, tree, lambda: tree_node(app, "demo", "nested"), "nested")
         connection = factory.latest("demo")
         new_tools = (*connection.tools, ToolInfo("weather", "Brand new"))
@@ -841,10 +846,12 @@ async def test_transcript_is_bounded() -> None:
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = session_of(app)
-        transcript = session.transcript
+        transcript = session.areas.transcript
         transcript.limit = 50
         for i in range(3):
-            session.queue_entries(notice_entry(Notice("demo", f"n{i}-{j}")) for j in range(40))
+            session.areas.queue_entries(
+                notice_entry(Notice("demo", f"n{i}-{j}")) for j in range(40)
+            )
             last = f"demo: n{i}-39"
             await wait_until(
                 lambda last=last: transcript.entries[-1].full == last,  # type: ignore[misc]

@@ -45,8 +45,8 @@ async def test_c_with_several_calls_asks_which_one() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = session_of(app)
-        first = session.call_tool("demo", "echo", {"text": "a"})
-        second = session.call_tool("demo", "echo", {"text": "b"})
+        first = session.calls.call_tool("demo", "echo", {"text": "a"})
+        second = session.calls.call_tool("demo", "echo", {"text": "b"})
         await wait_for(pilot, lambda: factory.latest("demo").in_flight == {first, second})
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, PickScreen))
@@ -58,7 +58,7 @@ async def test_c_with_several_calls_asks_which_one() -> None:
             f"Cancel call  #{second} demo › echo",
         ]
         release.set()
-        await wait_for(pilot, lambda: not session.cancellable)
+        await wait_for(pilot, lambda: not session.calls.cancellable)
         assert "cancel_call" not in {b.binding.action for b in app.active_bindings.values()}
 
 
@@ -82,7 +82,7 @@ async def test_giving_up_a_url_wait_offers_to_cancel_its_call() -> None:
     app, factory = make_app({"demo": Script(results={"connect": connect})})
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        call_id = session_of(app).call_tool("demo", "connect", {})
+        call_id = session_of(app).calls.call_tool("demo", "connect", {})
         await wait_for(pilot, lambda: bool(app.url_waits.waiting))
         await pilot.press("g")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -126,13 +126,17 @@ async def test_palette_verbs_per_server() -> None:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         names = {v.text for v in verbs(app, session_of(app))}
         assert {"Roots  demo", "Ping  demo", "Log level  demo"} <= names
-        session_of(app).ping("demo")
+        session_of(app).features.ping("demo")
         await wait_for(pilot, lambda: "ping answered in 1.0 ms" in _transcript(app))
 
 
 def _transcript(app: Any) -> str:
     session = session_of(app)
-    return "\n".join(e.full for e in session.transcript.entries) if session.panels_ready else ""
+    return (
+        "\n".join(e.full for e in session.areas.transcript.entries)
+        if session.areas.panels_ready
+        else ""
+    )
 
 
 async def test_the_chosen_log_level_survives_a_reconnect() -> None:
@@ -143,7 +147,7 @@ async def test_the_chosen_log_level_survives_a_reconnect() -> None:
         entry = app.entries["demo"]
         await wait_for(pilot, lambda: entry.state is ConnectionState.READY)
         session = session_of(app)
-        session.choose_log_level("demo")
+        session.features.choose_log_level("demo")
         await wait_for(pilot, lambda: isinstance(app.screen, PickScreen))
         await pilot.press("down", "down", "down", "enter")  # debug -> warning
         await wait_for(pilot, lambda: entry.log_level == "warning")

@@ -51,7 +51,7 @@ async def test_ctx_elicit_form_in_the_default_mode_and_e_switches_era(tmp_path: 
         info = str(session.query_one("#info").render())
         assert "protocol 2025-11-25" in info and "E other era" in info
 
-        session.call_tool("sdk", "book_table", {})
+        session.calls.call_tool("sdk", "book_table", {})
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: ANSWER in transcript_text(app, full=True), 500)
@@ -59,7 +59,7 @@ async def test_ctx_elicit_form_in_the_default_mode_and_e_switches_era(tmp_path: 
         [verb] = [v for v in verbs(app, session) if v.verb.startswith("Reconnect on")]
         assert (verb.verb, verb.subject) == ("Reconnect on 2026-07-28", "sdk")
 
-        session.catalog.focus()
+        session.areas.catalog.focus()
         await pilot.press("E")
         await wait_for(pilot, lambda: entry.spec.mode == "2026-07-28", 100)
         await wait_for(
@@ -76,7 +76,7 @@ async def test_ctx_elicit_form_in_the_default_mode_and_e_switches_era(tmp_path: 
             pilot, lambda: "protocol 2026-07-28" in str(session.query_one("#info").render()), 300
         )
 
-        session.call_tool("sdk", "book_table", {})
+        session.calls.call_tool("sdk", "book_table", {})
         await wait_for(pilot, lambda: HINT in transcript_text(app, full=True), 500)
         assert not isinstance(app.screen, ElicitationScreen)
         [verb] = [v for v in verbs(app, session) if v.verb.startswith("Reconnect on")]
@@ -93,7 +93,7 @@ async def test_ctx_elicit_form_in_the_default_mode_and_e_switches_era(tmp_path: 
             ),
             1000,
         )
-        session.call_tool("sdk", "book_table", {})
+        session.calls.call_tool("sdk", "book_table", {})
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: transcript_text(app, full=True).count(ANSWER) == 2, 500)

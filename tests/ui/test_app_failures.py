@@ -43,7 +43,7 @@ async def test_a_failed_call_names_the_exception_from_stderr(tmp_path: Path) -> 
     async with app.run_test(size=(120, 40)) as pilot:
         entry = app.entries["failing"]
         await wait_for(pilot, lambda: bool(entry.tools), 1000)
-        session_of(app).call_tool("failing", "boom", {})
+        session_of(app).calls.call_tool("failing", "boom", {})
         await wait_for(pilot, lambda: "Error executing tool boom" in transcript_text(app), 500)
         await wait_for(pilot, lambda: "ValueError" in transcript_text(app), 100)
         summary = transcript_text(app)
@@ -62,9 +62,9 @@ async def test_a_crash_names_the_exit_status_and_only_this_calls_stderr(tmp_path
         entry = app.entries["failing"]
         await wait_for(pilot, lambda: bool(entry.tools), 1000)
         session = session_of(app)
-        session.call_tool("failing", "chatty", {})  # an earlier call writes to stderr
+        session.calls.call_tool("failing", "chatty", {})  # an earlier call writes to stderr
         await wait_for(pilot, lambda: "fine" in transcript_text(app), 500)
-        session.call_tool("failing", "crash", {})
+        session.calls.call_tool("failing", "crash", {})
         await wait_for(pilot, lambda: entry.state is ConnectionState.FAILED, 500)
         await wait_for(pilot, lambda: "exited with status 3" in transcript_text(app), 200)
         text = transcript_text(app, full=True)

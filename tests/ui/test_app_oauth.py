@@ -72,7 +72,7 @@ def remote_app(url: str, tmp_path: Path) -> McpTuiApp:
 
 
 def summaries(app: McpTuiApp) -> list[str]:
-    return [entry.summary.plain for entry in session_of(app).transcript.entries]
+    return [entry.summary.plain for entry in session_of(app).areas.transcript.entries]
 
 
 async def no_browser(verdict: UrlVerdict) -> OpenResult:

@@ -85,7 +85,7 @@ async def test_demo_server_tool_call_through_form_with_a_failed_neighbour(tmp_pa
         await wait_for(
             pilot, lambda: "Finished 6 steps in 0.3 s." in transcript_text(app, full=True), 500
         )
-        logs = session_of(app).logs
+        logs = session_of(app).areas.logs
         await wait_for(pilot, lambda: "Task finished" in "".join(x.text for x in logs.lines), 200)
         assert '"duration": 0.3' in transcript_text(app, full=True)
         assert processes_with(marker), "the demo server should be running"
@@ -105,21 +105,21 @@ async def test_hostile_server_text_stays_literal(markup_calls: list[str]) -> Non
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.entries["evil"].state is ConnectionState.READY, 1000)
         await wait_for(pilot, lambda: bool(app.entries["evil"].tools), 200)
-        session_of(app).call_tool("evil", "shout", {"text": "hi"})
+        session_of(app).calls.call_tool("evil", "shout", {"text": "hi"})
         await wait_for(
             pilot,
             lambda: (
                 "hi" in transcript_text(app, full=True)
-                and "◀" in session_of(app).transcript.entries[-1].summary.plain
+                and "◀" in session_of(app).areas.transcript.entries[-1].summary.plain
             ),
             500,
         )
-        await wait_for(pilot, lambda: session_of(app).logs.lines_written >= 2, 200)
+        await wait_for(pilot, lambda: session_of(app).areas.logs.lines_written >= 2, 200)
         await events_shown(pilot, app)
         screen = app.export_screenshot()
         for control in RAW_CONTROLS:
             assert control not in screen
-        plain = "\n".join(e.summary.plain for e in session_of(app).transcript.entries)
+        plain = "\n".join(e.summary.plain for e in session_of(app).areas.transcript.entries)
         assert "[@click=app.quit]q[/]" in plain and "\\e]0;pwned\\x07" in plain
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: not app.is_running, 500)

@@ -36,6 +36,7 @@ from mcp_tui.session.events import (
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.render import notice_entry
 from mcp_tui.ui.screens.session import SessionScreen
+from mcp_tui.ui.screens.session.calls import Calls
 
 pytestmark = pytest.mark.anyio
 
@@ -69,7 +70,7 @@ async def _events_then_the_flush_timer(app: McpTuiApp) -> None:
 
 
 async def _transcript_entries(app: McpTuiApp) -> None:
-    session_of(app).queue_entries([notice_entry(Notice("demo", "late"))])
+    session_of(app).areas.queue_entries([notice_entry(Notice("demo", "late"))])
     app._flush_events()
 
 
@@ -125,13 +126,13 @@ async def test_an_event_during_teardown_is_dropped_not_raised(
     monkeypatch.setattr(McpTuiApp, "_flush_events", counted_flush)
     release = asyncio.Event()
     ended = asyncio.Event()
-    call_ended = SessionScreen._call_ended
+    call_ended = Calls._call_ended
 
-    def ending(self: SessionScreen, server: str, call_id: int) -> None:
+    def ending(self: Calls, server: str, call_id: int) -> None:
         call_ended(self, server, call_id)
         ended.set()
 
-    monkeypatch.setattr(SessionScreen, "_call_ended", ending)
+    monkeypatch.setattr(Calls, "_call_ended", ending)
 
     async def slow(_connection: Any, _arguments: Any, _call_id: int) -> CallOutcome:
         await release.wait()
@@ -153,9 +154,9 @@ async def test_an_event_during_teardown_is_dropped_not_raised(
 
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        await wait_for(pilot, lambda: session_of(app).panels_ready)
-        session_of(app).call_tool("demo", "slow", {})
-        await wait_for(pilot, lambda: bool(session_of(app).cancellable))
+        await wait_for(pilot, lambda: session_of(app).areas.panels_ready)
+        session_of(app).calls.call_tool("demo", "slow", {})
+        await wait_for(pilot, lambda: bool(session_of(app).calls.cancellable))
         monkeypatch.setattr(SessionScreen, "on_unmount", in_the_window, raising=False)
     assert arrived == [True], "the arrival never ran in the teardown window"
     assert errors == [], f"{arrive.__name__}: {errors!r}"
@@ -169,12 +170,12 @@ async def test_an_outcome_written_after_exit_was_asked_is_dropped_not_raised() -
     app, _ = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        await wait_for(pilot, lambda: session_of(app).panels_ready)
+        await wait_for(pilot, lambda: session_of(app).areas.panels_ready)
         session = session_of(app)
         app.exit()
-        assert not session.panels_live
-        session.queue_entries([notice_entry(Notice("demo", "the call ended as it closed"))])
-        session.flush_entries()  # raised MountError
+        assert not session.areas.panels_live
+        session.areas.queue_entries([notice_entry(Notice("demo", "the call ended as it closed"))])
+        session.areas.flush_entries()  # raised MountError
         app._flush_events()
 
 
@@ -189,16 +190,16 @@ async def test_a_server_event_on_a_screen_in_each_teardown_state_is_not_drawn(st
     app, _ = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-        await wait_for(pilot, lambda: session_of(app).panels_ready)
+        await wait_for(pilot, lambda: session_of(app).areas.panels_ready)
         session = session_of(app)
         sink = app.entries["demo"].connection.sink  # type: ignore[union-attr]
-        shown = len(session.transcript.entries)
+        shown = len(session.areas.transcript.entries)
         setattr(session, state, True)  # nothing awaits in between: no message runs meanwhile
         try:
             sink(Notice("demo", "a notice while the screen goes"))
             app._flush_events()
             kept = app._buffer.pending
-            drawn = len(session.transcript.entries) - shown
+            drawn = len(session.areas.transcript.entries) - shown
         finally:
             setattr(session, state, False)
         assert (kept, drawn) == (True, 0)

@@ -107,7 +107,7 @@ async def test_32042_waits_for_the_completion_then_offers_one_retry() -> None:
     app, factory = make_app({"demo": Script(results={"ping": lambda _args: outcomes.pop(0)})})
     async with app.run_test(size=(120, 40)) as pilot:
         handler = await ready(app, pilot)
-        session_of(app).call_tool("demo", "ping", {"a": 1})
+        session_of(app).calls.call_tool("demo", "ping", {"a": 1})
         await wait_for(pilot, lambda: bool(app.url_waits.waiting))
         await wait_until(
             lambda: "waiting for example.com to finish" in panel_text(app), pilot=pilot
@@ -134,7 +134,7 @@ async def test_the_same_urls_after_a_retry_stop_the_loop_and_say_why() -> None:
     app, factory = make_app({"demo": Script(results={"ping": lambda _a: needs_url(url_request())})})
     async with app.run_test(size=(120, 40)) as pilot:
         handler = await ready(app, pilot)
-        session_of(app).call_tool("demo", "ping", {})
+        session_of(app).calls.call_tool("demo", "ping", {})
         await wait_for(pilot, lambda: bool(app.url_waits.waiting))
         await pilot.press("d")  # the user says the page is done (it was not, really)
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -160,7 +160,7 @@ async def test_new_urls_after_a_retry_are_asked_but_rounds_are_bounded() -> None
     app, factory = make_app({"demo": Script(results={"ping": fresh})})
     async with app.run_test(size=(120, 40)) as pilot:
         handler = await ready(app, pilot)
-        session_of(app).call_tool("demo", "ping", {})
+        session_of(app).calls.call_tool("demo", "ping", {})
         calls = factory.latest("demo").calls
 
         async def calls_reach(count: int) -> None:
@@ -181,7 +181,7 @@ async def test_a_refused_page_is_not_waited_for_nor_retried(action: Action, said
     app, factory = make_app({"demo": Script(results={"ping": needs_url(url_request())})})
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(app, pilot, action)
-        session_of(app).call_tool("demo", "ping", {})
+        session_of(app).calls.call_tool("demo", "ping", {})
         await wait_for(pilot, lambda: f"You {said} the page" in transcript_text(app))
         assert not app.url_waits.waiting and len(factory.latest("demo").calls) == 1
 
@@ -190,7 +190,7 @@ async def test_giving_up_ends_the_wait_without_a_retry() -> None:
     app, factory = make_app({"demo": Script(results={"ping": needs_url(url_request())})})
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(app, pilot)
-        session_of(app).call_tool("demo", "ping", {})
+        session_of(app).calls.call_tool("demo", "ping", {})
         await wait_for(pilot, lambda: bool(app.url_waits.waiting))
         await pilot.press("g")
         await wait_for(pilot, lambda: "You stopped waiting for the page." in transcript_text(app))
@@ -209,7 +209,7 @@ async def test_a_32042_without_valid_data_is_a_readable_error() -> None:
     app, _ = make_app({"demo": Script(results={"ping": bad})})
     async with app.run_test(size=(120, 40)) as pilot:
         handler = await ready(app, pilot)
-        session_of(app).call_tool("demo", "ping", {})
+        session_of(app).calls.call_tool("demo", "ping", {})
         await wait_for(pilot, lambda: "✗ #1 demo › ping" in transcript_text(app))
         text = transcript_text(app)
         assert "the error's data is not valid" in text and INVALID_32042 in text
@@ -233,7 +233,7 @@ async def test_unknown_and_repeated_completion_ids_are_ignored() -> None:
         await events_shown(pilot, app)
         assert len(app.url_waits.waiting) == 1
         assert "is finished" not in transcript_text(app)
-        logs = "\n".join(line.text for line in session_of(app).logs.lines)
+        logs = "\n".join(line.text for line in session_of(app).areas.logs.lines)
         assert "ignored notifications/elicitation/complete" in logs and "someone-else" in logs
         sink(ElicitationCompleted("demo", "e1"))
         await wait_for(pilot, lambda: not app.url_waits.waiting)
@@ -282,7 +282,7 @@ async def test_a_wait_without_an_id_ends_with_its_call() -> None:
     app, _ = make_app({"demo": Script(results={"connect": connect})})
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(app, pilot)
-        session_of(app).call_tool("demo", "connect", {})
+        session_of(app).calls.call_tool("demo", "connect", {})
         await wait_for(pilot, lambda: "demo › connect: waiting for example.com" in panel_text(app))
         page_done.set()
         await wait_for(pilot, lambda: "Connected" in transcript_text(app))

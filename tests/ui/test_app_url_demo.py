@@ -114,7 +114,7 @@ async def consent(app: McpTuiApp, pilot: Pilot[None]) -> str:
 
 async def test_connect_account_2025_waits_until_the_server_completes(opened: Path) -> None:
     async with demo_app("legacy") as (app, pilot):
-        session_of(app).call_tool("demo", "connect_account", {})
+        session_of(app).calls.call_tool("demo", "connect_account", {})
         url = await consent(app, pilot)
         assert browser_calls(opened) == [[url]]
         await wait_for(pilot, lambda: bool(app.url_waits.waiting), 300)
@@ -130,7 +130,7 @@ async def test_connect_account_2025_waits_until_the_server_completes(opened: Pat
 
 async def test_list_files_2025_32042_retry_after_the_page_is_pressed(opened: Path) -> None:
     async with demo_app("legacy") as (app, pilot):
-        session_of(app).call_tool("demo", "list_files", {"folder": "/"})
+        session_of(app).calls.call_tool("demo", "list_files", {"folder": "/"})
         url = await consent(app, pilot)
         await wait_for(pilot, lambda: bool(app.url_waits.waiting), 300)
         assert "-32042" in transcript_text(app, full=True)
@@ -145,7 +145,7 @@ async def test_list_files_2025_32042_retry_after_the_page_is_pressed(opened: Pat
 
 async def test_list_files_2025_same_url_after_retry_stops(opened: Path) -> None:
     async with demo_app("legacy") as (app, pilot):
-        session_of(app).call_tool("demo", "list_files", {})
+        session_of(app).calls.call_tool("demo", "list_files", {})
         url = await consent(app, pilot)
         await wait_for(pilot, lambda: bool(app.url_waits.waiting), 300)
         await pilot.press("d")  # "done", without pressing the page
@@ -166,12 +166,12 @@ async def test_2026_the_url_comes_in_input_required_and_the_call_waits(
     async with demo_app("2026-07-28") as (app, pilot):
         assert app.entries["demo"].info is not None
         assert app.entries["demo"].info.protocol_version == "2026-07-28"
-        session_of(app).call_tool("demo", tool, {})
+        session_of(app).calls.call_tool("demo", tool, {})
         url = await consent(app, pilot)
         await wait_for(pilot, lambda: bool(app.url_waits.waiting), 300)
         wait = app.url_waits.waiting[0]
         assert wait.elicitation_id is None and wait.request.call_id is not None
-        assert [e for e in session_of(app).transcript.entries if e.kind == "error"] == []
+        assert [e for e in session_of(app).areas.transcript.entries if e.kind == "error"] == []
         await asyncio.to_thread(press_page, url)
         expected = LISTING if tool == "list_files" else CONNECTED
         await wait_for(pilot, lambda: expected in transcript_text(app, full=True), 500)

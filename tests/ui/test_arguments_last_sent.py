@@ -369,28 +369,28 @@ async def test_a_prompt_and_a_template_start_from_what_was_last_sent_to_them() -
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = app.session
         assert session is not None
-        session.call_tool("demo", "echo", {"text": "tool text", "times": 2})  # not remembered
+        session.calls.call_tool("demo", "echo", {"text": "tool text", "times": 2})  # not remembered
         await wait_for(pilot, lambda: bool(factory.latest("demo").calls))
 
-        session.open_prompt("demo", "echo")
+        session.forms.open_prompt("demo", "echo")
         await wait_for(pilot, lambda: bool(app.screen.query(SchemaForm)))
         assert flat_raws(app) == {"who": "", "tone": ""} and origin(app) == ""
         await pilot.press(*"Ada", "tab", *"warm", "ctrl+s")
         await wait_for(pilot, lambda: bool(factory.latest("demo").prompt_gets))
         await wait_for(pilot, lambda: not isinstance(app.screen, ArgumentsScreen))
-        session.open_prompt("demo", "echo")
+        session.forms.open_prompt("demo", "echo")
         await wait_for(pilot, lambda: bool(app.screen.query(SchemaForm)))
         assert flat_raws(app) == {"who": "Ada", "tone": "warm"}
         assert origin(app).startswith("Values last sent ")
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, ArgumentsScreen))
 
-        session.open_template("demo", template)
+        session.forms.open_template("demo", template)
         await wait_for(pilot, lambda: bool(app.screen.query(SchemaForm)))
         await pilot.press(*"2026-11-25", "tab", *"mcp", "ctrl+s")
         await wait_for(pilot, lambda: bool(factory.latest("demo").reads))
         await wait_for(pilot, lambda: not isinstance(app.screen, ArgumentsScreen))
-        session.open_template("demo", template)
+        session.forms.open_template("demo", template)
         await wait_for(pilot, lambda: bool(app.screen.query(SchemaForm)))
         assert flat_raws(app) == {"day": "2026-11-25", "topic": "mcp"}
         await pilot.press("escape")
@@ -415,7 +415,7 @@ async def test_the_run_as_a_task_tick_is_remembered_with_the_arguments() -> None
         assert session is not None
 
         async def open_slow() -> Checkbox:
-            session.open_tool("demo", "slow")
+            session.forms.open_tool("demo", "slow")
             # Mounted: its body (the form flat_raws reads) too, not only the tick box.
             await wait_for(pilot, lambda: mounted_screen(app, ArgumentsScreen) is not None)
             return app.screen.query_one("#arguments-task", Checkbox)

@@ -39,9 +39,9 @@ async def test_a_calls_the_last_tool_again_with_the_same_values() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
         session = session_of(app)
-        await wait_until(lambda: session.panels_ready, pilot=pilot)
+        await wait_until(lambda: session.areas.panels_ready, pilot=pilot)
         assert not session.check_action("call_again", ()), "nothing to repeat: no key shown"
-        session.call_tool("demo", "echo", {"text": "hi", "times": 2})
+        session.calls.call_tool("demo", "echo", {"text": "hi", "times": 2})
         connection = factory.latest("demo")
         await wait_until(lambda: len(connection.calls) == 1, pilot=pilot)
         assert session.check_action("call_again", ())
@@ -66,8 +66,8 @@ async def test_values_that_no_longer_fit_open_the_form_and_send_nothing() -> Non
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
         session = session_of(app)
-        await wait_until(lambda: session.panels_ready, pilot=pilot)
-        session.call_tool("demo", "echo", {"text": "hi"})
+        await wait_until(lambda: session.areas.panels_ready, pilot=pilot)
+        session.calls.call_tool("demo", "echo", {"text": "hi"})
         connection = factory.latest("demo")
         await wait_until(lambda: len(connection.calls) == 1, pilot=pilot)
         # The server now wants a number too.
@@ -81,7 +81,7 @@ async def test_values_that_no_longer_fit_open_the_form_and_send_nothing() -> Non
         await wait_until(lambda: factory.latest("demo") is not connection, pilot=pilot)
         await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
         await wait_until(lambda: app.entries["demo"].tools[0].input_schema == schema, pilot=pilot)
-        session.catalog.focus()
+        session.areas.catalog.focus()
         await pilot.press("a")
         await wait_until(lambda: mounted_screen(app, ArgumentsScreen), pilot=pilot)
         notes = [str(n.message) for n in app._notifications]

@@ -60,7 +60,7 @@ async def test_a_changed_list_patches_the_tree_and_keeps_the_cursor() -> None:
         connection.sink(CatalogChanged("demo", tools=first))
         await wait_until(lambda: catalog_has(app, "demo", "foxtrot"), pilot=pilot)
         await events_shown(pilot, app)
-        tree = session_of(app).catalog
+        tree = session_of(app).areas.catalog
         await cursor_on(pilot, tree, lambda: tree_node(app, "demo", "echo"), "echo")
         before = dict(leaves(tools_group(app)))
 
@@ -121,7 +121,7 @@ async def test_the_cursor_on_a_removed_tool_goes_to_its_server() -> None:
         connection.sink(CatalogChanged("demo", tools=tools("one", "two", "three")))
         await wait_until(lambda: catalog_has(app, "demo", "three"), pilot=pilot)
         await events_shown(pilot, app)
-        tree = session_of(app).catalog
+        tree = session_of(app).areas.catalog
         await cursor_on(pilot, tree, lambda: tree_node(app, "demo", "two"), "two")
         connection.sink(CatalogChanged("demo", tools=tools("one", "three")))
         await wait_until(lambda: not catalog_has(app, "demo", "two"), pilot=pilot)
@@ -143,7 +143,7 @@ async def test_label_widths_are_measured_as_textual_renders_them() -> None:
         connection.sink(CatalogChanged("demo", tools=(wide, *tools("plain"))))
         await wait_until(lambda: catalog_has(app, "demo", "plain"), pilot=pilot)
         await events_shown(pilot, app)
-        tree = session_of(app).catalog
+        tree = session_of(app).areas.catalog
         nodes = [tree_node(app, "demo", ""), tools_group(app), *tools_group(app).children]
         for node in nodes:
             assert tree.get_label_width(node) == Tree.get_label_width(tree, node)
@@ -170,7 +170,7 @@ async def test_after_a_change_only_new_labels_are_measured(
         connection.sink(CatalogChanged("demo", tools=tools(*names)))
         await wait_until(lambda: catalog_has(app, "demo", "tool49"), pilot=pilot)
         await events_shown(pilot, app)
-        tree = session_of(app).catalog
+        tree = session_of(app).areas.catalog
         measured: list[int] = []
         building: list[bool] = []
         real_measure, real_build = catalog.Text.cell_len, tree._build

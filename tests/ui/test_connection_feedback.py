@@ -28,7 +28,7 @@ async def test_a_slow_handshake_shows_the_seconds_it_has_been_connecting() -> No
     app, _ = make_app({"demo": Script(delay=30.0)})
     async with app.run_test(size=(80, 24)) as pilot:
         entry = app.entries["demo"]
-        await wait_for(pilot, lambda: session_of(app).panels_ready)
+        await wait_for(pilot, lambda: session_of(app).areas.panels_ready)
         # The seconds count up once a second, from the state's start.
         await wait_for(pilot, lambda: "connecting 1 s" in str(tree_label(app)), steps=300)
         entry.since = time.monotonic() - 12.4  # as if it had been connecting for 12 s
@@ -43,7 +43,7 @@ async def test_a_slow_handshake_shows_the_seconds_it_has_been_connecting() -> No
 
 def tree_label(app: object) -> object:
     session = session_of(app)  # type: ignore[arg-type]
-    node = session.catalog._server_nodes["demo"]
+    node = session.areas.catalog._server_nodes["demo"]
     return node.label
 
 
@@ -62,10 +62,10 @@ async def test_refresh_and_list_changed_say_what_changed() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = session_of(app)
-        await wait_for(pilot, lambda: session.panels_ready)
+        await wait_for(pilot, lambda: session.areas.panels_ready)
         assert "refreshed" not in transcript_text(app), "the first listing is not a change"
         # r: the same lists again.
-        session.catalog.focus()
+        session.areas.catalog.focus()
         await pilot.press("r")
         await wait_for(pilot, lambda: "refreshed" in transcript_text(app))
         text = transcript_text(app)
@@ -84,8 +84,8 @@ async def test_r_on_a_server_that_is_not_ready_says_so() -> None:
     app, _ = make_app({"demo": Script(fail="boom")})
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.FAILED)
-        await wait_for(pilot, lambda: session_of(app).panels_ready)
-        session_of(app).catalog.focus()
+        await wait_for(pilot, lambda: session_of(app).areas.panels_ready)
+        session_of(app).areas.catalog.focus()
         await pilot.press("r")
         await wait_for(
             pilot, lambda: any("not ready" in str(n.message) for n in app._notifications)
@@ -99,8 +99,8 @@ async def test_the_log_panel_goes_full_screen_and_back_and_names_its_stderr_file
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = session_of(app)
-        await wait_for(pilot, lambda: session.panels_ready)
-        logs = session.logs
+        await wait_for(pilot, lambda: session.areas.panels_ready)
+        logs = session.areas.logs
         assert "stderr file: /var/log/mcp-tui-tests/stderr.log" in str(logs.border_subtitle)
         small = logs.size.height
         await pilot.press("L")
@@ -135,14 +135,14 @@ async def test_the_traffic_table_filters_and_keeps_one_line_per_message() -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = session_of(app)
-        await wait_for(pilot, lambda: session.panels_ready)
+        await wait_for(pilot, lambda: session.areas.panels_ready)
         sink = factory.made[-1].sink
         for n in range(30):
             method = "tools/call" if n % 3 else "ping"
             sink(TrafficRecorded("demo", "out", {"jsonrpc": "2.0", "id": n, "method": method}))
             sink(TrafficRecorded("demo", "in", {"jsonrpc": "2.0", "id": n, "result": {}}))
         await pilot.press("t")
-        traffic = session.traffic
+        traffic = session.areas.traffic
         await wait_for(pilot, lambda: traffic.table.row_count >= 60)
         assert traffic.table.row_count == 60
         traffic.focus()
@@ -168,8 +168,8 @@ async def test_a_long_progress_message_wraps_at_80_columns_instead_of_being_cut(
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = session_of(app)
-        await wait_for(pilot, lambda: session.panels_ready)
-        call_id = session.call_tool("demo", "echo", {"text": "x"})
+        await wait_for(pilot, lambda: session.areas.panels_ready)
+        call_id = session.calls.call_tool("demo", "echo", {"text": "x"})
         assert call_id is not None
         factory.made[-1].sink(ProgressReceived("demo", call_id, 3, 8, message))
         await wait_for(pilot, lambda: "quarterly" in app.export_screenshot())
@@ -198,8 +198,8 @@ async def test_a_progress_message_longer_than_its_two_lines_ends_with_an_ellipsi
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = session_of(app)
-        await wait_for(pilot, lambda: session.panels_ready)
-        call_id = session.call_tool("demo", "echo", {"text": "x"})
+        await wait_for(pilot, lambda: session.areas.panels_ready)
+        call_id = session.calls.call_tool("demo", "echo", {"text": "x"})
         assert call_id is not None
         factory.made[-1].sink(ProgressReceived("demo", call_id, 3, 8, message))
         await wait_for(pilot, lambda: "part00" in app.export_screenshot())
@@ -230,9 +230,9 @@ async def test_a_second_running_call_is_scrolled_to_not_cut_out_of_sight() -> No
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = session_of(app)
-        await wait_for(pilot, lambda: session.panels_ready)
-        first = session.call_tool("demo", "echo", {"text": "x"})
-        second = session.call_tool("demo", "echo", {"text": "y"})
+        await wait_for(pilot, lambda: session.areas.panels_ready)
+        first = session.calls.call_tool("demo", "echo", {"text": "x"})
+        second = session.calls.call_tool("demo", "echo", {"text": "y"})
         assert first is not None and second is not None
         factory.made[-1].sink(ProgressReceived("demo", first, 1, 8, "copying " + "words " * 20))
         await wait_for(pilot, lambda: len(app.query(RunningCall)) == 2)

@@ -42,13 +42,13 @@ async def test_ctrl_c_cancels_the_running_call_then_asks_to_quit() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = session_of(app)
-        call_id = session.call_tool("demo", "echo", {"text": "a"})
+        call_id = session.calls.call_tool("demo", "echo", {"text": "a"})
         await wait_for(pilot, lambda: factory.latest("demo").in_flight == {call_id})
         assert _footer_keys(app).get("ctrl+c") == "Cancel call"
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: factory.latest("demo").cancelled == [call_id])
         release.set()  # the fake server stops, as a real one does when told
-        await wait_for(pilot, lambda: not session.cancellable)
+        await wait_for(pilot, lambda: not session.calls.cancellable)
         assert _footer_keys(app).get("ctrl+c") == "Quit"
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -63,12 +63,12 @@ async def test_ctrl_q_with_a_call_running_asks_first() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = session_of(app)
-        call_id = session.call_tool("demo", "echo", {"text": "a"})
+        call_id = session.calls.call_tool("demo", "echo", {"text": "a"})
         await wait_for(pilot, lambda: factory.latest("demo").in_flight == {call_id})
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "1 call is running" in app.screen._question  # type: ignore[attr-defined]
         await pilot.press("n")
         await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
-        assert app.is_running and session.cancellable
+        assert app.is_running and session.calls.cancellable
         release.set()

@@ -344,7 +344,7 @@ async def test_confirm_action_empty_schema_accept_sends_empty_content(
 def log_text(run: DemoRun) -> str:
     session = run.app.session
     assert session is not None
-    return "\n".join(line.text for line in session.logs.lines)
+    return "\n".join(line.text for line in session.areas.logs.lines)
 
 
 @ERA

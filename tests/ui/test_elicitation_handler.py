@@ -309,7 +309,7 @@ async def test_review_before_send_reaches_the_forms_the_app_opens(tmp_path: Path
             pilot=pilot,
         )
         assert app.session is not None
-        app.session.call_tool("raw", "ask", {})
+        app.session.calls.call_tool("raw", "ask", {})
         screen = await wait_until(lambda: mounted_screen(app, ElicitationScreen), 30, pilot=pilot)
         assert screen.review
         await pilot.press(*"hi", "ctrl+s")

@@ -32,7 +32,8 @@ __all__ = ["utc"]  # the fixture: the session's times in UTC
 
 async def open_dialog(pilot: Pilot[None]) -> ExportSessionScreen:
     await with_calls(pilot)
-    open_export(session_of(pilot.app))  # type: ignore[arg-type]
+    session = session_of(pilot.app)  # type: ignore[arg-type]
+    open_export(session.app, session.calls.history, session.shared)
     dialog = await wait_until(lambda: mounted_screen(pilot.app, ExportSessionScreen), pilot=pilot)
     await pilot.pause()
     return dialog

@@ -68,7 +68,9 @@ async def test_export_session_by_keys_writes_inert_files_without_the_secret(
         form = await wait_until(lambda: mounted_screen(app, ElicitationScreen), 20, pilot=pilot)
         await pilot.press(*"ada", "tab", *SECRET, "ctrl+s")
         await wait_until(lambda: form not in app.screen_stack, pilot=pilot)
-        await wait_until(lambda: session_of(app).history.last_finished is not None, 20, pilot=pilot)
+        await wait_until(
+            lambda: session_of(app).calls.history.last_finished is not None, 20, pilot=pilot
+        )
         await wait_until(lambda: "user=ada" in transcript_text(app, full=True), pilot=pilot)
 
         await run_from_palette(pilot, app, "export session", "Export session")

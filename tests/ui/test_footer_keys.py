@@ -31,7 +31,7 @@ async def test_enter_calls_a_tool_without_arguments_and_e_opens_its_dialog() -> 
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
         session = session_of(app)
-        await wait_until(lambda: session.panels_ready, pilot=pilot)
+        await wait_until(lambda: session.areas.panels_ready, pilot=pilot)
         await open_node(pilot, app, "demo", "ping")
         connection = factory.latest("demo")
         await wait_until(lambda: len(connection.calls) == 1, pilot=pilot)
@@ -84,7 +84,7 @@ async def test_the_full_screen_log_gives_the_focus_back_to_the_catalog(back: str
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
         session = session_of(app)
-        await wait_until(lambda: session.panels_ready, pilot=pilot)
+        await wait_until(lambda: session.areas.panels_ready, pilot=pilot)
         tree = session.query_one(CatalogTree)
         tree.focus()
         await pilot.pause()
@@ -122,14 +122,14 @@ async def test_at_80_columns_the_key_of_the_running_call_shows_first() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
         session = session_of(app)
-        await wait_until(lambda: session.panels_ready, pilot=pilot)
-        call_id = session.call_tool("demo", "echo", {"text": "a"})
+        await wait_until(lambda: session.areas.panels_ready, pilot=pilot)
+        call_id = session.calls.call_tool("demo", "echo", {"text": "a"})
         await wait_until(lambda: factory.latest("demo").in_flight == {call_id}, pilot=pilot)
         await wait_until(lambda: "Cancel call" in _footer_left(app), pilot=pilot)
         first = _footer_left(app).split("Cancel call")[0].split()
         assert len(first) == 1, f"the call's key comes first: {_footer_left(app)!r}"
         release.set()
-        await wait_until(lambda: not session.cancellable, pilot=pilot)
+        await wait_until(lambda: not session.calls.cancellable, pilot=pilot)
         await wait_until(lambda: "Cancel call" not in _footer_left(app), pilot=pilot)
 
 
@@ -140,7 +140,7 @@ async def test_at_80_columns_a_url_wait_shows_done_and_give_up() -> None:
     app, _ = make_app({"demo": Script(results={"ping": lambda _a: needs_url(url_request())})})
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
-        session_of(app).call_tool("demo", "ping", {})
+        session_of(app).calls.call_tool("demo", "ping", {})
         await wait_until(lambda: bool(app.url_waits.waiting), pilot=pilot)
         await wait_until(lambda: "Give up" in _footer_left(app), pilot=pilot)
         assert "Done" in _footer_left(app)
@@ -167,7 +167,7 @@ async def test_a_drop_down_stays_inside_the_arguments_dialog(size: tuple[int, in
     app, _ = make_app({"demo": Script(tools=(tool,))})
     async with app.run_test(size=size) as pilot:
         await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
-        await wait_until(lambda: session_of(app).panels_ready, pilot=pilot)
+        await wait_until(lambda: session_of(app).areas.panels_ready, pilot=pilot)
         await open_node(pilot, app, "demo", "paint")
         screen = await wait_until(lambda: mounted_screen(app, ArgumentsScreen), pilot=pilot)
         select = screen.query_one(Select)

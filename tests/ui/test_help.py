@@ -64,7 +64,7 @@ async def ready(pilot: Pilot[None]) -> McpTuiApp:
     app = pilot.app
     assert isinstance(app, McpTuiApp)
     await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
-    await wait_for(pilot, lambda: session_of(app).panels_ready)
+    await wait_for(pilot, lambda: session_of(app).areas.panels_ready)
     return app
 
 
@@ -209,7 +209,7 @@ async def test_the_footer_shows_enter_help_and_palette_at_80_columns() -> None:
         await ready(pilot)
         line = footer_line(app)
         assert "⏎ Open/close" in line  # the cursor starts on the server
-        catalog = session_of(app).catalog
+        catalog = session_of(app).areas.catalog
         await cursor_on(pilot, catalog, lambda: tree_node(app, "demo", "tool_0"), "tool_0")
         await wait_for(pilot, lambda: "⏎ Call" in footer_line(app))
         line = footer_line(app)

@@ -89,7 +89,7 @@ def keyed_app(keymap: dict[str, str]) -> McpTuiApp:
 
 async def ready(pilot: object, app: McpTuiApp) -> None:
     await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)  # type: ignore[arg-type]
-    await wait_for(pilot, lambda: session_of(app).panels_ready)  # type: ignore[arg-type]
+    await wait_for(pilot, lambda: session_of(app).areas.panels_ready)  # type: ignore[arg-type]
 
 
 def notes(app: McpTuiApp) -> list[str]:
@@ -128,7 +128,7 @@ async def test_the_catalogs_enter_moves_with_all_its_meanings() -> None:
     app = keyed_app({"catalog.call": "f9"})
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        catalog = session_of(app).catalog
+        catalog = session_of(app).areas.catalog
         catalog.focus()
         server = catalog.cursor_node
         assert server is not None and server.data is not None

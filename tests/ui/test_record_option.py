@@ -50,14 +50,14 @@ async def test_record_saves_every_finished_call_but_a_cancelled_one(
         await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
         session = session_of(app)
         await wait_until(lambda: "--record: every call" in transcript_text(app), pilot=pilot)
-        session.call_tool("demo", "echo", {"text": "hi"})
+        session.calls.call_tool("demo", "echo", {"text": "hi"})
         await wait_until(record.exists, pilot=pilot)
-        session.call_tool("demo", "nested", {"point": {"x": 1, "y": 2}})
+        session.calls.call_tool("demo", "nested", {"point": {"x": 1, "y": 2}})
         release.set()
         await wait_until(
             lambda: "#2 not saved: a call you cancelled" in transcript_text(app), pilot=pilot
         )
-        session.call_tool("demo", "ping", {})
+        session.calls.call_tool("demo", "ping", {})
         await wait_until(lambda: len(load_test_file(record).model.case) == 2, pilot=pilot)
     cases = load_test_file(record).model.case
     assert [(c.name, c.tool, c.arguments) for c in cases] == [
@@ -78,9 +78,9 @@ async def test_the_dialog_refuses_a_name_mcp_tui_test_would_not_find(
         await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
         session = session_of(app)
         assert not session.check_action("save_as_test", ()), "nothing finished yet"
-        session.call_tool("demo", "echo", {"text": "hi"})
-        await wait_until(lambda: session.history.last_finished is not None, pilot=pilot)
-        session.catalog.focus()
+        session.calls.call_tool("demo", "echo", {"text": "hi"})
+        await wait_until(lambda: session.calls.history.last_finished is not None, pilot=pilot)
+        session.areas.catalog.focus()
         await pilot.press("S")
         dialog = await wait_until(lambda: mounted_screen(app, SaveTestScreen), pilot=pilot)
         path = dialog.query_one("#save-test-path", Input)

@@ -30,9 +30,9 @@ def anyio_backend() -> str:
 
 def transcript(app: McpTuiApp) -> str:
     session = app.session
-    if session is None or not session.panels_ready:
+    if session is None or not session.areas.panels_ready:
         return ""
-    return "\n".join(e.full for e in session.transcript.entries)
+    return "\n".join(e.full for e in session.areas.transcript.entries)
 
 
 async def test_a_tool_use_reply_from_the_review_screen(tmp_path: Path) -> None:

@@ -87,7 +87,9 @@ async def test_a_call_answered_by_keys_is_saved_as_a_test_that_passes_then_catch
             pilot=pilot,
             message="the tool's answer",
         )
-        await wait_until(lambda: session_of(app).history.last_finished is not None, pilot=pilot)
+        await wait_until(
+            lambda: session_of(app).calls.history.last_finished is not None, pilot=pilot
+        )
 
         await run_from_palette(pilot, app, "save as a test", "Save as a test")
         dialog = await wait_until(lambda: mounted_screen(app, SaveTestScreen), pilot=pilot)

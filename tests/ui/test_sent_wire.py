@@ -81,7 +81,7 @@ async def test_a_wire_hidden_in_the_form_takes_the_last_answer_away(
         panel = session.query_one("#sent-wire", SentWire)
         await wait_until(pilot, lambda: panel.display and panel.message, "the answer as sent")
         await wait_until(pilot, lambda: "Confirmed: ship it." in run.transcript(), "the result")
-        session.call_tool("demo", "confirm_action", {"action": "ship it twice"})
+        session.calls.call_tool("demo", "confirm_action", {"action": "ship it twice"})
         form = await next_form(run, "Please confirm: ship it twice.", after=form)
         await pilot.press("f6", "ctrl+r")  # the wire off, in the form; declined
         await gone(run, form)

@@ -115,10 +115,10 @@ async def test_hostile_text_everywhere_is_literal(markup_calls: list[str]) -> No
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         session = session_of(app)
-        await wait_for(pilot, lambda: session.logs.lines_written >= 3)
-        session.call_tool("demo", HOSTILE, {})
-        await wait_for(pilot, lambda: len(session.transcript.entries) >= 5)
-        plain = "\n".join(e.summary.plain for e in session.transcript.entries)
+        await wait_for(pilot, lambda: session.areas.logs.lines_written >= 3)
+        session.calls.call_tool("demo", HOSTILE, {})
+        await wait_for(pilot, lambda: len(session.areas.transcript.entries) >= 5)
+        plain = "\n".join(e.summary.plain for e in session.areas.transcript.entries)
         assert "[@click=app.quit]q[/]" in plain and "\\e]52;c;aGk=" in plain
         assert_no_raw_controls(app.export_screenshot())
 
@@ -135,10 +135,10 @@ async def test_hostile_text_everywhere_is_literal(markup_calls: list[str]) -> No
         await pilot.press("escape")
         await wait_until(lambda: app.screen is session, pilot=pilot)
         await pilot.press("t")
-        await wait_until(lambda: session.traffic.display, pilot=pilot)
+        await wait_until(lambda: session.areas.traffic.display, pilot=pilot)
         await pilot.pause()
         assert_no_raw_controls(app.export_screenshot())
-        traffic = session.traffic.text()
+        traffic = session.areas.traffic.text()
         assert "[@click=app.quit]" in traffic
 
         # The command palette lists the tool by its (hostile) name.
@@ -157,7 +157,7 @@ async def test_hostile_text_everywhere_is_literal(markup_calls: list[str]) -> No
 
         # Still answering keys, and nothing clicked its way to app.quit.
         await pilot.press("l")
-        await wait_until(lambda: not session.logs.display, pilot=pilot)
+        await wait_until(lambda: not session.areas.logs.display, pilot=pilot)
         assert app.is_running
     assert markup_calls == []
     assert factory.latest("demo").calls[0][0] == HOSTILE

@@ -124,10 +124,12 @@ async def with_calls(pilot: Pilot[None]) -> None:
     await wait_for(pilot, lambda: app.entries["weather"].state is ConnectionState.READY)
     await wait_for(pilot, lambda: app.entries["files"].state is ConnectionState.FAILED)
     session = session_of(app)
-    session.call_tool("weather", "forecast", {"city": "Lisbon", "days": 3, "units": "metric"})
-    await wait_for(pilot, lambda: any("18°C" in e.full for e in session.transcript.entries))
-    session.call_tool("weather", "radar", {})
-    await wait_for(pilot, lambda: any("image/png" in e.full for e in session.transcript.entries))
+    session.calls.call_tool("weather", "forecast", {"city": "Lisbon", "days": 3, "units": "metric"})
+    await wait_for(pilot, lambda: any("18°C" in e.full for e in session.areas.transcript.entries))
+    session.calls.call_tool("weather", "radar", {})
+    await wait_for(
+        pilot, lambda: any("image/png" in e.full for e in session.areas.transcript.entries)
+    )
     await events_shown(pilot, app)
 
 
@@ -177,7 +179,8 @@ def test_traffic_view(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
         await pilot.press("t")
         session = session_of(app)
         await wait_until(
-            lambda: session.traffic.display and session.traffic.table.row_count >= 2, pilot=pilot
+            lambda: session.areas.traffic.display and session.areas.traffic.table.row_count >= 2,
+            pilot=pilot,
         )
         await pilot.pause()
 
@@ -193,7 +196,7 @@ def test_log_panel_maximized(snap_compare: SnapCompare, size: tuple[int, int]) -
         await pilot.press("L")
         app = pilot.app
         assert isinstance(app, McpTuiApp)
-        await wait_for(pilot, lambda: session_of(app).maximized is session_of(app).logs)
+        await wait_for(pilot, lambda: session_of(app).maximized is session_of(app).areas.logs)
         await pilot.pause(0.2)
 
     assert snap_compare(make_session_app(), terminal_size=size, run_before=maximize)

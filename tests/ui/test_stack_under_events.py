@@ -101,11 +101,11 @@ async def ready(pilot: Pilot[None], app: McpTuiApp, *servers: str) -> None:
         pilot=pilot,
         message="servers ready",
     )
-    await wait_until(lambda: session_of(app).panels_ready, pilot=pilot)
+    await wait_until(lambda: session_of(app).areas.panels_ready, pilot=pilot)
 
 
 async def ask_form(pilot: Pilot[None], app: McpTuiApp, server: str) -> ElicitationScreen:
-    session_of(app).call_tool(server, "ask", {})
+    session_of(app).calls.call_tool(server, "ask", {})
     await wait_until(lambda: isinstance(app.screen, ElicitationScreen), pilot=pilot)
     screen = app.screen
     assert isinstance(screen, ElicitationScreen)
@@ -292,7 +292,7 @@ async def test_another_server_reconnecting_drops_its_queued_request_and_leaves_t
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app, "a", "b")
         asked = await ask_form(pilot, app, "a")
-        session_of(app).call_tool("b", "ask", {})
+        session_of(app).calls.call_tool("b", "ask", {})
         handler = app.handler
         await wait_until(lambda: getattr(handler, "waiting", 0) == 1, pilot=pilot)
         await pilot.press(*"Ada")
@@ -349,7 +349,7 @@ async def test_arguments_sent_after_their_server_dropped_are_kept_for_the_next_t
         app.reconnect("a")
         await wait_until(lambda: len(factory.made) == 2, pilot=pilot)
         await ready(pilot, app, "a")
-        session_of(app).open_tool("a", "echo")
+        session_of(app).forms.open_tool("a", "echo")
         await wait_until(lambda: isinstance(app.screen, ArgumentsScreen), pilot=pilot)
         again = app.screen
         assert isinstance(again, ArgumentsScreen)
@@ -395,7 +395,7 @@ async def test_a_call_returning_under_an_arguments_form_leaves_it_alone() -> Non
     app, _ = make_app({"a": script}, servers=("a",))
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app, "a")
-        session_of(app).call_tool("a", "slow", {})
+        session_of(app).calls.call_tool("a", "slow", {})
         await open_node(pilot, app, "a", "echo")
         await wait_until(lambda: isinstance(app.screen, ArgumentsScreen), pilot=pilot)
         arguments = app.screen
@@ -448,7 +448,7 @@ async def test_the_retry_question_answered_after_its_server_dropped_calls_nothin
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app, "demo")
         app.connections.handler = Answering(app)
-        session_of(app).call_tool("demo", "ping", {"a": 1})
+        session_of(app).calls.call_tool("demo", "ping", {"a": 1})
         await wait_until(lambda: bool(app.url_waits.waiting), pilot=pilot)
         connection = factory.latest("demo")
         connection.sink(ElicitationCompleted("demo", "e1"))
@@ -532,7 +532,7 @@ async def test_ctrl_q_on_the_retry_question_quits_and_never_retries() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app, "demo")
         app.connections.handler = Answering(app)
-        session_of(app).call_tool("demo", "ping", {})
+        session_of(app).calls.call_tool("demo", "ping", {})
         await wait_until(lambda: bool(app.url_waits.waiting), pilot=pilot)
         connection = factory.latest("demo")
         connection.sink(ElicitationCompleted("demo", "e1"))
@@ -580,13 +580,13 @@ async def test_calls_ending_while_the_cancel_pick_is_open_leave_a_pick_that_says
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app, "a")
         session = session_of(app)
-        session.call_tool("a", "slow", {})
-        session.call_tool("a", "slow", {})
+        session.calls.call_tool("a", "slow", {})
+        session.calls.call_tool("a", "slow", {})
         await wait_until(lambda: len(factory.latest("a").in_flight) == 2, pilot=pilot)
-        session.pick_call_to_cancel()  # "c"
+        session.features.pick_call_to_cancel()  # "c"
         await wait_until(lambda: isinstance(app.screen, PickScreen), pilot=pilot)
         release.set()
-        await wait_until(lambda: not session.cancellable, pilot=pilot)
+        await wait_until(lambda: not session.calls.cancellable, pilot=pilot)
         assert isinstance(app.screen, PickScreen)
         await pilot.press("enter")
         await wait_until(lambda: len(app.screen_stack) == 1, pilot=pilot)
@@ -668,7 +668,7 @@ async def test_a_page_accepted_after_its_server_dropped_is_not_waited_for() -> N
     )
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app, "demo")
-        session_of(app).call_tool("demo", "ping", {})
+        session_of(app).calls.call_tool("demo", "ping", {})
         await wait_until(lambda: isinstance(app.screen, UrlConsentScreen), pilot=pilot)
         consent = app.screen
         assert isinstance(consent, UrlConsentScreen)

@@ -84,7 +84,7 @@ async def test_c_cancels_a_task_and_the_server_gets_tasks_cancel(tmp_path: Path)
         session = session_of(app)
         await wait_for(pilot, lambda: bool(sent(log, "tasks/get")), 1500)
         await wait_for(pilot, lambda: "task working: waiting" in running_text(app), 500)
-        assert session.cancellable
+        assert session.calls.cancellable
         await pilot.press("c")
         await wait_for(pilot, lambda: bool(sent(log, "tasks/cancel")), 1500)
         await wait_for(pilot, lambda: "cancelled by you" in transcript_text(app, full=True), 500)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -43,7 +43,7 @@ from mcp_tui.config.roots import Root
 from mcp_tui.config.servers import ServerSpec
 from mcp_tui.process.collector import LARGE_LISTING, freeze_survivors
 from mcp_tui.session.era import Era
-from mcp_tui.session.events import ConnectionState, Notice, ResourceUpdated
+from mcp_tui.session.events import CallOutcome, ConnectionState, Notice, ResourceUpdated
 from mcp_tui.ui.app.catalog_notes import catalog_note
 from mcp_tui.ui.app.chat_access import ChatAccess
 from mcp_tui.ui.app.commands import McpCommands
@@ -198,7 +198,7 @@ class McpTuiApp(App[None]):
             self.notify(one_line(note, limit=None), timeout=12, markup=False)
         record = self.options.record
         if record is not None and self._session is not None:  # every finished call, as a case
-            self._session.history.listen(partial(self._session.record_call, record))
+            self._session.calls.history.listen(partial(self._session.repeat.record_call, record))
             text = f"--record: every call that finishes is saved as a test case in {record}"
             self._buffer.add(Notice("mcp-tui", text))
 
@@ -247,7 +247,7 @@ class McpTuiApp(App[None]):
         session = self._session
         if session is None:
             return
-        await session.mount_panels()
+        await session.areas.mount_panels()
         painted = asyncio.Event()
         self.call_after_refresh(painted.set)
         await painted.wait()
@@ -260,10 +260,10 @@ class McpTuiApp(App[None]):
     def _flush_events(self) -> None:
         """Move everything buffered to the widgets: one pass per timer tick, not per event."""
         session = self._session
-        if session is None or not session.panels_live:
+        if session is None or not session.areas.panels_live:
             return  # the events wait in the buffer (or the app is closing: never shown)
         if not self._buffer.pending:
-            session.flush_entries()
+            session.areas.flush_entries()
             return
         batch = self._buffer.drain()
         changed: dict[str, ServerEntry] = {}
@@ -299,8 +299,8 @@ class McpTuiApp(App[None]):
         if listed >= LARGE_LISTING:
             freeze_survivors()  # a big catalog, shown: no collector pass walks it again
         if entries:
-            session.queue_entries(entries)
-            session.flush_entries()
+            session.areas.queue_entries(entries)
+            session.areas.flush_entries()
         if changed:
             self._update_sub_title()
             self._requested_call.try_now()
@@ -321,38 +321,42 @@ class McpTuiApp(App[None]):
 
     def on_elicitation_shown(self, message: ElicitationShown) -> None:
         if self._session is not None:
-            self._session.queue_entries([elicitation_shown_entry(message.request, message.waiting)])
+            self._session.areas.queue_entries(
+                [elicitation_shown_entry(message.request, message.waiting)]
+            )
 
     def on_elicitation_finished(self, message: ElicitationFinished) -> None:
         request = message.request
         if request.mode == "url" and message.outcome.action == "accept":
             self.waits.wait_for_page(request)
         if self._session is not None:
-            self._session.history.answered(request, message.outcome)
+            self._session.calls.history.answered(request, message.outcome)
             entry = elicitation_finished_entry(
                 message.request, message.outcome, message.abandoned_input
             )
-            self._session.queue_entries([entry])
+            self._session.areas.queue_entries([entry])
             if self.wire_shown:  # the wire's last beat: the answer as it went out
-                self._session.sent.expect(request, self._session.kept_traffic)
+                self._session.areas.sent.expect(request, self._session.kept_traffic)
             else:  # hidden in the form: an older answer must not stand for this one
-                self._session.sent.hide()
+                self._session.areas.sent.hide()
 
     def on_sampling_shown(self, message: SamplingShown) -> None:
         from mcp_tui.ui.render_sampling import sampling_shown_entry
 
         if self._session is not None:
-            self._session.queue_entries([sampling_shown_entry(message.request, message.waiting)])
+            self._session.areas.queue_entries(
+                [sampling_shown_entry(message.request, message.waiting)]
+            )
 
     def on_sampling_finished(self, message: SamplingFinished) -> None:
         from mcp_tui.ui.render_sampling import sampling_finished_entry
 
         if self._session is not None:
-            self._session.history.answered(message.request, message.outcome)
+            self._session.calls.history.answered(message.request, message.outcome)
             entry = sampling_finished_entry(
                 message.request, message.outcome, message.abandoned_input
             )
-            self._session.queue_entries([entry])
+            self._session.areas.queue_entries([entry])
 
     # --- what the screens use of the parts (``McpApp``) -------------------------------------
 
@@ -403,6 +407,25 @@ class McpTuiApp(App[None]):
 
     async def chat_model(self, settings: ChatSettings) -> Any:
         return await self.chat.model(settings)
+
+    async def call_tool_awaited(
+        self,
+        server: str,
+        name: str,
+        arguments: Mapping[str, Any],
+        *,
+        asking_over: object | None = None,
+        asked: list[str] | None = None,
+    ) -> CallOutcome:
+        """A tool call the chat awaits: made on the session screen, shown there like any call
+        (its transcript, its running calls, a -32042's consent and retry; see
+        ``Calls.call_tool_awaited``)."""
+        session = self._session
+        if session is None:
+            return CallOutcome(error="The session screen is not ready.")
+        return await session.calls.call_tool_awaited(
+            server, name, arguments, asking_over=asking_over, asked=asked
+        )
 
     def chat_available(self) -> bool:
         return self.chat.available()

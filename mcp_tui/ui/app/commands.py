@@ -120,7 +120,7 @@ def _catalog_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -> I
             "Call tool",
             f"{shown} › {tool.name}",
             "Fill in this tool's arguments and call it",
-            partial(session.open_tool, name, tool.name),
+            partial(session.forms.open_tool, name, tool.name),
             note=tool.title or "",
         )
     for prompt in entry.prompts:
@@ -129,7 +129,7 @@ def _catalog_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -> I
             "Get prompt",
             f"{shown} › {prompt.name}",
             "Fill in this prompt's arguments and show its messages",
-            partial(session.open_prompt, name, prompt.name),
+            partial(session.forms.open_prompt, name, prompt.name),
             note=prompt.title or "",
         )
     for resource in entry.resources:
@@ -139,7 +139,7 @@ def _catalog_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -> I
                 "Read template",
                 f"{shown} › {resource.uri}",
                 "Fill in this template's variables and read the resource",
-                partial(session.open_template, name, resource),
+                partial(session.forms.open_template, name, resource),
                 note=resource.name or "",
             )
         else:
@@ -148,7 +148,7 @@ def _catalog_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -> I
                 "Read resource",
                 f"{shown} › {resource.uri}",
                 "Read this resource and show its contents",
-                partial(session.read_resource, name, resource.uri, resource.name),
+                partial(session.calls.read_resource, name, resource.uri, resource.name),
                 note=resource.name or "",
             )
 
@@ -226,7 +226,7 @@ def _client_feature_verbs(
         "Roots",
         shown,
         "Add or remove the directories offered to this server as roots",
-        partial(session.open_roots, name),
+        partial(session.features.open_roots, name),
         action="roots",
     )
     if entry.state is not ConnectionState.READY or entry.connection is None:
@@ -236,7 +236,7 @@ def _client_feature_verbs(
         "Ping",
         shown,
         "Time a round trip to this server (ping; server/discover on 2026-07-28)",
-        partial(session.ping, name),
+        partial(session.features.ping, name),
     )
     from mcp_tui.session.tasks import server_lists_tasks
 
@@ -246,14 +246,14 @@ def _client_feature_verbs(
             "Tasks",
             shown,
             "List this server's tasks and their status (tasks/list)",
-            partial(session.list_tasks, name),
+            partial(session.features.list_tasks, name),
         )
     yield Verb(
         "Server",
         "Log level",
         shown,
         f"Choose which of this server's log messages to receive (now {entry.log_level} and up)",
-        partial(session.choose_log_level, name),
+        partial(session.features.choose_log_level, name),
     )
     if entry.connection.can_subscribe:
         for resource in entry.resources:
@@ -267,7 +267,7 @@ def _client_feature_verbs(
                 "Be told when this resource changes (resources/subscribe)"
                 if on
                 else "Stop being told when this resource changes",
-                partial(session.toggle_subscription, name, resource),
+                partial(session.features.toggle_subscription, name, resource),
                 note=resource.name or "",
             )
 
@@ -275,30 +275,30 @@ def _client_feature_verbs(
 @verb_source
 def _cancel_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
     """Per running tool call: cancel it."""
-    for call_id, (_, heading) in list(session.cancellable.items()):
+    for call_id, (_, heading) in list(session.calls.cancellable.items()):
         yield Verb(
             "Call",
             "Cancel call",
             heading,
             "Stop this tool call: the server is sent notifications/cancelled",
-            partial(session.cancel_call, call_id),
+            partial(session.calls.cancel_call, call_id),
         )
 
 
 @verb_source
 def _repeat_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
     """The last call: again; the last finished one: save as a test."""
-    last = session.history.last
+    last = session.calls.history.last
     if last is not None:
         yield Verb(
             "Call",
             "Call again",
             last.heading,
             "Send the last call again, with the values it was sent with",
-            session.call_again,
+            session.repeat.call_again,
             action="call_again",
         )
-    done = session.history.last_finished
+    done = session.calls.history.last_finished
     if done is not None:
         yield Verb(
             "Call",
@@ -306,7 +306,7 @@ def _repeat_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
             done.heading,
             "Append this call, the answers you gave and what came back to a test file "
             "(mcp-tui test runs it)",
-            session.save_as_test,
+            session.repeat.save_as_test,
             action="save_as_test",
         )
 
@@ -347,7 +347,7 @@ def _view_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
         "Toggle traffic",
         "",
         "Show or hide every JSON-RPC message",
-        session.action_toggle_traffic,
+        session.areas.toggle_traffic,
         action="toggle_traffic",
     )
     yield Verb(
@@ -355,7 +355,7 @@ def _view_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
         "Toggle log",
         "",
         "Show or hide the log panel",
-        session.action_toggle_logs,
+        session.areas.toggle_logs,
         action="toggle_logs",
     )
     yield Verb(
@@ -363,7 +363,7 @@ def _view_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
         "Log full screen",
         "",
         "Show the log panel on the whole screen (again: back)",
-        session.action_maximize_logs,
+        session.areas.maximize_logs,
         action="maximize_logs",
     )
     yield Verb(
@@ -378,7 +378,7 @@ def _view_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
         "Next area",
         "",
         "Move the focus to the next area (catalog, transcript, log)",
-        session.action_focus_next_area,
+        session.areas.focus_next_area,
         action="focus_next_area",
     )
 
@@ -393,7 +393,7 @@ def _share_verbs(app: McpApp, session: SessionScreen) -> Iterator[Verb]:
         "",
         "Write the transcript, every call with its forms and answers, and the traffic as an "
         "HTML page and Markdown, with an SVG screenshot (secrets masked)",
-        partial(open_export, session),
+        partial(open_export, session.app, session.calls.history, session.shared),
         action="export_session",
     )
 

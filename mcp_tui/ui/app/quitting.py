@@ -73,7 +73,7 @@ class Quitting:
             close_wherever(asking, True)
             return
         session = self._session()
-        running = len(session.cancellable) if session is not None else 0
+        running = len(session.calls.cancellable) if session is not None else 0
         if self.form_open or running or ask:
 
             def answered(quit_now: bool | None) -> None:

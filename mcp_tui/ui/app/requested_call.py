@@ -77,7 +77,7 @@ class RequestedCall:
                             "and no --args were given: fill them in (Ctrl+S calls it)",
                         )
                     )
-                    session.open_tool(entry.name, tool.name)
+                    session.forms.open_tool(entry.name, tool.name)
                     return
                 # The tool's form starts from these (typed by the user, in the shell) unless a
                 # call was already sent from the form: see ``last_sent.remember``.
@@ -85,7 +85,7 @@ class RequestedCall:
 
                 schema = tool.input_schema
                 remember(entry.last_sent, tool.name, schema, request.arguments, origin="--call")
-                session.call_tool(entry.name, request.tool, request.arguments)
+                session.calls.call_tool(entry.name, request.tool, request.arguments)
                 return
             # Explicit 2026-07-28 mode skips server/discover, so capabilities may be unknown
             # (empty): wait for the first tools listing rather than giving up.

@@ -82,7 +82,7 @@ class WaitKeeper:
         entries = [e for w in ended if (e := url_wait_entry(w, self.url_waits.timeout))]
         session = self._session()
         if session is not None:
-            session.url_waits_changed()
+            session.areas.url_waits_changed()
         return entries
 
     def expire(self) -> None:
@@ -90,29 +90,29 @@ class WaitKeeper:
         entries = self._waits_ended(self.url_waits.expire())
         session = self._session()
         if entries and session is not None:
-            session.queue_entries(entries)
+            session.areas.queue_entries(entries)
 
     def end(self, key: int, state: WaitState) -> None:
         """The user's "the page is done" (``done``) or "stop waiting" (``gave_up``)."""
         wait = self.url_waits.end(key, state)
         session = self._session()
         if wait is not None and session is not None:
-            session.queue_entries(self._waits_ended([wait]))
-            session.flush_entries()
+            session.areas.queue_entries(self._waits_ended([wait]))
+            session.areas.flush_entries()
             if state == "gave_up":
                 self._offer_to_cancel(wait.request.call_id)
 
     def _offer_to_cancel(self, call_id: int | None) -> None:
         """Giving up on a page whose tool call still runs: offer to cancel the call too."""
         session = self._session()
-        if call_id is None or session is None or call_id not in session.cancellable:
+        if call_id is None or session is None or call_id not in session.calls.cancellable:
             return
-        _, heading = session.cancellable[call_id]
+        _, heading = session.calls.cancellable[call_id]
         from mcp_tui.ui.screens.confirm import ConfirmScreen
 
         def answered(cancel: bool | None) -> None:
             if cancel and session is not None:
-                session.cancel_call(call_id)
+                session.calls.cancel_call(call_id)
 
         self._app.push_screen(
             ConfirmScreen(
@@ -139,6 +139,6 @@ class WaitKeeper:
         ended = self.url_waits.server_gone(request.server) if wait.waiting and gone else []
         session = self._session()
         if session is not None:
-            session.queue_entries(self._waits_ended(ended))
-            session.url_waits_changed()
+            session.areas.queue_entries(self._waits_ended(ended))
+            session.areas.url_waits_changed()
         return wait

@@ -33,7 +33,6 @@ from mcp_tui.ui.closing import closing
 from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.screens.chat_log import ChatLog
-from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.widgets.chat_blocks import ModelBlock, UserBlock
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
@@ -247,13 +246,10 @@ class ChatScreen(ChatLog):
 
     async def _call(self, tool: ChatTool, arguments: dict[str, Any]) -> CallOutcome:
         """Run the call through the session screen (its transcript, its running calls)."""
-        session = self.mcp_app.session
-        if not isinstance(session, SessionScreen):
-            return CallOutcome(error="The session screen is not ready.")
         block = self._tool_blocks.get(self._proposed or "")
         asked: list[str] = []
         try:
-            return await session.call_tool_awaited(
+            return await self.mcp_app.call_tool_awaited(
                 tool.server, tool.tool.name, arguments, asking_over=self, asked=asked
             )
         finally:  # "asked: confirm → accepted" on the card, as in the transcript

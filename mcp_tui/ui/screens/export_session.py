@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -27,7 +27,10 @@ from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
 
 if TYPE_CHECKING:
-    from mcp_tui.ui.screens.session import SessionScreen
+    from textual.app import App
+
+    from mcp_tui.export import SharedSession
+    from mcp_tui.ui.call_history import CallHistory
 
 #: Writes the export at the base path given; returns the files written; raises with a message.
 Write = Callable[[Path], list[Path]]
@@ -118,28 +121,20 @@ class ExportSessionScreen(ModalScreen[list[Path] | None]):
         self.action_close()
 
 
-def open_export(session: SessionScreen) -> None:
+def open_export(app: App[Any], history: CallHistory, shared: Callable[[], SharedSession]) -> None:
     """ "Export session…": the screenshot is taken now (the screen as the person sees it, before
-    the dialog covers it); the rest is gathered when the files are written."""
+    the dialog covers it); the rest (``shared``: the session screen's servers, transcript, calls
+    and traffic) is gathered when the files are written. ``history`` gives the secrets masked."""
     import html
 
-    from mcp_tui.ui.share_session import default_base, gather, write_export
+    from mcp_tui.ui.share_session import default_base, write_export
 
-    app = session.app
-    history = session.history
     svg: str | None = app.export_screenshot(title="mcp-tui")
     for secret in sorted(history.secrets, key=len, reverse=True):
         svg = svg.replace(html.escape(secret), "••••••") if svg else svg
 
     def write(base: Path) -> list[Path]:
-        shared = gather(
-            session.mcp_app.entries,
-            session.transcript.entries,
-            history,
-            list(session.kept_traffic),
-            session.kept_traffic_dropped,
-        )
-        return write_export(base, shared, svg)
+        return write_export(base, shared(), svg)
 
     def written(paths: list[Path] | None) -> None:
         if paths:

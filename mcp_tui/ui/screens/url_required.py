@@ -10,18 +10,19 @@ The flow decides; the caller retries: a call made by hand is retried as a new ca
 transcript, and a call the chat's model made is retried for the model, which then gets the
 retried outcome instead of the -32042 (the question is asked over whichever screen is waiting).
 
-The screen it works on is a :class:`RetryingScreen` (what the flow uses of ``SessionVerbs``),
-not the class itself: the session screen's verbs call this module, so it cannot import them.
+It is handed the screen that waits (a question is put over it only when it is on top again)
+and where to write a line in the transcript: the session screen's calls use this module, so it
+cannot import them.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from msgspec import Struct
-from textual.app import App
+from textual.screen import Screen
 
 from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.ui.app_interface import McpApp
@@ -40,26 +41,9 @@ class UrlRound(Struct, frozen=True):
     rounds: int
 
 
-class RetryingScreen(Protocol):
-    """What the flow uses of the session screen (``SessionVerbs``): the app and the transcript
-    queue (the app's ``wait_for_page`` redraws the URL waits' rows)."""
-
-    @property
-    def app(self) -> App[Any]: ...
-
-    @property
-    def is_attached(self) -> bool: ...
-
-    @property
-    def mcp_app(self) -> McpApp: ...
-
-    def queue_entries(self, entries: Iterable[Entry]) -> None: ...
-
-    def flush_entries(self) -> None: ...
-
-
 async def url_required(
-    screen: RetryingScreen,
+    screen: Screen[Any],
+    show: Callable[[Entry], None],
     server: str,
     name: str,
     requests: Sequence[Any],
@@ -77,9 +61,11 @@ async def url_required(
     URLs again stops here, and so does a chain of more than :data:`MAX_URL_ROUNDS` rounds.
 
     Returns the round to retry with (the caller calls again, passing it as ``previous`` for the
-    next -32042), or ``None`` when the call is not to be retried (the transcript says why).
+    next -32042), or ``None`` when the call is not to be retried (the transcript says why,
+    through ``show``).
     """
-    handler = screen.mcp_app.handler
+    app = cast(McpApp, screen.app)
+    handler = app.handler
     asked = [r for r in requests if isinstance(r, ElicitationRequest)]
     if handler is None or not asked:
         return None
@@ -87,7 +73,7 @@ async def url_required(
     url_list = sorted(set(urls))
     if previous is not None and sorted(set(previous.urls)) == url_list:
         _stop_url_loop(
-            screen,
+            show,
             server,
             name,
             url_list,
@@ -101,7 +87,7 @@ async def url_required(
     rounds = previous.rounds + 1 if previous is not None else 1
     if rounds > MAX_URL_ROUNDS:
         _stop_url_loop(
-            screen,
+            show,
             server,
             name,
             url_list,
@@ -115,11 +101,11 @@ async def url_required(
         if outcome.action != "accept":
             verb = "declined" if outcome.action == "decline" else "cancelled"
             _stop_url_loop(
-                screen, server, name, [], f"You {verb} the page, so the call is not retried."
+                show, server, name, [], f"You {verb} the page, so the call is not retried."
             )
             return None
-        keys.append(screen.mcp_app.wait_for_page(request).key)
-    waits = await screen.mcp_app.url_waits.settled(keys)
+        keys.append(app.wait_for_page(request).key)
+    waits = await app.url_waits.settled(keys)
     unfinished = [w for w in waits if w.state not in FINISHED]
     if unfinished or len(waits) != len(keys):
         why = {
@@ -129,20 +115,20 @@ async def url_required(
         }
         state = unfinished[0].state if unfinished else None
         reason = why.get(state or "", "The wait ended before the page was finished.")
-        _stop_url_loop(screen, server, name, [], reason)
+        _stop_url_loop(show, server, name, [], reason)
         return None
     if not await _offer_retry(screen, server, name, len(keys), asking_over):
         return None
     return UrlRound(urls, rounds)
 
 
-def _on_top(screen: RetryingScreen, asking_over: object | None) -> bool:
+def _on_top(screen: Screen[Any], asking_over: object | None) -> bool:
     top: object = screen.app.screen
     return top is (asking_over if asking_over is not None else screen)
 
 
 async def _offer_retry(
-    screen: RetryingScreen, server: str, name: str, pages: int, asking_over: object | None
+    screen: Screen[Any], server: str, name: str, pages: int, asking_over: object | None
 ) -> bool:
     """Ask (once the user is back on the screen that waits) whether to retry the call now."""
     while not _on_top(screen, asking_over):  # never put a question over a form being filled
@@ -166,7 +152,6 @@ async def _offer_retry(
 
 
 def _stop_url_loop(
-    screen: RetryingScreen, server: str, name: str, urls: list[str], reason: str
+    show: Callable[[Entry], None], server: str, name: str, urls: list[str], reason: str
 ) -> None:
-    screen.queue_entries([url_loop_entry(server, name, urls, reason)])
-    screen.flush_entries()
+    show(url_loop_entry(server, name, urls, reason))

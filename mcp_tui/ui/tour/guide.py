@@ -123,7 +123,7 @@ class TourGuide:
             for call in calls:
                 if session is None or self.server is None:
                     break
-                await session.call_tool_awaited(self.server, call.tool, call.arguments)
+                await session.calls.call_tool_awaited(self.server, call.tool, call.arguments)
         finally:
             if self.index == index:
                 self.running = False

@@ -8,12 +8,19 @@ At the bottom the log panel (server logs and stderr). Enter on a tool opens its 
 on a prompt, its arguments then its messages; on a resource, its contents.
 
 The screen is a view: the app owns the connections and hands it batched events
-(:meth:`SessionScreen.apply_batch`). It is built in layers, each a module: the verbs (call, get,
-read) in :mod:`~mcp_tui.ui.screens.session_verbs`, the client features (cancel, roots, ping, log
-level, subscribe) in :mod:`~mcp_tui.ui.screens.session_features`, what is done with a call made
-(again, save as a test) in :mod:`~mcp_tui.ui.screens.session_repeat`, the areas and when each is
-mounted in :mod:`~mcp_tui.ui.screens.session_layout`; here, the keys, the events from the app and
-what Enter opens.
+(:meth:`SessionScreen.apply_batch`). Here are the keys, the events from the app and what Enter
+opens; the screen owns its parts, each an object with its own module in this package and the
+screen as its host (no part inherits from another, and none imports the screen):
+
+- ``areas`` (:class:`~.areas.SessionAreas`): what is on the screen, when each panel is mounted,
+  the transcript queue and the keys between the areas;
+- ``calls`` (:class:`~.calls.Calls`): the requests sent (call, get, read, cancel), the running
+  calls and the history of the person's calls;
+- ``forms`` (:class:`~.argument_forms.ArgumentForms`): the arguments' form opened before a tool,
+  prompt or template is sent;
+- ``features`` (:class:`~.server_features.ServerFeatures`): roots, ping, tasks, log level,
+  subscriptions and the choice of a call to cancel;
+- ``repeat`` (:class:`~.repeat.Repeat`): what is done with a call made (again, save as a test).
 """
 
 from __future__ import annotations
@@ -23,7 +30,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 from textual.widgets import Tree
 
 from mcp_tui.session.events import (
@@ -32,22 +41,27 @@ from mcp_tui.session.events import (
     ResourceInfo,
     TrafficRecorded,
 )
+from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.closing import closing
 from mcp_tui.ui.event_buffer import Batch
 from mcp_tui.ui.messages import EntryDetailRequested
 from mcp_tui.ui.render import dropped_entry, notice_entry, refused_entry, state_entry
-from mcp_tui.ui.screens.session_layout import SessionLayout
+from mcp_tui.ui.screens.session.areas import SessionAreas
+from mcp_tui.ui.screens.session.argument_forms import ArgumentForms
+from mcp_tui.ui.screens.session.calls import Calls
+from mcp_tui.ui.screens.session.repeat import Repeat
+from mcp_tui.ui.screens.session.server_features import ServerFeatures
 from mcp_tui.ui.server_state import ServerEntry
 from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree, NodeRef
+
+if TYPE_CHECKING:
+    from mcp_tui.export import SharedSession
 
 #: Traffic messages kept for "Export session…" (the oldest go first; ``--log`` keeps all).
 KEPT_TRAFFIC = 2000
 
-if TYPE_CHECKING:
-    from mcp_tui.ui.widgets.session.url_waits_panel import UrlWaitsPanel
 
-
-class SessionScreen(SessionLayout):
+class SessionScreen(Screen[None]):
     """Servers, their catalogs, the transcript, logs and traffic."""
 
     #: The keys of the current state, shown first in the footer when they are on offer (a
@@ -112,46 +126,84 @@ class SessionScreen(SessionLayout):
 
     def __init__(self) -> None:
         super().__init__(id="session")
+        self.areas = SessionAreas(self)
+        self.calls = Calls(self, self.areas)
+        self.forms = ArgumentForms(self, self.calls)
+        self.features = ServerFeatures(
+            self, self.calls, self.areas, server_changed=self.server_changed
+        )
+        self.repeat = Repeat(self, self.calls, self.forms, self.areas)
         self._asking_key_for: bool | None = False
         self._subscribe_key = False
         #: The newest traffic, kept for "Export session…" (the traffic view keeps only rows).
         self.kept_traffic: deque[TrafficRecorded] = deque(maxlen=KEPT_TRAFFIC)
         self.kept_traffic_dropped = 0
 
+    @property
+    def mcp_app(self) -> McpApp:
+        """The app, by what the screen uses of it (``ui/app_interface.py``: no import of the
+        app, which imports this screen); this screen only ever runs in ``McpTuiApp``."""
+        return cast(McpApp, self.app)
+
+    def compose(self) -> ComposeResult:
+        return self.areas.compose()
+
+    def on_mount(self) -> None:
+        self.areas.mounted()
+
+    def on_resize(self) -> None:
+        self.areas.resized()
+
     # --- events from the app -----------------------------------------------------------------
 
     def apply_batch(self, batch: Batch, changed: Iterable[ServerEntry]) -> None:
         """Show one flush worth of events; ``changed`` are the servers whose model changed."""
-        if not self.panels_live:
+        areas = self.areas
+        if not areas.panels_live:
             return  # the app flushes only to ready panels; these went while the app closes
         for entry in changed:
-            self.catalog.update_server(entry)
+            areas.catalog.update_server(entry)
+        entries = []
         for state in batch.states:
             if state.state is not ConnectionState.CONNECTING:
-                self._pending_entries.append(state_entry(state))
+                entries.append(state_entry(state))
         if batch.notes_dropped:
-            self._pending_entries.append(dropped_entry(batch.notes_dropped))
+            entries.append(dropped_entry(batch.notes_dropped))
         for note in batch.notes:
             if isinstance(note, ElicitationRefused):
-                self._pending_entries.append(refused_entry(note))
+                entries.append(refused_entry(note))
             else:
-                self._pending_entries.append(notice_entry(note))
+                entries.append(notice_entry(note))
+        areas.queue_entries(entries)
         if batch.logs or batch.logs_dropped:
-            self.logs.add_batch(batch.logs, batch.logs_dropped)
+            areas.logs.add_batch(batch.logs, batch.logs_dropped)
         if batch.traffic or batch.traffic_dropped:
-            self.traffic.add_batch(batch.traffic, batch.traffic_dropped)
+            areas.traffic.add_batch(batch.traffic, batch.traffic_dropped)
             self.kept_traffic_dropped += batch.traffic_dropped
             self.kept_traffic_dropped += max(
                 0, len(self.kept_traffic) + len(batch.traffic) - KEPT_TRAFFIC
             )
             self.kept_traffic.extend(batch.traffic)
-            self.sent.look(batch.traffic)
+            areas.sent.look(batch.traffic)
         for progress in batch.progress.values():
-            self.running.progress(progress)
-        self.flush_entries()
+            areas.running.progress(progress)
+        areas.flush_entries()
         if changed:
-            self._show_info()
+            areas.show_info()
             self._refresh_asking_key()
+
+    def shared(self) -> SharedSession:
+        """What "Export session…" writes: the servers, the transcript, the calls with what was
+        asked and answered during each, and the traffic kept, secrets masked."""
+        from mcp_tui.ui.share_session import gather
+
+        return gather(
+            self.mcp_app.entries,
+            self.areas.transcript.entries,
+            self.calls.history,
+            list(self.kept_traffic),
+            self.kept_traffic_dropped,
+        )
 
     # --- catalog navigation ------------------------------------------------------------------
 
@@ -160,7 +212,7 @@ class SessionScreen(SessionLayout):
 
     @on(Tree.NodeHighlighted, "#catalog")
     def _highlighted(self) -> None:
-        self._show_info()
+        self.areas.show_info()
         self._refresh_asking_key()
         subscribable = self._subscribable() is not None
         if subscribable != self._subscribe_key:  # ``s`` follows the cursor
@@ -183,21 +235,14 @@ class SessionScreen(SessionLayout):
         if closing(self):
             return  # its widgets may be gone already
         if entry is not None:
-            self.catalog.update_server(entry)
-        self._show_info()
+            self.areas.catalog.update_server(entry)
+        self.areas.show_info()
         self._refresh_asking_key()
-
-    def url_waits_changed(self) -> None:
-        """The URL waits changed: redraw their rows and show or hide ``d`` and ``g``."""
-        if self.panels_live:
-            cast("UrlWaitsPanel", self.query_one("#url-waits")).redraw(force=True)
-        if self.is_mounted and not closing(self):
-            self.refresh_bindings()
 
     @on(CatalogTree.DialogRequested)
     def _tool_dialog(self, event: CatalogTree.DialogRequested) -> None:
         if event.ref.item is not None:
-            self.open_tool(event.ref.server, event.ref.item.name)
+            self.forms.open_tool(event.ref.server, event.ref.item.name)
 
     @on(Tree.NodeSelected, "#catalog")
     def _selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
@@ -216,47 +261,27 @@ class SessionScreen(SessionLayout):
         """Enter on a catalog node: call, get, read or fill in, depending on what it is."""
         item = ref.item
         if ref.kind == "tool" and item is not None and not isinstance(item, ResourceInfo):
-            self.open_tool(ref.server, item.name, dialog=False)
+            self.forms.open_tool(ref.server, item.name, dialog=False)
         elif ref.kind == "prompt" and item is not None and not isinstance(item, ResourceInfo):
-            self.open_prompt(ref.server, item.name)
+            self.forms.open_prompt(ref.server, item.name)
         elif ref.kind == "resource" and isinstance(item, ResourceInfo):
-            self.read_resource(ref.server, item.uri, item.name)
+            self.calls.read_resource(ref.server, item.uri, item.name)
         elif ref.kind == "template" and isinstance(item, ResourceInfo):
-            self.open_template(ref.server, item)
+            self.forms.open_template(ref.server, item)
+
+    def switch_server(self, server: str) -> None:
+        """The palette's "switch to": the catalog's cursor on ``server``, and the focus."""
+        catalog = self.areas.catalog
+        catalog.select_server(server)
+        catalog.focus()
 
     # --- actions -----------------------------------------------------------------------------
 
     def _current_server(self) -> str | None:
-        ref = self.catalog.current
+        ref = self.areas.catalog.current
         if ref is not None:
             return ref.server
         return next(iter(self.mcp_app.entries), None)
-
-    async def action_details(self) -> None:
-        await self.mount_panels()
-        ref = self.catalog.current
-        if self.focused is self.transcript and self.transcript.highlighted_child is not None:
-            self.transcript.action_select_cursor()
-            return
-        if ref is None:
-            return
-        from mcp_tui.ui.widgets.session.info_panel import details
-
-        title, text = details(ref, self._entry(ref.server))
-        from mcp_tui.ui.screens.detail import DetailScreen  # lazy: TextArea is slow to import
-
-        self.app.push_screen(DetailScreen(title, text))
-
-    def action_reconnect(self) -> None:
-        server = self._current_server()
-        if server is not None:
-            self.mcp_app.reconnect(server)
-
-    def action_switch_era(self) -> None:
-        """``E``: reconnect the server under the cursor on the other protocol era."""
-        server = self._current_server()
-        if server is not None:
-            self.mcp_app.reconnect_on_other_era(server)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that do something now."""
@@ -269,20 +294,20 @@ class SessionScreen(SessionLayout):
         if action in ("url_done", "url_give_up"):
             return bool(self.mcp_app.url_waits.waiting)
         if action == "cancel_call":
-            return bool(self.cancellable)
+            return bool(self.calls.cancellable)
         if action == "interrupt":
-            return not self.cancellable
+            return not self.calls.cancellable
         if action == "call_again":
-            return self.history.last is not None
+            return self.calls.history.last is not None
         if action == "save_as_test":
-            return self.history.last_finished is not None
+            return self.calls.history.last_finished is not None
         if action == "toggle_subscription":
             return self._subscribable() is not None
         return True
 
     def _subscribable(self) -> ResourceInfo | None:
         """The resource under the cursor, if its server offers subscriptions."""
-        ref = self.catalog.current
+        ref = self.areas.catalog.current
         if ref is None or ref.kind != "resource" or not isinstance(ref.item, ResourceInfo):
             return None
         entry = self._entry(ref.server)
@@ -290,9 +315,49 @@ class SessionScreen(SessionLayout):
             return None
         return ref.item if entry.connection.can_subscribe else None
 
+    async def action_details(self) -> None:
+        areas = self.areas
+        await areas.mount_panels()
+        ref = areas.catalog.current
+        transcript = areas.transcript
+        if self.focused is transcript and transcript.highlighted_child is not None:
+            transcript.action_select_cursor()
+            return
+        if ref is None:
+            return
+        from mcp_tui.ui.widgets.session.info_panel import details
+
+        title, text = details(ref, self._entry(ref.server))
+        from mcp_tui.ui.screens.detail import DetailScreen  # lazy: TextArea is slow to import
+
+        self.app.push_screen(DetailScreen(title, text))
+
+    async def action_toggle_traffic(self) -> None:
+        await self.areas.toggle_traffic()
+
+    async def action_toggle_logs(self) -> None:
+        await self.areas.toggle_logs()
+
+    async def action_maximize_logs(self) -> None:
+        await self.areas.maximize_logs()
+
+    async def action_focus_next_area(self) -> None:
+        await self.areas.focus_next_area()
+
+    def action_reconnect(self) -> None:
+        server = self._current_server()
+        if server is not None:
+            self.mcp_app.reconnect(server)
+
+    def action_switch_era(self) -> None:
+        """``E``: reconnect the server under the cursor on the other protocol era."""
+        server = self._current_server()
+        if server is not None:
+            self.mcp_app.reconnect_on_other_era(server)
+
     def action_cancel_call(self) -> None:
         """``c``: cancel the running tool call (a choice when several run)."""
-        self.pick_call_to_cancel()
+        self.features.pick_call_to_cancel()
 
     def action_interrupt(self) -> None:
         """Ctrl+C with no call running: copy the selected text if any, else ask to quit."""
@@ -304,36 +369,38 @@ class SessionScreen(SessionLayout):
 
     def action_call_again(self) -> None:
         """``a``: the last call again, with the values it was sent with."""
-        self.call_again()
+        self.repeat.call_again()
 
     def action_save_as_test(self) -> None:
         """``S``: the last finished call as a test case."""
-        self.save_as_test()
+        self.repeat.save_as_test()
 
     def action_toggle_subscription(self) -> None:
         """``s``: subscribe to (or unsubscribe from) the resource under the cursor."""
         resource = self._subscribable()
-        ref = self.catalog.current
+        ref = self.areas.catalog.current
         if resource is not None and ref is not None:
-            self.toggle_subscription(ref.server, resource)
+            self.features.toggle_subscription(ref.server, resource)
 
     def action_roots(self) -> None:
         """``o``: the roots of the server under the cursor."""
         server = self._current_server()
         if server is not None:
-            self.open_roots(server)
+            self.features.open_roots(server)
 
-    def action_toggle_asking(self) -> None:
+    def action_stop_asking(self) -> None:
+        """``x`` while the server under the cursor asks (the footer says "Stop asking")."""
+        self._toggle_asking()
+
+    def action_ask_again(self) -> None:
+        """``x`` while it does not (the footer says "Ask again")."""
+        self._toggle_asking()
+
+    def _toggle_asking(self) -> None:
         server = self._current_server()
         entry = self._entry(server) if server is not None else None
         if entry is not None:
             self.mcp_app.set_elicitation_paused(entry.name, not entry.paused)
-
-    def action_stop_asking(self) -> None:
-        self.action_toggle_asking()
-
-    def action_ask_again(self) -> None:
-        self.action_toggle_asking()
 
     def action_url_done(self) -> None:
         """``d``: the oldest waiting page is finished (the server did not say so, or not yet)."""
@@ -356,7 +423,7 @@ class SessionScreen(SessionLayout):
     def show_wire(self, shown: bool) -> None:
         """The wire was turned on or off here: the last answer's panel goes with it."""
         if not shown:
-            self.sent.hide()
+            self.areas.sent.hide()
 
     def action_chat(self) -> None:
         self.mcp_app.open_chat()
@@ -365,7 +432,3 @@ class SessionScreen(SessionLayout):
         server = self._current_server()
         if server is not None:
             self.mcp_app.refresh_catalog(server)
-
-    def switch_server(self, server: str) -> None:
-        self.catalog.select_server(server)
-        self.catalog.focus()

@@ -1,7 +1,7 @@
 """The session screen's verbs on a call already made: call it again (``a``), save it as a test.
 
-Between the client features (``session_features.py``) and the areas (``session_layout.py``).
-Both work from the screen's :class:`~mcp_tui.ui.call_history.CallHistory`.
+Both work from the history the screen's calls keep (:class:`~mcp_tui.ui.call_history.CallHistory`,
+``calls.py``).
 
 Saving as a test (``S``, palette "Save as a test…") asks for a test file and a name
 (:mod:`~mcp_tui.ui.screens.save_test`) and appends the last finished call as a case
@@ -16,41 +16,60 @@ is sent: the tool's form opens instead, saying why.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
+from textual.screen import Screen
+
+from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.call_history import CallRecord
-from mcp_tui.ui.screens.session_features import SessionFeatures, Severity
+from mcp_tui.ui.screens.session.areas import SessionAreas, Severity
+from mcp_tui.ui.screens.session.argument_forms import ArgumentForms
+from mcp_tui.ui.screens.session.calls import Calls
 from mcp_tui.untrusted import one_line
 
 
-class SessionRepeat(SessionFeatures):
+class Repeat:
     """Call again and save as a test (see the module docstring)."""
 
-    #: The test file the last case was saved to: the dialog offers it again.
-    _test_file: str | None = None
+    def __init__(
+        self, screen: Screen[None], calls: Calls, forms: ArgumentForms, areas: SessionAreas
+    ) -> None:
+        self._screen = screen
+        self._calls = calls
+        self._forms = forms
+        self._areas = areas
+        #: The test file the last case was saved to: the dialog offers it again.
+        self._test_file: str | None = None
+
+    @property
+    def app(self) -> McpApp:
+        """The app, by what this part uses of it (``ui/app_interface.py``)."""
+        return cast(McpApp, self._screen.app)
 
     def call_again(self) -> None:
         """``a``: the last call again, with the values it was sent with."""
-        record = self.history.last
+        record = self._calls.history.last
         if record is None:
-            self.notify("No call to repeat yet: call a tool first", severity="warning")
+            self._screen.notify("No call to repeat yet: call a tool first", severity="warning")
             return
         self.repeat(record)
 
     def repeat(self, record: CallRecord) -> None:
         """Send ``record``'s call again (the form opens when its values no longer fit)."""
-        ready = self._ready(record.server)
+        calls = self._calls
+        ready = calls.ready(record.server)
         if ready is None:
             return
         entry, _ = ready
         server, name = record.server, record.name
         if record.kind == "resource":
-            self.read_resource(server, name)
+            calls.read_resource(server, name)
             return
         if record.kind == "prompt":
             if not any(prompt.name == name for prompt in entry.prompts):
                 self._gone(server, "prompt", name)
                 return
-            self.get_prompt(server, name, {k: str(v) for k, v in record.arguments.items()})
+            calls.get_prompt(server, name, {k: str(v) for k, v in record.arguments.items()})
             return
         tool = entry.find_tool(name)
         if tool is None:
@@ -61,7 +80,7 @@ class SessionRepeat(SessionFeatures):
         verdict = validate_arguments(record.arguments, tool.input_schema)
         if verdict.errors:
             path, message = verdict.errors[0]
-            self.notify(
+            self._screen.notify(
                 f"The last values do not fit {one_line(name)}'s schema any more "
                 f"({one_line(path_text(path))}: {one_line(message)}): nothing was sent; "
                 "fill in the form.",
@@ -69,12 +88,12 @@ class SessionRepeat(SessionFeatures):
                 markup=False,
                 timeout=10,
             )
-            self.open_tool(server, name)
+            self._forms.open_tool(server, name)
             return
-        self.call_tool(server, name, record.arguments, as_task=record.as_task)
+        calls.call_tool(server, name, record.arguments, as_task=record.as_task)
 
     def _gone(self, server: str, kind: str, name: str) -> None:
-        self.notify(
+        self._screen.notify(
             f"{one_line(server)} no longer offers the {kind} {one_line(name)!r}: nothing was sent",
             severity="warning",
             markup=False,
@@ -84,11 +103,13 @@ class SessionRepeat(SessionFeatures):
 
     def save_as_test(self) -> None:
         """``S``: the last finished call as a case of a test file (the dialog asks which)."""
-        record = self.history.last_finished
+        record = self._calls.history.last_finished
         if record is None:
-            self.notify("No finished call to save yet: call a tool first", severity="warning")
+            self._screen.notify(
+                "No finished call to save yet: call a tool first", severity="warning"
+            )
             return
-        entry = self.mcp_app.entries.get(record.server)
+        entry = self.app.entries.get(record.server)
         if entry is None:
             return
         from mcp_tui.ui.record_case import case_name, default_path, save_case, summary
@@ -107,23 +128,25 @@ class SessionRepeat(SessionFeatures):
 
         path = self._test_file or default_path(record.server)
         screen = SaveTestScreen(record.heading, summary(record), path, case_name(record), save)
-        self.app.push_screen(screen, callback=saved)
+        self._screen.app.push_screen(screen, callback=saved)
 
     def record_call(self, path: Path, record: CallRecord) -> None:
         """``--record FILE``: every call that finishes is appended to ``path`` as a case."""
         from mcp_tui.testbench.record import NotRecordable
         from mcp_tui.ui.record_case import case_name, save_case
 
-        entry = self.mcp_app.entries.get(record.server)
+        entry = self.app.entries.get(record.server)
         if entry is None:
             return
         try:
             notes = save_case(path, record, entry.spec, case_name(record))
         except NotRecordable as why:
-            self._note(record.server, f"--record: #{record.call_id} not saved: {why}", "warning")
+            self._areas.note(
+                record.server, f"--record: #{record.call_id} not saved: {why}", "warning"
+            )
             return
         except Exception as error:
-            self._note(record.server, f"--record: cannot write {path}: {error}", "error")
+            self._areas.note(record.server, f"--record: cannot write {path}: {error}", "error")
             return
         self._saved(record, path, notes, quiet=True)
 
@@ -140,6 +163,6 @@ class SessionRepeat(SessionFeatures):
         lines += [(note[0].upper() + note[1:], "warning") for note in notes]
         for text, severity in lines:
             if quiet:
-                self._show_outcome(notice_entry(Notice(record.server, text, severity)))
+                self._areas.show(notice_entry(Notice(record.server, text, severity)))
             else:
-                self._note(record.server, text, severity)
+                self._areas.note(record.server, text, severity)
