@@ -1,12 +1,12 @@
 """``completion/complete``: the server's suggestions for a prompt argument or a template variable.
 
-:class:`ConnectionCompletions` is a part of ``ServerConnection`` (like ``ConnectionFeatures``):
-:meth:`~ConnectionCompletions.complete` asks the server for the values that complete what the
-person has typed so far, passing the arguments already filled in as ``context.arguments`` (the
-2025-06-18 addition that lets a server narrow one argument by another). It is asked only when the
-server advertises the ``completions`` capability, and it never raises: a failure is a
-:class:`Completion` with ``error`` set, which the UI shows quietly (suggestions are a help, not a
-result). Every value is the server's text and untrusted.
+:class:`ConnectionCompletions` is a part ``ServerConnection`` owns (``connection.completions``,
+like ``connection.features``): :meth:`~ConnectionCompletions.complete` asks the server for the
+values that complete what the person has typed so far, passing the arguments already filled in as
+``context.arguments`` (the 2025-06-18 addition that lets a server narrow one argument by another).
+It is asked only when the server advertises the ``completions`` capability, and it never raises: a
+failure is a :class:`Completion` with ``error`` set, which the UI shows quietly (suggestions are a
+help, not a result). Every value is the server's text and untrusted.
 
 The UI debounces the keystrokes and cancels a request a newer keystroke made stale
 (``ui/argument_completions.py``); cancelling the awaiting task abandons the request here.
@@ -15,7 +15,7 @@ The UI debounces the keystrokes and cancels a request a newer keystroke made sta
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Literal
 
 import mcp_types as types
@@ -49,14 +49,19 @@ def offers_completions(info: ServerInfo | None) -> bool:
 
 
 class ConnectionCompletions:
-    """``completion/complete`` of one connection; ``ServerConnection`` sets the attributes."""
+    """``completion/complete`` of one connection: ``client`` and ``info`` read the connection's
+    SDK client (``None`` unless ready) and its handshake now."""
 
-    info: ServerInfo | None
-    _client: Client | None
+    def __init__(
+        self, *, client: Callable[[], Client | None], info: Callable[[], ServerInfo | None]
+    ) -> None:
+        self._client = client
+        self._info = info
 
     @property
-    def offers_completions(self) -> bool:
-        return offers_completions(self.info)
+    def offered(self) -> bool:
+        """The server advertised ``completions`` at the handshake."""
+        return offers_completions(self._info())
 
     async def complete(
         self,
@@ -68,10 +73,10 @@ class ConnectionCompletions:
     ) -> Completion:
         """The server's completions of ``argument`` = ``value`` for prompt or template ``name``
         (a template is named by its URI template)."""
-        client = self._client
+        client = self._client()
         if client is None:
             return Completion(error="not connected")
-        if not self.offers_completions:
+        if not self.offered:
             return Completion(error="the server does not offer completions")
         ref: types.PromptReference | types.ResourceTemplateReference = (
             types.PromptReference(type="ref/prompt", name=name)

@@ -6,6 +6,9 @@ server goes away; it enters and exits the SDK ``Client`` in its own task (the SD
 and never raises: failures become ``FAILED`` with one readable sentence. Other tasks call tools,
 get prompts and read resources concurrently through the methods of its base class,
 :class:`~mcp_tui.session.requests.ConnectionRequests` (``requests.py``); those never raise either.
+The rest of what a client can do are parts it owns, each reading the live SDK client and the
+handshake through getters: ``features`` (roots, ping, log level, subscriptions: ``features.py``),
+``completions`` (``completions.py``) and ``tasks`` (2025-11-25 tool calls as tasks: ``tasks.py``).
 
 Everything reaches the UI as plain events (``events.py``) through the ``sink``, called on the event
 loop. Raw ``mcp`` types stay in the session layer (``convert.py`` maps them).
@@ -16,7 +19,7 @@ Importing this module imports ``mcp`` (about half a second): the UI imports it l
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, cast
@@ -29,7 +32,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from msgspec.structs import replace
 
 from mcp_tui import __version__
-from mcp_tui.config.roots import kept_directories, spec_roots
+from mcp_tui.config.roots import Root, kept_directories, spec_roots
 from mcp_tui.config.servers import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_RATE_LIMIT,
@@ -51,6 +54,7 @@ from mcp_tui.session.events import (
     EventSink,
     Notice,
     ResourceUpdated,
+    RoundTrip,
     ServerInfo,
     ServerStateChanged,
 )
@@ -60,6 +64,7 @@ from mcp_tui.session.http_status import HttpStatusLog
 from mcp_tui.session.oauth.authorization import AuthorizationHandler
 from mcp_tui.session.oauth.provider import build_auth
 from mcp_tui.session.recording import ConnectionTap
+from mcp_tui.session.requests import ConnectionRequests
 from mcp_tui.session.sampling import SamplingHandler
 from mcp_tui.session.sampling_bridge import SamplingBridge
 from mcp_tui.session.scopes import guarded
@@ -72,6 +77,7 @@ from mcp_tui.session.server_exit import describe_exit
 from mcp_tui.session.stderr import StderrCapture
 from mcp_tui.session.stdio_transport import DEFAULT_MAX_MESSAGE_BYTES
 from mcp_tui.session.tap import tapped
+from mcp_tui.session.tasks import ConnectionTasks, TaskSummary
 from mcp_tui.session.tasks_modern import ModernTasks
 from mcp_tui.session.traffic import TrafficLog
 from mcp_tui.session.transports import describe_connect_failure, open_transport
@@ -85,7 +91,7 @@ install_validate_result_only()
 CLOSE_GRACE = 8.0
 
 
-class ServerConnection(ConnectionFeatures, ConnectionCompletions):
+class ServerConnection(ConnectionRequests):
     """A connection to one server; see the module docstring."""
 
     def __init__(
@@ -126,7 +132,6 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
         self._traffic_log = traffic_log
         self._stderr_log = stderr_log
         self._client_name = client_name
-        self._log_level = log_level
         self._connect_timeout = connect_timeout
         self._max_message_bytes = max_message_bytes
         #: Who signs in when an HTTP server wants OAuth (the TUI); ``None``: stored tokens only.
@@ -171,10 +176,28 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
         self._task_by_call: dict[int, str] = {}
         #: Tasks on 2026-07-28 (declared on every request there; ``tasks_modern.py``).
         self._modern_tasks = ModernTasks(self.name, sink, self._task_by_call)
-        self._roots = spec_roots(spec)
-        self._kept_directories = kept_directories(spec)
-        self._subscriptions: set[str] = set()
-        self._roots_asked_at: float | None = None
+        self.tasks = ConnectionTasks(
+            self.name,
+            sink,
+            client=lambda: self._client,
+            info=lambda: self.info,
+            task_by_call=self._task_by_call,
+        )
+        self.features = ConnectionFeatures(
+            self.name,
+            sink,
+            self._catalog,
+            client=lambda: self._client,
+            info=lambda: self.info,
+            not_ready=self._not_ready_reason,
+            roots=spec_roots(spec),
+            kept_directories=kept_directories(spec),
+            log_level=log_level,
+        )
+        #: ``completion/complete`` for prompt arguments and template variables.
+        self.completions = ConnectionCompletions(
+            client=lambda: self._client, info=lambda: self.info
+        )
         self._run_scope: anyio.CancelScope | None = None
         self._events: dict[str, anyio.Event] = {}
 
@@ -292,7 +315,7 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
                     self.spec.mode,
                     client_info=types.Implementation(name=self._client_name, version=__version__),
                     elicitation_callback=self._bridge,
-                    list_roots_callback=self.list_roots,
+                    list_roots_callback=self.features.list_roots,
                     sampling_callback=self._sampling,
                     # The review screen shows the tools offered and can answer with a tool use.
                     sampling_capabilities=(
@@ -300,9 +323,9 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
                         if self._sampling is not None
                         else None
                     ),
-                    logging_callback=self._on_log,
+                    logging_callback=self.features.on_log,
                     message_handler=self._on_message,
-                    log_level=cast(types.LoggingLevel, self._log_level),
+                    log_level=cast(types.LoggingLevel, self.features.log_level),
                     input_required_max_rounds=INPUT_REQUIRED_MAX_ROUNDS,
                     # A tool for testing servers shows what the server says now, never a cache.
                     cache=None,
@@ -337,7 +360,7 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
             if self.info.protocol_version in MODERN_PROTOCOL_VERSIONS:
                 tasks.start_soon(self._catalog.listen)
             elif self.info.capabilities.get("logging") is not None:
-                tasks.start_soon(self._ask_for_logs, client)
+                tasks.start_soon(self.features.ask_for_logs, client)
             await self._event("stop").wait()
             self._client = None
             self._cancel_calls()
@@ -393,6 +416,34 @@ class ServerConnection(ConnectionFeatures, ConnectionCompletions):
             self._sink(ResourceUpdated(self.name, message.params.uri))
         elif isinstance(message, types.ElicitCompleteNotification):
             self._sink(ElicitationCompleted(self.name, message.params.elicitation_id))
+
+    # ---- what the UI and headless ask of the ``features`` part (``features.py``) ------------
+
+    @property
+    def roots(self) -> tuple[Root, ...]:
+        return self.features.roots
+
+    async def set_roots(self, roots: Sequence[Root]) -> None:
+        await self.features.set_roots(roots)
+
+    def roots_settle_left(self) -> float:
+        return self.features.roots_settle_left()
+
+    async def ping(self) -> RoundTrip:
+        return await self.features.ping()
+
+    async def set_log_level(self, level: str) -> str | None:
+        return await self.features.set_log_level(level)
+
+    @property
+    def can_subscribe(self) -> bool:
+        return self.features.can_subscribe
+
+    async def subscribe(self, uri: str, on: bool = True) -> str | None:
+        return await self.features.subscribe(uri, on)
+
+    async def list_tasks(self) -> tuple[TaskSummary, ...] | str:
+        return await self.tasks.list_tasks()
 
     # ---- closing ----------------------------------------------------------------------------
 

@@ -1,8 +1,10 @@
-"""The client features besides calls: roots, cancelling a call, ping, log level, subscriptions.
+"""The client features besides calls: roots, ping, log level, subscriptions.
 
-:class:`ConnectionFeatures` sits between :class:`~mcp_tui.session.requests.ConnectionRequests`
-(calls, prompts, reads) and ``ServerConnection`` (the connection's own task). Each feature
-differs by protocol era, and this is the one place that knows how:
+:class:`ConnectionFeatures` is a part ``ServerConnection`` owns (``connection.features``): it holds
+the roots offered, the log level asked for and the subscriptions, and reads the connection's SDK
+client and handshake through the getters it is given. Each feature differs by protocol era, and
+this is the one place that knows how (but cancelling a call, which lives with the calls it cancels
+in ``requests.py``):
 
 ============================  =================================  ================================
 feature                       2025-06-18 / 2025-11-25            2026-07-28
@@ -30,19 +32,20 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 import anyio
 import mcp_types as types
 from mcp import Client
 from mcp.client.session import ClientRequestContext
+from mcp_types import LOG_LEVEL_META_KEY, RequestParamsMeta
 from mcp_types.version import LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
 
 from mcp_tui.config.roots import Root
 from mcp_tui.session import convert
-from mcp_tui.session.events import LOG_LEVELS, LogReceived, Notice, RoundTrip
-from mcp_tui.session.requests import ConnectionRequests
+from mcp_tui.session.catalog import Catalog
+from mcp_tui.session.events import LOG_LEVELS, EventSink, LogReceived, Notice, RoundTrip, ServerInfo
 
 log = logging.getLogger(__name__)
 
@@ -52,25 +55,50 @@ log = logging.getLogger(__name__)
 ROOTS_SETTLE = 0.3
 
 
-class ConnectionFeatures(ConnectionRequests):
-    """Roots, cancel, ping, log level and subscriptions of one connection."""
+class ConnectionFeatures:
+    """Roots, ping, log level and subscriptions of one connection (see the module docstring).
 
-    #: The roots offered now (``roots.initial_roots`` at first; the roots dialog changes them).
-    _roots: tuple[Root, ...]
-    #: The URIs subscribed to on this connection.
-    _subscriptions: set[str]
-    #: When the server last asked for the roots (``anyio.current_time()``), if it did.
-    _roots_asked_at: float | None
-    #: The directories on the server's command line it keeps because none were chosen
-    #: (``roots.kept_directories``); emptied once the roots dialog chooses some.
-    _kept_directories: tuple[str, ...]
+    ``client`` and ``info`` read the connection's SDK client (``None`` unless ready) and its
+    handshake now; ``not_ready`` is the sentence for a request made while it is not ready.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        sink: EventSink,
+        catalog: Catalog,
+        *,
+        client: Callable[[], Client | None],
+        info: Callable[[], ServerInfo | None],
+        not_ready: Callable[[], str],
+        roots: tuple[Root, ...],
+        kept_directories: tuple[str, ...],
+        log_level: str,
+    ) -> None:
+        self.name = name
+        self._sink = sink
+        self._catalog = catalog
+        self._client = client
+        self._info = info
+        self._not_ready = not_ready
+        #: The roots offered now (``roots.initial_roots`` at first; the roots dialog changes them).
+        self._roots = roots
+        #: The directories on the server's command line it keeps because none were chosen
+        #: (``roots.kept_directories``); emptied once the roots dialog chooses some.
+        self._kept_directories = kept_directories
+        #: When the server last asked for the roots (``anyio.current_time()``), if it did.
+        self._roots_asked_at: float | None = None
+        #: The log level asked for; on 2026-07-28 it is sent in each request's ``_meta``.
+        self._log_level = log_level
+        #: The URIs subscribed to on this connection.
+        self._subscriptions: set[str] = set()
 
     # ---- era --------------------------------------------------------------------------------
 
     @property
     def _modern(self) -> bool:
-        version = self.info.protocol_version if self.info else None
-        return version in MODERN_PROTOCOL_VERSIONS
+        info = self._info()
+        return (info.protocol_version if info else None) in MODERN_PROTOCOL_VERSIONS
 
     # ---- roots ------------------------------------------------------------------------------
 
@@ -116,7 +144,7 @@ class ConnectionFeatures(ConnectionRequests):
         self._roots = tuple(unique)
         self._kept_directories = ()
         shown = ", ".join(root.path for root in unique) or "none"
-        client = self._client
+        client = self._client()
         if client is None:
             self._sink(Notice(self.name, f"roots are now: {shown}"))
             return
@@ -139,39 +167,23 @@ class ConnectionFeatures(ConnectionRequests):
             Notice(self.name, f"roots are now: {shown}; sent notifications/roots/list_changed")
         )
 
-    # ---- cancelling a call ------------------------------------------------------------------
-
-    def cancel_call(self, call_id: int) -> bool:
-        """Cancel the tool call ``call_id`` (the UI's number); ``False`` if it is not running.
-
-        Cancelling the task that awaits ``call_tool`` is the SDK's way: on the way out its
-        dispatcher sends ``notifications/cancelled`` for the request in flight (stdio and the
-        2025-era HTTP transports) or closes the request's POST (2026-07-28 over HTTP). An open
-        form for the call is cancelled with it. The call then ends with a ``cancelled`` outcome.
-        """
-        scope = self._call_by_id.get(call_id)
-        if scope is None:  # perhaps running on the 2026-07-28 connection (``era_retry.py``)
-            return self._modern_retry.cancel_call(call_id)
-        self._user_cancelled[call_id] = self._task_by_call.get(call_id)  # a task: its id
-        scope.cancel()
-        return True
-
     # ---- ping -------------------------------------------------------------------------------
 
     async def ping(self) -> RoundTrip:
         """Time one round trip: ``ping`` on the 2025 eras; ``server/discover`` on 2026-07-28,
         which removed ``ping`` (a probe that changes nothing on either side)."""
-        client = self._client
+        client = self._client()
         if client is None:
-            return RoundTrip("ping", error=self._not_ready().error)
+            return RoundTrip("ping", error=self._not_ready())
         method = "server/discover" if self._modern else "ping"
         started = time.perf_counter()
         try:
             with anyio.fail_after(30):
                 if self._modern:
+                    info = self._info()
                     await client.session.send_discover(
-                        self.info.protocol_version
-                        if self.info and self.info.protocol_version
+                        info.protocol_version
+                        if info and info.protocol_version
                         else LATEST_MODERN_VERSION
                     )
                 else:
@@ -184,20 +196,26 @@ class ConnectionFeatures(ConnectionRequests):
 
     # ---- log level --------------------------------------------------------------------------
 
-    async def _ask_for_logs(self, client: Client) -> None:
+    async def ask_for_logs(self, client: Client) -> None:
         """2025 eras: ask for every log level (2026 asks per request via ``log_level``)."""
         try:
             await client.set_logging_level(cast(types.LoggingLevel, self._log_level))
         except Exception as exc:
             log.debug("logging/setLevel refused by %s: %s", self.name, exc)
 
-    async def _on_log(self, params: types.LoggingMessageNotificationParams) -> None:
+    async def on_log(self, params: types.LoggingMessageNotificationParams) -> None:
         """The SDK's ``logging_callback``: every ``notifications/message`` to the sink."""
         self._sink(LogReceived(self.name, params.level, params.logger, params.data))
 
     @property
     def log_level(self) -> str:
         return self._log_level
+
+    def request_meta(self) -> RequestParamsMeta | None:
+        """2026-07-28: the log level opt-in of each request (``None``: the SDK's default)."""
+        if not self._modern:
+            return None
+        return cast(RequestParamsMeta, {LOG_LEVEL_META_KEY: self._log_level})
 
     async def set_log_level(self, level: str) -> str | None:
         """Ask for server logs at ``level`` and above; ``None`` on success, else why not.
@@ -207,9 +225,9 @@ class ConnectionFeatures(ConnectionRequests):
         """
         if level not in LOG_LEVELS:
             return f"{level!r} is not a log level (one of {', '.join(LOG_LEVELS)})"
-        client = self._client
+        client = self._client()
         if client is None:
-            return self._not_ready().error
+            return self._not_ready()
         if not self._modern:
             try:
                 await client.set_logging_level(cast(types.LoggingLevel, level))
@@ -225,7 +243,8 @@ class ConnectionFeatures(ConnectionRequests):
     @property
     def can_subscribe(self) -> bool:
         """The server says ``resources.subscribe``."""
-        resources = self.info.capabilities.get("resources") if self.info else None
+        info = self._info()
+        resources = info.capabilities.get("resources") if info else None
         return isinstance(resources, dict) and bool(resources.get("subscribe"))
 
     @property
@@ -234,9 +253,9 @@ class ConnectionFeatures(ConnectionRequests):
 
     async def subscribe(self, uri: str, on: bool = True) -> str | None:
         """Subscribe to (``on``) or unsubscribe from ``uri``; ``None`` on success, else why not."""
-        client = self._client
+        client = self._client()
         if client is None:
-            return self._not_ready().error
+            return self._not_ready()
         if not self.can_subscribe:
             return "the server does not offer resource subscriptions (resources.subscribe)"
         verb = "subscribe" if on else "unsubscribe"

@@ -16,11 +16,10 @@ Importing this module imports ``mcp`` (like ``connection.py``, it is loaded in a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 import anyio
 from mcp import Client
-from mcp_types import LOG_LEVEL_META_KEY, RequestParamsMeta
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from msgspec.structs import replace
 
@@ -44,6 +43,7 @@ from mcp_tui.session.events import (
     ServerInfo,
     ToolInfo,
 )
+from mcp_tui.session.features import ConnectionFeatures
 from mcp_tui.session.http_status import HttpStatusLog, explain_status, sdk_http_error
 from mcp_tui.session.scopes import CallScope
 from mcp_tui.session.server_exit import describe_exit, stderr_summary
@@ -55,7 +55,7 @@ from mcp_tui.untrusted import one_line
 URL_ELICITATION_REQUIRED = -32042
 
 
-class ConnectionRequests(ConnectionTasks):
+class ConnectionRequests:
     """The requests and state views of a connection; ``ServerConnection`` sets the attributes."""
 
     spec: ServerSpec
@@ -74,11 +74,13 @@ class ConnectionRequests(ConnectionTasks):
     #: One scope per request in flight, cancelled when the connection ends.
     _call_scopes: set[anyio.CancelScope]
     #: The scopes of tool calls by the UI's call id, and the calls the user cancelled, with the
-    #: task each ran as, if any (``features.ConnectionFeatures.cancel_call``).
+    #: task each ran as, if any (:meth:`cancel_call`).
     _call_by_id: dict[int, anyio.CancelScope]
     _user_cancelled: dict[int, str | None]
-    #: The log level asked for; on 2026-07-28 it is sent in each request's ``_meta``.
-    _log_level: str
+    #: Tool calls run as tasks on 2025-11-25 (``tasks.py``).
+    tasks: ConnectionTasks
+    #: Roots, ping, log level (sent in each request's ``_meta`` on 2026-07-28), subscriptions.
+    features: ConnectionFeatures
     _events: dict[str, anyio.Event]
     #: The server closed its side of the stream (``connection.py``).
     _server_ended: bool
@@ -197,9 +199,12 @@ class ConnectionRequests(ConnectionTasks):
                 await self._event("settled").wait()
         return self.state is ConnectionState.READY
 
-    def _not_ready(self) -> CallOutcome:
+    def _not_ready_reason(self) -> str:
         why = f": {self.detail}" if self.detail else ""
-        return CallOutcome(error=f"{self.name} is not connected ({self.state.value}){why}")
+        return f"{self.name} is not connected ({self.state.value}){why}"
+
+    def _not_ready(self) -> CallOutcome:
+        return CallOutcome(error=self._not_ready_reason())
 
     async def call_tool(
         self,
@@ -248,15 +253,17 @@ class ConnectionRequests(ConnectionTasks):
             if call_id is not None:
                 self._call_by_id[call_id] = scope.scope
             try:
-                if self.task_mode(name, as_task, self.tools):  # ``tasks.py``
-                    result = await self.call_as_task(client, name, arguments, call_id, progress)
+                if self.tasks.task_mode(name, as_task, self.tools):
+                    result = await self.tasks.call_as_task(
+                        client, name, arguments, call_id, progress
+                    )
                 else:
                     with calling(name, call_id, progress):  # a 2026 task: ``tasks_modern.py``
                         result = await client.call_tool(
                             name,
                             dict(arguments) if arguments is not None else None,
                             progress_callback=progress,
-                            meta=self._request_meta(),
+                            meta=self.features.request_meta(),
                         )
                 return self._era_checked(convert.tool_outcome(result))
             except Exception as exc:
@@ -289,6 +296,21 @@ class ConnectionRequests(ConnectionTasks):
             return self._cancelled(self._user_cancelled.pop(call_id))
         return self._interrupted()  # the connection ended: our scope was cancelled
 
+    def cancel_call(self, call_id: int) -> bool:
+        """Cancel the tool call ``call_id`` (the UI's number); ``False`` if it is not running.
+
+        Cancelling the task that awaits ``call_tool`` is the SDK's way: on the way out its
+        dispatcher sends ``notifications/cancelled`` for the request in flight (stdio and the
+        2025-era HTTP transports) or closes the request's POST (2026-07-28 over HTTP). An open
+        form for the call is cancelled with it. The call then ends with a ``cancelled`` outcome.
+        """
+        scope = self._call_by_id.get(call_id)
+        if scope is None:  # perhaps running on the 2026-07-28 connection (``era_retry.py``)
+            return self._modern_retry.cancel_call(call_id)
+        self._user_cancelled[call_id] = self.tasks.task_of(call_id)  # a task: its id
+        scope.cancel()
+        return True
+
     async def get_prompt(
         self, name: str, arguments: Mapping[str, str] | None = None
     ) -> CallOutcome:
@@ -301,7 +323,7 @@ class ConnectionRequests(ConnectionTasks):
             try:
                 args = dict(arguments) if arguments is not None else None
                 return convert.prompt_outcome(
-                    await client.get_prompt(name, args, meta=self._request_meta())
+                    await client.get_prompt(name, args, meta=self.features.request_meta())
                 )
             except Exception as exc:
                 return self._explained(self._era_checked(self._error_outcome(exc)), mark)
@@ -315,7 +337,7 @@ class ConnectionRequests(ConnectionTasks):
         with self._call_scope():
             try:
                 return convert.resource_outcome(
-                    await client.read_resource(uri, meta=self._request_meta())
+                    await client.read_resource(uri, meta=self.features.request_meta())
                 )
             except Exception as exc:
                 return self._explained(self._era_checked(self._error_outcome(exc)), mark)
@@ -332,13 +354,6 @@ class ConnectionRequests(ConnectionTasks):
             return outcome
         explained = explain_status(self.spec, status.status, status.reason)
         return replace(outcome, error=f"{outcome.error} — {explained}")
-
-    def _request_meta(self) -> RequestParamsMeta | None:
-        """2026-07-28: the log level opt-in of each request (``None``: the SDK's default)."""
-        version = self.info.protocol_version if self.info else None
-        if version not in MODERN_PROTOCOL_VERSIONS:
-            return None
-        return cast(RequestParamsMeta, {LOG_LEVEL_META_KEY: self._log_level})
 
     def _cancelled(self, task: str | None = None) -> CallOutcome:
         version = self.info.protocol_version if self.info else None

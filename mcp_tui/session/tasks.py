@@ -105,20 +105,32 @@ def server_lists_tasks(info: ServerInfo | None) -> bool:
 
 
 class ConnectionTasks:
-    """Task-augmented tool calls of one connection; ``ServerConnection`` sets the attributes."""
+    """Task-augmented tool calls of one connection, a part ``ServerConnection`` owns
+    (``connection.tasks``): ``client`` and ``info`` read the connection's SDK client (``None``
+    unless ready) and its handshake now; ``task_by_call`` is shared with the connection, whose
+    cancel reads it, and with the 2026-07-28 follower (``tasks_modern.py``)."""
 
-    name: str
-    info: ServerInfo | None
-    _sink: EventSink
-    _client: Client | None
-    #: The task id of each call running as a task, by the UI's call id.
-    _task_by_call: dict[int, str]
+    def __init__(
+        self,
+        name: str,
+        sink: EventSink,
+        *,
+        client: Callable[[], Client | None],
+        info: Callable[[], ServerInfo | None],
+        task_by_call: dict[int, str],
+    ) -> None:
+        self.name = name
+        self._sink = sink
+        self._client = client
+        self._info = info
+        #: The task id of each call running as a task, by the UI's call id.
+        self._task_by_call = task_by_call
 
     def task_mode(self, tool: str, as_task: bool | None, tools: Sequence[ToolInfo]) -> bool:
         """Whether ``tool`` (of the listed ``tools``) is called as a task: required by the tool,
         or chosen for an optional one (``as_task``), and only where the server runs tool calls as
         tasks."""
-        if not server_runs_tool_tasks(self.info):
+        if not server_runs_tool_tasks(self._info()):
             return False
         support = next((t.task_support for t in tools if t.name == tool), None)
         if support == "required":
@@ -202,7 +214,7 @@ class ConnectionTasks:
 
     async def list_tasks(self) -> tuple[TaskSummary, ...] | str:
         """Every task the server reports (``tasks/list``, page by page), or why not."""
-        client = self._client
+        client = self._client()
         if client is None:
             return "not connected"
         found: list[TaskSummary] = []

@@ -138,10 +138,11 @@ def suggestion_line(argument: str, result: Completion) -> Content:
 
 
 def completer_for(connection: object, kind: str, name: str) -> Completer | None:
-    """``connection.complete`` for prompt or template ``name``, or ``None`` when the server does
-    not offer completions (or the connection cannot ask: a test's fake)."""
-    complete = getattr(connection, "complete", None)
-    if not getattr(connection, "offers_completions", False) or complete is None:
+    """``connection.completions.complete`` for prompt or template ``name``, or ``None`` when the
+    server does not offer completions (or the connection cannot ask: a test's fake)."""
+    completions = getattr(connection, "completions", None)
+    complete = getattr(completions, "complete", None)
+    if not getattr(completions, "offered", False) or complete is None:
         return None
 
     def ask(argument: str, value: str, context: Mapping[str, str]) -> Awaitable[Completion]:

@@ -75,8 +75,8 @@ class Connection(Protocol):
 
     async def close(self) -> None: ...
 
-    # The client features of ``session/features.py`` (roots, cancel, ping, log level,
-    # subscriptions); none raises.
+    # Cancelling a call (``session/requests.py``) and the client features the connection
+    # reaches in its ``features`` part (``session/features.py``); none raises.
 
     @property
     def roots(self) -> tuple[Root, ...]: ...
@@ -89,16 +89,10 @@ class Connection(Protocol):
 
     async def ping(self) -> RoundTrip: ...
 
-    @property
-    def log_level(self) -> str: ...
-
     async def set_log_level(self, level: str) -> str | None: ...
 
     @property
     def can_subscribe(self) -> bool: ...
-
-    @property
-    def subscriptions(self) -> frozenset[str]: ...
 
     async def subscribe(self, uri: str, on: bool = True) -> str | None: ...
 

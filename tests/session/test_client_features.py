@@ -213,12 +213,12 @@ async def test_ping_times_a_round_trip(tmp_path: Path, mode: str, method: str) -
 async def test_log_level_2026_rides_each_request(tmp_path: Path) -> None:
     rec = Recorder()
     async with connected(spec(tmp_path / "r", "2026-07-28"), recorder=rec) as conn:
-        assert conn.log_level == "debug"
+        assert conn.features.log_level == "debug"
         await conn.call_tool("log_each_level", {}, call_id=1)
         await rec.wait_for(LogReceived, lambda e: e.level == "debug")
         assert "not a log level" in (await conn.set_log_level("loud") or "")
         assert await conn.set_log_level("warning") is None
-        assert conn.log_level == "warning"
+        assert conn.features.log_level == "warning"
         before = len(rec.of(LogReceived))
         await conn.call_tool("log_each_level", {}, call_id=2)
         await until(lambda: len(rec.of(LogReceived)) >= before + 2)
@@ -234,7 +234,7 @@ async def test_a_new_connection_starts_at_the_level_it_is_given(tmp_path: Path) 
     rec = Recorder()
     server = spec(tmp_path / "r", "2026-07-28")
     async with connected(server, recorder=rec, log_level="warning") as conn:
-        assert conn.log_level == "warning"
+        assert conn.features.log_level == "warning"
         await conn.call_tool("log_each_level", {}, call_id=1)
         await rec.wait_for(LogReceived, lambda e: e.level == "error")
         assert [e.level for e in rec.of(LogReceived)] == ["warning", "error"]
@@ -246,7 +246,7 @@ async def test_log_level_refused_by_a_2025_server_says_why(tmp_path: Path) -> No
     async with connected(spec(tmp_path / "r", "legacy")) as conn:
         why = await conn.set_log_level("error")
         assert why == "logging/setLevel failed: -32601 (method not found): Method not found"
-        assert conn.log_level == "debug"
+        assert conn.features.log_level == "debug"
 
 
 def test_root_is_a_plain_struct() -> None:
@@ -332,7 +332,7 @@ async def test_subscriptions_2026_ride_subscriptions_listen(tmp_path: Path) -> N
     async with connected(spec(tmp_path / "r", "2026-07-28"), recorder=rec) as conn:
         assert conn.info.protocol_version == "2026-07-28" and conn.can_subscribe
         assert await conn.subscribe("features://counter") is None
-        assert conn.subscriptions == {"features://counter"}
+        assert conn.features.subscriptions == {"features://counter"}
 
         def listened() -> list[dict[str, object]]:
             return [

@@ -113,7 +113,7 @@ async def test_a_task_call_polls_at_the_servers_interval_and_cancelling_sends_ta
             tg.start_soon(call)
             with anyio.fail_after(20):
                 await polled.wait()
-            assert conn.task_of(5) == "task-1"
+            assert conn.tasks.task_of(5) == "task-1"
             assert conn.cancel_call(5)
         assert outcomes[0].cancelled
         with anyio.fail_after(10):

@@ -117,15 +117,18 @@ async def test_the_other_fields_go_as_context_and_suggestions_stay_literal() -> 
 
 def test_no_completer_without_the_capability() -> None:
     class Plain:
-        offers_completions = False
+        offered = False
 
         async def complete(self, *args: Any) -> Completion:
             raise AssertionError("never asked")
 
-    assert completer_for(Plain(), "prompt", "p") is None
+    class Connection:
+        completions = Plain()
+
+    assert completer_for(Connection(), "prompt", "p") is None
     assert completer_for(object(), "prompt", "p") is None
-    Plain.offers_completions = True
-    assert completer_for(Plain(), "prompt", "p") is not None
+    Plain.offered = True
+    assert completer_for(Connection(), "prompt", "p") is not None
 
 
 async def test_a_real_connection_sends_the_other_fields_as_context_arguments(
