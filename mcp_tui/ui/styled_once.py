@@ -9,32 +9,33 @@ The second pass is skipped only when it cannot matter: on the screen's first res
 was added to the stylesheet since the screen began composing. A widget class seen for the first
 time adds its ``DEFAULT_CSS`` as it mounts, after its ancestors were styled; then the pass runs,
 as Textual would run it. Later resumes (after a screen above it closed) are Textual's own.
+
+A part the screen holds (``self.styled_once = StyledOnce(self)``), whose :meth:`StyledOnce.see`
+the screen's ``on_event`` calls before passing the event on: a mixin here only overrode
+``on_event`` and shared the screen's ``self``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual import events
 from textual.screen import Screen
 
-if TYPE_CHECKING:
-    _ScreenBase = Screen[Any]
-else:
-    _ScreenBase = object  # a mixin: the real Screen class comes later in the bases
 
+class StyledOnce:
+    """For a screen pushed fresh each time: skips the restyle of its first ``ScreenResume``."""
 
-class StyledOnce(_ScreenBase):
-    """Mixin for a screen pushed fresh each time (put it before the ``Screen`` class)."""
+    def __init__(self, screen: Screen[Any]) -> None:
+        self._screen = screen
+        #: How many CSS sources the stylesheet had when composing began; ``None`` once resumed.
+        self._css_sources_at_compose: int | None = None
 
-    #: How many CSS sources the stylesheet had when composing began; ``None`` once resumed.
-    _css_sources_at_compose: int | None = None
-
-    async def on_event(self, event: events.Event) -> None:
+    def see(self, event: events.Event) -> None:
+        """Look at each event before the screen handles it (from the screen's ``on_event``)."""
         if isinstance(event, events.Compose):
-            self._css_sources_at_compose = len(self.app.stylesheet.source)
+            self._css_sources_at_compose = len(self._screen.app.stylesheet.source)
         elif isinstance(event, events.ScreenResume):
             before, self._css_sources_at_compose = self._css_sources_at_compose, None
-            if before is not None and before == len(self.app.stylesheet.source):
+            if before is not None and before == len(self._screen.app.stylesheet.source):
                 event.refresh_styles = False
-        await super().on_event(event)

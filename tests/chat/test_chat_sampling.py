@@ -59,7 +59,7 @@ async def test_the_chat_model_answers_a_sampling_request_after_the_person_asks(
             # once it is complete, when asking is offered again.
             await wait_until(
                 pilot,
-                lambda: box.text == "A small grey cat." and screen.can_ask_model(),  # type: ignore[attr-defined]
+                lambda: box.text == "A small grey cat." and screen.chat_model.can_ask(),
                 "the model's whole reply",
             )
             [sent] = fake.requests

@@ -153,13 +153,13 @@ async def test_a_flood_of_200_elicitations_is_bounded_with_one_notice(tmp_path: 
         assert all(r[0]["result"]["action"] == "cancel" for r in answers.values())
         screen = app.screen
         assert isinstance(screen, ElicitationScreen)
-        assert 0 < screen.waiting < 20
+        assert 0 < screen.header.waiting < 20
         await wait_for(pilot, lambda: "cancelled automatically" in transcript_text(app), 100)
         entries = session_of(app).areas.transcript.entries
         flood_notices = [e for e in entries if "within" in e.full and e.kind == "notice"]
         assert len(flood_notices) == 1, [e.full for e in flood_notices]
         # Escape answers each admitted form in turn; the queue drains and the app is still live.
-        for _ in range(screen.waiting + 1):
+        for _ in range(screen.header.waiting + 1):
             await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 100)
             answered = app.screen
             await pilot.press("escape")

@@ -181,24 +181,15 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/render.py", "assemble", "mark"): "a constant mark chosen by the action",
     ("mcp_tui/ui/request_header.py", "styled", 'f" ({self._waiting} more waiting)"'):
         "an int count of queued requests",
-    ("mcp_tui/ui/request_header.py", "Content", "self.asks()"):
+    ("mcp_tui/ui/request_header.py", "Content", "self.asks"):
         "each request screen's own constant words (' asks for input', ...)",
-    ("mcp_tui/ui/screens/elicitation_form.py", "Static", "self.header_content()"):
-        "RequestHeader.header_content (request_header.py): constants and literal_line of the "
-        "server and tool names; its Content calls are checked here",
     ("mcp_tui/ui/screens/sampling_review.py", "Select",
      "[(literal_text_line(t.name, limit=60), i) for i, t in enumerate(request.tools)]"):
         "each label is literal_text_line of the tool name (Rich Text, never markup); the values "
         "are indices",
-    ("mcp_tui/ui/screens/sampling_review.py", "Static", "self.header_content()"):
-        "RequestHeader.header_content (request_header.py): constants and literal_line of the "
-        "server and tool names; its Content calls are checked here",
     ("mcp_tui/ui/render.py", "assemble", "warning"):
         "answered_entry's closed: a constant of each caller (elicitation, sampling), not server "
         "text",
-    ("mcp_tui/ui/screens/url_consent.py", "Static", "self.header_content()"):
-        "RequestHeader.header_content (request_header.py): constants and literal_line of the "
-        "server and tool names; its Content calls are checked here",
     ("mcp_tui/ui/widgets/key_footer.py", "assemble", "key_part"):
         "a key's display from Textual (get_key_display) of mcp-tui's own BINDINGS",
     ("mcp_tui/ui/widgets/key_footer.py", "assemble", "description_part"):

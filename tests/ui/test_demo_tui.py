@@ -286,11 +286,11 @@ async def test_quick_survey_two_forms(tmp_path: Path, era: str) -> None:
     async with demo_app(tmp_path, era, "quick_survey") as run:
         rating = await next_form(run, "How would you rate the demo so far?")
         if era == "2026-07-28":  # both questions in one input_required result
-            await wait_until(run.pilot, lambda: rating.waiting == 1, "the queue count")
-            assert "(1 more waiting)" in rating.header_content().plain
+            await wait_until(run.pilot, lambda: rating.header.waiting == 1, "the queue count")
+            assert "(1 more waiting)" in rating.header.content().plain
         else:  # one after the other: nothing else is waiting yet
-            assert rating.waiting == 0
-            assert "more waiting" not in rating.header_content().plain
+            assert rating.header.waiting == 0
+            assert "more waiting" not in rating.header.content().plain
         await clear_and_type(run, "stars", "5")
         await run.pilot.press("tab")
         await expect_focus(run, "comment")
@@ -299,7 +299,7 @@ async def test_quick_survey_two_forms(tmp_path: Path, era: str) -> None:
         await gone(run, rating)
 
         follow_up = await next_form(run, "May we follow up on your answers?", after=rating)
-        assert follow_up.waiting == 0
+        assert follow_up.header.waiting == 0
         await expect_focus(run, "may_contact")
         await run.pilot.press("space")
         await run.pilot.press("tab")
@@ -327,7 +327,7 @@ async def test_confirm_action_empty_schema_accept_sends_empty_content(
     async with demo_app(tmp_path, era, "confirm_action") as run:
         screen = await next_form(run, "Please confirm: restart the build agents.")
         assert screen.form is None and screen.form_spec.is_confirmation
-        assert "asks you to confirm" in screen.header_content().plain
+        assert "asks you to confirm" in screen.header.content().plain
         await run.pilot.press("ctrl+s")
         done = "Confirmed: restart the build agents."
         await wait_until(run.pilot, lambda: done in run.transcript(), "the confirmation")

@@ -81,7 +81,7 @@ async def test_requests_queue_one_screen_at_a_time_with_a_visible_count() -> Non
         screen = app.screen
         assert isinstance(screen, ElicitationScreen)
         assert screen.request.message == "first"
-        assert screen.waiting == 2
+        assert screen.header.waiting == 2
         assert handler.waiting == 2
         assert len([s for s in app.screen_stack if isinstance(s, ElicitationScreen)]) == 1
 
@@ -90,7 +90,7 @@ async def test_requests_queue_one_screen_at_a_time_with_a_visible_count() -> Non
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ElicitationScreen)
-        assert screen.request.message == "second" and screen.waiting == 1
+        assert screen.request.message == "second" and screen.header.waiting == 1
         await pilot.press("ctrl+r")
         assert await second == ElicitationOutcome("decline")
         await settle(pilot)
@@ -141,12 +141,12 @@ async def test_cancelled_while_queued_leaves_the_queue() -> None:
         queued = asyncio.create_task(handler.elicit(form_request("queued")))
         await settle(pilot)
         screen = app.screen
-        assert isinstance(screen, ElicitationScreen) and screen.waiting == 1
+        assert isinstance(screen, ElicitationScreen) and screen.header.waiting == 1
         queued.cancel()
         with pytest.raises(asyncio.CancelledError):
             await queued
         await settle(pilot)
-        assert screen.waiting == 0
+        assert screen.header.waiting == 0
         await pilot.press("escape")
         assert (await first).action == "cancel"
         await settle(pilot)

@@ -560,7 +560,7 @@ async def test_waiting_count_is_visible_and_updates() -> None:
         screen = form_screen(app)
         header = screen.query_one("#elicitation-header", Static)
         assert "2 more waiting" in str(header.render())
-        screen.set_waiting(0)
+        screen.header.set_waiting(0)
         await pilot.pause()
         assert "waiting" not in str(header.render())
 

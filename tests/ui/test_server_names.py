@@ -84,7 +84,7 @@ async def test_a_generic_name_gives_way_to_the_announced_one() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen))
         screen = app.screen
         assert isinstance(screen, ElicitationScreen)
-        header = screen.header_content()
+        header = screen.header.content()
         assert isinstance(header, Content) and header.plain.startswith("Server weather asks")
         await pilot.press("escape")
         assert (await answer).action == "cancel"

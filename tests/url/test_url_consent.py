@@ -286,10 +286,10 @@ async def test_header_host_and_warnings_for_an_idn_host() -> None:
         for words in ("International host name", "look like Latin", "Unusual port 8443"):
             assert words in warnings
         screen = consent(app)
-        screen.set_waiting(2)
+        screen.header.set_waiting(2)
         await pilot.pause()
         assert "(2 more waiting)" in text_of(app, "#url-header")
-        assert screen.waiting == 2 and screen.raw_text() == {}
+        assert screen.header.waiting == 2 and screen.raw_text() == {}
 
 
 async def test_registrable_domain_is_highlighted() -> None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 from textual.screen import Screen
 
+from mcp_tui.ui.request_header import RequestHeader
 from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
@@ -52,9 +53,10 @@ class RequestLine:
     def update_waiting(self) -> None:
         """Tell the screen showing how many requests wait behind it."""
         screen = self.current
-        if screen is not None and hasattr(screen, "set_waiting"):
+        header = getattr(screen, "header", None)
+        if isinstance(header, RequestHeader):
             try:
-                screen.set_waiting(self.waiting)
+                header.set_waiting(self.waiting)
             except Exception:  # a screen being torn down; the count is cosmetic
                 log.debug("could not update the waiting count", exc_info=True)
 

@@ -58,8 +58,12 @@ TASK_LABEL = Content("Run as a task (tasks/get for the status, tasks/result for 
 SHORT_FIELDS = 4
 
 
-class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | None]):
-    """A form (or JSON editor) for the arguments of one call; dismisses with them or ``None``."""
+class ArgumentsScreen(SequencedScreen, ModalScreen[dict[str, Any] | None]):
+    """A form (or JSON editor) for the arguments of one call; dismisses with them or ``None``.
+
+    A ``SequencedScreen`` (keys in arrival order: the key-ordering layer recognises its screens by
+    that class); the styling-once is a part it holds (``styled_once``).
+    """
 
     #: Focus is placed by ``_show_body`` (first field, the editor or Send), never guessed.
     AUTO_FOCUS = ""
@@ -102,6 +106,7 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         prefill: Prefill | None = None,
     ) -> None:
         super().__init__(classes="dialog-screen")
+        self.styled_once = StyledOnce(self)
         #: The server's ``completion/complete`` for these arguments
         #: (``ui/argument_completions.py``), when it offers completions (prompt arguments, template
         #: variables).
@@ -160,6 +165,10 @@ class ArgumentsScreen(StyledOnce, SequencedScreen, ModalScreen[dict[str, Any] | 
         """A form of a few fields: the dialog fits its content instead of filling the screen."""
         spec = self.form_spec
         return spec is not None and not self.use_editor and len(spec.fields) <= SHORT_FIELDS
+
+    async def on_event(self, event: events.Event) -> None:
+        self.styled_once.see(event)
+        await super().on_event(event)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog arguments-dialog" + (" -short" if self.short else "")):

@@ -48,6 +48,11 @@ class ArmedScreen(_ScreenBase):
     action whose parameters decide) and accept buttons (:attr:`ARMED_BUTTONS`), focuses what it
     starts on in :meth:`focus_when_shown`, and checks :attr:`armed` where a button or a deferred
     key accepts. A screen with its own ``check_action`` calls this one first.
+
+    A base, not a part the screen holds: what it changes is the screen's own behaviour as
+    Textual asks it (``check_action``, the ``ScreenResume`` and key events, ``_forward_event``,
+    the focus on first showing), so there is no seam to hold it across; every answering screen
+    *is* an armed screen.
     """
 
     ARMED_ACTIONS: ClassVar[frozenset[str]] = frozenset({"accept"})

@@ -78,16 +78,19 @@ class _Body(VerticalScroll, can_focus=False):
 CHECK_HINT = "what other clients do with it: Ctrl+P › Check this server"
 
 
-class ElicitationScreen(
-    ArmedScreen, RequestHeader, StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]
-):
-    """Shows one form request; dismisses with the :class:`ElicitationOutcome` the user chose."""
+class ElicitationScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOutcome]):
+    """Shows one form request; dismisses with the :class:`ElicitationOutcome` the user chose.
+
+    Two bases besides the modal, both the screen's own behaviour: :class:`ArmedScreen` (no key
+    answers before the form was seen) and ``SequencedScreen`` (keys in arrival order; the
+    key-ordering layer recognises its screens by that class). The header and the styling-once are
+    parts it holds (``header``, ``styled_once``).
+    """
 
     ARMED_BUTTONS = ("elicitation-accept",)
 
     #: Focus is placed by ``on_mount`` (first field), never guessed.
     AUTO_FOCUS = ""
-    HEADER_ID = "elicitation-header"
     request: ElicitationRequest
     BINDINGS: ClassVar[list[BindingType]] = [*ELICITATION_BINDINGS, WIRE_BINDING]
 
@@ -104,10 +107,13 @@ class ElicitationScreen(
         self.request = request
         self.form_spec: FormSpec = request.form
         self.review = review
-        self._waiting = waiting
+        #: Who asks, for which tool call, and how many wait behind (the handler updates it).
+        asks = " asks you to confirm" if self.form_spec.is_confirmation else " asks for input"
+        self.header = RequestHeader(request, asks, waiting=waiting, id="elicitation-header")
         self._reviewing = False
         self._pending: dict[str, ContentValue] | None = None
         self._finished = False
+        self.styled_once = StyledOnce(self)
         #: When the last two Escapes arrived (any widget's: a drop-down's too).
         self._escapes: list[float] = []
         self.secret_fields = [f for f in self.form_spec.fields if looks_secret(f)]
@@ -126,9 +132,6 @@ class ElicitationScreen(
 
     # --- composing ---------------------------------------------------------------------------
 
-    def asks(self) -> str:
-        return " asks you to confirm" if self.form_spec.is_confirmation else " asks for input"
-
     def _notes(self) -> list[str]:
         notes = [one_line(n, limit=300) for n in self.form_spec.notes]
         for field in self.form_spec.fields:
@@ -142,7 +145,7 @@ class ElicitationScreen(
 
     def compose(self) -> ComposeResult:
         with Vertical(id="elicitation-dialog"):
-            yield Static(self.header_content(), id="elicitation-header")
+            yield self.header.static
             if self.secret_fields or self.secret_message:
                 named = [one_line(f.title or f.name, limit=40) for f in self.secret_fields[:4]]
                 if self.secret_message:
@@ -305,6 +308,7 @@ class ElicitationScreen(
         self.finish(ElicitationOutcome.cancel())
 
     async def on_event(self, event: events.Event) -> None:
+        self.styled_once.see(event)
         if isinstance(event, SequencedKey) and getattr(event.key, "key", None) == "escape":
             self._escapes = [*self._escapes[-1:], time.monotonic()]
         await super().on_event(event)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
-from textual.widgets import Input, Select, TextArea
+from textual.screen import Screen
+from textual.widgets import Input, Select, Static, TextArea
 
 from mcp_tui.ui.literal import literal
 
@@ -28,43 +29,52 @@ ASK_MODEL_BINDING = Binding(
 )
 
 
-class AsksTheChatModel:
-    """Mixed into ``SamplingScreen`` (which has ``request``, ``app`` and the reply widgets)."""
+class ChatModelAsk:
+    """The part of the sampling review that asks the chat's model (the screen owns one).
 
-    request: SamplingRequest
-    _asking_model: bool = False
+    A part, not a mixin: it needs of its screen only the widgets it fills (queried by id), a
+    worker and the app's chat settings, and the screen keeps its one ``self``. The screen's
+    ``action_ask_model`` and ``check_action`` call :meth:`ask` and :meth:`can_ask`.
+    """
 
-    def _chat_model_settings(self) -> Any:
-        app: Any = getattr(self, "app", None)
-        if app is None or not hasattr(app, "chat_available") or not app.chat_available():
+    def __init__(self, screen: Screen[Any], request: SamplingRequest) -> None:
+        self._screen = screen
+        self._request = request
+        self._asking = False
+
+    def _settings(self) -> Any:
+        app: Any = self._screen.app
+        if not hasattr(app, "chat_available") or not app.chat_available():
             return None
         settings = app.chat_settings()
         return settings if settings.provider is not None else None
 
-    def can_ask_model(self) -> bool:
-        return not self._asking_model and self._chat_model_settings() is not None
+    def can_ask(self) -> bool:
+        """Not while a reply is streaming in, nor without the chat extra and a model."""
+        return not self._asking and self._settings() is not None
 
-    def action_ask_model(self) -> None:
-        settings = self._chat_model_settings()
-        if settings is None or self._asking_model:
+    def ask(self) -> None:
+        """Send the request to the chat's model; the reply fills the box for review."""
+        settings = self._settings()
+        if settings is None or self._asking:
             return
-        self._asking_model = True
-        screen: Any = self
-        screen.refresh_bindings()
-        screen.run_worker(self._ask(settings), group="ask-model", exit_on_error=False)
+        self._asking = True
+        self._screen.refresh_bindings()
+        self._screen.run_worker(self._ask(settings), group="ask-model", exit_on_error=False)
 
     async def _ask(self, settings: Any) -> None:
         from mcp_tui.chat.providers import ChatSetupError
         from mcp_tui.chat.sampling import answer
 
-        screen: Any = self
+        screen = self._screen
+        app: Any = screen.app
         box = screen.query_one("#sampling-reply", TextArea)
-        note = screen.query_one("#sampling-status")
+        note = screen.query_one("#sampling-status", Static)
         note.update(literal(f"Asking {settings.describe()}…", limit=None))
         note.add_class("-shown", "-info")
         try:
-            model = await screen.app.chat_model(settings)
-            reply = await answer(model, self.request, lambda text: box.load_text(text))
+            model = await app.chat_model(settings)
+            reply = await answer(model, self._request, lambda text: box.load_text(text))
         except ChatSetupError as exc:
             note.update(literal(str(exc), limit=None))
             note.remove_class("-info")
@@ -78,5 +88,5 @@ class AsksTheChatModel:
             note.update(literal("The model's reply: review or edit it, then Ctrl+S sends it."))
             box.focus()
         finally:
-            self._asking_model = False
+            self._asking = False
             screen.refresh_bindings()

@@ -47,7 +47,7 @@ from mcp_tui.ui.request_header import RequestHeader
 from mcp_tui.ui.sampling_answer import Refusal, ReplyValues, answer
 from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.screens.arming import ArmedScreen
-from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, AsksTheChatModel
+from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, ChatModelAsk
 from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.request.answer_bar import ELICITATION_BINDINGS, AnswerBar, answer_button
@@ -106,14 +106,17 @@ def parameter_lines(request: SamplingRequest) -> list[str]:
     return lines
 
 
-class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[SamplingOutcome]):
-    """Shows one sampling request; dismisses with the :class:`SamplingOutcome` chosen."""
+class SamplingScreen(ArmedScreen, ModalScreen[SamplingOutcome]):
+    """Shows one sampling request; dismisses with the :class:`SamplingOutcome` chosen.
+
+    An :class:`ArmedScreen` (the screen's own behaviour); the header and asking the chat's model
+    are parts it holds (``header``, ``chat_model``).
+    """
 
     #: The reply box is focused once the screen has appeared (``focus_when_shown``): keys typed
     #: before that must not reach it.
     AUTO_FOCUS = ""
     ARMED_BUTTONS = ("sampling-accept",)
-    HEADER_ID = "sampling-header"
     request: SamplingRequest
     BINDINGS: ClassVar[list[BindingType]] = [*ELICITATION_BINDINGS, ASK_MODEL_BINDING, WIRE_BINDING]
 
@@ -122,8 +125,13 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
     def __init__(self, request: SamplingRequest, *, waiting: int = 0) -> None:
         super().__init__()
         self.request = request
-        self._waiting = waiting
+        #: Who asks, for which tool call, and how many wait behind (the handler updates it).
+        self.header = RequestHeader(
+            request, " asks for a model reply (sampling)", waiting=waiting, id="sampling-header"
+        )
         self._finished = False
+        #: Ctrl+G: the chat's model drafts the reply (with the chat extra and a model).
+        self.chat_model = ChatModelAsk(self, request)
         #: The id a tool-use reply's block gets: drawn once, so the wire shows the one sent.
         self._tool_use_id = new_tool_use_id()
         #: The wire (F6): the params as received and, live, the reply Ctrl+S would send.
@@ -143,17 +151,18 @@ class SamplingScreen(ArmedScreen, AsksTheChatModel, RequestHeader, ModalScreen[S
         if gate is not True:
             return gate
         if action == "ask_model":
-            return self.can_ask_model()
+            return self.chat_model.can_ask()
         return True
 
-    def asks(self) -> str:
-        return " asks for a model reply (sampling)"
+    def action_ask_model(self) -> None:
+        """Ctrl+G: the chat's model drafts the reply (``sampling_model``)."""
+        self.chat_model.ask()
 
     # --- composing ---------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sampling-dialog"):
-            yield Static(self.header_content(), id="sampling-header")
+            yield self.header.static
             with Horizontal(id="sampling-main"):
                 with Vertical(id="sampling-reply-side"):
                     yield from self._compose_request_and_reply()

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Literal
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -89,16 +90,17 @@ class _Body(OrderedKeys, VerticalScroll):
     """The scrolling message, host, warnings and URL. Focused at start, so Enter opens nothing."""
 
 
-class UrlConsentScreen(
-    ArmedScreen, RequestHeader, StyledOnce, SequencedScreen, ModalScreen[ElicitationOutcome]
-):
-    """Asks whether to open one URL; dismisses with the :class:`ElicitationOutcome` chosen."""
+class UrlConsentScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOutcome]):
+    """Asks whether to open one URL; dismisses with the :class:`ElicitationOutcome` chosen.
+
+    Bases and parts as for the form (``ElicitationScreen``): armed and sequenced are the screen's
+    own behaviour; the header and the styling-once are parts it holds.
+    """
 
     ARMED_ACTIONS = frozenset({"accept", "accept_unopened"})
     ARMED_BUTTONS = ("url-open",)
 
     AUTO_FOCUS = "#url-body"
-    HEADER_ID = "url-header"
     request: ElicitationRequest
     BINDINGS: ClassVar[list[BindingType]] = [
         *elicitation_bindings(accept="Open & accept"),
@@ -130,9 +132,13 @@ class UrlConsentScreen(
         self.verdict: UrlVerdict = checked(request.url if request.url is not None else "")
         self.open_result: OpenResult | None = None
         self._opener = opener
-        self._waiting = waiting
+        #: Who asks, for which tool call, and how many wait behind (the handler updates it).
+        self.header = RequestHeader(
+            request, " asks you to open a web page", waiting=waiting, id="url-header"
+        )
         self._state: State = "asking"
         self._finished = False
+        self.styled_once = StyledOnce(self)
         params: dict[str, Any] = {"mode": "url", "message": request.message, "url": request.url}
         if request.elicitation_id is not None:
             params["elicitationId"] = request.elicitation_id
@@ -146,9 +152,6 @@ class UrlConsentScreen(
         )
 
     # --- composing ---------------------------------------------------------------------------
-
-    def asks(self) -> str:
-        return " asks you to open a web page"
 
     def action_toggle_wire(self) -> None:
         self.wire.toggle()
@@ -196,10 +199,14 @@ class UrlConsentScreen(
         lines += [Content("• ") + literal_line(text, limit=None) for text in self.verdict.reasons]
         return Content("\n").join(lines)
 
+    async def on_event(self, event: events.Event) -> None:
+        self.styled_once.see(event)
+        await super().on_event(event)
+
     def compose(self) -> ComposeResult:
         verdict = self.verdict
         with Vertical(id="url-dialog"):
-            yield Static(self.header_content(), id="url-header")
+            yield self.header.static
             with Horizontal(id="url-main"):
                 with _Body(id="url-body"):
                     if self.request.message:
