@@ -3,12 +3,13 @@
 :class:`ServerConnection` is what the UI holds per server. Its :meth:`~ServerConnection.run`
 connects, lists the catalog and stays connected until :meth:`~ServerConnection.close` or until the
 server goes away; it enters and exits the SDK ``Client`` in its own task (the SDK requires it)
-and never raises: failures become ``FAILED`` with one readable sentence. Other tasks call tools,
-get prompts and read resources concurrently through the methods of its base class,
-:class:`~mcp_tui.session.requests.ConnectionRequests` (``requests.py``); those never raise either.
-The rest of what a client can do are parts it owns, each reading the live SDK client and the
-handshake through getters: ``features`` (roots, ping, log level, subscriptions: ``features.py``),
+and never raises: failures become ``FAILED`` with one readable sentence. What other tasks ask of
+it are parts it owns, each reading the live SDK client and the handshake through getters:
+``requests`` (tools/call, prompts/get, resources/read, run concurrently and never raising:
+``requests.py``), ``features`` (roots, ping, log level, subscriptions: ``features.py``),
 ``completions`` (``completions.py``) and ``tasks`` (2025-11-25 tool calls as tasks: ``tasks.py``).
+``ended`` (``server_exit.py``) tells how the server ended, to a failed request and to the
+connection's own failure message alike. The methods many callers use are one-line delegations.
 
 Everything reaches the UI as plain events (``events.py``) through the ``sink``, called on the event
 loop. Raw ``mcp`` types stay in the session layer (``convert.py`` maps them).
@@ -19,7 +20,7 @@ Importing this module imports ``mcp`` (about half a second): the UI imports it l
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, cast
@@ -49,14 +50,18 @@ from mcp_tui.session.era import MODERN_ERA, discover_refused_note
 from mcp_tui.session.era_client import make_client
 from mcp_tui.session.era_retry import ModernRetry
 from mcp_tui.session.events import (
+    CallOutcome,
     ConnectionState,
     ElicitationCompleted,
     EventSink,
     Notice,
+    PromptInfo,
+    ResourceInfo,
     ResourceUpdated,
     RoundTrip,
     ServerInfo,
     ServerStateChanged,
+    ToolInfo,
 )
 from mcp_tui.session.features import ConnectionFeatures
 from mcp_tui.session.head_start import HeadStart
@@ -73,7 +78,7 @@ from mcp_tui.session.sdk_workarounds import (
     install_validate_result_only,
     silence_deprecation_warnings,
 )
-from mcp_tui.session.server_exit import describe_exit
+from mcp_tui.session.server_exit import ServerEnd, describe_exit
 from mcp_tui.session.stderr import StderrCapture
 from mcp_tui.session.stdio_transport import DEFAULT_MAX_MESSAGE_BYTES
 from mcp_tui.session.tap import tapped
@@ -91,7 +96,7 @@ install_validate_result_only()
 CLOSE_GRACE = 8.0
 
 
-class ServerConnection(ConnectionRequests):
+class ServerConnection:
     """A connection to one server; see the module docstring."""
 
     def __init__(
@@ -170,9 +175,6 @@ class ServerConnection(ConnectionRequests):
         self._started = False
         self._close_requested = False
         self._server_ended = False
-        self._call_scopes: set[anyio.CancelScope] = set()
-        self._call_by_id: dict[int, anyio.CancelScope] = {}
-        self._user_cancelled: dict[int, str | None] = {}
         self._task_by_call: dict[int, str] = {}
         #: Tasks on 2026-07-28 (declared on every request there; ``tasks_modern.py``).
         self._modern_tasks = ModernTasks(self.name, sink, self._task_by_call)
@@ -198,6 +200,25 @@ class ServerConnection(ConnectionRequests):
         self.completions = ConnectionCompletions(
             client=lambda: self._client, info=lambda: self.info
         )
+        #: How the server ended (exit status, stderr since the last request), for both below.
+        self.ended = ServerEnd(
+            stderr=lambda: self._stderr, stream_closed=lambda: self._server_ended
+        )
+        #: ``tools/call``, ``prompts/get``, ``resources/read``, run by other tasks.
+        self.requests = ConnectionRequests(
+            spec,
+            sink,
+            client=lambda: self._client,
+            info=lambda: self.info,
+            not_ready=self._not_ready_reason,
+            catalog=self._catalog,
+            calls=self._calls,
+            tasks=self.tasks,
+            features=self.features,
+            modern_retry=self._modern_retry,
+            http_status=self._http_status,
+            ended=self.ended,
+        )
         self._run_scope: anyio.CancelScope | None = None
         self._events: dict[str, anyio.Event] = {}
 
@@ -212,6 +233,60 @@ class ServerConnection(ConnectionRequests):
 
     def _notice(self, text: str, severity: Any = "information") -> None:
         self._sink(Notice(self.name, text, severity))
+
+    def _event(self, name: str) -> anyio.Event:
+        if name not in self._events:
+            self._events[name] = anyio.Event()
+        return self._events[name]
+
+    async def wait_ready(self, timeout: float | None = None) -> bool:
+        if self.state is ConnectionState.CONNECTING:
+            with anyio.move_on_after(timeout):
+                await self._event("settled").wait()
+        return self.state is ConnectionState.READY
+
+    def _not_ready_reason(self) -> str:
+        why = f": {self.detail}" if self.detail else ""
+        return f"{self.name} is not connected ({self.state.value}){why}"
+
+    @property
+    def tools(self) -> tuple[ToolInfo, ...]:
+        return self._catalog.tools
+
+    @property
+    def prompts(self) -> tuple[PromptInfo, ...]:
+        return self._catalog.prompts
+
+    @property
+    def resources(self) -> tuple[ResourceInfo, ...]:
+        return self._catalog.resources
+
+    async def refresh_catalog(self) -> None:
+        await self._catalog.refresh_all()
+
+    @property
+    def elicitation_paused(self) -> bool:
+        return self._bridge.gate.paused
+
+    def set_elicitation_paused(self, paused: bool) -> None:
+        """The per-server "stop asking" toggle; ``False`` also lifts a rate-limit pause."""
+        self._bridge.set_paused(paused)
+
+    def check_input(self) -> dict[str, Any]:
+        """What ``mcp-tui check`` reads, from this connection: its era and capabilities, the last
+        listing of each kind as it came over the wire, and the forms asked so far (the last 50)."""
+        info = self.info
+        return {
+            "era": info.protocol_version if info else None,
+            "capabilities": dict(info.capabilities) if info else {},
+            **self._catalog.wire(),
+            "elicitations": list(self._bridge.schemas_seen),
+        }
+
+    @property
+    def stderr_tail(self) -> tuple[str, ...]:
+        """The server's last stderr lines (stdio only)."""
+        return tuple(self._stderr.tail) if self._stderr else ()
 
     # ---- the connection task ----------------------------------------------------------------
 
@@ -250,12 +325,12 @@ class ServerConnection(ConnectionRequests):
         finally:
             await self._discard_head_start()
             self._client = None
-            self._cancel_calls()
+            self.requests.cancel_all()
             if failure is None and self._server_ended and not self._close_requested:
                 if self._tap.fatal:
                     failure = self._tap.fatal[0].upper() + self._tap.fatal[1:] + "."
                 else:
-                    ended = describe_exit(self.exit_status)
+                    ended = describe_exit(self.ended.exit_status)
                     failure = (
                         (f"The server {ended}." if ended else "The server closed the connection.")
                         + (
@@ -263,7 +338,7 @@ class ServerConnection(ConnectionRequests):
                             if self._tap.write_failure
                             else ""
                         )
-                        + self._stderr_note()
+                        + self.ended.stderr_note()
                     )
             if failure is not None:
                 self._set_state(ConnectionState.FAILED, failure)
@@ -309,7 +384,7 @@ class ServerConnection(ConnectionRequests):
                             big=self._tap.big,
                             http_status=self._http_status,
                             process=process,
-                            on_exit=self._exited,
+                            on_exit=self.ended.exited,
                         )
                     ),
                     self.spec.mode,
@@ -363,7 +438,7 @@ class ServerConnection(ConnectionRequests):
                 tasks.start_soon(self.features.ask_for_logs, client)
             await self._event("stop").wait()
             self._client = None
-            self._cancel_calls()
+            self.requests.cancel_all()
             await self._modern_retry.close()
             tasks.cancel_scope.cancel()
 
@@ -416,6 +491,29 @@ class ServerConnection(ConnectionRequests):
             self._sink(ResourceUpdated(self.name, message.params.uri))
         elif isinstance(message, types.ElicitCompleteNotification):
             self._sink(ElicitationCompleted(self.name, message.params.elicitation_id))
+
+    # ---- what the UI and headless ask of the ``requests`` part (``requests.py``) ------------
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        call_id: int | None = None,
+        as_task: bool | None = None,
+    ) -> CallOutcome:
+        return await self.requests.call_tool(name, arguments, call_id=call_id, as_task=as_task)
+
+    def cancel_call(self, call_id: int) -> bool:
+        return self.requests.cancel_call(call_id)
+
+    async def get_prompt(
+        self, name: str, arguments: Mapping[str, str] | None = None
+    ) -> CallOutcome:
+        return await self.requests.get_prompt(name, arguments)
+
+    async def read_resource(self, uri: str) -> CallOutcome:
+        return await self.requests.read_resource(uri)
 
     # ---- what the UI and headless ask of the ``features`` part (``features.py``) ------------
 
