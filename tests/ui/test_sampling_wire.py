@@ -190,3 +190,49 @@ def test_snapshot_sampling_wire(snap_compare: SnapCompare, size: tuple[int, int]
         await pilot.pause()
 
     assert snap_compare(Host(), terminal_size=size, run_before=run_before)
+
+
+class EraHost(App[None]):
+    """A sampling review as a connection of ``protocol_version`` hands it over, keyed ``key``."""
+
+    def __init__(self, protocol_version: str, key: str | int) -> None:
+        super().__init__()
+        self.protocol_version = protocol_version
+        self.key = key
+
+    def on_mount(self) -> None:
+        request = SamplingRequest(
+            server="demo",
+            messages=(SamplingMessage("user", (SamplingPart("text", "Summarise."),)),),
+            max_tokens=64,
+            request_key=self.key,
+            protocol_version=self.protocol_version,
+            params={"messages": [], "maxTokens": 64},
+        )
+        self.push_screen(SamplingScreen(request))
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("era", "key", "received"),
+    [
+        ("2025-11-25", 7, "sampling/createMessage"),
+        ("2026-07-28", "summary", 'input_required, inputRequests["summary"]'),
+        ("2026-07-28", 'x[b]"\x1b', 'input_required, inputRequests["x[b]\\"\\u001b"]'),
+    ],
+    ids=["request", "input-required", "hostile-key"],
+)
+async def test_the_wire_names_where_the_sampling_params_came_from(
+    era: str, key: str | int, received: str
+) -> None:
+    """On 2026-07-28 a server sends no ``sampling/createMessage``: the params are an entry of the
+    ``input_required`` result's ``inputRequests``, and the wire's title says so (as on a form)."""
+    app = EraHost(era, key)
+    async with app.run_test(size=LARGE) as pilot:
+        await wait_until(lambda: isinstance(app.screen, SamplingScreen), pilot=pilot)
+        screen = app.screen
+        assert isinstance(screen, SamplingScreen)
+        await wait_until(lambda: screen.focused is not None, pilot=pilot, message="shown")
+        wire = await _wire(pilot, screen)
+        title = str(wire.query(".wire-title").last().render())
+    assert title == f"← {received} params, as received"

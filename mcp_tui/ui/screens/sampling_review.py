@@ -51,7 +51,7 @@ from mcp_tui.ui.screens.sampling_model import ASK_MODEL_BINDING, ChatModelAsk
 from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.request.answer_bar import ELICITATION_BINDINGS, AnswerBar, answer_button
-from mcp_tui.ui.widgets.request.wire_panel import WIRE_BINDING, WireSide
+from mcp_tui.ui.widgets.request.wire_panel import WIRE_BINDING, WireSide, received_in
 from mcp_tui.ui.widgets.text.inert import InertInput
 from mcp_tui.ui.widgets.text.inert_area import InertTextArea
 from mcp_tui.ui.widgets.text.server_text import ServerText, from_server
@@ -140,7 +140,9 @@ class SamplingScreen(ArmedScreen, ModalScreen[SamplingOutcome]):
             request.params if request.params is not None else {},
             self._wire_result,
             main="#sampling-main",
-            method="sampling/createMessage",
+            method=received_in(
+                request.protocol_version, request.request_key, "sampling/createMessage"
+            ),
         )
 
     def focus_when_shown(self) -> None:

@@ -40,11 +40,14 @@ WIDE = 120
 MAX_CHARS = 20_000
 
 
-def received_in(protocol_version: str | None, request_key: object) -> str:
-    """Where the params came from: ``elicitation/create`` (2025-11-25 and before), or on
-    2026-07-28, where a server sends no requests, the ``input_required`` result's entry."""
+def received_in(
+    protocol_version: str | None, request_key: object, method: str = "elicitation/create"
+) -> str:
+    """Where the params came from: the request ``method`` (``elicitation/create`` or
+    ``sampling/createMessage``, 2025-11-25 and before), or on 2026-07-28, where a server sends
+    no requests, the ``input_required`` result's entry."""
     if protocol_version is None or protocol_version < "2026-07-28" or request_key is None:
-        return "elicitation/create"
+        return method
     return f"input_required, inputRequests[{one_line(json_text(request_key), limit=60)}]"
 
 
