@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # annotations only: kept off the first frame's import path
     from mcp_tui.schema.arguments.last_sent import Memory
     from mcp_tui.session.elicitation import ElicitationHandler
     from mcp_tui.session.oauth.authorization import AuthorizationHandler
+    from mcp_tui.session.tasks import TaskSummary
     from mcp_tui.session.traffic import TrafficLog
 
 
@@ -95,6 +96,10 @@ class Connection(Protocol):
     def can_subscribe(self) -> bool: ...
 
     async def subscribe(self, uri: str, on: bool = True) -> str | None: ...
+
+    async def list_tasks(self) -> tuple[TaskSummary, ...] | str:
+        """``tasks/list``, every page: the server's tasks, or why not."""
+        ...
 
 
 class ConnectionFactory(Protocol):

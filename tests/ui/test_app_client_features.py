@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from msgspec.structs import replace
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest
@@ -17,6 +19,7 @@ from app_testkit import Script, make_app, mounted_screen, session_of, wait_for
 from mcp_tui.config.roots import make_root
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import CallOutcome, ConnectionState, ContentItem
+from mcp_tui.session.tasks import TaskSummary
 from mcp_tui.ui.app.commands import verbs
 from mcp_tui.ui.messages import ElicitationFinished
 from mcp_tui.ui.screens.confirm import ConfirmScreen
@@ -128,6 +131,26 @@ async def test_palette_verbs_per_server() -> None:
         assert {"Roots  demo", "Ping  demo", "Log level  demo"} <= names
         session_of(app).features.ping("demo")
         await wait_for(pilot, lambda: "ping answered in 1.0 ms" in _transcript(app))
+
+
+async def test_the_tasks_verb_lists_the_servers_tasks() -> None:
+    """``tasks/list`` through the UI's ``Connection`` protocol: one line per task, the server's
+    strings on one line each; a failure is said, not dropped."""
+    info = replace(Script().info, capabilities={"tools": {}, "tasks": {"list": {}}})
+    hostile = TaskSummary("t-2", "input_required", "needs [b]you[/b]\x1b[31m\nnow")
+    tasks = (TaskSummary("t-1", "working"), hostile)
+    app, factory = make_app({"demo": Script(info=info, tasks=tasks)})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        assert "Tasks  demo" in {v.text for v in verbs(app, session_of(app))}
+        session_of(app).features.list_tasks("demo")
+        await wait_for(pilot, lambda: "tasks/list: 2 tasks" in _transcript(app))
+        text = _transcript(app)
+        assert "t-1  working" in text
+        assert "t-2  input_required  needs [b]you[/b]" in text and "\x1b" not in text
+        factory.latest("demo").script.tasks = "the server went away"
+        session_of(app).features.list_tasks("demo")
+        await wait_for(pilot, lambda: "tasks/list failed: the server went away" in _transcript(app))
 
 
 def _transcript(app: Any) -> str:

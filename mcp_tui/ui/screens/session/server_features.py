@@ -115,7 +115,7 @@ class ServerFeatures:
         _, connection = ready
 
         async def run() -> None:
-            found = await connection.list_tasks()  # type: ignore[attr-defined]
+            found = await connection.list_tasks()
             if isinstance(found, str):
                 self._areas.note(server, f"tasks/list failed: {found}", "error")
                 return
