@@ -68,7 +68,8 @@ config.toml in the platform config directory. With no server named, every enable
 config file opens.
 
 subcommands (give them first):
-  demo    the TUI on the bundled demo server (--http: over Streamable HTTP on 127.0.0.1)
+  demo    the TUI on the bundled demo server (--http: over Streamable HTTP on 127.0.0.1;
+          --tour: a guided tour of every kind of elicitation)
   call    call one tool without a UI, answering elicitations from a file or a policy
   read    read one resource the same way (resources/read)
   get     get one prompt the same way (prompts/get)
@@ -365,7 +366,8 @@ def build_demo_parser() -> ArgumentParser:
         action="store_true",
         help="a guided tour of every kind of elicitation, step by step with a note on what the "
         "spec asks and what went over the wire (Space or → for the next step); with --mode "
-        "2026-07-28 it shows the input_required round too",
+        "2026-07-28 it shows the input_required round too; it calls the demo's tools itself, so "
+        "not with --call",
     )
     parser.add_argument("--mode", choices=MODES, help="protocol mode (see mcp-tui --help)")
     parser.add_argument("--config", metavar="FILE", help="read [app] settings from FILE")

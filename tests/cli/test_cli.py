@@ -353,6 +353,28 @@ def test_help_lists_every_option_and_the_exit_codes_that_apply(
     assert "--http" in capsys.readouterr().out
 
 
+def test_the_demo_flags_the_readme_and_help_name_are_the_demo_parsers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each ``mcp-tui demo --flag`` the README shows is in ``demo --help``; the main help's
+    command list names the demo's own flags; ``--tour`` says it takes no ``--call`` (refused)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"mcp-tui demo((?: --[\w-]+(?: [^\s#`|-]+)?)+)", readme))
+    flags = {flag for line in shown for flag in re.findall(r"--[\w-]+", line)}
+    assert {"--http", "--tour"} <= flags
+    demo = {o for a in build_demo_parser()._actions for o in a.option_strings}
+    assert flags <= demo, flags - demo
+    assert cli.main(["--help"]) == 0
+    entry = re.search(r"^  demo  .*(?:\n {10}\S.*)*", capsys.readouterr().out, flags=re.M)
+    assert entry is not None
+    line = entry.group()
+    own = {"--http", "--tour"}  # the demo's flags the main parser does not have
+    assert all(flag in line for flag in own), line
+    assert cli.main(["demo", "--help"]) == 0
+    tour = capsys.readouterr().out.split("--tour", 1)[1].split("\n  --", 1)[0]
+    assert "--call" in tour, tour
+
+
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     from mcp_tui import __version__
 
