@@ -28,3 +28,18 @@ class ArmingSettings:
 
 #: The one place the arming delay is set.
 ARMING = ArmingSettings()
+
+
+def armed_since(start: float | None) -> bool:
+    """Something shown at ``start`` (on :data:`ARMING`'s clock; ``None``: not shown yet) has
+    been on screen for the arming delay. Always true with the delay at 0 (arming off)."""
+    if ARMING.delay <= 0:
+        return True
+    return start is not None and ARMING.clock() - start >= ARMING.delay
+
+
+def arming_left(start: float | None) -> float:
+    """Seconds until :func:`armed_since` turns true (the whole delay if not shown yet)."""
+    if start is None:
+        return ARMING.delay
+    return max(0.0, ARMING.delay - (ARMING.clock() - start))

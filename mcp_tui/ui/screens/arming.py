@@ -31,7 +31,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 
-from mcp_tui.ui.arming_delay import ARMING
+from mcp_tui.ui.arming_delay import ARMING, armed_since, arming_left
 from mcp_tui.ui.closing import closing
 from mcp_tui.ui.key_order import KeyInput, SequencedKey
 
@@ -98,15 +98,11 @@ class ArmedScreen(_ScreenBase):
         """The screen has been on screen for the arming delay: accepting acts."""
         if ARMING.delay <= 0:
             return True
-        if not self._shown or self._arming_from is None:
-            return False
-        return ARMING.clock() - self._arming_from >= ARMING.delay
+        return self._shown and armed_since(self._arming_from)
 
     def arming_left(self) -> float:
         """Seconds until :attr:`armed` (0 once armed)."""
-        if self._arming_from is None:
-            return ARMING.delay
-        return max(0.0, ARMING.delay - (ARMING.clock() - self._arming_from))
+        return arming_left(self._arming_from)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Nothing acts before the screen appeared; accepting acts once armed (``None``: the

@@ -144,7 +144,10 @@ class ChatScreen(ChatLog):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "answer":
-            return self._asking is not None
+            if self._asking is None:
+                return False
+            # Run and Always wait for the question to arm (shown, disabled, in the footer).
+            return True if parameters == ("deny",) or self._asking[0].armed else None
         if action in ("new_chat", "resume", "settings"):
             return not self.generating
         return True

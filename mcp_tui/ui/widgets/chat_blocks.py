@@ -19,8 +19,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Button, Static
 
+from mcp_tui.ui.arming_delay import ARMING, armed_since, arming_left
 from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.widgets.text.server_text import ServerText
@@ -120,6 +122,11 @@ class ToolBlock(Vertical):
         self.expanded = False
         self._from_server = False
         self.border_title = "tool call"
+        #: ``ARMING``'s clock when the approval question appeared (``None``: not yet).
+        self._asked_at: float | None = None
+        #: The question has been painted (its arming delay runs from then).
+        self.asked_shown = False
+        self._arming_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(literal_line(self.tool_label, style="bold"), classes="tool-title")
@@ -134,16 +141,71 @@ class ToolBlock(Vertical):
             yield Button("Don't run (n)", id="tool-deny", variant="error", compact=True)
 
     def ask(self) -> None:
-        """Show the approval buttons and focus Run (so y/a/n are not typed into the input)."""
+        """Show the approval buttons and focus Run (so y/a/n are not typed into the input).
+
+        The question arms as a screen that answers a server does (``ui/screens/arming``): a
+        ``y`` or Enter typed while the model was streaming must not run a call that appeared
+        under it. Until it has been on screen for ``ARMING.delay``, Run and Always are disabled
+        (the block holds the focus meanwhile) and :attr:`armed` is false; Don't run acts at once.
+        """
         row = self.query_one(".tool-approval")
         row.display = True
-        row.query_one("#tool-run", Button).focus()
         self.add_class("-asking")
+        self._asked_at = None
+        self.asked_shown = False
+        if armed_since(None):  # arming off
+            self._asked_at = float("-inf")
+            self.asked_shown = True
+            row.query_one("#tool-run", Button).focus()
+        else:
+            for button in self._held_buttons():
+                button.add_class("-arming")
+                button.disabled = True
+            self.focus()
+            self.call_after_refresh(self._question_appeared)
         self.scroll_visible(animate=False)
 
+    @property
+    def armed(self) -> bool:
+        """The question has been on screen for the arming delay: Run and Always act."""
+        return self.asked_shown and armed_since(self._asked_at)
+
+    def _held_buttons(self) -> list[Button]:
+        return [self.query_one(f"#{i}", Button) for i in ("tool-run", "tool-always")]
+
+    def _question_appeared(self) -> None:
+        if not self.is_attached or not self.has_class("-asking"):
+            return
+        self._asked_at = ARMING.clock()
+        self.asked_shown = True
+        self.update_arming()
+
+    def update_arming(self) -> None:
+        """Turn Run and Always live once armed; until then, look again when the delay should
+        be over (tests that drive ``ARMING``'s clock call this)."""
+        if self._arming_timer is not None:
+            self._arming_timer.stop()
+            self._arming_timer = None
+        if not self.is_attached or not self.has_class("-asking") or not self.asked_shown:
+            return
+        if not self.armed:
+            wait = max(arming_left(self._asked_at), 0.05)
+            self._arming_timer = self.set_timer(wait, self.update_arming)
+            return
+        for button in self._held_buttons():
+            if button.has_class("-arming"):
+                button.remove_class("-arming")
+                button.disabled = False
+        if self.has_focus:
+            self.query_one("#tool-run", Button).focus()
+        self.screen.refresh_bindings()
+
     def answer(self, approval: Approval) -> None:
-        """Record the choice (by key or button) and remove the buttons."""
+        """Record the choice (by key or button) and remove the buttons; running the call is
+        held until the question is armed, not running it never is."""
         if not self.has_class("-asking"):
+            return
+        if approval != "deny" and not self.armed:
             return
         self.remove_class("-asking")
         self.query_one(".tool-approval").display = False
@@ -178,6 +240,9 @@ class ToolBlock(Vertical):
         call did not run is not."""
         self.result = text
         self._from_server = from_server
+        if self.has_class("-asking"):  # stopped while asking: the question went with the turn
+            self.remove_class("-asking")
+            self.query_one(".tool-approval").display = False
         self.result_status = status if status in BLOCK_TITLES else "done"
         self.border_title = BLOCK_TITLES.get(status, BLOCK_TITLES["done"])
         self.add_class(f"-{status}")
