@@ -33,6 +33,11 @@ taken effect*, and Ctrl+S acts after all of them.
 - Keys still queued when a sequenced screen closes (typed after the Ctrl+S that sent the form)
   are dropped (:meth:`SequencedScreen.close_keys`): they were typed before the next screen
   appeared, and must not answer it (``screens/arming``).
+
+A priority binding names its action through :func:`after_earlier_keys`: the binding's action is
+``after_keys('accept')``, which :class:`AfterKeysActions` (a base of every sequenced screen) turns
+into ``action_accept`` run by :func:`after_keys`. So a screen has one method per verb: the binding
+defers it here, and a button (whose press is already in key order) calls it directly.
 """
 
 from __future__ import annotations
@@ -49,12 +54,14 @@ from textual.widget import Widget
 from textual.widgets import Button
 
 __all__ = [
+    "AfterKeysActions",
     "KeyInput",
     "KeysHandled",
     "OrderedButton",
     "OrderedKeys",
     "SequencedKey",
     "SequencedScreen",
+    "after_earlier_keys",
     "after_keys",
 ]
 
@@ -208,7 +215,27 @@ class OrderedButton(OrderedKeys, Button):
             await result
 
 
-class SequencedScreen(_ScreenBase):
+def after_earlier_keys(action: str) -> str:
+    """The binding action that runs ``action_<action>`` once the keys typed before it have taken
+    effect (Ctrl+S, Ctrl+R, F2: priority bindings, which Textual runs at once inside the App)."""
+    return f"after_keys({action!r})"
+
+
+class AfterKeysActions(_ScreenBase):
+    """Mixin for a screen with :func:`after_earlier_keys` bindings: ``after_keys('accept')`` runs
+    ``action_accept`` through :func:`after_keys`, and is enabled, disabled or hidden exactly as
+    ``accept`` is (the footer and arming ask ``check_action`` about the action itself)."""
+
+    def action_after_keys(self, action: str) -> None:
+        after_keys(self, getattr(self, f"action_{action}"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "after_keys" and parameters:
+            return self.check_action(str(parameters[0]), ())
+        return super().check_action(action, parameters)
+
+
+class SequencedScreen(AfterKeysActions):
     """Mixin for a screen whose keys are handled one at a time, in arrival order.
 
     Put it first among the bases (``class ElicitationScreen(SequencedScreen, ModalScreen[...])``).

@@ -138,7 +138,7 @@ async def test_shown_or_hidden_is_remembered_for_the_next_form() -> None:
         first = app.screen
         assert isinstance(first, ElicitationScreen)
         await _panel(pilot, first)
-        first.cancel_now()
+        first.cancel_without_asking()
         await wait_until(lambda: not isinstance(app.screen, ElicitationScreen), pilot=pilot)
         app.push_screen(ElicitationScreen(_request()))
         await wait_until(

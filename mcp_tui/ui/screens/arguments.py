@@ -33,7 +33,7 @@ from mcp_tui.schema.arguments.last_sent import Prefill
 from mcp_tui.schema.arguments.nodes import ObjectNode
 from mcp_tui.ui.closing import close_wherever, open_dialog
 from mcp_tui.ui.json_args import parse_arguments
-from mcp_tui.ui.key_order import OrderedButton, SequencedScreen, after_keys
+from mcp_tui.ui.key_order import OrderedButton, SequencedScreen, after_earlier_keys, after_keys
 from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.render import clip
 from mcp_tui.ui.screens.arguments_origin import confirm_restart, has_line, origin_text
@@ -68,10 +68,16 @@ class ArgumentsScreen(SequencedScreen, ModalScreen[dict[str, Any] | None]):
     #: Focus is placed by ``_show_body`` (first field, the editor or Send), never guessed.
     AUTO_FOCUS = ""
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "send", "Send", priority=True, id="arguments.send"),
+        Binding("ctrl+s", after_earlier_keys("send"), "Send", priority=True, id="arguments.send"),
         # Priority, like Ctrl+S: it swaps the body after the keys before it (``after_keys``). Run
         # from a field's own key handling it would remove that field while it is still busy.
-        Binding("f2", "toggle_editor", "Form/JSON", priority=True, id="arguments.toggle_editor"),
+        Binding(
+            "f2",
+            after_earlier_keys("toggle_editor"),
+            "Form/JSON",
+            priority=True,
+            id="arguments.toggle_editor",
+        ),
         Binding("escape", "cancel", "Cancel", id="arguments.cancel"),
         # F3 is one key for both ways; only the way that applies is shown. (Not Ctrl+D: in a
         # text field that deletes the character under the cursor.)
@@ -194,7 +200,7 @@ class ArgumentsScreen(SequencedScreen, ModalScreen[dict[str, Any] | None]):
                     Content(f"{self._verb} (Ctrl+S)"),
                     variant="primary",
                     id="send",
-                    on_press=self.send_now,
+                    on_press=self.action_send,
                 )
                 yield OrderedButton(
                     Content("Cancel (Esc)"), id="cancel", on_press=self.action_cancel
@@ -291,12 +297,9 @@ class ArgumentsScreen(SequencedScreen, ModalScreen[dict[str, Any] | None]):
             self._set_errors(errors)
         return arguments
 
-    def action_send(self) -> None:
-        """Ctrl+S: send once every key typed before it has taken effect."""
-        after_keys(self, self.send_now)
-
-    async def send_now(self) -> None:
-        """Validate and send; on errors, show them and focus the first field in error, so the
+    async def action_send(self) -> None:
+        """Ctrl+S (once every key typed before it has taken effect) or the Send button: validate
+        and send; on errors, show them and focus the first field in error, so the
         keys typed after Ctrl+S go there."""
         if self._sent:
             return
@@ -313,13 +316,13 @@ class ArgumentsScreen(SequencedScreen, ModalScreen[dict[str, Any] | None]):
         if self._sent:
             return
         if not self.changed:
-            self.cancel_now()
+            self.cancel_without_asking()
             return
         from mcp_tui.ui.screens.confirm import ConfirmScreen
 
         def answered(close: bool | None) -> None:
             if close:
-                self.cancel_now()
+                self.cancel_without_asking()
 
         open_dialog(
             self,
@@ -332,7 +335,8 @@ class ArgumentsScreen(SequencedScreen, ModalScreen[dict[str, Any] | None]):
             callback=answered,
         )
 
-    def cancel_now(self) -> None:
+    def cancel_without_asking(self) -> None:
+        """Escape on an untouched form, or a confirmed Escape: close with nothing sent."""
         if not self._sent:
             self._sent = True
             close_wherever(self, None)
@@ -353,14 +357,11 @@ class ArgumentsScreen(SequencedScreen, ModalScreen[dict[str, Any] | None]):
             if self.tree_model is not None:
                 return True
             return self.form_spec is not None and not self.form_spec.is_confirmation
-        return True
+        return super().check_action(action, parameters)
 
-    def action_toggle_editor(self) -> None:
-        """F2: switch between the form and the JSON editor once the keys before it are in."""
-        after_keys(self, self.toggle_editor_now)
-
-    async def toggle_editor_now(self) -> None:
-        """Switch, carrying the values over (the editor's JSON must parse as an object first)."""
+    async def action_toggle_editor(self) -> None:
+        """F2, once the keys before it are in: switch between the form and the JSON editor,
+        carrying the values over (the editor's JSON must parse as an object first)."""
         if self._sent or self._form is None:
             return
         # Only what was typed makes the switched body "changed" (Escape and F3 ask first).
@@ -390,16 +391,16 @@ class ArgumentsScreen(SequencedScreen, ModalScreen[dict[str, Any] | None]):
         if self._sent or self.remembered == remembered:
             return
         if not self.changed:
-            await self._restart_now(remembered)
+            await self._restart_without_asking(remembered)
             return
 
         def answered(replace: bool | None) -> None:
             if replace:
-                self.call_later(self._restart_now, remembered)
+                self.call_later(self._restart_without_asking, remembered)
 
         open_dialog(self, confirm_restart(self.prefill, remembered), callback=answered)
 
-    async def _restart_now(self, remembered: bool) -> None:
+    async def _restart_without_asking(self, remembered: bool) -> None:
         if self._sent:
             return
         self.remembered = remembered
@@ -411,6 +412,6 @@ class ArgumentsScreen(SequencedScreen, ModalScreen[dict[str, Any] | None]):
     async def on_button_pressed(self, event: OrderedButton.Pressed) -> None:
         """A click (keys go through ``on_press`` at once)."""
         if event.button.id == "send":
-            await self.send_now()
+            await self.action_send()
         elif event.button.id == "cancel":
             self.action_cancel()

@@ -39,7 +39,6 @@ from mcp_tui.ui.key_order import (
     OrderedButton,
     SequencedKey,
     SequencedScreen,
-    after_keys,
 )
 from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.request_header import RequestHeader
@@ -185,9 +184,13 @@ class ElicitationScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOut
                         compact=True,
                         on_press=self.action_back,
                     )
-                yield answer_button("accept", id="elicitation-accept", on_press=self.accept_now)
-                yield answer_button("decline", id="elicitation-decline", on_press=self.decline_now)
-                yield answer_button("cancel", id="elicitation-cancel", on_press=self.cancel_now)
+                yield answer_button("accept", id="elicitation-accept", on_press=self.action_accept)
+                yield answer_button(
+                    "decline", id="elicitation-decline", on_press=self.action_decline
+                )
+                yield answer_button(
+                    "cancel", id="elicitation-cancel", on_press=self.cancel_without_asking
+                )
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -199,7 +202,7 @@ class ElicitationScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOut
     # --- the wire ----------------------------------------------------------------------------
 
     def _wire_result(self) -> FormResult | None:
-        """What Ctrl+S sends now: the form's own result (the one :meth:`accept_now` sends)."""
+        """What Ctrl+S sends now: the form's own result (the one :meth:`action_accept` sends)."""
         return self.form.result() if self.form is not None else None
 
     def action_toggle_wire(self) -> None:
@@ -239,17 +242,11 @@ class ElicitationScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOut
     def finished(self) -> bool:
         return self._finished
 
-    def action_accept(self) -> None:
-        """Ctrl+S: accept once the keys typed before it have taken effect."""
-        after_keys(self, self.accept_now)
-
-    def action_decline(self) -> None:
-        """Ctrl+R: decline, after the keys typed before it (a key that closes a drop-down)."""
-        after_keys(self, self.decline_now)
-
-    async def accept_now(self) -> None:
-        """Validate and send (or show the review); with errors, show them and focus the first.
-        Not before the screen is armed (a click on the dimmed button, a key before it turned live).
+    async def action_accept(self) -> None:
+        """Ctrl+S (once the keys typed before it have taken effect: ``key_order``) or the Accept
+        button: validate and send (or show the review); with errors, show them and focus the
+        first. Not before the screen is armed (a click on the dimmed button, a key before it
+        turned live).
         """
         if self._finished or not self.armed:
             return
@@ -269,7 +266,8 @@ class ElicitationScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOut
             return
         self.finish(ElicitationOutcome("accept", result.content))
 
-    def decline_now(self) -> None:
+    def action_decline(self) -> None:
+        """Ctrl+R (after the keys typed before it: a key that closes a drop-down) or the button."""
         self.finish(ElicitationOutcome.decline())
 
     def action_cancel(self) -> None:
@@ -282,13 +280,13 @@ class ElicitationScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOut
         double = len(escapes) >= 2 and escapes[-1] - escapes[-2] < DOUBLE_ESCAPE
         changed = self.form is not None and self.form.touched
         if not (changed or double):
-            self.cancel_now()
+            self.cancel_without_asking()
             return
         from mcp_tui.ui.screens.confirm import ConfirmScreen
 
         def answered(cancel: bool | None) -> None:
             if cancel:
-                self.cancel_now()
+                self.cancel_without_asking()
 
         why = "What you typed will be lost" if changed else "Nothing was typed yet"
         open_dialog(
@@ -303,7 +301,7 @@ class ElicitationScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOut
             callback=answered,
         )
 
-    def cancel_now(self) -> None:
+    def cancel_without_asking(self) -> None:
         """The Cancel button (or a confirmed Escape): cancel without asking."""
         self.finish(ElicitationOutcome.cancel())
 
@@ -364,15 +362,15 @@ class ElicitationScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOut
 
     @on(Button.Pressed, "#elicitation-accept")
     async def _accept_pressed(self) -> None:
-        await self.accept_now()
+        await self.action_accept()
 
     @on(Button.Pressed, "#elicitation-decline")
     def _decline_pressed(self) -> None:
-        self.decline_now()
+        self.action_decline()
 
     @on(Button.Pressed, "#elicitation-cancel")
     def _cancel_pressed(self) -> None:
-        self.cancel_now()
+        self.cancel_without_asking()
 
     @on(Button.Pressed, "#elicitation-back")
     def _back_pressed(self) -> None:

@@ -42,6 +42,7 @@ from mcp_tui.session.sampling import (
 )
 from mcp_tui.session.sampling_bridge import result_json
 from mcp_tui.ui.closing import close_wherever
+from mcp_tui.ui.key_order import AfterKeysActions
 from mcp_tui.ui.literal import literal, literal_text_line
 from mcp_tui.ui.request_header import RequestHeader
 from mcp_tui.ui.sampling_answer import Refusal, ReplyValues, answer
@@ -106,10 +107,12 @@ def parameter_lines(request: SamplingRequest) -> list[str]:
     return lines
 
 
-class SamplingScreen(ArmedScreen, ModalScreen[SamplingOutcome]):
+class SamplingScreen(ArmedScreen, AfterKeysActions, ModalScreen[SamplingOutcome]):
     """Shows one sampling request; dismisses with the :class:`SamplingOutcome` chosen.
 
-    An :class:`ArmedScreen` (the screen's own behaviour); the header and asking the chat's model
+    An :class:`ArmedScreen` (the screen's own behaviour) whose Ctrl+S and Ctrl+R act after the
+    keys typed before them (``AfterKeysActions``: not a sequenced screen, so through the App's
+    queue); the header and asking the chat's model
     are parts it holds (``header``, ``chat_model``).
     """
 
@@ -171,8 +174,8 @@ class SamplingScreen(ArmedScreen, ModalScreen[SamplingOutcome]):
                 yield from self.wire.compose()
             yield Static(id="sampling-status")
             with AnswerBar(id="sampling-buttons"):
-                yield answer_button("accept", id="sampling-accept", on_press=self.accept_now)
-                yield answer_button("decline", id="sampling-decline", on_press=self.decline_now)
+                yield answer_button("accept", id="sampling-accept", on_press=self.action_accept)
+                yield answer_button("decline", id="sampling-decline", on_press=self.action_decline)
                 yield answer_button("cancel", id="sampling-cancel", on_press=self.action_cancel)
         yield KeyFooter()
 
@@ -274,12 +277,6 @@ class SamplingScreen(ArmedScreen, ModalScreen[SamplingOutcome]):
     def finished(self) -> bool:
         return self._finished
 
-    def action_accept(self) -> None:
-        self.app.call_later(self.accept_now)
-
-    def action_decline(self) -> None:
-        self.app.call_later(self.decline_now)
-
     def reply_values(self) -> ReplyValues:
         """The reply's widgets as they are now."""
         tools = bool(self.request.tools)
@@ -295,8 +292,9 @@ class SamplingScreen(ArmedScreen, ModalScreen[SamplingOutcome]):
         """What Ctrl+S sends now, or why nothing: the one computation accept and the wire share."""
         return answer(self.reply_values(), self.request.tools, self._tool_use_id)
 
-    def accept_now(self) -> None:
-        """Send the reply, or say what is missing (nothing typed is lost). Not before armed."""
+    def action_accept(self) -> None:
+        """Ctrl+S or the Accept button: send the reply, or say what is missing (nothing typed is
+        lost). Not before armed."""
         if self._finished or not self.armed:
             return
         outcome = self.outcome_now()
@@ -337,7 +335,7 @@ class SamplingScreen(ArmedScreen, ModalScreen[SamplingOutcome]):
     def _reply_changed(self) -> None:
         self.wire.refresh_answer()
 
-    def decline_now(self) -> None:
+    def action_decline(self) -> None:
         self.finish(SamplingOutcome.decline())
 
     def action_cancel(self) -> None:
@@ -358,11 +356,11 @@ class SamplingScreen(ArmedScreen, ModalScreen[SamplingOutcome]):
 
     @on(Button.Pressed, "#sampling-accept")
     def _accept_pressed(self) -> None:
-        self.accept_now()
+        self.action_accept()
 
     @on(Button.Pressed, "#sampling-decline")
     def _decline_pressed(self) -> None:
-        self.decline_now()
+        self.action_decline()
 
     @on(Button.Pressed, "#sampling-cancel")
     def _cancel_pressed(self) -> None:

@@ -41,7 +41,12 @@ from textual.widgets import Static
 
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.closing import close_wherever
-from mcp_tui.ui.key_order import OrderedButton, OrderedKeys, SequencedScreen, after_keys
+from mcp_tui.ui.key_order import (
+    OrderedButton,
+    OrderedKeys,
+    SequencedScreen,
+    after_earlier_keys,
+)
 from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.request_header import RequestHeader
 from mcp_tui.ui.screen_css import screen_css
@@ -106,7 +111,11 @@ class UrlConsentScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOutc
         *elicitation_bindings(accept="Open & accept"),
         # After a failed open: the same key accepts without opening (the user opens it).
         Binding(
-            ACCEPT_KEY, "accept_unopened", "Accept (open it yourself)", priority=True, id=ACCEPT_ID
+            ACCEPT_KEY,
+            after_earlier_keys("accept_unopened"),
+            "Accept (open it yourself)",
+            priority=True,
+            id=ACCEPT_ID,
         ),
         # A refused URL: Escape declines, as the spec answers refused URLs.
         Binding(CANCEL_KEY, "close_refused", "Close (decline)", id=CANCEL_ID),
@@ -235,7 +244,7 @@ class UrlConsentScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOutc
                     yield answer_button(
                         "accept", id="url-open", word=Content("Open"), on_press=self._open_pressed
                     )
-                yield answer_button("decline", id="url-decline", on_press=self.decline_now)
+                yield answer_button("decline", id="url-decline", on_press=self.action_decline)
                 if verdict.allowed:
                     yield answer_button("cancel", id="url-cancel", on_press=self.action_cancel)
                     yield OrderedButton(
@@ -293,20 +302,15 @@ class UrlConsentScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOutc
         return True
 
     def action_accept(self) -> None:
-        """Ctrl+S: open and accept, once the keys typed before it have taken effect."""
-        after_keys(self, self.accept_now)
-
-    def accept_now(self) -> None:
+        """Ctrl+S (once the keys typed before it have taken effect) or Open: open and accept."""
         if self._finished or not self.verdict.allowed or self._state != "asking" or not self.armed:
             return
         self._set_state("opening", "Opening in your browser…")
         self.run_worker(self._open(), exclusive=True, group="url-open")
 
     def action_accept_unopened(self) -> None:
-        """Ctrl+S after a failed open, once the keys typed before it have taken effect."""
-        after_keys(self, self.accept_unopened_now)
-
-    def accept_unopened_now(self) -> None:
+        """Ctrl+S after a failed open (once the keys typed before it have taken effect) or the
+        Accept button: accept without opening (the person opens it)."""
         if self.verdict.allowed and self._state == "failed" and self.armed:
             self.finish(
                 ElicitationOutcome(
@@ -315,10 +319,7 @@ class UrlConsentScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOutc
             )
 
     def action_decline(self) -> None:
-        """Ctrl+R: decline, once the keys typed before it have taken effect."""
-        after_keys(self, self.decline_now)
-
-    def decline_now(self) -> None:
+        """Ctrl+R (once the keys typed before it have taken effect) or the Decline button."""
         if self._state != "opening":
             self.finish(ElicitationOutcome.decline())
 
@@ -387,14 +388,14 @@ class UrlConsentScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOutc
 
     def _open_pressed(self) -> None:
         if self._state == "failed":
-            self.accept_unopened_now()
+            self.action_accept_unopened()
         else:
-            self.accept_now()
+            self.action_accept()
 
     def on_button_pressed(self, event: OrderedButton.Pressed) -> None:
         presses = {
             "url-open": self._open_pressed,
-            "url-decline": self.decline_now,
+            "url-decline": self.action_decline,
             "url-cancel": self.action_cancel,
             "url-copy": self.action_copy_url,
         }

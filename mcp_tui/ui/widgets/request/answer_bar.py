@@ -2,8 +2,10 @@
 
 One definition so the keys are the same on every screen that answers a server, and the footer and
 the buttons say the same thing. A screen using these bindings implements ``action_accept``,
-``action_decline`` and ``action_cancel``; :func:`answer_button` makes its Accept / Decline /
-Cancel buttons (label with the key, colour, size), so they look alike on every screen.
+``action_decline`` and ``action_cancel`` and has ``key_order.AfterKeysActions`` among its bases
+(Ctrl+S and Ctrl+R run their action once the keys typed before them have taken effect);
+:func:`answer_button` makes its Accept / Decline / Cancel buttons (label with the key, colour,
+size), so they look alike on every screen.
 
 Ctrl+S and Ctrl+R are priority bindings, so they work whatever widget has focus (a select list, a
 filter box). Escape is not: an open drop-down closes on Escape first, and only then does Escape
@@ -22,7 +24,7 @@ from textual.content import Content
 from textual.widgets import Button
 from textual.widgets.button import ButtonVariant
 
-from mcp_tui.ui.key_order import OrderedButton
+from mcp_tui.ui.key_order import OrderedButton, after_earlier_keys
 
 #: Accept: send the form (or consent to open the URL).
 ACCEPT_KEY = "ctrl+s"
@@ -47,8 +49,8 @@ def elicitation_bindings(
 ) -> list[BindingType]:
     """The three shared bindings, with screen-specific footer words (e.g. "Open & accept")."""
     return [
-        Binding(ACCEPT_KEY, "accept", accept, priority=True, id=ACCEPT_ID),
-        Binding(DECLINE_KEY, "decline", decline, priority=True, id=DECLINE_ID),
+        Binding(ACCEPT_KEY, after_earlier_keys("accept"), accept, priority=True, id=ACCEPT_ID),
+        Binding(DECLINE_KEY, after_earlier_keys("decline"), decline, priority=True, id=DECLINE_ID),
         Binding(CANCEL_KEY, "cancel", cancel, id=CANCEL_ID),
     ]
 
