@@ -226,7 +226,7 @@ async def test_a_ctrl_s_handled_after_a_server_form_came_up_sends_the_arguments_
         assert isinstance(arguments, ArgumentsScreen)
         await pilot.press(*"hi")
         got: list[object] = []
-        arguments.action_send()  # queued behind the keys, as a real Ctrl+S is
+        arguments.action_after_keys("send")  # queued behind the keys, as a real Ctrl+S is
         asked = ElicitationScreen(form("a"))
         app.push_screen(asked, callback=got.append)  # the server's form, in between
         await wait_until(lambda: arguments not in app.screen_stack, pilot=pilot)
