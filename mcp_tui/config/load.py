@@ -220,6 +220,7 @@ def _settings(
         rate_limit_count=app.rate_limit.count,
         rate_limit_seconds=app.rate_limit.seconds,
         connect_timeout=app.connect_timeout,
+        arming_delay=app.arming_delay,
         mode=app.mode,
         elicitation=app.elicitation,
         sampling=app.sampling,

@@ -93,6 +93,14 @@ class AppConfig(ConfigModel):
         gt=0,
         description="Seconds a server may take to answer the handshake (like `--connect-timeout`).",
     )
+    arming_delay: float | None = Field(
+        default=None,
+        ge=0,
+        description=(
+            "Seconds a newly shown question ignores its accepting key and button (0: none); "
+            "unset: 0.6."
+        ),
+    )
 
 
 class ChatConfig(ConfigModel):

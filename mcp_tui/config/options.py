@@ -42,6 +42,9 @@ class AppOptions(Struct, frozen=True):
     rate_limit_seconds: float = DEFAULT_RATE_LIMIT.seconds
     #: Seconds a server may take to answer the handshake (``--connect-timeout``).
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
+    #: ``[app] arming_delay``: seconds a newly shown question ignores its accepting key and
+    #: button (``ui/screens/arming``); ``None``: the built-in delay.
+    arming_delay: float | None = None
     #: The chat's model (``[chat]`` in the config, ``mcp-tui chat`` options); ``None``: from the
     #: environment when the chat opens.
     chat: ChatSettings | None = None

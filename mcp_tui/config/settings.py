@@ -38,6 +38,7 @@ class AppSettings(Struct, frozen=True):
     rate_limit_count: int = _RUN.rate_limit_count
     rate_limit_seconds: float = _RUN.rate_limit_seconds
     connect_timeout: float = _RUN.connect_timeout
+    arming_delay: float | None = _RUN.arming_delay
     #: ``[app] mode`` / ``elicitation``: also the defaults for servers given on the command line.
     mode: ProtocolMode = DEFAULT_MODE
     elicitation: ElicitationPolicy = DEFAULT_ELICITATION
@@ -60,6 +61,7 @@ class AppSettings(Struct, frozen=True):
             "rate_limit_seconds": self.rate_limit_seconds,
             "chat": self.chat,
             "connect_timeout": self.connect_timeout,
+            "arming_delay": self.arming_delay,
             "keymap": self.keymap,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})

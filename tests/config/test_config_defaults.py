@@ -35,6 +35,7 @@ APP_DEFAULTS: dict[str, Any] = {
     "rate_limit_count": 10,
     "rate_limit_seconds": 10.0,
     "connect_timeout": 30.0,
+    "arming_delay": None,
     "mode": "auto",
     "elicitation": "ask",
     "sampling": "ask",

@@ -347,3 +347,19 @@ def test_a_root_that_is_not_a_directory_is_named_with_its_line(tmp_path: Path) -
     message = error_of(path)
     assert "line 3" in message and "servers.a.roots[1]" in message
     assert f"'{tmp_path / 'nowhere'}' is not an existing directory" in message
+
+
+def test_the_arming_delay(tmp_path: Path) -> None:
+    """``[app] arming_delay``: seconds, 0 allowed; unset is the built-in; anything else is an
+    error naming the file, the line and the key."""
+    settings = load_config(write(tmp_path, "[app]\narming_delay = 0\n"), {}).settings
+    assert settings.to_options().arming_delay == 0
+    settings = load_config(write(tmp_path, "[app]\narming_delay = 1.5\n"), {}).settings
+    assert settings.to_options().arming_delay == 1.5
+    assert load_config(write(tmp_path, "[app]\n"), {}).settings.to_options().arming_delay is None
+    for bad in ("-0.1", '"0.6"', "true"):
+        message = error_of(
+            write(tmp_path, f"[app]\nreview_before_send = false\narming_delay = {bad}\n")
+        )
+        assert message.startswith(f"Config file {tmp_path / 'config.toml'}"), message
+        assert re.search(r"line 3: app\.arming_delay", message), message

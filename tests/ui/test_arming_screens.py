@@ -168,3 +168,16 @@ async def test_the_retry_question_says_no_at_once(arming_clock: Any) -> None:
         await pilot.press("n")
         await wait_until(lambda: app.answers, pilot=pilot)
     assert app.answers == [False]
+
+
+def test_the_config_sets_the_delay() -> None:
+    """``[app] arming_delay`` (``AppOptions.arming_delay``) is the delay the app's screens use;
+    unset, the built-in stays (here the tests' 0)."""
+    from mcp_tui.config.options import AppOptions
+    from mcp_tui.ui.app import McpTuiApp
+    from mcp_tui.ui.arming_delay import ARMING
+
+    McpTuiApp([], AppOptions())
+    assert ARMING.delay == 0
+    McpTuiApp([], AppOptions(arming_delay=1.5))
+    assert ARMING.delay == 1.5  # the conftest's monkeypatch puts it back after the test

@@ -54,6 +54,7 @@ from mcp_tui.ui.app.requested_call import RequestedCall
 from mcp_tui.ui.app.server_actions import ServerActions
 from mcp_tui.ui.app.waits import WAIT_TICK, WaitKeeper
 from mcp_tui.ui.app_interface import McpApp
+from mcp_tui.ui.arming_delay import ARMING
 from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.messages import (
     ElicitationFinished,
@@ -141,6 +142,8 @@ class McpTuiApp(App[None]):
         self.tour: TourGuide | None = None
         #: Says which bindings a ``[keys]`` entry took a key from, once each.
         self._taken_keys = TakenKeys(self)
+        if options.arming_delay is not None:  # ``[app] arming_delay`` in the config
+            ARMING.delay = options.arming_delay
         if options.keymap:  # ``[keys]`` in the config, checked there (``config/keys.py``)
             self.set_keymap(options.keymap)
         self._update_sub_title()
