@@ -37,6 +37,7 @@ from mcp_tui.session.oauth.authorization import AuthorizationOutcome, Authorizat
 from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.screen_css import screen_css
+from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
@@ -45,10 +46,17 @@ from mcp_tui.url.browser import open_url_async
 log = logging.getLogger(__name__)
 
 
-class OAuthWaitScreen(ModalScreen[AuthorizationOutcome]):
-    """Waits for the redirect of one sign-in; a pasted address also completes it."""
+class OAuthWaitScreen(ArmedScreen, ModalScreen[AuthorizationOutcome]):
+    """Waits for the redirect of one sign-in; a pasted address also completes it.
 
-    AUTO_FOCUS = "#oauth-paste"
+    Armed (``screens/arming``) like the consent before it: a second Enter or Ctrl+S, or text,
+    typed for the consent never lands in the paste box, and "Use pasted address" (the button or
+    Enter in the box) acts only once the screen has been on screen for the arming delay. A
+    paste submitted sooner stays in the box. Escape gives up at once.
+    """
+
+    ARMED_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    ARMED_BUTTONS: ClassVar[tuple[str, ...]] = ("oauth-use",)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel sign-in", id="oauth.cancel"),
     ]
@@ -86,6 +94,9 @@ class OAuthWaitScreen(ModalScreen[AuthorizationOutcome]):
                 yield Button("Cancel  Esc", id="oauth-cancel")
         yield KeyFooter()
 
+    def focus_when_shown(self) -> None:
+        self.query_one("#oauth-paste", Input).focus()
+
     def on_mount(self) -> None:
         for reason in self.request.redirect.refused:
             self._problem(reason)
@@ -114,6 +125,8 @@ class OAuthWaitScreen(ModalScreen[AuthorizationOutcome]):
     @on(Input.Submitted, "#oauth-paste")
     @on(Button.Pressed, "#oauth-use")
     def _use_pasted(self) -> None:
+        if not self.armed:
+            return  # the box keeps what was pasted; Enter works once armed
         field = self.query_one("#oauth-paste", Input)
         if not field.value.strip():
             self._problem("Paste the address your browser ended on first.")
