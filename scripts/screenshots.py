@@ -269,20 +269,20 @@ async def tour(app: McpTuiApp, pilot: Pilot[None], shoot: Callable[[str], None])
 
 def transcript_has(app: McpTuiApp, text: str) -> bool:
     session = app.session
-    return session is not None and any(text in e.full for e in session.transcript.entries)
+    return session is not None and any(text in e.full for e in session.areas.transcript.entries)
 
 
 async def session(app: McpTuiApp, pilot: Pilot[None], shoot: Callable[[str], None]) -> None:
     session = app.session
     assert session is not None
-    session.call_tool("demo", "search_issues", {"query": "forms", "state": "all", "limit": 3})
+    session.calls.call_tool("demo", "search_issues", {"query": "forms", "state": "all", "limit": 3})
     await until(pilot, lambda: transcript_has(app, "structured content"))
-    session.call_tool("demo", "confirm_action", {"action": "publish the release notes"})
+    session.calls.call_tool("demo", "confirm_action", {"action": "publish the release notes"})
     await until(pilot, lambda: isinstance(app.screen, ElicitationScreen))
     await pilot.pause(0.2)
     await pilot.press("ctrl+s")
     await until(pilot, lambda: transcript_has(app, "Confirmed: publish the release notes."))
-    session.call_tool("demo", "list_files", {"folder": "/reports"})
+    session.calls.call_tool("demo", "list_files", {"folder": "/reports"})
     await until(pilot, lambda: isinstance(app.screen, UrlConsentScreen))
     consent = app.screen
     assert isinstance(consent, UrlConsentScreen)
@@ -290,9 +290,9 @@ async def session(app: McpTuiApp, pilot: Pilot[None], shoot: Callable[[str], Non
     await pilot.pause(0.2)
     await pilot.press("ctrl+s")
     await until(pilot, lambda: bool(app.url_waits.waiting))
-    session.call_tool("demo", "long_task", {"duration": 4, "steps": 8})
+    session.calls.call_tool("demo", "long_task", {"duration": 4, "steps": 8})
     await pilot.pause(1.6)
-    session.transcript.scroll_end(animate=False)
+    session.areas.transcript.scroll_end(animate=False)
     await pilot.pause(0.5)
     if wanted("session-waiting"):
         shoot("session-waiting")
@@ -303,7 +303,7 @@ async def session(app: McpTuiApp, pilot: Pilot[None], shoot: Callable[[str], Non
     await until(pilot, lambda: transcript_has(app, "Files in /reports"))
     await until(pilot, lambda: transcript_has(app, "Finished"), 15)
     await pilot.pause(0.3)
-    session.transcript.scroll_end(animate=False)
+    session.areas.transcript.scroll_end(animate=False)
     await pilot.pause(0.5)
     if wanted("session"):
         shoot("session")
