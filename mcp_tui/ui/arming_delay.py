@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 #: How long a newly shown screen ignores its accepting keys and buttons, in seconds: long enough
 #: to be seen (a double press is 0.1-0.3 s apart, a glance at a new screen a few tenths), short
@@ -18,12 +17,21 @@ from dataclasses import dataclass, field
 DEFAULT_ARMING_SECONDS = 0.6
 
 
-@dataclass
 class ArmingSettings:
-    """The arming delay and the clock it is measured with (one instance: :data:`ARMING`)."""
+    """The arming delay and the clock it is measured with (one instance: :data:`ARMING`).
 
-    delay: float = DEFAULT_ARMING_SECONDS
-    clock: Callable[[], float] = field(default=time.monotonic)
+    A plain class, not a dataclass: the app imports it before its first frame, where every
+    dataclass costs its compiled methods (``tests/ui/test_app.py`` counts them)."""
+
+    __slots__ = ("clock", "delay")
+
+    def __init__(
+        self,
+        delay: float = DEFAULT_ARMING_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.delay = delay
+        self.clock = clock
 
 
 #: The one place the arming delay is set.
