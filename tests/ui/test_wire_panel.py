@@ -231,3 +231,26 @@ async def test_url_consent_shows_the_wire_too(size: tuple[int, int]) -> None:
         assert '"url": "https://example.com/login?state=1"' in text
         assert '"elicitationId": "el-1"' in text
         assert screen.has_class("-wire-wide" if size == LARGE else "-wire-over")
+
+
+class PanelHost(App[None]):
+    """A wire panel asked to focus its JSON in the same turn it is mounted, as ``WireSide.fit``
+    does when F6 lays the panel over a narrow form: its children are not composed yet then."""
+
+    def on_mount(self) -> None:
+        panel = WirePanel({"message": "hi", "requestedSchema": {}}, id="wire")
+        self.mount(panel)
+        panel.focus_json()
+
+
+@pytest.mark.anyio
+async def test_the_json_is_focused_even_when_asked_before_the_panel_is_composed() -> None:
+    """Once raised NoMatches ('#wire-received-scroll') and took the app down: a CI run of
+    test_sampling_wire's 80x24 case met it when the refresh came before the panel's compose."""
+    app = PanelHost()
+    async with app.run_test() as pilot:
+        await wait_until(
+            lambda: app.focused is not None and app.focused.id == "wire-received-scroll",
+            pilot=pilot,
+            message="the received JSON focused",
+        )

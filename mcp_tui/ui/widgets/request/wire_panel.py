@@ -192,8 +192,14 @@ class WirePanel(Vertical):
             answer.set_class(bool(self.blocked), "-blocked")
 
     def focus_json(self) -> None:
-        """Focus the received JSON (arrows, Page Up/Down scroll it)."""
-        self.query_one("#wire-received-scroll", VerticalScroll).focus()
+        """Focus the received JSON (arrows, Page Up/Down scroll it). Asked for in the turn the
+        panel is mounted (F6 over a narrow form), its children may not be composed yet: then
+        once they are, after the panel's own first refresh."""
+        scroll = self.query("#wire-received-scroll")
+        if scroll:
+            scroll.first().focus()
+        elif self.is_attached:
+            self.call_after_refresh(self.focus_json)
 
     def plain(self) -> str:
         """The panel as text (tests, screen readers)."""
