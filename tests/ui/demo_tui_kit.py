@@ -100,7 +100,13 @@ async def demo_app(
     marker = uuid.uuid4().hex
     log = tmp_path / "traffic.jsonl"
     call = ToolCallRequest(tool, dict(arguments or {})) if tool else None
-    options = AppOptions(call=call, traffic_log=log, stderr_log=tmp_path / "stderr.log", tour=tour)
+    # The tour test answers ~11 forms in a few seconds: more than the flood guard's 10 requests
+    # in 10 s (AppOptions.rate_limit_count), which then cancels the rest. The guard has tests of
+    # its own; here it is raised so a fast machine does not trip it (a slow one never did).
+    limit = {"rate_limit_count": 100} if tour else {}
+    options = AppOptions(
+        call=call, traffic_log=log, stderr_log=tmp_path / "stderr.log", tour=tour, **limit
+    )
     app = McpTuiApp([demo_spec(mode, marker)], options)
     async with app.run_test(size=size) as pilot:
         entry = app.entries["demo"]

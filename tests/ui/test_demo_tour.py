@@ -20,6 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from demo_tui_kit import (
+    ERAS,
     DemoRun,
     answers,
     clear_and_type,
@@ -113,23 +114,7 @@ def accepted(content: dict[str, object]) -> dict[str, object]:
     return {"action": "accept", "content": content}
 
 
-@pytest.mark.parametrize(
-    "era",
-    [
-        "2025-11-25",
-        pytest.param(
-            "2026-07-28",
-            # Known defect, open: passed all afternoon (CI 14:27 UTC), then from 14:37 UTC failed
-            # every run on the same code: after step 9's first form is answered the second
-            # ("May we follow up") never opens in the tour, while `demo --mode 2026-07-28 --call
-            # quick_survey` asks both (with and without the wire). Something the tour carries
-            # from steps 1-8 or a time dependency; not strict, so a pass shows as XPASS.
-            marks=pytest.mark.xfail(
-                strict=False, reason="step 9's second form lost in the tour, see note"
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("era", list(ERAS))
 async def test_the_tour_runs_from_start_to_end(
     tmp_path: Path, era: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
