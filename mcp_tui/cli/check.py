@@ -192,7 +192,7 @@ def _file_servers(
     if ns.call is not None:
         raise UsageError("--run and --call are two ways to make calls: give one of them.")
     from mcp_tui.cli.runtests import load_all
-    from mcp_tui.headless.testplan import server_spec
+    from mcp_tui.headless.file_server import server_spec
 
     loaded = load_all(ns.run)
     return [server_spec(f, environ) for f in loaded], tuple(loaded)

@@ -89,8 +89,9 @@ def run_tests(
 ) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    from mcp_tui.headless.testplan import plan_file, server_spec
+    from mcp_tui.headless.file_server import server_spec
     from mcp_tui.testbench.answer_vars import expand_answer_variables
+    from mcp_tui.testbench.plan import plan_file
 
     loaded = [expand_answer_variables(f, environ) for f in load_all(paths)]
     match = selected if callable(selected) else (lambda _: True)
@@ -109,9 +110,12 @@ def run_tests(
 
     import anyio
 
-    from mcp_tui.headless import testreport
-    from mcp_tui.headless.testrun import CaseResult, run_plans
+    from mcp_tui.headless.testrun import run_plans
     from mcp_tui.process.startup import resume_collector
+    from mcp_tui.testbench import report as testreport
+    from mcp_tui.testbench.json_report import write_json
+    from mcp_tui.testbench.junitxml import write_junit
+    from mcp_tui.testbench.result import CaseResult
 
     resume_collector()
     report = err if json_output else out
@@ -135,14 +139,14 @@ def run_tests(
             traffic.close()
     seconds = time.perf_counter() - started
     if update:
-        from mcp_tui.headless.testupdate import update_snapshots
+        from mcp_tui.testbench.update import update_snapshots
 
         results = update_snapshots(results, report)
     testreport.print_summary(results, seconds, report)
     if junit is not None:
-        testreport.write_junit(results, seconds, junit)
+        write_junit(results, seconds, junit)
     if json_output:
-        testreport.write_json(results, seconds, out)
+        write_json(results, seconds, out)
     if any(r.status == "error" for r in results):
         return EXIT_CONNECTION
     if any(r.bad for r in results):

@@ -14,11 +14,13 @@ from typing import Any
 
 from mcp_tui.check import Listing
 from mcp_tui.config.servers import ServerSpec
-from mcp_tui.headless.testrun import CasePlan, CaseResult, FilePlan, run_plans
+from mcp_tui.headless.testrun import run_plans
 from mcp_tui.session.era import needed_era
 from mcp_tui.session.events import CallOutcome, ContentItem
 from mcp_tui.testbench.load import LoadedFile
 from mcp_tui.testbench.model import Era
+from mcp_tui.testbench.plan import CasePlan, FilePlan
+from mcp_tui.testbench.result import CaseResult
 
 ERAS: tuple[Era, ...] = ("2025-11-25", "2026-07-28")
 

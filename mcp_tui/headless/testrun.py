@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
 
 import anyio
 import msgspec
@@ -25,12 +23,10 @@ from mcp_tui.headless.run import NO_RATE_LIMIT
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.head_start import HeadStart
 from mcp_tui.session.traffic import TrafficLog
-from mcp_tui.testbench.compare import Failure, check
-from mcp_tui.testbench.load import LoadedFile
-from mcp_tui.testbench.model import Case, Era
-from mcp_tui.testbench.observed import Observed
-
-Status = Literal["passed", "failed", "error", "skipped", "xfailed", "xpassed"]
+from mcp_tui.testbench.compare import check
+from mcp_tui.testbench.model import Era
+from mcp_tui.testbench.plan import CasePlan, FilePlan
+from mcp_tui.testbench.result import CaseResult, Status
 
 #: The connection mode that gives each era.
 MODE_OF_ERA: dict[Era, ProtocolMode] = {
@@ -38,54 +34,6 @@ MODE_OF_ERA: dict[Era, ProtocolMode] = {
     "2025-11-25": "legacy",
     "2026-07-28": "2026-07-28",
 }
-
-
-@dataclass(frozen=True)
-class CasePlan:
-    """One case on one era."""
-
-    file: LoadedFile
-    index: int
-    era: Era
-    #: Why it does not run (``skip`` in the file, or an era it excludes); ``None``: it runs.
-    skip_reason: str | None = None
-
-    @property
-    def skip(self) -> str | None:
-        return self.case.skip or self.skip_reason
-
-    @property
-    def case(self) -> Case:
-        return self.file.model.case[self.index]
-
-    @property
-    def id(self) -> str:
-        return f"{self.file.path}::{self.case.name}[{self.era}]"
-
-
-@dataclass(frozen=True)
-class FilePlan:
-    """A file's server (its spec without a mode) and the cases chosen to run."""
-
-    file: LoadedFile
-    spec: ServerSpec
-    cases: tuple[CasePlan, ...]
-    connect_timeout: float = 30.0
-
-
-@dataclass
-class CaseResult:
-    plan: CasePlan
-    status: Status
-    failures: list[Failure] = field(default_factory=list)
-    observed: Observed | None = None
-    #: Why the case could not run (``error``) or was skipped.
-    message: str | None = None
-    seconds: float = 0.0
-
-    @property
-    def bad(self) -> bool:
-        return self.status in ("failed", "error", "xpassed")
 
 
 async def run_plans(

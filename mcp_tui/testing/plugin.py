@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     from anyio.from_thread import BlockingPortal
 
     from mcp_tui.config.servers import ServerSpec
-    from mcp_tui.headless.testrun import CasePlan, CaseResult, Session
+    from mcp_tui.headless.testrun import Session
+    from mcp_tui.testbench.plan import CasePlan
+    from mcp_tui.testbench.result import CaseResult
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -68,8 +70,9 @@ class McpTestFile(pytest.File):
     loaded: LoadedFile | None = None
 
     def collect(self) -> Iterator[pytest.Item]:
-        from mcp_tui.headless.testplan import plan_file, server_spec
+        from mcp_tui.headless.file_server import server_spec
         from mcp_tui.testbench.answer_vars import expand_answer_variables
+        from mcp_tui.testbench.plan import plan_file
 
         try:
             # ``${VAR}`` in answers (a secret "Save as a test" did not write), as mcp-tui test.
@@ -167,7 +170,7 @@ class McpTestItem(pytest.Item):
             raise _CaseFailed(result)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
-        from mcp_tui.headless.testreport import failure_report
+        from mcp_tui.testbench.report import failure_report
 
         if isinstance(excinfo.value, _CaseFailed):
             return "\n".join(failure_report(excinfo.value.result))

@@ -1,22 +1,22 @@
-"""From loaded test files to what runs: each file's server spec and the cases (and eras) chosen.
+"""The server a test file names, as a spec the runner can connect to.
 
-Everything that can be wrong with a file is found here, before any server starts: a ``${VAR}``
-that is not set, a config server that does not exist. ``--era`` replaces a file's default eras;
-a case that names its own eras keeps them, and is skipped (saying why) on an era it excludes.
+Everything that can be wrong with a file's ``[server]`` is found here, before any server starts: a
+``${VAR}`` that is not set, a config server that does not exist (the error names the file, line
+and key). It sits beside the runner rather than in ``testbench/`` because ``demo = true`` is the
+bundled demo server's own command line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping
 
 from mcp_tui.config.load import load_config
 from mcp_tui.config.located import load_located_config
 from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.errors import ConfigError
-from mcp_tui.headless.testrun import CasePlan, FilePlan
 from mcp_tui.testbench.load import LoadedFile, TestFileError, expand_server
-from mcp_tui.testbench.model import Era, ServerDecl
+from mcp_tui.testbench.model import ServerDecl
+from mcp_tui.testbench.plan import file_stem
 
 
 def server_spec(loaded: LoadedFile, environ: Mapping[str, str]) -> ServerSpec:
@@ -72,34 +72,3 @@ def _config_server(loaded: LoadedFile, decl: ServerDecl, environ: Mapping[str, s
             "config" if decl.config is not None and "does not exist" in str(exc) else "name",
             str(exc),
         ) from None
-
-
-def file_stem(path: Path) -> str:
-    name = path.name
-    for suffix in (".mcptest.toml", ".mcptest.json", ".toml", ".json"):
-        name = name.removesuffix(suffix)
-    return name or "server"
-
-
-def plan_file(
-    loaded: LoadedFile,
-    spec: ServerSpec,
-    *,
-    eras: Sequence[Era] | None = None,
-    selected: Callable[[str], bool] = lambda _: True,
-) -> FilePlan:
-    """The cases of one file to run, each on each of its eras, in file order."""
-    model = loaded.model
-    cases: list[CasePlan] = []
-    for index, case in enumerate(model.case):
-        own = case.eras
-        for era in eras if eras else model.eras_of(case):
-            plan = CasePlan(loaded, index, era)
-            if not selected(plan.id):
-                continue
-            if eras and own is not None and era not in own:
-                why = f"runs on {', '.join(own)} only"
-                plan = CasePlan(loaded, index, era, skip_reason=why)
-            cases.append(plan)
-    timeout = model.server_decl.connect_timeout
-    return FilePlan(loaded, spec, tuple(cases), connect_timeout=timeout)

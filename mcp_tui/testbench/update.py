@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from mcp_tui.config.text import KeyPath, format_key_path
-from mcp_tui.headless.testrun import CaseResult
 from mcp_tui.testbench.compare import Failure
+from mcp_tui.testbench.result import CaseResult
 from mcp_tui.testbench.writer import set_values
 
 

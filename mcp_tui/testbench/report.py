@@ -1,0 +1,96 @@
+"""What ``mcp-tui test`` prints: a line per case as it ends, then a summary where each failure
+shows what was expected and what came (a diff, the requests and answers of the call), never a
+stack trace. The CI formats read the same records: ``junitxml.py`` (``--junit-xml``) and
+``json_report.py`` (``--json``).
+
+Every string that came from a server (result text, messages, errors, stderr) goes through
+``untrusted.visible`` before it is printed, line by line, so a test run cannot drive the terminal
+or a CI log.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import TextIO
+
+from mcp_tui.testbench.compare import diff_text
+from mcp_tui.testbench.result import CaseResult
+from mcp_tui.untrusted import one_line, visible
+
+_LABEL = {
+    "passed": "PASS ",
+    "failed": "FAIL ",
+    "error": "ERROR",
+    "skipped": "SKIP ",
+    "xfailed": "XFAIL",
+    "xpassed": "XPASS",
+}
+#: At most this many lines of one diff or transcript in the summary.
+MAX_LINES = 60
+
+
+def progress_line(result: CaseResult) -> str:
+    took = f" ({result.seconds:.2f} s)" if result.seconds else ""
+    why = f" - {one_line(result.message, limit=100)}" if result.status == "skipped" else ""
+    return f"{_LABEL[result.status]} {one_line(result.plan.id, limit=400)}{took}{why}"
+
+
+def failure_report(result: CaseResult) -> list[str]:
+    """The lines that explain one case that did not pass."""
+    plan = result.plan
+    where = plan.file.where("case", plan.index)
+    heading = f"{_LABEL[result.status]} {where} {one_line(plan.case.name)} [{plan.era}]"
+    lines = [heading]
+    if result.status == "error":
+        lines += [f"  {visible(line, limit=500)}" for line in (result.message or "").splitlines()]
+        return lines
+    if result.status == "xpassed":
+        lines.append(
+            f"  expected to fail ({one_line(plan.case.xfail)}), but every expectation held"
+        )
+    seen = result.observed
+    for failure in result.failures:
+        key = ("case", plan.index, "expect", *failure.key)
+        line = plan.file.line_of(*key)
+        at = f" (line {line})" if line is not None else ""
+        lines.append(f"  - {visible(failure.summary, limit=300, keep_newlines=False)}{at}")
+        diff = diff_text(failure.expected, failure.got, diffable=failure.diffable)
+        lines += _cut([f"      {visible(d, limit=500, keep_newlines=False)}" for d in diff])
+    if seen is not None:
+        call = f"{plan.case.kind} {plan.case.target}"
+        era = f", protocol {seen.protocol_version}" if seen.protocol_version else ""
+        took = f"{seen.outcome} in {seen.seconds:.2f} s{era}"
+        lines.append(f"  call: {one_line(call, limit=300)} -> {took}")
+        if seen.error:
+            lines.append(f"  error: {visible(seen.error, limit=1000, keep_newlines=False)}")
+        if seen.transcript:
+            lines.append("  requests and answers:")
+            lines += _cut(
+                [f"    {line.removeprefix('mcp-tui: ')}" for line in seen.transcript.splitlines()]
+            )
+    return lines
+
+
+def _cut(lines: list[str]) -> list[str]:
+    if len(lines) <= MAX_LINES:
+        return lines
+    return [*lines[:MAX_LINES], f"      ... {len(lines) - MAX_LINES} more lines"]
+
+
+def counts(results: Sequence[CaseResult]) -> str:
+    tally: Counter[str] = Counter(r.status for r in results)
+    order = ("passed", "failed", "error", "xfailed", "xpassed", "skipped")
+    return ", ".join(f"{tally[s]} {s}" for s in order if tally[s]) or "no cases"
+
+
+def print_summary(results: Sequence[CaseResult], seconds: float, out: TextIO) -> None:
+    bad = [r for r in results if r.bad]
+    if bad:
+        print("", file=out)
+        print(f"==== {len(bad)} case(s) did not pass " + "=" * 40, file=out)
+        for result in bad:
+            print("", file=out)
+            print("\n".join(failure_report(result)), file=out)
+    print("", file=out)
+    print(f"{counts(results)} in {seconds:.2f} s", file=out, flush=True)
