@@ -4,7 +4,8 @@
 not hold, each a :class:`Failure` with the key it was written under (so the report can name its
 line), what was expected and what came. :func:`diff_text` turns the two into something a person
 reads at a glance: a unified diff for multi-line text and JSON, the two values side by side for
-short ones.
+short ones. Every JSON value (``structured``, a pointer's value, a ``requestedSchema``) is compared
+with :func:`~mcp_tui.testbench.json_equal.json_equal`, never Python's ``==`` (``True == 1``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_tui.testbench.json_equal import json_equal
 from mcp_tui.testbench.model import ElicitationExpect, Expect, SamplingExpect
 from mcp_tui.testbench.observed import Observed, SeenElicitation, SeenSampling
 
@@ -142,7 +144,9 @@ def _text(expect: Expect, seen: Observed) -> list[Failure]:
 
 def _structured(expect: Expect, seen: Observed) -> list[Failure]:
     out: list[Failure] = []
-    if expect.has_structured and (not seen.has_structured or seen.structured != expect.structured):
+    if expect.has_structured and (
+        not seen.has_structured or not json_equal(seen.structured, expect.structured)
+    ):
         got = seen.structured if seen.has_structured else "(no structuredContent)"
         out.append(Failure(("structured",), "structuredContent differs", expect.structured, got))
     for pointer, wanted in (expect.pointers or {}).items():
@@ -157,20 +161,13 @@ def _structured(expect: Expect, seen: Observed) -> list[Failure]:
                     diffable=False,
                 )
             )
-        elif not _same(found, wanted):
+        elif not json_equal(found, wanted):
             out.append(
                 Failure(
                     ("pointers", pointer), f"structuredContent differs at {pointer}", wanted, found
                 )
             )
     return out
-
-
-def _same(a: Any, b: Any) -> bool:
-    """JSON equality: ``1 == 1.0`` but ``True != 1``."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    return bool(a == b)
 
 
 def resolve_pointer(doc: Any, pointer: str) -> Any:
@@ -272,7 +269,9 @@ def _elicitation(i: int, want: ElicitationExpect, got: SeenElicitation) -> list[
         fail("message_regex", "the message does not match", want.message_regex, got.message, False)
     if want.url_regex is not None and not re.search(want.url_regex, got.url or ""):
         fail("url_regex", "the URL does not match", want.url_regex, got.url or "(no URL)", False)
-    if want.schema_ is not None and want.schema_ != got.schema:
+    if want.schema_ is not None and (
+        got.schema is None or not json_equal(want.schema_, got.schema)
+    ):
         fail("schema", "the requestedSchema differs", want.schema_, got.schema)
     if want.action is not None and want.action != got.action:
         fail("action", "answered otherwise", want.action, got.action, False)

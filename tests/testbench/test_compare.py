@@ -161,3 +161,29 @@ def test_json_equality_keeps_booleans_apart_from_numbers() -> None:
 def test_a_missing_structured_content_is_said_so() -> None:
     [failure] = check(_expect(structured={"a": 1}), Observed(outcome="ok", text="hi"))
     assert failure.got == "(no structuredContent)"
+
+
+def test_every_snapshot_compares_as_json_at_every_depth() -> None:
+    """``{ ok = 1, flags = [0, 1] }`` is not ``{"ok": true, "flags": [false, true]}``: not as a
+    ``structured`` snapshot, not as a pointer's container value, not in a requestedSchema."""
+    seen = Observed(
+        outcome="ok",
+        structured={"ok": True, "flags": [False, True], "n": 2},
+        has_structured=True,
+        elicitations=(
+            SeenElicitation(
+                "form", "m", {"type": "object", "properties": {"a": {"default": True}}}
+            ),
+        ),
+    )
+    wrong_structured = {"ok": 1, "flags": [0, 1], "n": 2}
+    [failure] = check(_expect(structured=wrong_structured), seen)
+    assert failure.key == ("structured",)
+    [failure] = check(_expect(pointers={"/flags": [0, 1]}), seen)
+    assert failure.key == ("pointers", "/flags")
+    wrong_schema = {"type": "object", "properties": {"a": {"default": 1}}}
+    [failure] = check(_expect(elicitations=[{"schema": wrong_schema}]), seen)
+    assert failure.key == ("elicitations", 0, "schema")
+    # and 1 is 1.0 everywhere, key order ignored
+    assert check(_expect(structured={"n": 2.0, "flags": [False, True], "ok": True}), seen) == []
+    assert check(_expect(pointers={"": {"n": 2.0, "flags": [False, True], "ok": True}}), seen) == []
