@@ -300,7 +300,10 @@ def _add_tui_options(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         type=Path,
         help="restart the stdio servers when a file under PATH (a file or a directory) changes, "
-        "keeping the catalog's place; `a` then calls the last tool again; repeatable",
+        "keeping the catalog's place; `a` then calls the last tool again; repeatable. What "
+        "mcp-tui writes itself never restarts them (--log, --stderr-log, --save-answers, "
+        "--record, test files, exports), nor .git, __pycache__, virtualenvs, caches or editors' "
+        "swap files",
     )
     group.add_argument(
         "--stderr-log",

@@ -49,7 +49,8 @@ def run_test_command(args: Sequence[str], environ: Mapping[str, str]) -> int:
     if ns.watch:
         from mcp_tui.cli.testwatch import watch_tests
 
-        return watch_tests(run, ns.paths or ["."], ns.watch_path)
+        own = [p for p in (ns.junit_xml, ns.log) if p is not None]
+        return watch_tests(run, ns.paths or ["."], ns.watch_path, own=own)
     return run()
 
 

@@ -109,7 +109,9 @@ def build_test_parser() -> ArgumentParser:
     parser.add_argument(
         "--watch",
         action="store_true",
-        help="run again each time a test file or the server's source changes, until Ctrl+C",
+        help="run again each time a test file or the server's source changes, until Ctrl+C "
+        "(not for the --junit-xml and --log files, .git, __pycache__, virtualenvs, caches or "
+        "editors' swap files)",
     )
     parser.add_argument(
         "--watch-path",

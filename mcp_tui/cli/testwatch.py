@@ -69,10 +69,12 @@ def watch_tests(
     watch_paths: Sequence[Path],
     *,
     out: TextIO | None = None,
+    own: Sequence[Path] = (),
     changes: Callable[[Sequence[Path]], Iterable[tuple[Path, ...]]] | None = None,
 ) -> int:
     """Run, then run again after each burst of changes, until Ctrl+C (``KeyboardInterrupt``,
-    which ``mcp-tui`` turns into exit 130). ``changes``: the watcher (a test's stand-in)."""
+    which ``mcp-tui`` turns into exit 130). ``own``: the files each run writes (``--junit-xml``,
+    ``--log``), never a change. ``changes``: the watcher (a test's stand-in)."""
     out = out or sys.stdout
     roots = [Path(p) for p in paths]
     sources, notes = (list(watch_paths), []) if watch_paths else server_source_dirs(paths)
@@ -80,9 +82,12 @@ def watch_tests(
     missing = [p for p in watched if not p.exists()]
     if missing:
         raise TestFileError(f"--watch-path {missing[0]}: no such file or directory.")
-    from mcp_tui.process.watch import changed_text, watch_files_sync
+    from mcp_tui.process.watch import OwnFiles, changed_text, watch_files_sync
 
-    bursts = iter(changes(watched) if changes is not None else watch_files_sync(watched))
+    if changes is None:
+        bursts = iter(watch_files_sync(watched, own=OwnFiles(own)))
+    else:
+        bursts = iter(changes(watched))
     next(bursts, None)  # the watches are in place: a change during the first run is seen
     _run_once(run, out)
     for note in notes:

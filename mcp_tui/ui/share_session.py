@@ -144,11 +144,16 @@ def _summary(message: Any, event: TrafficRecorded, asked: dict[tuple[str, str, s
     return f"{answered} {kind}{shown}".strip()
 
 
+#: The files an export writes beside ``base``.
+EXPORT_SUFFIXES = (".html", ".md", ".svg")
+
+
 def write_export(base: Path, session: SharedSession, svg: str | None) -> list[Path]:
     """Write ``base.html``, ``base.md`` (and ``base.svg`` when given); the paths written."""
     base.parent.mkdir(parents=True, exist_ok=True)
     written = []
-    for suffix, body in ((".html", to_html(session)), (".md", to_markdown(session)), (".svg", svg)):
+    bodies = (to_html(session), to_markdown(session), svg)
+    for suffix, body in zip(EXPORT_SUFFIXES, bodies, strict=True):
         if body is None:
             continue
         path = base.with_name(base.name + suffix)

@@ -138,3 +138,49 @@ async def test_a_changed_server_file_restarts_the_server_and_a_calls_again(
             message="the call again, answered by the edited server",
         )
         assert app.entries["w"].state is ConnectionState.READY
+
+
+async def test_what_mcp_tui_writes_under_the_watched_folder_restarts_nothing(
+    tmp_path: Path,
+) -> None:
+    """``mcp-tui --watch . --log traffic.jsonl --record ... -- python server.py``: the traffic
+    log grows with every message and the call's test case is saved under the watched folder;
+    only the edit of ``server.py`` restarts the server, and the transcript names it alone."""
+    source = tmp_path / "server.py"
+    source.write_text(SERVER.replace("{extra}", ""))
+    spec = ServerSpec("w", StdioTarget(sys.executable, (str(source),), cwd=str(tmp_path)))
+    record = tmp_path / "tests" / "mcp" / "w.mcptest.toml"
+    options = AppOptions(
+        stderr_log=tmp_path / "w.stderr.log",
+        traffic_log=tmp_path / "traffic.jsonl",
+        record=record,
+        watch=(tmp_path,),
+    )
+    app = McpTuiApp([spec], options)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(lambda: catalog_has(app, "w", "beta"), 30, pilot=pilot)
+        watch = app.server_actions._watch
+        assert watch is not None
+        await wait_until(lambda: watch.armed, 20, pilot=pilot, message="the watcher started")
+        tree = session_of(app).query_one(CatalogTree)
+        await cursor_on(pilot, tree, lambda: tree_node(app, "w", "beta"), "w/beta")
+        await pilot.press("enter")
+        form = await wait_until(lambda: mounted_screen(app, ArgumentsScreen), pilot=pilot)
+        await pilot.press("ctrl+s")
+        await wait_until(lambda: form not in app.screen_stack, pilot=pilot)
+        await wait_until(
+            lambda: record.exists() and "BETA_ANSWER" in record.read_text(),
+            20,
+            pilot=pilot,
+            message="the call saved as a test case",
+        )
+        old = app.entries["w"].connection
+
+        write_atomically(source, SERVER.replace("{extra}", GAMMA))
+        await wait_until(
+            lambda: catalog_has(app, "w", "gamma"), 30, pilot=pilot, message="gamma listed"
+        )
+        assert app.entries["w"].connection is not old
+        restarts = [line for line in transcript_text(app).splitlines() if "(--watch)" in line]
+        assert restarts == ["ℹ w: server.py changed: restarting the server (--watch)"], restarts
+        assert watch.restarts == 1

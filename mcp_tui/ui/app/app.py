@@ -378,6 +378,9 @@ class McpTuiApp(App[None]):
     def stderr_log_path(self, server: str) -> Path | None:
         return self.connections.stderr_log_path(server)
 
+    def wrote(self, path: Path) -> None:
+        self.server_actions.wrote(path)
+
     def reconnect(self, server: str) -> None:
         self.server_actions.reconnect(server)
 

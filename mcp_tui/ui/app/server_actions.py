@@ -15,6 +15,7 @@ palette (:class:`~mcp_tui.ui.app_interface.McpApp`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from textual.app import App
@@ -53,10 +54,22 @@ class ServerActions:
         self._watch: ServerWatch | None = None
 
     def start_watching(self) -> None:
-        """``--watch``: restart the stdio servers when a watched file changes."""
+        """``--watch``: restart the stdio servers when a watched file changes, but never for a
+        file mcp-tui writes itself (``process/watch.py``): the ``--log``, ``--save-answers``,
+        ``--record`` and stderr log files, and those it writes later (:meth:`wrote`)."""
         if self.options.watch and self._watch is None and not self._connections.quitting:
-            self._watch = ServerWatch(self.options.watch, self.restart_after_change, self._warn)
+            options = self.options
+            own = [options.traffic_log, options.save_answers, options.record, options.theme_file]
+            own += [self._connections.stderr_log_path(name) for name in self.entries]
+            self._watch = ServerWatch(
+                self.options.watch, self.restart_after_change, self._warn, own=own
+            )
             self._watch.start()
+
+    def wrote(self, path: Path) -> None:
+        """mcp-tui is about to write ``path`` (an export, a test saved): not a change to watch."""
+        if self._watch is not None:
+            self._watch.own.add(path)
 
     async def stop_watching(self) -> None:
         watch, self._watch = self._watch, None

@@ -8,7 +8,8 @@ gone or changed, and ``a`` calls the last tool again with the same values.
 The restart is the ``R`` reconnect (``ServerActions.restart_after_change``), one server after the
 other, awaited before the next burst is taken: changes that arrive meanwhile are held by the
 watcher and make one more restart after it, never two restarts racing on one server. A URL
-server is not restarted (its process is not ours).
+server is not restarted (its process is not ours). What mcp-tui writes itself (its logs, the
+answers and test files, exports) is never a change (``own``, ``process/watch.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -29,9 +30,18 @@ class ServerWatch:
     """Watches ``paths`` while the app runs and calls ``restart`` once per burst of changes."""
 
     def __init__(
-        self, paths: Sequence[Path], restart: Restart, failed: Callable[[str], None]
+        self,
+        paths: Sequence[Path],
+        restart: Restart,
+        failed: Callable[[str], None],
+        *,
+        own: Iterable[Path | None] = (),
     ) -> None:
+        from mcp_tui.process.watch import OwnFiles
+
         self.paths = tuple(paths)
+        #: The files mcp-tui writes: never a restart (the app adds to it as it writes more).
+        self.own = OwnFiles(own)
         self._restart = restart
         self._failed = failed
         self._task: asyncio.Task[None] | None = None
@@ -60,7 +70,7 @@ class ServerWatch:
         from mcp_tui.process.watch import changed_text, watch_files
 
         try:
-            async for files in watch_files(self.paths, armed=self._armed):
+            async for files in watch_files(self.paths, armed=self._armed, own=self.own):
                 await self._restart(changed_text(files, self.paths))
                 self.restarts += 1
         except asyncio.CancelledError:

@@ -283,6 +283,9 @@ class ChatScreen(ChatLog):
             self.notify("Nothing to export yet.", severity="warning")
             return
         target = (self._file.path if self._file else Path("conversation.jsonl")).with_suffix(".md")
+        wrote = getattr(self.app, "wrote", None)
+        if callable(wrote):  # ``--watch`` leaves it out
+            wrote(target)
         try:
             target.write_text(to_markdown(None, self.conversation.history), encoding="utf-8")
         except OSError as exc:

@@ -127,13 +127,17 @@ def open_export(app: App[Any], history: CallHistory, shared: Callable[[], Shared
     and traffic) is gathered when the files are written. ``history`` gives the secrets masked."""
     import html
 
-    from mcp_tui.ui.share_session import default_base, write_export
+    from mcp_tui.ui.share_session import EXPORT_SUFFIXES, default_base, write_export
 
     svg: str | None = app.export_screenshot(title="mcp-tui")
     for secret in sorted(history.secrets, key=len, reverse=True):
         svg = svg.replace(html.escape(secret), "••••••") if svg else svg
 
     def write(base: Path) -> list[Path]:
+        wrote = getattr(app, "wrote", None)
+        for suffix in EXPORT_SUFFIXES:  # before writing: ``--watch`` sees the event after
+            if callable(wrote):
+                wrote(base.with_name(base.name + suffix))
         return write_export(base, shared(), svg)
 
     def written(paths: list[Path] | None) -> None:
