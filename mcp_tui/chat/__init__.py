@@ -1,4 +1,4 @@
-"""Chat with a model: the optional ``chat`` extra (``pip install 'mcp-tui[chat]'``).
+"""Chat with a model: the optional ``chat`` extra (``pip install 'mcp-tui-client[chat]'``).
 
 A conversation in which a model calls the servers' tools, and every elicitation, URL consent and
 sampling request those tools make opens the same screens as a call made by hand. This package is the
@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib.util
 
 #: What the chat needs beyond the base install, for the message shown when it is missing.
-INSTALL_HINT = "pip install 'mcp-tui[chat]'"
+INSTALL_HINT = "pip install 'mcp-tui-client[chat]'"
 
 
 def available() -> bool:

@@ -6,7 +6,7 @@ set to the smallest that still fails. A just-invalid set is a valid one with one
 required argument dropped, one argument of the wrong JSON type, a number one step past its bound,
 a string one character too short. Pure: no SDK, no network (``$ref`` to another document is not
 followed: such a schema is not fuzzed). Imported only by ``--fuzz``: hypothesis is an extra
-(``pip install 'mcp-tui[fuzz]'``).
+(``pip install 'mcp-tui-client[fuzz]'``).
 """
 
 from __future__ import annotations

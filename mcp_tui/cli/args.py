@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from mcp_tui import __version__
 from mcp_tui.config.servers import DEFAULT_CONNECT_TIMEOUT
 from mcp_tui.errors import (
     EXIT_CONNECTION,
@@ -331,6 +330,26 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: several lines (:mod:`mcp_tui.cli.version`), built only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        kwargs.pop("nargs", None)
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from mcp_tui.cli.version import version_text
+
+        print(version_text())  # on stdout, as argparse's own version action does
+        parser.exit()
+
+
 def build_main_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="mcp-tui",
@@ -345,7 +364,12 @@ def build_main_parser() -> ArgumentParser:
         metavar="URL",
         help="an http:// or https:// MCP endpoint (stdio servers go after `--` instead)",
     )
-    parser.add_argument("--version", action="version", version=f"mcp-tui {__version__}")
+    parser.add_argument(
+        "--version",
+        action=_VersionAction,
+        help="show mcp-tui's version, its distribution, the SDK's and Textual's versions and the "
+        "protocol eras it speaks, and exit",
+    )
     _add_target_options(parser, headless=False)
     _add_tui_options(parser)
     return parser

@@ -22,8 +22,8 @@ from mcp_tui.errors import UsageError
 CHAT_DESCRIPTION = """\
 Open the TUI with a chat: a model that calls the servers' tools, each call shown first and run
 only when you approve it; the tools' forms open in the conversation. Needs the chat extra
-(pip install 'mcp-tui[chat]'). Every option of `mcp-tui` (servers after `--`, a URL, --config,
---server, ...) works here too; --demo chats with the bundled demo server.
+(pip install 'mcp-tui-client[chat]'). Every option of `mcp-tui` (servers after `--`, a URL,
+--config, --server, ...) works here too; --demo chats with the bundled demo server.
 
 The model: --provider and --model, else the [chat] table of the config file, else the first key
 in the environment (ANTHROPIC_API_KEY, then OPENAI_API_KEY). Keys are read from the environment

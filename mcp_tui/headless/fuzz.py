@@ -171,7 +171,7 @@ async def fuzz(
         import hypothesis_jsonschema  # noqa: F401
     except ImportError:
         raise UsageError(
-            "--fuzz needs hypothesis and hypothesis-jsonschema: pip install 'mcp-tui[fuzz]'."
+            "--fuzz needs hypothesis and hypothesis-jsonschema: pip install 'mcp-tui-client[fuzz]'."
         ) from None
     tools, notes = chosen_tools(listed, plan)
     failures: list[dict[str, Any]] = []

@@ -375,13 +375,6 @@ def test_the_demo_flags_the_readme_and_help_name_are_the_demo_parsers(
     assert "--call" in tour, tour
 
 
-def test_version(capsys: pytest.CaptureFixture[str]) -> None:
-    from mcp_tui import __version__
-
-    assert cli.main(["--version"]) == 0
-    assert capsys.readouterr().out.strip() == f"mcp-tui {__version__}"
-
-
 def run_module(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [PY, *args],
