@@ -7,7 +7,9 @@ a server sent on one connection) and yields findings, each with a stable id, a s
 ``catalog`` (prompts, resources, capabilities), ``elicitation`` (the restricted subset by era),
 ``eras`` (what works on one era and not the other), ``fuzzing`` (what ``--fuzz`` found; its
 values are drawn by ``fuzz_values``) and ``report`` (running them, merging the
-eras, the text and JSON reports).
+eras, the text and JSON reports). ``check --baseline``'s breaking-change gate: ``baseline`` (the
+file), ``changes`` (the comparison), ``schema_changes`` (one schema against another, by who sends
+the data) and ``change_rules`` (its rules, B101...).
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 One finding seen on two eras is one line that names both. The JSON shape (``--json``) is stable
 and documented in the README: ``{"version": 1, "servers": [...], "findings": [...], "counts":
-{...}}``; a finding is :meth:`Finding.as_json`.
+{...}}``; a finding is :meth:`Finding.as_json`. With ``--baseline`` the report also holds the
+changes since the baseline (``"baseline": {"file", "updated", "changes", "counts"}``), each
+:meth:`Change.as_json`, after the findings in the text.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mcp_tui.check.change_rules import CHANGE_RULES, LEVELS
+from mcp_tui.check.changes import Change
 from mcp_tui.check.findings import RULES, SEVERITIES, Finding, Listing, Severity
 from mcp_tui.untrusted import one_line
 
@@ -27,16 +31,39 @@ class ServerEras:
 
 
 @dataclass
+class BaselineResult:
+    """What ``--baseline FILE`` found: the changes since the file (``updated``: the file was
+    written again with what the server offers now, so the changes are shown, not gated)."""
+
+    file: str
+    changes: list[Change] = field(default_factory=list)
+    updated: bool = False
+    #: ``--baseline-update`` wrote the file for the first time (nothing to compare).
+    created: bool = False
+
+    def count(self, level: str) -> int:
+        return sum(1 for c in self.changes if c.level == level)
+
+
+@dataclass
 class CheckReport:
     servers: list[ServerEras]
     findings: list[Finding]
+    baseline: BaselineResult | None = None
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
 
     def exit_code(self, *, strict: bool) -> int:
-        """0 clean, 1 errors (with ``strict``: warnings too)."""
+        """0 clean, 1 errors or a breaking change (with ``strict``: warnings and any change)."""
         if self.count("error") or (strict and self.count("warning")):
+            return 1
+        gate = self.baseline
+        if (
+            gate is not None
+            and not gate.updated
+            and (gate.count("breaking") or (strict and gate.changes))
+        ):
             return 1
         return 0
 
@@ -49,6 +76,18 @@ class CheckReport:
             ],
             "findings": [f.as_json() for f in self.findings],
             "counts": {severity: self.count(severity) for severity in SEVERITIES},
+            **({"baseline": self._baseline_json()} if self.baseline is not None else {}),
+        }
+
+    def _baseline_json(self) -> dict[str, Any]:
+        gate = self.baseline
+        assert gate is not None
+        return {
+            "file": gate.file,
+            "updated": gate.updated,
+            "created": gate.created,
+            "changes": [c.as_json() for c in gate.changes],
+            "counts": {level: gate.count(level) for level in LEVELS},
         }
 
     def text(self, *, colour: bool = False) -> str:
@@ -76,8 +115,44 @@ class CheckReport:
         counts = ", ".join(
             f"{self.count(s)} {s}{'s' if self.count(s) != 1 else ''}" for s in SEVERITIES
         )
+        gate = self.baseline
+        if gate is not None and gate.created:
+            lines += ["", f"Wrote a new baseline: {one_line(gate.file, limit=200)}."]
+        elif gate is not None:
+            lines += self._baseline_text(colour)
+            since = "written to" if gate.updated else "since"
+            counts += (
+                f"; {gate.count('breaking')} breaking, {gate.count('compatible')} compatible "
+                f"change{'s' if gate.count('compatible') != 1 else ''} {since} "
+                f"{one_line(gate.file, limit=200)}"
+            )
         lines += ["", counts]
         return "\n".join(lines)
+
+    def _baseline_text(self, colour: bool) -> list[str]:
+        gate = self.baseline
+        assert gate is not None
+        name = one_line(gate.file, limit=200)
+        if not gate.changes:
+            return ["", f"No changes since {name}."]
+        heading = f"CHANGES {'WRITTEN TO' if gate.updated else 'SINCE'} {name}"
+        lines = ["", heading]
+        for level in LEVELS:
+            group = [c for c in gate.changes if c.level == level]
+            if not group:
+                continue
+            title = f"{level.upper()} ({len(group)})"
+            paint: Severity = "error" if level == "breaking" else "info"
+            lines += ["", _paint(title, paint) if colour else title]
+            for c in group:
+                server = f"{one_line(c.server)}: " if len(self.servers) > 1 else ""
+                at = f" {one_line(c.pointer, limit=200)}" if c.pointer else ""
+                eras = f" [{', '.join(c.eras)}]" if c.eras else ""
+                lines.append(f"  {c.rule} {c.name} {server}{c.where}{at}{eras}")
+                lines.append(f"      {c.message}")
+                if level == "breaking":
+                    lines.append(f"      why: {CHANGE_RULES[c.rule].why}")
+        return lines
 
 
 _COLOURS = {"error": "31", "warning": "33", "info": "36"}
@@ -140,8 +215,8 @@ def listing_from(server: str, data: dict[str, Any]) -> Listing:
 
 
 def unknown_ids(ids: Iterable[str]) -> list[str]:
-    """The ids of ``--ignore`` that name no check (a typo silently ignoring nothing)."""
-    return sorted({i.upper() for i in ids} - set(RULES))
+    """The ids of ``--ignore`` that name no check nor change rule (a typo ignoring nothing)."""
+    return sorted({i.upper() for i in ids} - set(RULES) - set(CHANGE_RULES))
 
 
 def rules_table() -> str:

@@ -11,7 +11,8 @@ import argparse
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from mcp_tui.cli.args import (
     EXIT_CODES_HELP,
@@ -40,9 +41,14 @@ warning (some clients refuse or mangle it), info (worth knowing). Each names its
 where (tool, prompt, resource or elicitation, and a JSON Pointer), why, and the fix. The checks
 and their ids are listed in the README ("mcp-tui check"); --ignore ID switches one off.
 
+--baseline FILE --baseline-update writes what the server offers, per era, as sorted JSON to
+commit; --baseline FILE then reports each change since it under a rule id (B101 tool-removed,
+B201 required-argument-added, ...; the README lists them) as breaking or compatible.
+
 check exit codes:
   0    no errors (with --strict: no warnings either)
-  1    errors found (with --strict: warnings too)
+  1    errors found, or a breaking change since --baseline FILE (with --strict: warnings,
+       and any change)
   2    usage error
   3    the server could not be reached on any era
 
@@ -53,7 +59,8 @@ def build_check_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="mcp-tui check",
         usage="mcp-tui check [--json] [--strict] [--ignore ID]... [--era ERA] [--call TOOL "
-        "[--args JSON] [--answers FILE]] [--fuzz N [--tool NAME]...] [options] TARGET\n"
+        "[--args JSON] [--answers FILE]] [--fuzz N [--tool NAME]...]\n"
+        "                     [--baseline FILE [--baseline-update]] [options] TARGET\n"
         "       mcp-tui check --run FILE... [--json] [--strict] [--ignore ID]...",
         description="Connect on every protocol era the server speaks (2025-11-25, 2026-07-28),\n"
         "list everything, and report what other clients will refuse or mangle: tool names and\n"
@@ -94,6 +101,21 @@ def build_check_parser() -> ArgumentParser:
         help="run the cases of a test file (or of every *.mcptest.toml under a folder; "
         "repeatable) on every era, against the file's own server (no TARGET then): their forms "
         "are checked, and a case that passes on one era and fails on the other is reported",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="FILE",
+        type=Path,
+        help="compare what the server offers (tools and their schemas and annotations, prompts, "
+        "resources, templates, capabilities, the forms of --call/--run) with FILE, era by era: "
+        "each change is reported under its rule id as breaking or compatible, and a breaking "
+        "one exits 1 (--strict: any change)",
+    )
+    parser.add_argument(
+        "--baseline-update",
+        action="store_true",
+        help="write what the server offers to the --baseline FILE (sorted JSON, for review), "
+        "showing what changed since it instead of failing on it",
     )
     parser.add_argument("--args", metavar="JSON", help="the arguments of --call, a JSON object")
     _add_answer_options(parser)  # --answers, --elicit, --sampling: as for `mcp-tui call`
@@ -152,6 +174,7 @@ def run_check_command(
         raise UsageError(f"--fuzz takes a number of argument sets above 0, not {ns.fuzz}.")
     if ns.tool and ns.fuzz is None:
         raise UsageError("--tool names a tool for --fuzz N; give --fuzz too.")
+    baseline = _baseline(ns.baseline, ns.baseline_update)
     runs: tuple[LoadedFile | None, ...] = ()
     if ns.run:
         specs, runs = _file_servers(ns, command, environ)
@@ -179,6 +202,9 @@ def run_check_command(
         calls=calls,
         fuzz=plan,
         runs=runs,
+        baseline=ns.baseline,
+        baseline_data=baseline,
+        baseline_update=ns.baseline_update,
     )
     return check_servers(specs, _headless_options(ns), options)
 
@@ -196,6 +222,33 @@ def _file_servers(
 
     loaded = load_all(ns.run)
     return [server_spec(f, environ) for f in loaded], tuple(loaded)
+
+
+def _baseline(path: Path | None, update: bool) -> dict[str, dict[str, dict[str, Any]]] | None:
+    """The ``--baseline`` file's servers, read before anything connects (a bad file: exit 2)."""
+    if path is None:
+        if update:
+            raise UsageError(
+                "--baseline-update writes the file of --baseline FILE: give --baseline FILE too."
+            )
+        return None
+    from mcp_tui.check.baseline import BaselineError, loads
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if update:
+            return None
+        raise UsageError(
+            f"--baseline {path}: no such file. Write it first: mcp-tui check --baseline {path} "
+            "--baseline-update TARGET"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"--baseline {path}: cannot be read ({exc})") from None
+    try:
+        return loads(text, str(path))
+    except BaselineError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _settings(ns: argparse.Namespace, environ: Mapping[str, str]) -> AppSettings:

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import anyio
@@ -76,6 +78,12 @@ class CheckOptions:
     fuzz: FuzzPlan | None = None
     #: ``--run FILE``: the test file of each server (same order as the specs), or ``None``.
     runs: tuple[LoadedFile | None, ...] = ()
+    #: ``--baseline FILE``: its path and what it holds (server -> era -> listing; ``None`` when
+    #: ``--baseline-update`` writes it for the first time).
+    baseline: Path | None = None
+    baseline_data: dict[str, dict[str, dict[str, Any]]] | None = None
+    #: ``--baseline-update``: write what the server offers to the file, show what changed.
+    baseline_update: bool = False
 
 
 class _Gatherer(_Run):
@@ -295,10 +303,67 @@ async def check_async(
     if not listings:
         return EXIT_CONNECTION
     report = run_checks(listings, servers=servers, ignore=check.ignore)
+    if check.baseline is not None:
+        _compare_with_baseline(report, listings, servers, check, err)
     print_report(report, out, json_output=check.json_output, colour=check.colour)
     code = report.exit_code(strict=check.strict)
     unreachable = any(not s.connected for s in servers)
     return EXIT_CONNECTION if code == 0 and unreachable else code
+
+
+#: Refusals that say nothing of the era (the SDK's "request timed out", a server that did not
+#: start): the era was not reached, so the baseline's listing of it is neither compared nor
+#: replaced.
+_UNREACHED = ("-32001 ", "could not connect")
+
+
+def _compare_with_baseline(
+    report: CheckReport,
+    listings: list[Listing],
+    servers: list[ServerEras],
+    check: CheckOptions,
+    err: TextIO,
+) -> None:
+    """``--baseline``: the changes since the file into the report; ``--baseline-update``: the
+    file written again (the eras this run did not reach kept as they were)."""
+    from mcp_tui.check.baseline import dumps, snapshot
+    from mcp_tui.check.changes import compare_servers
+    from mcp_tui.check.report import BaselineResult
+
+    assert check.baseline is not None
+    checked = list(check.eras) or [era for _, era in ERA_MODES]
+    for seen in servers:
+        for era, why in seen.refused.items():
+            if era in checked and why.startswith(_UNREACHED):
+                checked.remove(era)
+                print(
+                    f"mcp-tui: {one_line(seen.server)}: {era} not compared with the baseline "
+                    f"(not reached: {one_line(why, limit=200)})",
+                    file=err,
+                )
+    live = snapshot(listings)
+    old = check.baseline_data or {}
+    changes = compare_servers(old, live["servers"], checked_eras=checked, ignore=check.ignore)
+    created = check.baseline_data is None
+    report.baseline = BaselineResult(
+        str(check.baseline),
+        [] if created else changes,
+        updated=check.baseline_update,
+        created=created,
+    )
+    if not check.baseline_update:
+        return
+    if len(old) == 1 and len(live["servers"]) == 1:
+        # One server on each side is the same server (compare_servers says why): keep its eras.
+        old = {next(iter(live["servers"])): next(iter(old.values()))}
+    for server, eras in live["servers"].items():
+        kept = {e: s for e, s in old.get(server, {}).items() if e not in checked}
+        live["servers"][server] = {**kept, **eras}
+    path = check.baseline
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(dumps(live), encoding="utf-8")
+    os.replace(partial, path)
+    print(f"mcp-tui: wrote {one_line(str(path), limit=300)}", file=err)
 
 
 async def _fuzz_into(listing: Listing, spec: ServerSpec, plan: FuzzPlan, err: TextIO) -> None:
