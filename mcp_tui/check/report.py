@@ -28,6 +28,13 @@ class ServerEras:
     server: str
     connected: list[str] = field(default_factory=list)
     refused: dict[str, str] = field(default_factory=dict)
+    #: The name a person reads (``session/naming.py``: a generic key gives way to the server's
+    #: own name); ``""``: the key, ``server``.
+    name: str = ""
+
+    @property
+    def shown(self) -> str:
+        return self.name or self.server
 
 
 @dataclass
@@ -71,7 +78,7 @@ class CheckReport:
         return {
             "version": JSON_VERSION,
             "servers": [
-                {"server": s.server, "eras": s.connected, "refused": s.refused}
+                {"server": s.server, "name": s.shown, "eras": s.connected, "refused": s.refused}
                 for s in self.servers
             ],
             "findings": [f.as_json() for f in self.findings],
@@ -93,9 +100,10 @@ class CheckReport:
     def text(self, *, colour: bool = False) -> str:
         """The readable report: the eras, then the findings grouped by severity."""
         lines: list[str] = []
+        shown = {s.server: s.shown for s in self.servers}
         for s in self.servers:
             said = ", ".join(s.connected) or "no era"
-            lines.append(f"{one_line(s.server)}: connected on {said}")
+            lines.append(f"{one_line(s.shown)}: connected on {said}")
             for era, why in s.refused.items():
                 lines.append(f"  {era}: refused ({one_line(why, limit=200)})")
         for severity in SEVERITIES:
@@ -105,7 +113,7 @@ class CheckReport:
             heading = f"{severity.upper()}S ({len(group)})"
             lines += ["", _paint(heading, severity) if colour else heading]
             for f in group:
-                server = f"{one_line(f.server)}: " if len(self.servers) > 1 else ""
+                server = f"{one_line(shown.get(f.server, f.server))}: " if len(shown) > 1 else ""
                 at = f" {f.pointer}" if f.pointer else ""
                 eras = f" [{', '.join(f.eras)}]" if f.eras else ""
                 lines.append(f"  {f.rule} {server}{f.where}{at}{eras}")

@@ -5,6 +5,8 @@ show as ``server-everything``, not ``index.js``: every npm server's entry point 
 The rules, first match wins:
 
 - a URL: its ``host:port``;
+- ``env [OPTIONS] [NAME=VALUE]... COMMAND ...``: the name of what ``env`` runs (``env
+  LOG=debug node server.js`` is named as ``node server.js``, in ``env -C DIR``'s directory);
 - a package runner (``npx``, ``bunx``, ``pnpx``, ``pnpm dlx``, ``npm exec``, ``yarn dlx``,
   ``uvx``, ``uv tool run``, ``pipx run``): the package as typed, without a version
   (``npx -y @scope/pkg@1.2`` -> ``@scope/pkg``, ``uvx mcp-server-git==0.6`` -> ``mcp-server-git``);
@@ -75,6 +77,9 @@ def derive_name(target: StdioTarget | HttpTarget) -> str:
         return urlsplit(target.url).netloc.rpartition("@")[2] or "server"
     program = _program(target.command)
     args = list(target.args)
+    if program == "env":
+        command = _env_command(args, target.cwd)
+        return derive_name(command) if command is not None else program
     if program in _RUNNER_SUBCOMMANDS:
         words, options = _RUNNER_SUBCOMMANDS[program]
         if args[: len(words)] == list(words):
@@ -91,6 +96,37 @@ def derive_name(target: StdioTarget | HttpTarget) -> str:
     if directly and PurePath(target.command).suffix.lower() in {*_JS_SUFFIXES, ".py"}:
         return _script_name(target.command, target.cwd)
     return program or "server"
+
+
+#: ``env``'s options that take a value (GNU and BSD ``env``).
+_ENV_VALUE_OPTIONS = {"-u", "--unset", "-C", "--chdir", "-P", "-S", "--split-string"}
+
+
+def _env_command(args: Sequence[str], cwd: str | None) -> StdioTarget | None:
+    """The command ``env ARGS`` runs (after its options and ``NAME=VALUE`` assignments), with
+    the directory ``-C`` moves it to; ``None`` when it runs nothing (``env`` prints variables)."""
+    words = list(args)
+    while words:
+        word = words.pop(0)
+        option, eq, value = word.partition("=")
+        if word == "--":
+            break
+        if not word.startswith("-") or word == "-":
+            if "=" in word or word == "-":  # NAME=VALUE, or ``-`` (as -i)
+                continue
+            words.insert(0, word)
+            break
+        if option.startswith("-S") and not option.startswith("--") and len(option) > 2:
+            option, eq, value = "-S", "=", word[2:]  # -S"node server.js"
+        if option in _ENV_VALUE_OPTIONS and not eq:
+            value = words.pop(0) if words else ""
+        if option in ("-S", "--split-string"):
+            words[:0] = value.split()  # -S "node server.js": split as env does
+        elif option in ("-C", "--chdir"):
+            cwd = str(Path(cwd or ".") / value)
+    if not words:
+        return None
+    return StdioTarget(words[0], tuple(words[1:]), cwd=cwd)
 
 
 def _program(command: str) -> str:

@@ -15,6 +15,7 @@ import io
 import json
 import os
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -36,6 +37,7 @@ from mcp_tui.session.elicitation import (
 )
 from mcp_tui.session.era import LEGACY_ERA, MODERN_ERA, needed_era
 from mcp_tui.session.events import Notice, SessionEvent, TrafficRecorded
+from mcp_tui.session.naming import announced_name
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.untrusted import one_line
 
@@ -206,19 +208,23 @@ async def gather(
     eras: tuple[str, ...],
     err: TextIO,
     calls: tuple[CheckCall, ...] = (),
+    taken: Collection[str] = (),
 ) -> tuple[list[Listing], ServerEras]:
-    """One connection per era: what the server listed on each, and the eras it refused.
+    """One connection per era: what the server listed on each, and the eras it refused, with
+    the name the server is shown by (its ``serverInfo`` name for a generic key, apart from the
+    ``taken`` names of the servers before it).
 
     Listing only, the eras connect at once (``check`` then takes about as long as ``list``);
     with ``--call`` one after the other, so two runs of a tool never overlap.
     """
     seen = ServerEras(spec.name)
+    taken = list(taken)
     chosen = [(mode, era) for mode, era in ERA_MODES if not eras or era in eras]
     results: dict[str, tuple[Listing | None, int]] = {}
 
     async def one(mode: str, era: str) -> None:
         eras_spec = msgspec.structs.replace(spec, mode=mode)
-        results[era] = await _one_era(eras_spec, era, options, err, calls, seen)
+        results[era] = await _one_era(eras_spec, era, options, err, calls, seen, taken)
 
     if calls:
         for mode, era in chosen:
@@ -245,6 +251,7 @@ async def _one_era(
     err: TextIO,
     calls: tuple[CheckCall, ...],
     seen: ServerEras,
+    taken: Collection[str],
 ) -> tuple[Listing | None, int]:
     """One connection in ``spec.mode``: its listing (``None``: era refused), and the exit code."""
     gatherer = _Gatherer(err, spec.name)
@@ -259,6 +266,8 @@ async def _one_era(
             return 0
         made = [await _call(conn, gatherer, handler, call) for call in calls]
         info = conn.info
+        if spec.name_is_generic and info is not None and not seen.name:
+            seen.name = announced_name(info.name, spec.name, taken) or ""
         found.append(
             Listing(
                 server=spec.name,
@@ -286,7 +295,8 @@ async def check_async(
     listings: list[Listing] = []
     servers: list[ServerEras] = []
     for index, spec in enumerate(specs):
-        found, seen = await gather(spec, options, check.eras, err, check.calls)
+        taken = [s.name for s in specs if s is not spec] + [s.shown for s in servers]
+        found, seen = await gather(spec, options, check.eras, err, check.calls, taken)
         loaded = check.runs[index] if index < len(check.runs) else None
         if found and loaded is not None:
             from mcp_tui.headless.check_cases import run_cases_into

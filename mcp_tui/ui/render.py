@@ -31,7 +31,7 @@ from mcp_tui.session.sampling import SamplingOutcome
 from mcp_tui.session.server_exit import stderr_summary
 from mcp_tui.session.structured import result_view
 from mcp_tui.ui.literal import literal, literal_line
-from mcp_tui.ui.shown_names import shown_name
+from mcp_tui.ui.shown_names import server_claim, shown_name
 from mcp_tui.ui.url_waits import FINISHED, UrlWait
 
 #: Inline bounds for one block of server text in the transcript; the rest is in the detail view.
@@ -308,8 +308,12 @@ def state_entry(event: ServerStateChanged) -> Entry:
     full = heading
     if event.info is not None and state == "ready":
         info = event.info
-        who = f"{info.name or '?'} {info.version or ''}".strip()
-        line = f"{who} · protocol {info.protocol_version or '?'}"
+        claimed = server_claim(event.server)
+        if claimed is not None:  # its own name, quoted as its claim: never as ours
+            line = f"{shown} — {claimed}" + (f", version {info.version}" if info.version else "")
+        else:
+            line = f"{info.name or '?'} {info.version or ''}".strip()
+        line += f" · protocol {info.protocol_version or '?'}"
         if shown != event.server:  # a generic name replaced by the server's own
             line += f" · shown by its serverInfo name (the command line names it {event.server})"
         parts.append(literal_line(line, style="dim"))

@@ -28,7 +28,7 @@ from mcp_tui.session.events import (
     ServerStateChanged,
     ToolInfo,
 )
-from mcp_tui.session.naming import announced_name
+from mcp_tui.session.naming import claim, judge_announced
 
 if TYPE_CHECKING:  # annotations only: kept off the first frame's import path
     from mcp_tui.schema.arguments.last_sent import Memory
@@ -158,6 +158,8 @@ class ServerEntry(Struct):
     #: The name a generic-named server (``python server.py``) is shown by once it announced one
     #: in ``serverInfo`` (``session/naming.py``); ``None``: its key, ``name``.
     announced: str | None = None
+    #: Why the name it announced was not adopted (``session/naming.py``), for the info panel.
+    announced_refused: str | None = None
 
     @property
     def name(self) -> str:
@@ -169,12 +171,23 @@ class ServerEntry(Struct):
         """The name the person reads: the announced one, else the key."""
         return self.announced or self.spec.name
 
+    @property
+    def claim(self) -> str | None:
+        """The ``serverInfo`` name of a generic-named server that was not adopted, quoted as
+        the server's claim ("calls itself 'GitHub (verified)'") where mcp-tui describes the
+        server; ``None``: it is shown by that name, or its key is its own (``--name``, a config
+        section: the info panel then says "server NAME" as for any server)."""
+        if not self.spec.name_is_generic or self.announced is not None or self.info is None:
+            return None
+        return claim(self.info.name, self.shown_name)
+
     def name_from_info(self, others: Iterable[ServerEntry]) -> None:
         """Show a generic-named server by the name in its ``serverInfo``, apart from ``others``'
         keys and names (recomputed on each state: the same answer while nothing changes)."""
         if self.spec.name_is_generic and self.info is not None:
             taken = [n for e in others if e is not self for n in (e.name, e.shown_name)]
-            self.announced = announced_name(self.info.name, self.name, taken)
+            verdict = judge_announced(self.info.name, self.name, taken)
+            self.announced, self.announced_refused = verdict
 
     def apply_state(self, event: ServerStateChanged) -> None:
         if event.state is not self.state or event.state is ConnectionState.CONNECTING:

@@ -32,6 +32,7 @@ from mcp_tui.session.sampling import SamplingOutcome
 from mcp_tui.testbench.observed import text_of
 from mcp_tui.ui.call_history import CallHistory, CallRecord, secret_values
 from mcp_tui.ui.render import Entry
+from mcp_tui.ui.shown_names import shown_name
 
 
 def default_base(now: float | None = None) -> str:
@@ -56,7 +57,7 @@ def gather(
     return SharedSession(
         title="mcp-tui session",
         exported_at=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-        servers=tuple(servers),
+        servers=tuple(shown_name(server) for server in servers),
         transcript=tuple(transcript),
         calls=tuple(calls),
         traffic=tuple(messages),
@@ -121,7 +122,9 @@ def _messages(traffic: Iterable[TrafficRecorded], secrets: set[str]) -> list[Sha
         clock = time.strftime("%H:%M:%S", time.localtime(event.at))
         clock += f".{int(event.at * 1000) % 1000:03d}"
         out.append(
-            SharedMessage(clock, event.server, event.direction, summary, masked(message, secrets))
+            SharedMessage(
+                clock, shown_name(event.server), event.direction, summary, masked(message, secrets)
+            )
         )
     return out
 

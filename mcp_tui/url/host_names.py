@@ -8,22 +8,14 @@ from __future__ import annotations
 
 import functools
 import ipaddress
-import unicodedata
 from typing import TYPE_CHECKING
 
 import idna
 
+from mcp_tui.url import lookalikes
+
 if TYPE_CHECKING:
     from publicsuffixlist import PublicSuffixList
-
-# Letters of other scripts that are drawn like Latin ones ("аррӏе" is all Cyrillic).
-_LATIN_LOOKALIKES = frozenset("асԁеһіјӏорԛѕԝхуѵѡ" + "αικνορυχ")
-# Script combinations that are normal inside one label (Japanese, Korean, Chinese with Latin).
-_NORMAL_SCRIPT_MIXES = (
-    frozenset({"CJK", "HIRAGANA", "KATAKANA", "LATIN"}),
-    frozenset({"CJK", "HANGUL", "LATIN"}),
-    frozenset({"CJK", "BOPOMOFO", "LATIN"}),
-)
 
 
 def ends_in_number(labels: list[str]) -> bool:
@@ -74,36 +66,15 @@ def whatwg_ipv4(labels: list[str]) -> ipaddress.IPv4Address | None:
     return ipaddress.IPv4Address(value)
 
 
-def _script(ch: str) -> str | None:
-    if not unicodedata.category(ch).startswith("L"):
-        return None
-    name = unicodedata.name(ch, "")
-    return name.split(" ", 1)[0].split("-", 1)[0] if name else None
-
-
 def script_warnings(unicode_host: str) -> list[tuple[str, str]]:
-    """``(code, text)`` warnings for labels that mix alphabets or only use Latin look-alikes."""
+    """``(code, text)`` warnings for labels that mix alphabets or only use Latin look-alikes
+    (:func:`mcp_tui.url.lookalikes.script_problem`, which judges server names too)."""
     found: list[tuple[str, str]] = []
     for label in unicode_host.split("."):
-        scripts = {s for s in map(_script, label) if s is not None}
-        letters = [ch for ch in label if _script(ch) is not None]
-        if len(scripts) > 1 and not any(scripts <= mix for mix in _NORMAL_SCRIPT_MIXES):
-            names = " and ".join(sorted(s.title() for s in scripts))
-            found.append(
-                (
-                    "mixed-script",
-                    f"The label '{label}' mixes {names} letters, a way to imitate another name.",
-                )
-            )
-        elif scripts and scripts != {"LATIN"} and all(ch in _LATIN_LOOKALIKES for ch in letters):
-            script = next(iter(scripts)).title()
-            found.append(
-                (
-                    "confusable-script",
-                    f"The label '{label}' is spelt only with {script} letters "
-                    "that look like Latin ones.",
-                )
-            )
+        problem = lookalikes.script_problem(label)
+        if problem is not None:
+            code, text = problem
+            found.append((code, f"The label {text}"))
     return found
 
 

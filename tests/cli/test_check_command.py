@@ -31,7 +31,7 @@ def test_the_bundled_demo_is_clean_on_both_eras(capsys: pytest.CaptureFixture[st
     code, report = check(capsys, "--demo")
     assert code == 0
     assert report["servers"] == [
-        {"server": "demo", "eras": ["2025-11-25", "2026-07-28"], "refused": {}}
+        {"server": "demo", "name": "demo", "eras": ["2025-11-25", "2026-07-28"], "refused": {}}
     ]
     assert set(rules(report)) == {"T301"}  # the tool list's size: information only
 
@@ -80,6 +80,23 @@ def test_the_text_report_groups_by_severity(capsys: pytest.CaptureFixture[str]) 
     assert out.index("WARNINGS") < out.index("INFOS")
     assert "T102 tool files.read /name [2025-11-25, 2026-07-28]" in out
     assert "\x1b" not in out  # no colours off a terminal
+
+
+def test_a_generic_script_name_gives_way_in_the_report_and_json_carries_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python server.py`` is keyed ``server``; the report names it as the TUI does, by the
+    name it announces (``check-fixture``), and ``--json`` carries the key and the name."""
+    script = tmp_path / "server.py"
+    script.write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
+    code, report = check(capsys, "--era", "2025-11-25", "--", PY, str(script))
+    assert code == 0
+    assert report["servers"] == [
+        {"server": "server", "name": "check-fixture", "eras": ["2025-11-25"], "refused": {}}
+    ]
+    assert {f["server"] for f in report["findings"]} == {"server"}  # findings keep the key
+    assert cli.main(["check", "--era", "2025-11-25", "--", PY, str(script)]) == 0
+    assert capsys.readouterr().out.startswith("check-fixture: connected on 2025-11-25")
 
 
 def test_run_makes_a_test_files_cases_on_both_eras(

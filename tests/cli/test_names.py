@@ -70,11 +70,34 @@ EVERYTHING = "/app/node_modules/@modelcontextprotocol/server-everything/dist/ind
         ("docker run -i --rm mcp/fetch", "docker"),
         ("python", "python"),
         ("npx", "npx"),
+        # env runs a command: named after it (issue 41)
+        ("env VAR=x node server.js", "server"),
+        ("env VAR=x uvx mcp-server-git", "mcp-server-git"),
+        ("/usr/bin/env -i A=1 B=2 python3 -m weather.server", "weather.server"),
+        ("env -u HOME -- mcp-server-time", "mcp-server-time"),
+        ("env --unset=HOME - npx -y @scope/pkg@1", "@scope/pkg"),
+        (f"env -S node|{EVERYTHING}", "server-everything"),  # | is a space here
+        ("env --split-string=uvx|mcp-server-fetch", "mcp-server-fetch"),
+        ("env A=1", "env"),  # runs nothing: prints the environment
     ],
 )
 def test_names_from_commands(command: str, name: str) -> None:
-    program, *args = command.split(" ")
+    program, *args = (word.replace("|", " ") for word in command.split(" "))
     assert derive_name(StdioTarget(program, tuple(args))) == name
+
+
+def test_env_in_another_directory_finds_the_package_there(tmp_path: Path) -> None:
+    package = tmp_path / "srv"
+    (package / "dist").mkdir(parents=True)
+    (package / "package.json").write_text('{"name": "@acme/weather-mcp"}', encoding="utf-8")
+    target = StdioTarget("env", ("-C", "srv", "node", "dist/index.js"), cwd=str(tmp_path))
+    assert derive_name(target) == "weather-mcp"
+
+
+def test_env_running_a_generic_script_waits_for_the_servers_own_name() -> None:
+    target = StdioTarget("env", ("VAR=x", sys.executable, "server.py"))
+    spec = command_line_spec(target, None, AppSettings(), [])
+    assert spec.name == "server" and spec.name_is_generic
 
 
 def test_a_script_inside_a_package_directory_is_named_by_its_package_json(tmp_path: Path) -> None:

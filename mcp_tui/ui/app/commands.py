@@ -75,14 +75,15 @@ def verbs_in(app: App[Any] | None) -> tuple[list[Verb], SessionScreen | None]:
 def show_check(session: SessionScreen, entry: ServerEntry) -> None:
     """``mcp-tui check``'s report on what this connection saw, in the detail view."""
     from mcp_tui.check import run_checks
-    from mcp_tui.check.report import listing_from
+    from mcp_tui.check.report import ServerEras, listing_from
     from mcp_tui.ui.screens.detail import DetailScreen
 
     conn = entry.connection
     if conn is None:
         return
     listing = listing_from(entry.name, conn.check_input())
-    report = run_checks([listing])
+    seen = ServerEras(entry.name, [listing.era], name=entry.shown_name)
+    report = run_checks([listing], servers=[seen])
     asked = len(listing.elicitations)
     note = (
         f"What this connection saw: the {listing.era} era, its listings, and the "

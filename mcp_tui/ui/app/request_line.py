@@ -22,6 +22,7 @@ from textual.app import App
 from textual.screen import Screen
 
 from mcp_tui.ui.request_header import RequestHeader
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
@@ -99,8 +100,9 @@ def say_withdrawn(app: App[Any], server: str, what: str, shown_on: str, typed: b
     """The notice for a request the server withdrew (or lost) while its screen was open."""
     kept = " What you typed is kept in the transcript." if typed else ""
     try:
+        who = one_line(shown_name(server, app))
         app.notify(
-            f"Server {server}: the {what} was withdrawn ({ABANDONED_NOTE}); "
+            f"Server {who}: the {what} was withdrawn ({ABANDONED_NOTE}); "
             f"the {shown_on} was closed.{kept}",
             title="Request withdrawn",
             severity="warning",
@@ -146,7 +148,7 @@ class AnswersFile:
                 mode=mode,
                 action=action,
                 content=content,
-                server=server,
+                server=shown_name(server, self._app),  # informational: as the person read it
                 tool=tool,
                 sampling=sampling,
             )

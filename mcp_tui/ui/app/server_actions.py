@@ -28,6 +28,7 @@ from mcp_tui.ui.app.connections import Connections
 from mcp_tui.ui.app.server_watch import ServerWatch
 from mcp_tui.ui.event_buffer import EventBuffer
 from mcp_tui.ui.screens.session import SessionScreen
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.untrusted import one_line
 
 
@@ -172,10 +173,14 @@ class ServerActions:
         entry = self.entries.get(server)
         if connection is None or entry is None or entry.state is not ConnectionState.READY:
             self._app.notify(
-                f"{one_line(server)} is not ready: R reconnects it",
+                f"{one_line(shown_name(server, self._app))} is not ready: R reconnects it",
                 severity="warning",
                 markup=False,
             )
             return
-        self._app.notify(f"Refreshing {one_line(server)}'s lists…", markup=False, timeout=2)
+        self._app.notify(
+            f"Refreshing {one_line(shown_name(server, self._app))}'s lists…",
+            markup=False,
+            timeout=2,
+        )
         self._app.run_worker(connection.refresh_catalog(), exit_on_error=False)

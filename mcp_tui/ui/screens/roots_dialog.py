@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 from mcp_tui.config.roots import Root, RootError, make_root
 from mcp_tui.ui.closing import close_wherever
 from mcp_tui.ui.literal import literal, literal_line
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
 
@@ -58,7 +59,7 @@ class RootsScreen(ModalScreen[tuple[Root, ...] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog roots-dialog"):
             yield Label(
-                Content.assemble("Roots of ", literal_line(self._server, limit=60)),
+                Content.assemble("Roots of ", literal_line(shown_name(self._server), limit=60)),
                 classes="dialog-title",
             )
             yield Static(Content(NOTE), classes="pick-note")

@@ -39,6 +39,7 @@ from mcp_tui.ui.literal import literal, literal_line
 from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
 from mcp_tui.url.browser import open_url_async
@@ -71,7 +72,9 @@ class OAuthWaitScreen(ArmedScreen, ModalScreen[AuthorizationOutcome]):
     def compose(self) -> ComposeResult:
         request = self.request
         uri = request.redirect.redirect_uri
-        header = Content("Signing in to ") + literal_line(request.server, limit=60, style="bold")
+        header = Content("Signing in to ") + literal_line(
+            shown_name(request.server), limit=60, style="bold"
+        )
         text = Content("\n").join(
             [
                 Content("Finish signing in in your browser. It returns to mcp-tui at"),

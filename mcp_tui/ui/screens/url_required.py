@@ -27,6 +27,7 @@ from textual.screen import Screen
 from mcp_tui.session.elicitation import ElicitationRequest
 from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.render import Entry, url_loop_entry
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.url_waits import FINISHED
 from mcp_tui.untrusted import one_line
 
@@ -141,7 +142,7 @@ async def _offer_retry(
     retry = await screen.app.push_screen_wait(
         ArmedConfirmScreen(
             f"Retry {one_line(name, limit=60)}?",
-            f"{the_pages} finished: {one_line(server, limit=60)} can now run "
+            f"{the_pages} finished: {one_line(shown_name(server), limit=60)} can now run "
             f"{one_line(name, limit=60)}. Retry the call with the same arguments?",
             yes="Retry now",
             no="Not now",

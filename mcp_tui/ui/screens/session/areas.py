@@ -27,6 +27,7 @@ from mcp_tui.session.events import ConnectionState, Notice
 from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.closing import closing
 from mcp_tui.ui.render import Entry, notice_entry
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.request.sent_wire import SentWatch
 from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree, NodeRef
@@ -222,7 +223,9 @@ class SessionAreas:
 
     def note(self, server: str, text: str, severity: Severity = "information") -> None:
         """A notification and the same line in the transcript."""
-        self._screen.notify(f"{one_line(server)}: {text}", severity=severity, markup=False)
+        self._screen.notify(
+            f"{one_line(shown_name(server))}: {text}", severity=severity, markup=False
+        )
         self.show(notice_entry(Notice(server, text, severity)))
 
     # --- keys between the areas --------------------------------------------------------------

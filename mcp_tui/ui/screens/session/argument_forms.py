@@ -16,6 +16,7 @@ from textual.screen import Screen
 from mcp_tui.session.events import ResourceInfo
 from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.screens.session.calls import Calls
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.ui.uri_template import expand, variables
 from mcp_tui.untrusted import one_line
 
@@ -52,7 +53,7 @@ class ArgumentForms:
         if not dialog and takes_no_arguments(tool.input_schema):
             calls.call_tool(server, name, {})
             return
-        title = f"{server} › {tool.title or tool.name}"
+        title = f"{shown_name(server)} › {tool.title or tool.name}"
         from mcp_tui.schema.arguments.last_sent import Origin, recall, remember
         from mcp_tui.session.tasks import server_runs_tool_tasks
         from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
@@ -106,7 +107,7 @@ class ArgumentForms:
                 if ready:
                     calls.get_prompt(server, name, {k: str(v) for k, v in arguments.items()})
 
-        title = f"{server} › prompt {prompt.title or prompt.name}"
+        title = f"{shown_name(server)} › prompt {prompt.title or prompt.name}"
         from mcp_tui.ui.argument_completions import completer_for
         from mcp_tui.ui.screens.arguments import ArgumentsScreen  # lazy: TextArea is slow to import
 
@@ -154,7 +155,7 @@ class ArgumentForms:
         connection = self.app.connection(server)
         self._screen.app.push_screen(
             ArgumentsScreen(
-                f"{server} › {template.name}",
+                f"{shown_name(server)} › {template.name}",
                 schema,
                 description=f"{template.uri}\n{template.description or ''}".strip(),
                 verb="Read",

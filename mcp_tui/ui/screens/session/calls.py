@@ -28,6 +28,7 @@ from mcp_tui.ui.render import call_entry, outcome_entry
 from mcp_tui.ui.screens.session.areas import SessionAreas
 from mcp_tui.ui.screens.url_required import UrlRound, url_required
 from mcp_tui.ui.server_state import Connection, ServerEntry
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.untrusted import one_line
 
 
@@ -71,11 +72,15 @@ class Calls:
         else:
             state = entry.state.value
         if unsent is None:
-            notify(f"{one_line(server)} is {state}, not ready", severity="warning", markup=False)
+            notify(
+                f"{one_line(shown_name(server))} is {state}, not ready",
+                severity="warning",
+                markup=False,
+            )
             return None
         notify(
-            f"{one_line(server)} is {state}: the {unsent} was not sent. What you typed is kept: "
-            "the form opens with it again once the server is back (R reconnects).",
+            f"{one_line(shown_name(server))} is {state}: the {unsent} was not sent. What you "
+            "typed is kept: the form opens with it again once the server is back (R reconnects).",
             severity="warning",
             markup=False,
             timeout=10,
@@ -96,7 +101,7 @@ class Calls:
         screen, areas = self._screen, self._areas
         call_id = self.app.next_call_id()
         areas.show(call_entry(server, label, arguments, call_id))
-        heading = f"#{call_id} {server} › {label}"
+        heading = f"#{call_id} {shown_name(server)} › {label}"
         areas.running.start(call_id, literal_line(heading, limit=60))
 
         async def run() -> None:
@@ -173,7 +178,7 @@ class Calls:
             lambda call_id: connection.call_tool(name, args, call_id=call_id, **task),
             then=then,
         )
-        self.cancellable[call_id] = (server, f"#{call_id} {server} › {name}")
+        self.cancellable[call_id] = (server, f"#{call_id} {shown_name(server)} › {name}")
         self.history.started(call_id, server, "tool", name, args, as_task=as_task)
         self._screen.refresh_bindings()
         return call_id
@@ -218,7 +223,7 @@ class Calls:
     ) -> CallOutcome:
         ready = self.ready(server)
         if ready is None:
-            return CallOutcome(error=f"{server} is not ready.")
+            return CallOutcome(error=f"{shown_name(server)} is not ready.")
         _, connection = ready
         args = dict(arguments)
         done: asyncio.Future[CallOutcome] = asyncio.get_running_loop().create_future()

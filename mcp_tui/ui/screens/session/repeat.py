@@ -25,6 +25,7 @@ from mcp_tui.ui.call_history import CallRecord
 from mcp_tui.ui.screens.session.areas import SessionAreas, Severity
 from mcp_tui.ui.screens.session.argument_forms import ArgumentForms
 from mcp_tui.ui.screens.session.calls import Calls
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.untrusted import one_line
 
 
@@ -94,7 +95,8 @@ class Repeat:
 
     def _gone(self, server: str, kind: str, name: str) -> None:
         self._screen.notify(
-            f"{one_line(server)} no longer offers the {kind} {one_line(name)!r}: nothing was sent",
+            f"{one_line(shown_name(server))} no longer offers the {kind} {one_line(name)!r}: "
+            "nothing was sent",
             severity="warning",
             markup=False,
         )
@@ -126,7 +128,7 @@ class Repeat:
                 self._test_file = str(path)
                 self._saved(record, path, notes)
 
-        path = self._test_file or default_path(record.server)
+        path = self._test_file or default_path(shown_name(record.server))
         screen = SaveTestScreen(record.heading, summary(record), path, case_name(record), save)
         self._screen.app.push_screen(screen, callback=saved)
 

@@ -19,6 +19,7 @@ from mcp_tui.ui.app_interface import McpApp
 from mcp_tui.ui.literal import literal_line
 from mcp_tui.ui.screens.session.areas import SessionAreas
 from mcp_tui.ui.screens.session.calls import Calls
+from mcp_tui.ui.shown_names import shown_name
 from mcp_tui.untrusted import one_line
 
 
@@ -157,7 +158,7 @@ class ServerFeatures:
 
         self._screen.app.push_screen(
             PickScreen(
-                f"Log level of {one_line(server, limit=40)}",
+                f"Log level of {one_line(shown_name(server), limit=40)}",
                 entries,
                 current=entry.log_level,
                 note="Server log messages at this level and above are shown in the log panel.",
@@ -175,7 +176,7 @@ class ServerFeatures:
         notify = self._screen.notify
         if not connection.can_subscribe:
             notify(
-                f"{one_line(server)} does not offer resource subscriptions",
+                f"{one_line(shown_name(server))} does not offer resource subscriptions",
                 severity="warning",
                 markup=False,
             )
@@ -190,6 +191,6 @@ class ServerFeatures:
             entry.mark(resource.uri, subscribed=on)
             self.app.refresh_server(server)
             verb = "subscribed to" if on else "unsubscribed from"
-            notify(f"{one_line(server)}: {verb} {one_line(resource.uri)}", markup=False)
+            notify(f"{one_line(shown_name(server))}: {verb} {one_line(resource.uri)}", markup=False)
 
         self._screen.run_worker(run(), group="features", exit_on_error=False)

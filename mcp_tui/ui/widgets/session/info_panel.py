@@ -76,11 +76,19 @@ def _server_summary(entry: ServerEntry) -> list[Content]:
         lines.append(_short(entry.detail).stylize("$error" if failed else ""))
     info = entry.info
     if info is not None:
-        who = " ".join(x for x in (info.title or info.name, info.version) if x)
+        own = info.title or info.name
+        claimed = entry.claim  # its own name, quoted: never as ours
+        if claimed is None:
+            who = " ".join(x for x in (own, info.version) if x) or "?"
+            said = Content.assemble(("server ", "dim"), literal_line(who, limit=80))
+        else:
+            said = literal_line(claimed, limit=100)
+            if info.version:
+                version = literal_line(info.version, limit=30)
+                said = Content.assemble(said, (", version ", "dim"), version)
         lines.append(
             Content.assemble(
-                ("server ", "dim"),
-                literal_line(who or "?", limit=80),
+                said,
                 ("  protocol ", "dim"),
                 literal_line(info.protocol_version or "?", limit=30),
             )
@@ -242,6 +250,9 @@ def details(ref: NodeRef, entry: ServerEntry | None) -> tuple[str, str]:
     from mcp_tui.config.roots import describe_roots
 
     text = [f"server: {entry.shown_name}"]
+    if entry.claim is not None:  # the serverInfo name, as the server's claim
+        why = f" (not its name here: {entry.announced_refused})" if entry.announced_refused else ""
+        text.append(f"{entry.shown_name} — {entry.claim}{why}")
     if entry.shown_name != entry.name:
         text.append(
             f"named by its serverInfo; the command line names it {entry.name} (the name of its "
