@@ -17,6 +17,7 @@ from typing import TextIO
 
 from mcp_tui.cli.runtests_args import build_test_parser
 from mcp_tui.errors import EXIT_CONNECTION, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError
+from mcp_tui.testbench.coverage import CoverageWanted
 from mcp_tui.testbench.load import LoadedFile, TestFileError, find_test_files, load_test_file
 from mcp_tui.testbench.model import Era
 from mcp_tui.testbench.select import compile_k
@@ -28,6 +29,9 @@ def run_test_command(args: Sequence[str], environ: Mapping[str, str]) -> int:
         raise UsageError(f"-j must be at least 1, not {ns.jobs}.")
     selected = compile_k(ns.k) if ns.k is not None else (lambda _: True)
     eras: list[Era] = list(dict.fromkeys(ns.era)) if ns.era else []
+    if ns.fail_under is not None and not 0 <= ns.fail_under <= 100:
+        raise UsageError(f"--fail-under takes a percent from 0 to 100, not {ns.fail_under:g}.")
+    wanted = CoverageWanted(ns.coverage, ns.coverage_json, ns.fail_under)
 
     def run() -> int:
         return run_tests(
@@ -42,6 +46,7 @@ def run_test_command(args: Sequence[str], environ: Mapping[str, str]) -> int:
             quiet=ns.quiet,
             collect_only=ns.collect_only,
             traffic_log=ns.log,
+            coverage=wanted,
         )
 
     if ns.watch_path and not ns.watch:
@@ -49,7 +54,7 @@ def run_test_command(args: Sequence[str], environ: Mapping[str, str]) -> int:
     if ns.watch:
         from mcp_tui.cli.testwatch import watch_tests
 
-        own = [p for p in (ns.junit_xml, ns.log) if p is not None]
+        own = [p for p in (ns.junit_xml, ns.log, ns.coverage_json) if p is not None]
         return watch_tests(run, ns.paths or ["."], ns.watch_path, own=own)
     return run()
 
@@ -85,6 +90,7 @@ def run_tests(
     quiet: bool = False,
     collect_only: bool = False,
     traffic_log: Path | None = None,
+    coverage: CoverageWanted | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -148,8 +154,15 @@ def run_tests(
         write_junit(results, seconds, junit)
     if json_output:
         write_json(results, seconds, out)
+    covered = True
+    if coverage is not None and coverage.wanted:
+        from mcp_tui.testbench.coverage import coverage as coverage_of
+        from mcp_tui.testbench.coverage import report_coverage, touch_of
+
+        measured = coverage_of(touch_of(r) for r in results)
+        covered = report_coverage(measured, coverage, report, err)
     if any(r.status == "error" for r in results):
         return EXIT_CONNECTION
-    if any(r.bad for r in results):
+    if any(r.bad for r in results) or not covered:
         return EXIT_TOOL_ERROR
     return EXIT_OK

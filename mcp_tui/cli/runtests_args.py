@@ -40,7 +40,7 @@ and headers; --update never writes them back.
 
 exit codes:
   {EXIT_OK}    every case passed (or was skipped, or failed as its xfail said)
-  {EXIT_TOOL_ERROR}    a case failed
+  {EXIT_TOOL_ERROR}    a case failed (or the tools covered fell under --fail-under)
   {EXIT_USAGE}    a bad test file (its file, line and key are named) or command line; nothing ran
   {EXIT_CONNECTION}    a server could not be started (or a case could not be run at all)"""
 
@@ -49,7 +49,8 @@ def build_test_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="mcp-tui test",
         usage="mcp-tui test [PATH...] [-k EXPR] [--era ERA] [-j N] [--junit-xml FILE] [--json] "
-        "[--update] [--watch [--watch-path DIR]]",
+        "[--update] [--coverage] [--coverage-json FILE] [--fail-under PERCENT] "
+        "[--watch [--watch-path DIR]]",
         description=TEST_DESCRIPTION,
         epilog=TEST_EPILOG,
         formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(
@@ -99,6 +100,22 @@ def build_test_parser() -> ArgumentParser:
         metavar="FILE",
         help="append every JSON-RPC message of the run to FILE as JSON Lines (each connection "
         "named FILE-NAME@ERA): worth keeping as a CI artifact when a run fails",
+    )
+    parser.add_argument(
+        "--coverage",
+        action="store_true",
+        help="after the summary: the tools, prompts and resources no case touched, which of "
+        "accept/decline/cancel each form met was given, and the tools with an outputSchema whose "
+        "structuredContent no case checked",
+    )
+    parser.add_argument(
+        "--coverage-json", type=Path, metavar="FILE", help="write the coverage as JSON to FILE"
+    )
+    parser.add_argument(
+        "--fail-under",
+        type=float,
+        metavar="PERCENT",
+        help="exit 1 when a case called fewer than PERCENT of the tools the servers offer",
     )
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="no line per case: only failures and counts"

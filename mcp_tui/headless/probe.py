@@ -32,7 +32,7 @@ from mcp_tui.session.events import (
 )
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.testbench.model import Outcome
-from mcp_tui.testbench.observed import Observed, SeenElicitation, SeenSampling, text_of
+from mcp_tui.testbench.observed import Observed, Offered, SeenElicitation, SeenSampling, text_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -206,7 +206,29 @@ class Probe:
             protocol_version=conn.info.protocol_version if conn.info else None,
             answer_problem=problem,
             transcript=transcript,
+            offered=self.offered(conn),
         )
+
+    _offered: tuple[tuple[object, ...], Offered] | None = None
+
+    def offered(self, conn: ServerConnection) -> Offered:
+        """What the connection's catalog lists now (``--coverage``), made once per listing."""
+        listing = (conn.info, conn.tools, conn.prompts, conn.resources)
+        if self._offered is not None and all(
+            a is b for a, b in zip(self._offered[0], listing, strict=True)
+        ):
+            return self._offered[1]
+        info = conn.info
+        offered = Offered(
+            server=(info.name if info and info.name else None) or conn.name.rsplit("@", 1)[0],
+            tools=tuple(t.name for t in conn.tools),
+            structured_tools=tuple(t.name for t in conn.tools if t.output_schema is not None),
+            prompts=tuple(p.name for p in conn.prompts),
+            resources=tuple(r.uri for r in conn.resources if not r.template),
+            templates=tuple(r.uri for r in conn.resources if r.template),
+        )
+        self._offered = (listing, offered)
+        return offered
 
 
 def _closed(outcome: CallOutcome) -> bool:

@@ -40,6 +40,46 @@ class SeenSampling:
 
 
 @dataclass(frozen=True)
+class Offered:
+    """What the server listed when a call was made (names only): what ``--coverage`` counts
+    the run's calls against. One record per listing, shared by every call made while it held."""
+
+    #: The name the server gave in its handshake (``serverInfo.name``), else the spec's.
+    server: str
+    tools: tuple[str, ...] = ()
+    #: The tools that declare an ``outputSchema``.
+    structured_tools: tuple[str, ...] = ()
+    prompts: tuple[str, ...] = ()
+    resources: tuple[str, ...] = ()
+    #: The resource templates' URI templates.
+    templates: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "server": self.server,
+            "tools": list(self.tools),
+            "structured_tools": list(self.structured_tools),
+            "prompts": list(self.prompts),
+            "resources": list(self.resources),
+            "templates": list(self.templates),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Offered:
+        def names(key: str) -> tuple[str, ...]:
+            return tuple(str(n) for n in data.get(key) or ())
+
+        return cls(
+            str(data.get("server", "")),
+            names("tools"),
+            names("structured_tools"),
+            names("prompts"),
+            names("resources"),
+            names("templates"),
+        )
+
+
+@dataclass(frozen=True)
 class Observed:
     """One call, seen from the client."""
 
@@ -64,6 +104,8 @@ class Observed:
     transcript: str = ""
     #: The whole result as it came over the wire (tools), for ``--json``.
     raw: dict[str, Any] | None = field(default=None, compare=False)
+    #: What the server listed when the call was made (``--coverage``).
+    offered: Offered | None = field(default=None, compare=False)
 
     @property
     def ok(self) -> bool:

@@ -6,7 +6,9 @@ has test files, ``pytest`` collects each case on each of its eras as an item nam
 reported as ``mcp-tui test`` reports it (expected vs got, the requests and answers), not as a
 traceback; ``skip`` and ``xfail`` become pytest's. A file's cases share one server process per
 era (per xdist worker), started at its first case and stopped after its last. ``--mcp-era ERA``
-replaces the files' eras, as ``mcp-tui test --era`` does. ``-p no:mcp-tui`` turns it off.
+replaces the files' eras, as ``mcp-tui test --era`` does; ``--mcp-coverage`` (with
+``--mcp-coverage-json FILE``, ``--mcp-fail-under PERCENT``) is ``mcp-tui test --coverage``
+(``coverage_plugin.py``). ``-p no:mcp-tui`` turns it off.
 
 A bad test file is a collection error with the same one-line message (file, line, key).
 """
@@ -41,6 +43,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         choices=("auto", "2025-11-25", "2026-07-28"),
         help="run the *.mcptest.toml cases on this era instead of their files' eras (repeatable)",
     )
+    from mcp_tui.testing.coverage_plugin import add_options
+
+    add_options(group)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -52,6 +57,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "ignore:The logging capability is deprecated as of 2026-07-28:"
         "mcp.shared.exceptions.MCPDeprecationWarning",
     )
+    from mcp_tui.testing.coverage_plugin import configure
+
+    configure(config)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -166,6 +174,9 @@ class McpTestItem(pytest.Item):
         assert isinstance(parent, McpTestFile)
         portal, session = parent.session_for(self.plan.era)
         result = portal.call(run_case, self.plan, session)
+        from mcp_tui.testing.coverage_plugin import record
+
+        record(self.config, result)
         if result.failures:
             raise _CaseFailed(result)
 

@@ -3,6 +3,7 @@ expectation is seen failing against the demo with what was expected and what cam
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -13,14 +14,67 @@ ROOT = Path(__file__).resolve().parents[2]
 EVERY_KIND_FAILS = Path(__file__).resolve().parent / "fixtures" / "every_kind_fails.mcptest.toml"
 
 
+#: ``--coverage`` of the examples, exactly: per tool (and mode), the answers given to its forms
+#: over the whole run (both eras), summed over the forms' messages.
+ANSWERS = {
+    ("book_table", "form"): {"accept": 18, "decline": 2, "cancel": 6},
+    ("confirm_action", "form"): {"accept": 2, "decline": 2, "cancel": 2},
+    ("connect_account", "url"): {"accept": 2, "decline": 2, "cancel": 0},
+    ("delete_project", "form"): {"accept": 4, "decline": 2, "cancel": 0},
+    ("list_files", "url"): {"accept": 1, "decline": 0, "cancel": 0},
+    ("open_project", "form"): {"accept": 2, "decline": 0, "cancel": 0},
+    ("quick_survey", "form"): {"accept": 4, "decline": 0, "cancel": 0},
+    ("set_preferences", "form"): {"accept": 4, "decline": 0, "cancel": 0},
+}
+
+
 @pytest.mark.timeout(300)
-def test_the_examples_pass_on_both_eras(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["test", str(ROOT / "examples"), "-j", "2"])
+def test_the_examples_pass_on_both_eras_with_their_coverage(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    report = tmp_path / "coverage.json"
+    argv = ["test", str(ROOT / "examples"), "-j", "2", "--coverage", "--coverage-json", str(report)]
+    code = main(argv)
     out = capsys.readouterr().out
     assert code == 0, out
     assert "[2025-11-25]" in out and "[2026-07-28]" in out
     assert "\nFAIL " not in out and "\nERROR" not in out
     assert "2 xfailed" in out  # the expected failure, on each era
+    # The coverage comes after the summary, and says what the examples leave untested.
+    assert out.index(" xfailed in ") < out.index("==== coverage")
+    assert "  tools      12/12 (100%)\n" in out
+    assert "  prompts    1/2 (50%)  untouched: release_notes\n" in out
+    assert "  resources  1/3 (33%)  untouched: demo://projects, demo://readme\n" in out
+    assert "  templates  0/1 (0%)  untouched: demo://projects/{name}\n" in out
+    assert "  structured 1/1 (100%) of tools with outputSchema\n" in out
+    assert out.rstrip().endswith("tools covered: 100.0%")
+    doc = json.loads(report.read_text(encoding="utf-8"))
+    (demo,) = doc["servers"]
+    assert (demo["server"], doc["tools_percent"]) == ("mcp-tui-demo", 100.0)
+    assert demo["tools"]["untouched"] == [] and len(demo["tools"]["offered"]) == 12
+    assert demo["prompts"]["touched"] == ["triage_issue"]
+    assert demo["resources"]["touched"] == ["demo://menu.json"]
+    assert demo["structured"] == {"checked": ["search_issues"], "unchecked": []}
+    answers: dict[tuple[str, str], dict[str, int]] = {}
+    for form in demo["elicitations"]:
+        tally = answers.setdefault(
+            (form["target"], form["mode"]), dict.fromkeys(form["actions"], 0)
+        )
+        for action, n in form["actions"].items():
+            tally[action] += n
+    assert answers == ANSWERS
+    assert len(demo["elicitations"]) == 16  # distinct messages (the wizard's depend on answers)
+
+
+@pytest.mark.timeout(120)
+def test_fail_under_fails_a_run_whose_cases_all_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    forms = ROOT / "examples" / "demo" / "forms.mcptest.toml"
+    assert main(["test", str(forms), "--era", "2025-11-25", "-q", "--fail-under", "40"]) == 0
+    capsys.readouterr()
+    assert main(["test", str(forms), "--era", "2025-11-25", "-q", "--fail-under", "50"]) == 1
+    captured = capsys.readouterr()
+    assert "tools covered 41.7% (5 of 12) is under --fail-under 50" in captured.err
+    assert "==== coverage" not in captured.out  # --fail-under alone prints no report
 
 
 #: For each case of the fixture (each kind of expectation): lines its report must hold.

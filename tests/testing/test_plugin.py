@@ -3,6 +3,7 @@ subprocess where the plugin is enabled by its entry point (this suite turns it o
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -20,8 +21,15 @@ def test_test_files_are_collected_and_run_as_items(pytester: pytest.Pytester) ->
     shutil.copy(ROOT / "examples" / "demo" / "forms.mcptest.toml", pytester.path)
     shutil.copy(FAILS, pytester.path)
     junit = pytester.path / "junit.xml"
+    coverage = pytester.path / "coverage.json"
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-k", "not every_kind or text or within", f"--junitxml={junit}"
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        "not every_kind or text or within",
+        f"--junitxml={junit}",
+        "--mcp-coverage",
+        f"--mcp-coverage-json={coverage}",
     )
     # forms: 9 cases x 2 eras pass; every_kind_fails: 4 cases (text, text contains, text
     # regex, within) on one era fail, each with the report of `mcp-tui test`.
@@ -34,6 +42,11 @@ def test_test_files_are_collected_and_run_as_items(pytester: pytest.Pytester) ->
     assert "every field kind, the defaults accepted[2026-07-28]" in cases
     [failure] = cases["within[2025-11-25]"].result
     assert isinstance(failure, Failure) and "over its budget" in (failure.text or "")
+    # --mcp-coverage: as mcp-tui test --coverage, in the terminal summary and as JSON.
+    assert "==== coverage" in out and "  tools      6/12 (50%)  untouched: book_table, " in out
+    assert 'confirm_action "Please confirm: restart the build agents.": accept, cancel' in out
+    doc = json.loads(coverage.read_text(encoding="utf-8"))
+    assert doc["tools_percent"] == 50.0
 
 
 @pytest.mark.timeout(300)
@@ -129,3 +142,38 @@ expect = { text_contains = "Grace from CI" }
     assert "line 6" in unset.stdout.str() and "DISPLAY_NAME is not set" in unset.stdout.str()
     monkeypatch.setenv("DISPLAY_NAME", "Grace from CI")
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_xdist_workers_send_their_touches_to_the_controller(pytestconfig: pytest.Config) -> None:
+    """Under ``-n``, each worker's touches reach the controller as JSON, and one report covers
+    them all (the workers' own sessions report nothing)."""
+    from types import SimpleNamespace
+
+    from mcp_tui.testbench.coverage import Touch
+    from mcp_tui.testbench.observed import Offered
+    from mcp_tui.testing.coverage_plugin import CoverageReport, recorded
+
+    offered = Offered("shop", tools=("a", "b", "c", "d"))
+    config = SimpleNamespace(
+        stash=pytest.Stash(),
+        getoption=lambda name: {"--mcp-fail-under": 60.0}.get(name),
+    )
+    controller = CoverageReport(config)  # type: ignore[arg-type]
+    for tool in ("a", "b"):
+        worker_config = SimpleNamespace(
+            stash=pytest.Stash(), getoption=config.getoption, workerinput={}, workeroutput={}
+        )
+        worker = CoverageReport(worker_config)  # type: ignore[arg-type]
+        recorded(worker_config).append(Touch(offered, "tool", tool))  # type: ignore[arg-type]
+        session = SimpleNamespace(exitstatus=pytest.ExitCode.OK)
+        worker.pytest_sessionfinish(session, 0)  # type: ignore[arg-type]
+        assert worker.measured is None and session.exitstatus == pytest.ExitCode.OK
+        controller.pytest_testnodedown(
+            SimpleNamespace(workeroutput=worker_config.workeroutput), None
+        )
+    session = SimpleNamespace(exitstatus=pytest.ExitCode.OK)
+    controller.pytest_sessionfinish(session, 0)  # type: ignore[arg-type]
+    assert controller.measured is not None
+    assert sorted(controller.measured.servers[0].touched["tools"]) == ["a", "b"]
+    assert session.exitstatus == pytest.ExitCode.TESTS_FAILED  # 50% is under 60
+    assert "is under --fail-under 60" in controller.verdict
