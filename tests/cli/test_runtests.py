@@ -296,3 +296,79 @@ def test_log_keeps_every_message_of_every_connection(
     assert any(
         e["dir"] == "in" and e["message"].get("method") == "elicitation/create" for e in entries
     )
+
+
+def test_an_xfail_case_whose_expectations_all_hold_is_an_xpass_that_fails_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _file(
+        tmp_path,
+        """\
+server = "demo"
+eras = ["2025-11-25"]
+
+[[case]]
+name = "fixed since"
+tool = "delete_project"
+arguments = { name = "payments-api" }
+answers = [{ action = "decline" }]
+xfail = "the demo used to delete it"
+expect = { text_contains = "Kept payments-api" }
+""",
+    )
+    junit = tmp_path / "junit.xml"
+    assert main(["test", str(path), "--junit-xml", str(junit)]) == 1
+    out = capsys.readouterr().out
+    assert f"XPASS {path}::fixed since[2025-11-25]" in out
+    assert "expected to fail (the demo used to delete it), but every expectation held" in out
+    assert "1 xpassed in" in out
+    [suite] = list(JUnitXml.fromfile(str(junit)))
+    assert suite.failures == 1 and suite.skipped == 0
+    [case] = list(suite)
+    [failure] = case.result
+    assert isinstance(failure, Failure)
+    assert "passed unexpectedly" in (failure.message or "")
+
+
+MODERN_ONLY_SCRIPT = {
+    "refuse": {
+        "initialize": {
+            "code": -32022,
+            "message": "Unsupported protocol version",
+            "data": {"supported": ["2026-07-28"], "requested": "2025-11-25"},
+        }
+    },
+    "discover": {
+        "supportedVersions": ["2026-07-28"],
+        "capabilities": {"tools": {}},
+        "resultType": "complete",
+        "ttlMs": 0,
+        "cacheScope": "public",
+    },
+    "tools": [{"name": "ok", "inputSchema": {"type": "object"}}],
+    "results": {"ok": {"result": {"content": [{"type": "text", "text": "fine"}]}}},
+}
+
+
+def test_era_pins_the_era_and_auto_is_not_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Against a server that speaks only 2026-07-28, ``auto`` passes (it falls back) and
+    ``--era 2025-11-25`` cannot connect: the pinned era is the one asked for."""
+    raw = Path(__file__).resolve().parents[1] / "fixtures" / "raw_server.py"
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps(MODERN_ONLY_SCRIPT), encoding="utf-8")
+    path = _file(
+        tmp_path,
+        f'[server]\ncommand = ["{sys.executable}", "{raw}", "--script", "{script}"]\n\n'
+        '[[case]]\nname = "ok"\ntool = "ok"\nexpect = { text = "fine" }\n',
+    )
+    assert main(["test", str(path), "--json"]) == 0
+    [case] = json.loads(capsys.readouterr().out)["cases"]
+    assert case["era"] == "auto" and case["observed"]["protocolVersion"] == "2026-07-28"
+    assert main(["test", str(path), "--era", "2026-07-28", "--json"]) == 0
+    [case] = json.loads(capsys.readouterr().out)["cases"]
+    assert case["era"] == "2026-07-28" and case["observed"]["protocolVersion"] == "2026-07-28"
+    assert main(["test", str(path), "--era", "2025-11-25"]) == 3
+    out = capsys.readouterr().out
+    assert f"ERROR {path}::ok[2025-11-25]" in out and "could not be started" in out

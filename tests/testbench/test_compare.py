@@ -187,3 +187,22 @@ def test_every_snapshot_compares_as_json_at_every_depth() -> None:
     # and 1 is 1.0 everywhere, key order ignored
     assert check(_expect(structured={"n": 2.0, "flags": [False, True], "ok": True}), seen) == []
     assert check(_expect(pointers={"": {"n": 2.0, "flags": [False, True], "ok": True}}), seen) == []
+
+
+@pytest.mark.parametrize("count", [0, 2])
+def test_request_counts_are_exact_more_fails_as_fewer_does(count: int) -> None:
+    """SEEN made 1 sampling and 2 elicitation requests: any other count fails."""
+    [failure] = check(_expect(sampling_count=count), SEEN)
+    assert failure.key == ("sampling_count",)
+    assert (failure.expected, failure.got) == (count, 1)
+    [failure] = check(_expect(elicitation_count=count + 1 if count else 1), SEEN)
+    assert failure.key == ("elicitation_count",)
+    assert check(_expect(sampling_count=1, elicitation_count=2), SEEN) == []
+
+
+def test_json_pointer_decodes_tilde_one_before_tilde_zero() -> None:
+    """RFC 6901: ``~01`` is the name ``~1`` (not ``/``); decoding ``~0`` first would read it so."""
+    doc = {"~1": "tilde-one", "/": "slash", "~": "tilde"}
+    assert resolve_pointer(doc, "/~01") == "tilde-one"
+    assert resolve_pointer(doc, "/~1") == "slash"
+    assert resolve_pointer(doc, "/~0") == "tilde"

@@ -177,3 +177,47 @@ def test_xdist_workers_send_their_touches_to_the_controller(pytestconfig: pytest
     assert sorted(controller.measured.servers[0].touched["tools"]) == ["a", "b"]
     assert session.exitstatus == pytest.ExitCode.TESTS_FAILED  # 50% is under 60
     assert "is under --fail-under 60" in controller.verdict
+
+
+@pytest.mark.timeout(300)
+def test_the_case_after_a_lost_server_gets_a_fresh_one(pytester: pytest.Pytester) -> None:
+    """A case that ends the server (``connection_lost``) is followed by one on a new process, as
+    ``mcp-tui test`` does, not by one failing on the dead connection."""
+    import json
+    import sys
+
+    script = pytester.path / "script.json"
+    script.write_text(
+        json.dumps(
+            {
+                "tools": [
+                    {"name": "crash", "inputSchema": {"type": "object"}},
+                    {"name": "ok", "inputSchema": {"type": "object"}},
+                ],
+                "on_call": {"crash": [{"exit": 3}]},
+                "results": {"ok": {"result": {"content": [{"type": "text", "text": "fine"}]}}},
+            }
+        ),
+        encoding="utf-8",
+    )
+    raw = ROOT / "tests" / "fixtures" / "raw_server.py"
+    pytester.makefile(
+        ".mcptest.toml",
+        lost=f"""\
+eras = ["2025-11-25"]
+[server]
+command = [{json.dumps(sys.executable)}, {json.dumps(str(raw))}, "--script", "{script}"]
+
+[[case]]
+name = "crash"
+tool = "crash"
+expect = {{ outcome = "connection_lost" }}
+
+[[case]]
+name = "after"
+tool = "ok"
+expect = {{ text = "fine" }}
+""",
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v")
+    result.assert_outcomes(passed=2)
