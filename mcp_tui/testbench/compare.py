@@ -36,6 +36,9 @@ class Failure:
     got: Any = None
     #: Compare as text/JSON for the diff; ``False``: show the two values only.
     diffable: bool = True
+    #: A snapshot (``text``, ``structured``, a request's ``schema``) with a value that came:
+    #: ``--update`` can write ``got`` in its place. Every other expectation is a statement.
+    snapshot: bool = False
 
 
 def check(expect: Expect, seen: Observed) -> list[Failure]:
@@ -113,7 +116,9 @@ def _describe_outcome(seen: Observed) -> str:
 def _text(expect: Expect, seen: Observed) -> list[Failure]:
     out: list[Failure] = []
     if expect.text is not None and seen.text != expect.text:
-        out.append(Failure(("text",), "the result's text differs", expect.text, seen.text))
+        out.append(
+            Failure(("text",), "the result's text differs", expect.text, seen.text, snapshot=True)
+        )
     contains = expect.text_contains
     for i, part in enumerate([contains] if isinstance(contains, str) else contains or []):
         if part not in seen.text:
@@ -148,7 +153,15 @@ def _structured(expect: Expect, seen: Observed) -> list[Failure]:
         not seen.has_structured or not json_equal(seen.structured, expect.structured)
     ):
         got = seen.structured if seen.has_structured else "(no structuredContent)"
-        out.append(Failure(("structured",), "structuredContent differs", expect.structured, got))
+        out.append(
+            Failure(
+                ("structured",),
+                "structuredContent differs" if seen.has_structured else "no structuredContent came",
+                expect.structured,
+                got,
+                snapshot=seen.has_structured,
+            )
+        )
     for pointer, wanted in (expect.pointers or {}).items():
         found = resolve_pointer(seen.structured, pointer) if seen.has_structured else _MISSING
         if found is _MISSING:
@@ -258,8 +271,18 @@ def _elicitation(i: int, want: ElicitationExpect, got: SeenElicitation) -> list[
     out: list[Failure] = []
     at = f"elicitation request #{i + 1}"
 
-    def fail(key: str, summary: str, expected: Any, value: Any, diffable: bool = True) -> None:
-        out.append(Failure(("elicitations", i, key), f"{at}: {summary}", expected, value, diffable))
+    def fail(
+        key: str,
+        summary: str,
+        expected: Any,
+        value: Any,
+        diffable: bool = True,
+        snapshot: bool = False,
+    ) -> None:
+        failure = Failure(
+            ("elicitations", i, key), f"{at}: {summary}", expected, value, diffable, snapshot
+        )
+        out.append(failure)
 
     if want.mode is not None and want.mode != got.mode:
         fail("mode", "another mode", want.mode, got.mode, False)
@@ -272,7 +295,8 @@ def _elicitation(i: int, want: ElicitationExpect, got: SeenElicitation) -> list[
     if want.schema_ is not None and (
         got.schema is None or not json_equal(want.schema_, got.schema)
     ):
-        fail("schema", "the requestedSchema differs", want.schema_, got.schema)
+        came = got.schema is not None
+        fail("schema", "the requestedSchema differs", want.schema_, got.schema, snapshot=came)
     if want.action is not None and want.action != got.action:
         fail("action", "answered otherwise", want.action, got.action, False)
     return out

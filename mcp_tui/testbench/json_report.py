@@ -27,6 +27,8 @@ def result_json(result: CaseResult) -> dict[str, Any]:
     }
     if result.message:
         data["message"] = result.message
+    if result.not_updated:
+        data["not_updated"] = result.not_updated
     if result.failures:
         data["failures"] = [
             {
@@ -34,6 +36,7 @@ def result_json(result: CaseResult) -> dict[str, Any]:
                 "summary": f.summary,
                 "expected": f.expected,
                 "got": f.got,
+                "snapshot": f.snapshot,
             }
             for f in result.failures
         ]

@@ -57,6 +57,12 @@ def failure_report(result: CaseResult) -> list[str]:
         lines.append(f"  - {visible(failure.summary, limit=300, keep_newlines=False)}{at}")
         diff = diff_text(failure.expected, failure.got, diffable=failure.diffable)
         lines += _cut([f"      {visible(d, limit=500, keep_newlines=False)}" for d in diff])
+    if result.not_updated is not None:
+        lines.append(
+            f"  not updated: {visible(result.not_updated, limit=500, keep_newlines=False)}"
+        )
+    elif result.status == "failed" and result.failures and all(f.snapshot for f in result.failures):
+        lines.append("  only snapshots differ: `mcp-tui test --update` would take what came")
     if seen is not None:
         call = f"{plan.case.kind} {plan.case.target}"
         era = f", protocol {seen.protocol_version}" if seen.protocol_version else ""

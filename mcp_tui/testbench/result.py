@@ -26,6 +26,9 @@ class CaseResult:
     #: Why the case could not run (``error``) or was skipped.
     message: str | None = None
     seconds: float = 0.0
+    #: Why ``--update`` wrote none of this case's snapshots (an expectation that is not a
+    #: snapshot failed, the eras disagree...), for the report.
+    not_updated: str | None = None
 
     @property
     def bad(self) -> bool:

@@ -178,14 +178,21 @@ elicitations = [{ schema = {} }]
 text_regex = "never rewritten"
 """,
     )
-    assert main(["test", str(path), "--update"]) == 1  # the regex is not a snapshot
+    before = path.read_text(encoding="utf-8")
+    # the regex is not a snapshot and fails: the case could not pass, nothing of it is written
+    assert main(["test", str(path), "--update"]) == 1
     first = capsys.readouterr().out
-    assert "updated 2 snapshot(s)" in first
+    assert f"not updated: {path}:4 confirm: the result's text does not match the regex" in first
+    assert "  not updated: the result's text does not match the regex" in first
+    assert path.read_text(encoding="utf-8") == before
+    path.write_text(before.replace('text_regex = "never rewritten"\n', ""), encoding="utf-8")
+    assert main(["test", str(path)]) == 1
+    assert "only snapshots differ: `mcp-tui test --update` would take" in capsys.readouterr().out
+    assert main(["test", str(path), "--update"]) == 0
+    assert "updated 2 snapshot(s)" in capsys.readouterr().out
     text = path.read_text(encoding="utf-8")
     assert "# the bundled demo" in text and "# snapshots: written by --update" in text
-    assert 'text_regex = "never rewritten"' in text
     assert 'text = ""' not in text and "schema = {}" not in text
-    path.write_text(text.replace('text_regex = "never rewritten"\n', ""), encoding="utf-8")
     assert main(["test", str(path)]) == 0, capsys.readouterr().out
     again = path.read_text(encoding="utf-8")
     assert main(["test", str(path), "--update"]) == 0
