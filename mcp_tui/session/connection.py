@@ -388,6 +388,7 @@ class ServerConnection:
                         )
                     ),
                     self.spec.mode,
+                    handshake_time=self._connect_timeout,
                     client_info=types.Implementation(name=self._client_name, version=__version__),
                     elicitation_callback=self._bridge,
                     list_roots_callback=self.features.list_roots,

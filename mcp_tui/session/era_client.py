@@ -11,7 +11,12 @@ returns, so :class:`HandshakeClient` is a ``Client`` in the SDK's ``legacy`` mod
   server refuses it with a JSON-RPC error — ``ClientSession.discover()`` (which retries once at a
   version the server names with -32022) and its adoption of the 2026-07-28 era;
 - ``2026-07-28`` (:func:`handshake_discover`): ``discover()``, adopting the era blind (as the SDK's
-  pinned mode does) only if the server does not answer it.
+  pinned mode does) only if the server does not answer it. The SDK gives ``server/discover`` 10 s
+  (``DISCOVER_TIMEOUT_SECONDS``) from the moment it is sent, which for a stdio server is while the
+  process still starts: a cold FastMCP on a loaded machine took longer, the probe "timed out", and
+  the connection went on blind with a refusal no server made (so the automatic 2026-07-28 retry
+  said the server "does not speak 2026-07-28", in about one run of three). A timeout is no answer:
+  the probe is sent again until the handshake's own time (the connect timeout) is nearly up.
 
 ``legacy`` is the SDK's own. This uses one private SDK method (``_build_session``, stable through
 ``mcp`` 2.3); ``tests/session/test_era.py`` checks each handshake on the wire.
@@ -22,12 +27,14 @@ Importing this module imports ``mcp``.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from typing import Any
 
 import mcp_types as types
 from mcp import Client
+from mcp.client import session as sdk_session
 from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import LATEST_MODERN_VERSION
@@ -37,6 +44,11 @@ log = logging.getLogger(__name__)
 
 #: Refusals that say nothing about the era: the connection is gone or the server never answered.
 _NOT_AN_ANSWER = (-32000, -32001)  # connection closed, request timed out (SDK codes)
+_TIMED_OUT = -32001
+#: The handshake's whole time by default (``DEFAULT_CONNECT_TIMEOUT``, the connection's
+#: watchdog): ``server/discover`` is sent again only when that probe would end within it, so a
+#: server that never answers is still adopted blind before the connection is given up.
+DEFAULT_HANDSHAKE_TIME = 30.0
 
 
 async def handshake_legacy_first(
@@ -63,13 +75,29 @@ async def handshake_legacy_first(
 
 
 async def handshake_discover(
-    session: ClientSession, initialize: Callable[[], Awaitable[types.InitializeResult]]
+    session: ClientSession,
+    initialize: Callable[[], Awaitable[types.InitializeResult]],
+    handshake_time: float = DEFAULT_HANDSHAKE_TIME,
 ) -> str | None:
     """``--mode 2026-07-28``: ``server/discover``, so the server's name, capabilities and
     instructions are known; a server that does not answer it is adopted at 2026-07-28 blind, as
-    the SDK's own pinned mode does (it never sends the probe). Returns the refusal, if any."""
+    the SDK's own pinned mode does (it never sends the probe). Returns the refusal, if any.
+
+    A probe that times out is sent again when it would end within ``handshake_time`` (the
+    connect timeout; the module docstring says why): only a server that stays silent that long
+    is adopted blind."""
+    started = time.monotonic()
     try:
-        await session.discover()
+        while True:
+            try:
+                await session.discover()
+                break
+            except MCPError as slow:
+                probe = float(getattr(sdk_session, "DISCOVER_TIMEOUT_SECONDS", 10.0))
+                elapsed = time.monotonic() - started
+                if slow.code != _TIMED_OUT or elapsed + probe >= handshake_time:
+                    raise
+                log.debug("server/discover timed out: the server may still be starting; again")
     except (MCPError, RuntimeError, ValidationError) as refused:
         if isinstance(refused, MCPError) and refused.code == -32000:  # connection closed
             raise
@@ -126,17 +154,25 @@ class DiscoverClient(HandshakeClient):
     #: only 2025-11-25, such as server-everything, refuses it with -32601 and then fails every
     #: request on fields 2026-07-28 requires).
     discover_refusal: str | None = None
+    #: The connect timeout: ``server/discover`` is sent again within it while it times out.
+    handshake_time: float = DEFAULT_HANDSHAKE_TIME
 
     async def handshake(
         self, session: ClientSession, initialize: Callable[[], Awaitable[types.InitializeResult]]
     ) -> None:
-        self.discover_refusal = await handshake_discover(session, initialize)
+        self.discover_refusal = await handshake_discover(session, initialize, self.handshake_time)
 
 
-def make_client(transport: Any, mode: str, **options: Any) -> Client:
-    """The SDK client for ``mode`` (``auto``, ``legacy`` or ``2026-07-28``)."""
+def make_client(
+    transport: Any, mode: str, *, handshake_time: float | None = None, **options: Any
+) -> Client:
+    """The SDK client for ``mode`` (``auto``, ``legacy`` or ``2026-07-28``); ``handshake_time``:
+    the connect timeout (see :func:`handshake_discover`)."""
     if mode == "auto":
         return LegacyFirstClient(transport, mode="legacy", **options)
     if mode == LATEST_MODERN_VERSION:
-        return DiscoverClient(transport, mode="legacy", **options)
+        client = DiscoverClient(transport, mode="legacy", **options)
+        if handshake_time is not None:
+            client.handshake_time = handshake_time
+        return client
     return Client(transport, mode=mode, **options)

@@ -247,6 +247,57 @@ async def test_2026_mode_without_server_discover_adopts_the_era_blind(tmp_path: 
     assert "mode auto" in notes[0]
 
 
+#: A server that speaks both eras and is slow to start (a cold FastMCP on a loaded machine), with
+#: a tool written for 2026-07-28 only, refused on 2025-11-25 as FastMCP refuses it.
+SLOW_BOTH_ERAS: dict[str, Any] = {
+    "start_delay": 1.5,
+    "discover": MODERN_ONLY["discover"],
+    "results": {"only_2026": {"error": {"code": -32602, "message": FASTMCP_NEEDS_MODERN}}},
+    "modern_results": {
+        "only_2026": {"result": {"content": [{"type": "text", "text": "asked on 2026"}]}}
+    },
+}
+#: The SDK's time for ``server/discover`` here (10 s in the SDK): the server above starts 7.5
+#: times slower than it, as a cold server under load did against the real 10 s.
+PROBE_TIME = 0.2
+
+
+@pytest.mark.anyio
+async def test_a_slow_starting_server_is_discovered_not_adopted_blind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``server/discover`` timing out while the process starts is no refusal: the probe is sent
+    again, and the server's own name and capabilities are known once it answers."""
+    monkeypatch.setattr("mcp.client.session.DISCOVER_TIMEOUT_SECONDS", PROBE_TIME)
+    rec = Recorder()
+    spec = raw_spec(tmp_path, SLOW_BOTH_ERAS, mode="2026-07-28")
+    async with connected(spec, recorder=rec) as conn:
+        assert conn.discover_refusal is None
+        assert conn.info is not None and conn.info.name == "modern-only"
+        assert conn.info.protocol_version == MODERN_ERA
+    assert not [n for n in rec.of(Notice) if "server/discover" in n.text], rec.of(Notice)
+
+
+@pytest.mark.anyio
+async def test_the_automatic_2026_retry_waits_for_a_slow_starting_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 41.5: in auto, the 2026-07-28 connection of the retry is a second server process,
+    started when the call fails; while it starts, ``server/discover`` timed out and the retry
+    said the server "does not speak 2026-07-28" (the hint to press E instead of the result),
+    about one run in three on a loaded machine. The order of events is fixed here: the server
+    answers only after the SDK's probe time."""
+    monkeypatch.setattr("mcp.client.session.DISCOVER_TIMEOUT_SECONDS", PROBE_TIME)
+    rec = Recorder()
+    async with connected(raw_spec(tmp_path, SLOW_BOTH_ERAS), recorder=rec) as conn:
+        assert conn.info is not None and conn.info.protocol_version == LEGACY_ERA
+        outcome = await conn.call_tool("only_2026")
+    said = [n.text for n in rec.of(Notice)]
+    assert outcome.error is None and outcome.items[0].text == "asked on 2026", (outcome, said)
+    assert outcome_hint(outcome) is None
+    assert not [t for t in said if "not called again" in t or "server/discover" in t], said
+
+
 @pytest.mark.anyio
 async def test_2026_mode_says_nothing_when_the_server_answers_server_discover() -> None:
     rec = Recorder()
