@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from mcp_tui.cli.runtests_args import build_test_parser
 from mcp_tui.errors import EXIT_CONNECTION, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError
@@ -21,6 +21,9 @@ from mcp_tui.testbench.coverage import CoverageWanted
 from mcp_tui.testbench.load import LoadedFile, TestFileError, find_test_files, load_test_file
 from mcp_tui.testbench.model import Era
 from mcp_tui.testbench.select import compile_k
+
+if TYPE_CHECKING:
+    from mcp_tui.testbench.github_report import GithubReport
 
 
 def run_test_command(args: Sequence[str], environ: Mapping[str, str]) -> int:
@@ -32,22 +35,29 @@ def run_test_command(args: Sequence[str], environ: Mapping[str, str]) -> int:
     if ns.fail_under is not None and not 0 <= ns.fail_under <= 100:
         raise UsageError(f"--fail-under takes a percent from 0 to 100, not {ns.fail_under:g}.")
     wanted = CoverageWanted(ns.coverage, ns.coverage_json, ns.fail_under)
+    on_github = ns.github if ns.github is not None else environ.get("GITHUB_ACTIONS") == "true"
 
     def run() -> int:
-        return run_tests(
-            ns.paths or ["."],
-            environ,
-            selected=selected,
-            eras=eras,
-            jobs=ns.jobs,
-            junit=ns.junit_xml,
-            json_output=ns.json,
-            update=ns.update,
-            quiet=ns.quiet,
-            collect_only=ns.collect_only,
-            traffic_log=ns.log,
-            coverage=wanted,
-        )
+        github = github_report(environ) if on_github else None
+        try:
+            return run_tests(
+                ns.paths or ["."],
+                environ,
+                selected=selected,
+                eras=eras,
+                jobs=ns.jobs,
+                junit=ns.junit_xml,
+                json_output=ns.json,
+                update=ns.update,
+                quiet=ns.quiet,
+                collect_only=ns.collect_only,
+                traffic_log=ns.log,
+                coverage=wanted,
+                github=github,
+            )
+        finally:
+            if github is not None:
+                github.resume()  # however the run ended, the step's commands are back on
 
     if ns.watch_path and not ns.watch:
         raise UsageError("--watch-path goes with --watch: mcp-tui test --watch --watch-path DIR")
@@ -57,6 +67,16 @@ def run_test_command(args: Sequence[str], environ: Mapping[str, str]) -> int:
         own = [p for p in (ns.junit_xml, ns.log, ns.coverage_json) if p is not None]
         return watch_tests(run, ns.paths or ["."], ns.watch_path, own=own)
     return run()
+
+
+def github_report(environ: Mapping[str, str]) -> GithubReport:
+    """The GitHub output of a run: paths relative to ``GITHUB_WORKSPACE`` (else the current
+    folder), the summary appended to ``GITHUB_STEP_SUMMARY`` when it is set."""
+    from mcp_tui.testbench.github_report import GithubReport
+
+    workspace = Path(environ.get("GITHUB_WORKSPACE") or ".")
+    summary = environ.get("GITHUB_STEP_SUMMARY")
+    return GithubReport(workspace, Path(summary) if summary else None)
 
 
 def load_all(paths: Sequence[str | Path]) -> list[LoadedFile]:
@@ -91,6 +111,7 @@ def run_tests(
     collect_only: bool = False,
     traffic_log: Path | None = None,
     coverage: CoverageWanted | None = None,
+    github: GithubReport | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -126,6 +147,8 @@ def run_tests(
 
     resume_collector()
     report = err if json_output else out
+    if github is not None:
+        github.start(report)
     if not quiet:
         print(f"mcp-tui test: {total} case(s) in {len(plans)} file(s), -j {jobs}", file=report)
 
@@ -161,6 +184,8 @@ def run_tests(
 
         measured = coverage_of(touch_of(r) for r in results)
         covered = report_coverage(measured, coverage, report, err)
+    if github is not None:
+        github.finish(results, seconds, err)
     if any(r.status == "error" for r in results):
         return EXIT_CONNECTION
     if any(r.bad for r in results) or not covered:

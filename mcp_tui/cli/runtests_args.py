@@ -38,6 +38,12 @@ eras: a file's `eras` (default ["auto"]) are run for each case; --era replaces t
 that names its own `eras` is skipped on the others. Secrets: write ${{VAR}} in the server's env
 and headers; --update never writes them back.
 
+GitHub Actions: where GITHUB_ACTIONS=true (or with --github), each failed expectation is also
+an error annotation (::error) at its line of the test file, the path relative to
+GITHUB_WORKSPACE, and a Markdown table of the run is appended to $GITHUB_STEP_SUMMARY; workflow
+commands are paused while the cases run, so nothing a server sends becomes one. --no-github
+turns it off.
+
 exit codes:
   {EXIT_OK}    every case passed (or was skipped, or failed as its xfail said)
   {EXIT_TOOL_ERROR}    a case failed (or the tools covered fell under --fail-under)
@@ -49,7 +55,7 @@ def build_test_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="mcp-tui test",
         usage="mcp-tui test [PATH...] [-k EXPR] [--era ERA] [-j N] [--junit-xml FILE] [--json] "
-        "[--update] [--coverage] [--coverage-json FILE] [--fail-under PERCENT] "
+        "[--update] [--coverage] [--coverage-json FILE] [--fail-under PERCENT] [--github] "
         "[--watch [--watch-path DIR]]",
         description=TEST_DESCRIPTION,
         epilog=TEST_EPILOG,
@@ -116,6 +122,14 @@ def build_test_parser() -> ArgumentParser:
         type=float,
         metavar="PERCENT",
         help="exit 1 when a case called fewer than PERCENT of the tools the servers offer",
+    )
+    parser.add_argument(
+        "--github",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="GitHub Actions output (on by itself where GITHUB_ACTIONS=true): an error "
+        "annotation at the line of each failed expectation in its test file, and a Markdown "
+        "table of the run appended to $GITHUB_STEP_SUMMARY",
     )
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="no line per case: only failures and counts"
