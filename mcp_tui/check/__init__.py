@@ -14,7 +14,15 @@ the data) and ``change_rules`` (its rules, B101...).
 
 from __future__ import annotations
 
-from mcp_tui.check import catalog, elicitation, eras, fuzzing, tools  # noqa: F401  (the checks)
+from mcp_tui.check import (  # noqa: F401  (the checks)
+    app_ui,
+    catalog,
+    elicitation,
+    eras,
+    fuzzing,
+    no_elicitation,
+    tools,
+)
 from mcp_tui.check.findings import RULES, SEVERITIES, Finding, Listing, Rule, Severity
 from mcp_tui.check.report import CheckReport, run_checks
 

@@ -65,3 +65,33 @@ def era_compatibility(listings: list[Listing]) -> Iterator[Finding]:
                     f"passes on {', '.join(sorted(passed))} and fails on {era}: {why}",
                     fix,
                 )
+
+
+_LOST = {
+    "tools/list": "the server seems to offer no tools",
+    "prompts/list": "the server seems to offer no prompts",
+    "resources/list": "the server seems to offer no resources",
+    "resources/templates/list": "the server seems to offer no resource templates",
+    "resources/read": "every read fails",
+    "server/discover": "the client connects blind: no name, no capabilities, no instructions",
+}
+
+
+@rule("X102", "error", "a 2026-07-28 result without the cacheScope or ttlMs the era requires")
+def cache_hints(listing: Listing) -> Iterator[Finding]:
+    for item in listing.incomplete:
+        method = str(item.get("method"))
+        missing = " and ".join(str(k) for k in item.get("missing") or ())
+        lost = _LOST.get(method, "the request fails")
+        yield finding(
+            "X102",
+            listing,
+            "server",
+            "",
+            f"{one_line(method, limit=60)} answered without {missing}, which 2026-07-28 requires "
+            f"of it: a client that validates (the MCP SDKs' do) rejects the whole result, so "
+            f"{lost}, and you see only a protocol error ('cacheScope: Field required')",
+            'add cacheScope ("private", or "public" for data that is the same for every user) '
+            "and ttlMs (milliseconds a client may reuse it; 0: do not) to every list, read and "
+            "server/discover result (the SDKs' servers add them: a hand-built result must)",
+        )

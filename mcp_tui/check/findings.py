@@ -69,7 +69,8 @@ class Listing:
     errors: dict[str, str] = field(default_factory=dict)
     elicitations: list[dict[str, Any]] = field(default_factory=list)
     #: The calls made on this connection (``check --run``): each ``{"name": ..., "ok": bool,
-    #: "error": str | None, "needs_era": era | None}``, ``needs_era`` filled in by the session
+    #: "error": str | None, "needs_era": era | None}`` (``--call`` adds ``"outcome"``: ``ok``,
+    #: ``tool_error``, ``error`` or ``timeout``), ``needs_era`` filled in by the session
     #: layer's reading of the era errors (``session/era.py``).
     calls: list[dict[str, Any]] = field(default_factory=list)
     #: The methods of the notifications the server sent on this connection, in order.
@@ -78,6 +79,11 @@ class Listing:
     #: "arguments", "detail", "calls"}``, ``kind`` one of ``crash``, ``hang``,
     #: ``protocol-error``, ``accepted-invalid``, ``not-fuzzed``.
     fuzz: list[dict[str, Any]] = field(default_factory=list)
+    #: 2026-07-28 results without the freshness hints the era requires (the SDK's client refuses
+    #: them): each ``{"method": "tools/list", "missing": ["cacheScope"]}``.
+    incomplete: list[dict[str, Any]] = field(default_factory=list)
+    #: The client advertised elicitation on this connection (``check --no-elicitation``: not).
+    elicitation_advertised: bool = True
 
 
 #: A check reads one listing, or (``across``) the listings of every server of a run.

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mcp_tui.cli.args import (
     EXIT_CODES_HELP,
@@ -28,6 +28,7 @@ from mcp_tui.config.settings import AppSettings
 from mcp_tui.errors import EXIT_CONNECTION, UsageError
 
 if TYPE_CHECKING:
+    from mcp_tui.headless.check_baseline import BaselineGate
     from mcp_tui.testbench.load import LoadedFile
 
 ERAS = ("2025-11-25", "2026-07-28")
@@ -117,6 +118,13 @@ def build_check_parser() -> ArgumentParser:
         help="write what the server offers to the --baseline FILE (sorted JSON, for review), "
         "showing what changed since it instead of failing on it",
     )
+    parser.add_argument(
+        "--no-elicitation",
+        action="store_true",
+        help="connect as a client without elicitation (the capability is not advertised): a "
+        "--call that then fails or hangs past --call-timeout, and says nowhere that it needs "
+        "forms, is reported (E109)",
+    )
     parser.add_argument("--args", metavar="JSON", help="the arguments of --call, a JSON object")
     _add_answer_options(parser)  # --answers, --elicit, --sampling: as for `mcp-tui call`
     parser.add_argument(
@@ -140,7 +148,8 @@ def build_check_parser() -> ArgumentParser:
         metavar="SECONDS",
         type=float,
         default=10.0,
-        help="--fuzz: a call that takes longer has hung (default: 10)",
+        help="--fuzz, and --call with --no-elicitation: a call that takes longer has hung "
+        "(default: 10)",
     )
     _add_headless_common(parser)
     return parser
@@ -187,8 +196,9 @@ def run_check_command(
 
     plan = FuzzPlan(ns.fuzz, tuple(ns.tool), ns.call_timeout) if ns.fuzz is not None else None
 
+    timeout = ns.call_timeout if ns.no_elicitation else None
     calls = (
-        (CheckCall(ns.call, arguments, answers, ns.elicit, ns.sampling),)
+        (CheckCall(ns.call, arguments, answers, ns.elicit, ns.sampling, timeout),)
         if ns.call is not None
         else ()
     )
@@ -202,9 +212,8 @@ def run_check_command(
         calls=calls,
         fuzz=plan,
         runs=runs,
-        baseline=ns.baseline,
-        baseline_data=baseline,
-        baseline_update=ns.baseline_update,
+        baseline=baseline,
+        no_elicitation=ns.no_elicitation,
     )
     return check_servers(specs, _headless_options(ns), options)
 
@@ -224,8 +233,8 @@ def _file_servers(
     return [server_spec(f, environ) for f in loaded], tuple(loaded)
 
 
-def _baseline(path: Path | None, update: bool) -> dict[str, dict[str, dict[str, Any]]] | None:
-    """The ``--baseline`` file's servers, read before anything connects (a bad file: exit 2)."""
+def _baseline(path: Path | None, update: bool) -> BaselineGate | None:
+    """The ``--baseline`` file, read before anything connects (a bad file: exit 2)."""
     if path is None:
         if update:
             raise UsageError(
@@ -233,12 +242,13 @@ def _baseline(path: Path | None, update: bool) -> dict[str, dict[str, dict[str, 
             )
         return None
     from mcp_tui.check.baseline import BaselineError, loads
+    from mcp_tui.headless.check_baseline import BaselineGate
 
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         if update:
-            return None
+            return BaselineGate(path, None, update=True)
         raise UsageError(
             f"--baseline {path}: no such file. Write it first: mcp-tui check --baseline {path} "
             "--baseline-update TARGET"
@@ -246,7 +256,7 @@ def _baseline(path: Path | None, update: bool) -> dict[str, dict[str, dict[str, 
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"--baseline {path}: cannot be read ({exc})") from None
     try:
-        return loads(text, str(path))
+        return BaselineGate(path, loads(text, str(path)), update=update)
     except BaselineError as exc:
         raise UsageError(str(exc)) from None
 

@@ -90,6 +90,9 @@ class ServerSpec(Struct, frozen=True):
     sampling: SamplingPolicy = DEFAULT_SAMPLING
     #: The directories offered as roots (absolute paths); ``None``: the working directory.
     roots: tuple[str, ...] | None = None
+    #: ``False``: connect as a client without elicitation (the capability is not advertised, and
+    #: a request that comes anyway is refused by the SDK): ``check --no-elicitation``.
+    advertise_elicitation: bool = True
     #: ``name`` was derived from a command line that says how the server starts, not which server
     #: it is (``python server.py``: ``server``): it stays the key, and the server is shown by the
     #: name it announces in ``serverInfo`` once connected (``session/naming.py``).

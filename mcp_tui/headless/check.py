@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import sys
 from collections.abc import Collection
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import anyio
@@ -28,6 +26,7 @@ from mcp_tui.check.report import CheckReport, ServerEras
 from mcp_tui.config.answers import AnswerScript
 from mcp_tui.config.servers import ServerSpec
 from mcp_tui.errors import EXIT_CONNECTION
+from mcp_tui.headless.cache_hints import CacheHints
 from mcp_tui.headless.elicit import ElicitPolicy, SamplingRefusal, ScriptedHandler
 from mcp_tui.headless.run import HeadlessOptions, _connected, _Run
 from mcp_tui.session.elicitation import (
@@ -42,6 +41,7 @@ from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
+    from mcp_tui.headless.check_baseline import BaselineGate
     from mcp_tui.headless.fuzz import FuzzPlan
     from mcp_tui.session.connection import ServerConnection
     from mcp_tui.testbench.load import LoadedFile
@@ -65,6 +65,9 @@ class CheckCall:
     answers: AnswerScript | None = None
     policy: ElicitPolicy = "cancel"
     sampling: SamplingRefusal = "decline"
+    #: Cancel the call after this many seconds (``--no-elicitation``: a tool that waits for a
+    #: form the client cannot show hangs); ``None``: no limit.
+    timeout: float | None = None
 
 
 @dataclass(frozen=True)
@@ -80,12 +83,10 @@ class CheckOptions:
     fuzz: FuzzPlan | None = None
     #: ``--run FILE``: the test file of each server (same order as the specs), or ``None``.
     runs: tuple[LoadedFile | None, ...] = ()
-    #: ``--baseline FILE``: its path and what it holds (server -> era -> listing; ``None`` when
-    #: ``--baseline-update`` writes it for the first time).
-    baseline: Path | None = None
-    baseline_data: dict[str, dict[str, dict[str, Any]]] | None = None
-    #: ``--baseline-update``: write what the server offers to the file, show what changed.
-    baseline_update: bool = False
+    #: ``--no-elicitation``: connect as a client without the elicitation capability.
+    no_elicitation: bool = False
+    #: ``--baseline FILE`` (``--baseline-update``): ``None`` compares with nothing.
+    baseline: BaselineGate | None = None
 
 
 class _Gatherer(_Run):
@@ -102,6 +103,7 @@ class _Gatherer(_Run):
         self.notifications: list[str] = []
         #: The call being made (``--call``), named in the elicitations it asks.
         self.calling: str | None = None
+        self.hints = CacheHints()
 
     def sink(self, event: SessionEvent) -> None:
         if isinstance(event, Notice):
@@ -109,6 +111,7 @@ class _Gatherer(_Run):
         super().sink(event)
         if isinstance(event, TrafficRecorded):
             self._see(event)
+            self.hints.see(event)
 
     def _see(self, event: TrafficRecorded) -> None:
         method = event.method
@@ -175,16 +178,27 @@ async def _call(
         sampling_policy=call.sampling,
     )
     g.calling = call.tool
+    outcome = None
     try:
-        outcome = await conn.call_tool(call.tool, call.arguments)
+        with anyio.move_on_after(call.timeout):
+            outcome = await conn.call_tool(call.tool, call.arguments)
     finally:
         g.calling = None
+    if outcome is None:
+        return {
+            "name": call.tool,
+            "ok": False,
+            "outcome": "timeout",
+            "error": f"no answer within {call.timeout:g} s",
+            "needs_era": None,
+        }
     version = conn.info.protocol_version if conn.info else None
     failed = outcome.error is not None or outcome.is_error
     error = outcome.error or (" ".join(i.text or "" for i in outcome.items) if failed else None)
     return {
         "name": call.tool,
         "ok": not failed,
+        "outcome": "error" if outcome.error is not None else "tool_error" if failed else "ok",
         "error": error,
         "needs_era": needed_era(outcome, version),
     }
@@ -261,7 +275,9 @@ async def _one_era(
     async def body(conn: ServerConnection) -> int:
         if not await gatherer.first_listing(conn):
             return EXIT_CONNECTION
-        if conn.discover_refusal is not None:
+        if conn.discover_refusal is not None and not gatherer.hints.discover_answered:
+            # Refused (server-everything: -32601). One that answered with a result the SDK
+            # refused speaks the era: it is listed, and X102 says what its result lacked.
             seen.refused[era] = conn.discover_refusal
             return 0
         made = [await _call(conn, gatherer, handler, call) for call in calls]
@@ -280,6 +296,8 @@ async def _one_era(
                 errors=dict(gatherer.errors),
                 elicitations=list(gatherer.elicitations),
                 notifications=list(gatherer.notifications),
+                incomplete=gatherer.hints.as_listing(),
+                elicitation_advertised=spec.advertise_elicitation,
                 calls=made,
             )
         )
@@ -296,6 +314,8 @@ async def check_async(
     servers: list[ServerEras] = []
     for index, spec in enumerate(specs):
         taken = [s.name for s in specs if s is not spec] + [s.shown for s in servers]
+        if check.no_elicitation:
+            spec = msgspec.structs.replace(spec, advertise_elicitation=False)
         found, seen = await gather(spec, options, check.eras, err, check.calls, taken)
         loaded = check.runs[index] if index < len(check.runs) else None
         if found and loaded is not None:
@@ -314,66 +334,16 @@ async def check_async(
         return EXIT_CONNECTION
     report = run_checks(listings, servers=servers, ignore=check.ignore)
     if check.baseline is not None:
-        _compare_with_baseline(report, listings, servers, check, err)
+        from mcp_tui.headless.check_baseline import compare_with_baseline
+
+        eras = list(check.eras) or [era for _, era in ERA_MODES]
+        compare_with_baseline(
+            report, listings, servers, check.baseline, eras=eras, ignore=check.ignore, err=err
+        )
     print_report(report, out, json_output=check.json_output, colour=check.colour)
     code = report.exit_code(strict=check.strict)
     unreachable = any(not s.connected for s in servers)
     return EXIT_CONNECTION if code == 0 and unreachable else code
-
-
-#: Refusals that say nothing of the era (the SDK's "request timed out", a server that did not
-#: start): the era was not reached, so the baseline's listing of it is neither compared nor
-#: replaced.
-_UNREACHED = ("-32001 ", "could not connect")
-
-
-def _compare_with_baseline(
-    report: CheckReport,
-    listings: list[Listing],
-    servers: list[ServerEras],
-    check: CheckOptions,
-    err: TextIO,
-) -> None:
-    """``--baseline``: the changes since the file into the report; ``--baseline-update``: the
-    file written again (the eras this run did not reach kept as they were)."""
-    from mcp_tui.check.baseline import dumps, snapshot
-    from mcp_tui.check.changes import compare_servers
-    from mcp_tui.check.report import BaselineResult
-
-    assert check.baseline is not None
-    checked = list(check.eras) or [era for _, era in ERA_MODES]
-    for seen in servers:
-        for era, why in seen.refused.items():
-            if era in checked and why.startswith(_UNREACHED):
-                checked.remove(era)
-                print(
-                    f"mcp-tui: {one_line(seen.server)}: {era} not compared with the baseline "
-                    f"(not reached: {one_line(why, limit=200)})",
-                    file=err,
-                )
-    live = snapshot(listings)
-    old = check.baseline_data or {}
-    changes = compare_servers(old, live["servers"], checked_eras=checked, ignore=check.ignore)
-    created = check.baseline_data is None
-    report.baseline = BaselineResult(
-        str(check.baseline),
-        [] if created else changes,
-        updated=check.baseline_update,
-        created=created,
-    )
-    if not check.baseline_update:
-        return
-    if len(old) == 1 and len(live["servers"]) == 1:
-        # One server on each side is the same server (compare_servers says why): keep its eras.
-        old = {next(iter(live["servers"])): next(iter(old.values()))}
-    for server, eras in live["servers"].items():
-        kept = {e: s for e, s in old.get(server, {}).items() if e not in checked}
-        live["servers"][server] = {**kept, **eras}
-    path = check.baseline
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(dumps(live), encoding="utf-8")
-    os.replace(partial, path)
-    print(f"mcp-tui: wrote {one_line(str(path), limit=300)}", file=err)
 
 
 async def _fuzz_into(listing: Listing, spec: ServerSpec, plan: FuzzPlan, err: TextIO) -> None:

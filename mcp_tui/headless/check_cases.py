@@ -47,13 +47,14 @@ def _record(listing: Listing, result: CaseResult) -> None:
         return
     for request in seen.elicitations:
         if request.mode == "form" and request.schema is not None:
-            listing.elicitations.append(
-                {
-                    "message": request.message,
-                    "requestedSchema": request.schema,
-                    "_mcp_tui_call": name,
-                }
-            )
+            asked: dict[str, Any] = {
+                "message": request.message,
+                "requestedSchema": request.schema,
+                "_mcp_tui_call": name,
+            }
+            if request.app_ui is not None:
+                asked["_meta"] = {"ui": {"resourceUri": request.app_ui}}
+            listing.elicitations.append(asked)
     outcome = CallOutcome(
         items=(ContentItem("text", text=seen.text),) if seen.text else (),
         is_error=seen.outcome == "tool_error",

@@ -81,6 +81,11 @@ class ScriptedHandler:
         self._say(f"elicitation #{self.seen} (form): {_quote(request.message)}")
         if form.fields:
             self._say(f"  fields: {self._describe_fields(form)}")
+        if request.app_ui:
+            self._say(
+                f"  the server also offers an app UI for this form "
+                f"({one_line(request.app_ui, limit=200)}): mcp-tui answers the form itself"
+            )
         picked = self.answers.pick(request.message, "form", self.tool) if self.answers else None
         if picked is not None:
             self._note_recorded_message(picked, request.message)

@@ -96,6 +96,7 @@ class Probe:
                 url=request.url,
                 action=outcome.action,
                 content=dict(outcome.content) if outcome.content is not None else None,
+                app_ui=request.app_ui,
             )
         )
         return outcome

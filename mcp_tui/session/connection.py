@@ -390,7 +390,9 @@ class ServerConnection:
                     self.spec.mode,
                     handshake_time=self._connect_timeout,
                     client_info=types.Implementation(name=self._client_name, version=__version__),
-                    elicitation_callback=self._bridge,
+                    elicitation_callback=(
+                        self._bridge if self.spec.advertise_elicitation else None
+                    ),
                     list_roots_callback=self.features.list_roots,
                     sampling_callback=self._sampling,
                     # The review screen shows the tools offered and can answer with a tool use.

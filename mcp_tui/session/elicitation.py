@@ -52,6 +52,10 @@ class ElicitationRequest(Struct, frozen=True):
     call_id: int | None = None
     #: The task this request belongs to (``_meta`` ``io.modelcontextprotocol/related-task``).
     related_task: str | None = None
+    #: ``_meta.ui.resourceUri`` of a form request (SEP-3118, app-rendered elicitation): the
+    #: server's own MCP App for this form. mcp-tui never runs server apps: it shows its native
+    #: form (the SEP's fallback) and says the app exists. Untrusted text.
+    app_ui: str | None = None
 
     @classmethod
     def for_sign_in(cls, request: AuthorizationRequest) -> ElicitationRequest:

@@ -130,6 +130,13 @@ def related_task(meta: Any) -> str | None:
     return None
 
 
+def app_ui(meta: Any) -> str | None:
+    """``_meta.ui.resourceUri`` (SEP-3118: the server offers an MCP App for this form)."""
+    ui = meta.get("ui") if isinstance(meta, dict) else None
+    uri = ui.get("resourceUri") if isinstance(ui, dict) else None
+    return uri if isinstance(uri, str) and uri else None
+
+
 def to_elicit_result(outcome: ElicitationOutcome, mode: str) -> types.ElicitResult:
     """The one mapping from the UI's outcome to the wire answer. Raises ``ValueError`` if the
     content cannot be sent as it is (the caller turns that into ``cancel``)."""
@@ -315,15 +322,17 @@ class ElicitationBridge:
             return ElicitationRequest(
                 mode="url", url=params.url, elicitation_id=params.elicitation_id, **common
             )
-        self.schemas_seen.append(
-            {
-                "message": params.message,
-                "requestedSchema": _plain(params.requested_schema),
-                "_mcp_tui_call": common["tool"],
-            }
-        )
+        offered_app = app_ui(params.meta)
+        seen: dict[str, Any] = {
+            "message": params.message,
+            "requestedSchema": _plain(params.requested_schema),
+            "_mcp_tui_call": common["tool"],
+        }
+        if offered_app is not None:
+            seen["_meta"] = {"ui": {"resourceUri": offered_app}}
+        self.schemas_seen.append(seen)
         form = FORMS.parse(params.requested_schema)  # the same form asked again: parsed once
-        return ElicitationRequest(mode="form", form=form, **common)
+        return ElicitationRequest(mode="form", form=form, app_ui=offered_app, **common)
 
     def set_paused(self, paused: bool) -> None:
         if paused != self.gate.paused:

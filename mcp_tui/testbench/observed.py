@@ -26,6 +26,8 @@ class SeenElicitation:
     url: str | None = None
     action: str = "cancel"
     content: dict[str, Any] | None = None
+    #: ``_meta.ui.resourceUri``: the server's own app for this form (SEP-3118), not shown.
+    app_ui: str | None = None
 
 
 @dataclass(frozen=True)

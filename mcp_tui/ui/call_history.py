@@ -194,6 +194,8 @@ def _exchange_words(exchange: Exchange) -> str:
             what = "confirm"
         else:
             what = f"form, {count} field{'s' if count != 1 else ''}"
+        if request.app_ui:
+            what += " (its app UI not shown)"
     else:
         what = "sampling"
     done = _PAST.get(outcome.action, outcome.action)

@@ -205,6 +205,53 @@ CASES += [
 ]
 
 
+APP_FORM = {**form({"a": {"type": "string"}}), "_meta": {"ui": {"resourceUri": "ui://shop/form"}}}
+
+
+def without_elicitation(**kw: Any) -> Listing:
+    return listing(elicitation_advertised=False, tools=[tool("ask")], **kw)
+
+
+def called(outcome: str, error: str | None = None) -> dict[str, Any]:
+    return {"name": "ask", "ok": outcome == "ok", "outcome": outcome, "error": error}
+
+
+CASES += [
+    (
+        "X102",
+        listing("2026-07-28", incomplete=[{"method": "tools/list", "missing": ["cacheScope"]}]),
+        listing("2026-07-28"),
+    ),
+    ("E108", listing(elicitations=[APP_FORM]), listing(elicitations=[form({"a": {}})])),
+    # a form sent to a client that never advertised elicitation
+    (
+        "E109",
+        without_elicitation(
+            calls=[called("error", "-32600 (invalid request): Elicitation not supported")],
+            elicitations=[{**form({"a": {"type": "string"}}), "_mcp_tui_call": "ask"}],
+        ),
+        without_elicitation(calls=[called("tool_error", "This tool needs a client with forms.")]),
+    ),
+    # a hang, and a failure that says nothing
+    (
+        "E109",
+        without_elicitation(calls=[called("timeout", "no answer within 10 s")]),
+        without_elicitation(calls=[called("ok")]),
+    ),
+    (
+        "E109",
+        without_elicitation(calls=[called("tool_error", "NoneType has no attribute 'data'")]),
+        # the same failure, with a client that advertised elicitation: not this rule's business
+        listing(tools=[tool("ask")], calls=[called("tool_error", "NoneType has no attribute")]),
+    ),
+]
+
+
+def test_a_tool_not_listed_to_a_client_without_forms_is_right() -> None:
+    hidden = without_elicitation(calls=[{**called("tool_error", "not found"), "name": "elicit"}])
+    assert not found("E109", hidden)
+
+
 def test_every_check_has_a_case() -> None:
     across = {"T302", "X101"}  # tested below with several listings
     assert {c[0] for c in CASES} | across == set(RULES)

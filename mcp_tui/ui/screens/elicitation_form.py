@@ -73,6 +73,11 @@ class _Body(VerticalScroll, can_focus=False):
     """The scrolling message + form. Not a tab stop: focus moves field to field and scrolls it."""
 
 
+#: A form that carries ``_meta.ui.resourceUri`` (SEP-3118): the two halves around the app's URI.
+APP_UI_NOTE = (
+    "The server also offers an app UI for this form (",
+    "); mcp-tui does not run server apps: this is its own form.",
+)
 #: After the schema notes: where to see what stricter clients make of the same form.
 CHECK_HINT = "what other clients do with it: Ctrl+P › Check this server"
 
@@ -153,6 +158,13 @@ class ElicitationScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOut
                 yield Static(
                     Content("⚠ ") + literal_line(SECRET_WARNING.format(fields=names), limit=None),
                     id="elicitation-secret",
+                )
+            if self.request.app_ui:
+                yield Static(
+                    Content(APP_UI_NOTE[0])
+                    + literal_line(self.request.app_ui, limit=120)
+                    + Content(APP_UI_NOTE[1]),
+                    id="elicitation-app-ui",
                 )
             with Horizontal(id="elicitation-main"):
                 with _Body(id="elicitation-body"):
