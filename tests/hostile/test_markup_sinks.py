@@ -33,10 +33,11 @@ ALLOWED: dict[tuple[str, str, str], str] = {
      'f"({binding.id or \'no id\'}) has no key there now."'):
         "markup=False; a binding of mcp-tui's (or Textual's) own, moved by the person's [keys]",
     ("mcp_tui/ui/app/request_line.py", "notify",
-     'f"Server {server}: the {what} was withdrawn ({ABANDONED_NOTE}); " '
+     'f"Server {who}: the {what} was withdrawn ({ABANDONED_NOTE}); " '
      'f"the {shown_on} was closed.{kept}"'):
-        "markup=False; server is request.server, the user's own name for the connection; what "
-        "and shown_on are constants of the two callers; no server text",
+        "markup=False; who is one_line(shown_name(...)): the server's shown name (the user's "
+        "own, or the product name a generic-named server announced) made one line; what and "
+        "shown_on are constants of the two callers",
     ("mcp_tui/ui/app/request_line.py", "notify",
      'f"Could not save the answer to {self.path}: {exc}"'):
         "markup=False; a local path and a local OSError",
@@ -82,7 +83,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "labels are Content parameters (annotated), built by callers with literal_line",
     ("mcp_tui/ui/screens/pick.py", "Option", "label"):
         "a Content parameter (annotated), built by callers with literal_line",
-    ("mcp_tui/ui/screens/session/areas.py", "notify", 'f"{one_line(server)}: {text}"'):
+    ("mcp_tui/ui/screens/session/areas.py", "notify", 'f"{one_line(shown_name(server))}: {text}"'):
         "markup=False; the server name made one line, and text a note that may quote a server "
         "error (shown literally: markup is off)",
     ("mcp_tui/ui/screens/session/calls.py", "notify", 'f"Call #{call_id} is not running"'):
@@ -90,12 +91,12 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/screens/session/calls.py", "notify", 'f"Cancelling call #{call_id}"'):
         "markup=False; a number",
     ("mcp_tui/ui/screens/session/calls.py", "notify",
-     'f"{one_line(server)} is {state}, not ready"'):
+     'f"{one_line(shown_name(server))} is {state}, not ready"'):
         "markup=False; a state word of our own enum (or 'gone', 'not connected')",
     ("mcp_tui/ui/screens/session/calls.py", "notify",
-     'f"{one_line(server)} is {state}: the {unsent} was not sent. What you typed is kept: " '
-     '"the form opens with it again once the server is back (R reconnects)."'):
-        "markup=False; server is the user's own name for it; state a word of our own enum (or "
+     'f"{one_line(shown_name(server))} is {state}: the {unsent} was not sent. What you " '
+     '"typed is kept: the form opens with it again once the server is back (R reconnects)."'):
+        "markup=False; the server's shown name made one line; state a word of our own enum (or "
         "'gone'); unsent one of the callers' constants (tool call, prompt, resource)",
     ("mcp_tui/ui/screens/url_consent.py", "Content", "host[cut + len(domain) :]"):
         "verdict.host is the IDNA/ASCII host from url_check (letters, digits, dots, hyphens)",
@@ -233,7 +234,8 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/screens/message_tree.py", "Static", "self._status()"):
         "mcp-tui's own key hints (the note is never server text)",
     ("mcp_tui/ui/screens/session/repeat.py", "notify",
-     'f"{one_line(server)} no longer offers the {kind} {one_line(name)!r}: nothing was sent"'):
+     'f"{one_line(shown_name(server))} no longer offers the {kind} {one_line(name)!r}: " '
+     '"nothing was sent"'):
         "markup=False; server and name through one_line, kind is mcp-tui's word",
     ("mcp_tui/ui/widgets/request/wire_panel.py", "Static", "self._answer"):
         "Content of json_text(...) (unsafe characters as \\uXXXX) or one_line(...) lines",
