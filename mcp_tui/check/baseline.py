@@ -179,3 +179,31 @@ def _plain(value: Any, depth: int = 0) -> Any:
     if isinstance(value, list):
         return [_plain(v, depth + 1) for v in value]
     return value
+
+
+def line_of(text: str, path: list[str]) -> int | None:
+    """The line (from 1) of the deepest key of ``path`` found in a file :func:`dumps` wrote
+    (two-space indent, one key a line), or ``None``: where a CI annotation points. A file
+    reformatted by hand still compares; its annotations then have no line."""
+    lines = text.splitlines()
+    found: int | None = None
+    start, end = 0, len(lines)
+    for depth, key in enumerate(path):
+        wanted = " " * (2 * (depth + 1)) + json.dumps(key, ensure_ascii=True) + ":"
+        for index in range(start, end):
+            if lines[index].startswith(wanted):
+                found, start = index + 1, index + 1
+                end = _block_end(lines, index, 2 * (depth + 1))
+                break
+        else:
+            return found
+    return found
+
+
+def _block_end(lines: list[str], index: int, indent: int) -> int:
+    """The index after the last line of the value that starts at ``lines[index]``."""
+    for later in range(index + 1, len(lines)):
+        line = lines[later]
+        if line.strip() and len(line) - len(line.lstrip(" ")) <= indent:
+            return later
+    return len(lines)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mcp_tui.check.change_rules import CHANGE_RULES, LEVELS, Level
@@ -34,6 +34,9 @@ class Change:
     message: str
     server: str = ""
     eras: tuple[str, ...] = ()
+    #: Where in an era's part of the baseline the change is, before ``pointer``
+    #: (``("tools", "search")``): a CI annotation points at that line of the file.
+    at: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def level(self) -> Level:
@@ -129,12 +132,15 @@ def _era(old: Snapshot, new: Snapshot) -> Iterator[Change]:
         removed = sorted(set(before) - set(after))
         for name in removed:
             where = f"{noun} {one_line(name, limit=80)}"
-            yield Change(gone, where, "", f"{noun} removed{_renamed(before[name], after, before)}")
+            said = f"{noun} removed{_renamed(before[name], after, before)}"
+            yield Change(gone, where, "", said, at=(key, name))
         for name in sorted(set(after) - set(before)):
-            yield Change(added, f"{noun} {one_line(name, limit=80)}", "", f"{noun} added")
+            yield Change(
+                added, f"{noun} {one_line(name, limit=80)}", "", f"{noun} added", at=(key,)
+            )
         for name in sorted(set(before) & set(after)):
             for change in compare(before[name], after[name]):
-                yield replace(change, where=f"{noun} {one_line(name, limit=80)}")
+                yield replace(change, where=f"{noun} {one_line(name, limit=80)}", at=(key, name))
     yield from _forms(old, new)
 
 
@@ -276,15 +282,16 @@ def _forms(old: Snapshot, new: Snapshot) -> Iterator[Change]:
         if call not in made:
             continue
         where = f"elicitation in {one_line(key.removeprefix('call '), limit=120)}"
+        at = ("elicitations", key)
         if key not in after:
-            yield Change("B513", where, "", "this form is no longer asked")
+            yield Change("B513", where, "", "this form is no longer asked", at=at)
         elif key not in before:
-            yield Change("B513", where, "", "a form the baseline's call did not ask")
+            yield Change("B513", where, "", "a form the baseline's call did not ask", at=at[:1])
         else:
             was, now = before[key], after[key]
             if was.get("message") != now.get("message"):
                 said = f"message {_shown(was.get('message'))} -> {_shown(now.get('message'))}"
-                yield Change("B511", where, "/message", said)
+                yield Change("B511", where, "/message", said, at=at)
             schemas = compare_schemas(
                 was.get("requestedSchema"),
                 now.get("requestedSchema"),
@@ -293,7 +300,7 @@ def _forms(old: Snapshot, new: Snapshot) -> Iterator[Change]:
                 noun="field",
             )
             for c in schemas:
-                yield Change(c.rule, where, c.pointer, c.message)
+                yield Change(c.rule, where, c.pointer, c.message, at=at)
 
 
 def _shown(value: Any) -> str:

@@ -29,6 +29,7 @@ from mcp_tui.errors import EXIT_CONNECTION, UsageError
 
 if TYPE_CHECKING:
     from mcp_tui.headless.check_baseline import BaselineGate
+    from mcp_tui.headless.check_github import CheckGithub
     from mcp_tui.testbench.load import LoadedFile
 
 ERAS = ("2025-11-25", "2026-07-28")
@@ -125,6 +126,14 @@ def build_check_parser() -> ArgumentParser:
         "--call that then fails or hangs past --call-timeout, and says nowhere that it needs "
         "forms, is reported (E109)",
     )
+    parser.add_argument(
+        "--github",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="GitHub Actions output (on by itself where GITHUB_ACTIONS=true; not with --json): "
+        "an annotation per error and warning, and per breaking change at its line of the "
+        "--baseline file",
+    )
     parser.add_argument("--args", metavar="JSON", help="the arguments of --call, a JSON object")
     _add_answer_options(parser)  # --answers, --elicit, --sampling: as for `mcp-tui call`
     parser.add_argument(
@@ -214,8 +223,19 @@ def run_check_command(
         runs=runs,
         baseline=baseline,
         no_elicitation=ns.no_elicitation,
+        github=_github(ns, environ),
     )
     return check_servers(specs, _headless_options(ns), options)
+
+
+def _github(ns: argparse.Namespace, environ: Mapping[str, str]) -> CheckGithub | None:
+    """GitHub Actions output: with ``--github``, or where ``GITHUB_ACTIONS=true``."""
+    on_github = ns.github if ns.github is not None else environ.get("GITHUB_ACTIONS") == "true"
+    if not on_github or ns.json:
+        return None
+    from mcp_tui.headless.check_github import CheckGithub
+
+    return CheckGithub(Path(environ.get("GITHUB_WORKSPACE") or "."))
 
 
 def _file_servers(
@@ -256,7 +276,7 @@ def _baseline(path: Path | None, update: bool) -> BaselineGate | None:
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"--baseline {path}: cannot be read ({exc})") from None
     try:
-        return BaselineGate(path, loads(text, str(path)), update=update)
+        return BaselineGate(path, loads(text, str(path)), update=update, text=text)
     except BaselineError as exc:
         raise UsageError(str(exc)) from None
 

@@ -42,6 +42,7 @@ from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
     from mcp_tui.headless.check_baseline import BaselineGate
+    from mcp_tui.headless.check_github import CheckGithub
     from mcp_tui.headless.fuzz import FuzzPlan
     from mcp_tui.session.connection import ServerConnection
     from mcp_tui.testbench.load import LoadedFile
@@ -87,6 +88,8 @@ class CheckOptions:
     no_elicitation: bool = False
     #: ``--baseline FILE`` (``--baseline-update``): ``None`` compares with nothing.
     baseline: BaselineGate | None = None
+    #: GitHub Actions output (``--github``): ``None`` writes none.
+    github: CheckGithub | None = None
 
 
 class _Gatherer(_Run):
@@ -310,6 +313,19 @@ async def _one_era(
 async def check_async(
     specs: list[ServerSpec], options: HeadlessOptions, check: CheckOptions, out: TextIO, err: TextIO
 ) -> int:
+    github = check.github
+    if github is not None:  # before anything a server sent can be printed
+        github.start(out)
+    try:
+        return await _check_all(specs, options, check, out, err)
+    finally:
+        if github is not None:
+            github.resume()  # however the run ended, the step's commands are back on
+
+
+async def _check_all(
+    specs: list[ServerSpec], options: HeadlessOptions, check: CheckOptions, out: TextIO, err: TextIO
+) -> int:
     listings: list[Listing] = []
     servers: list[ServerEras] = []
     for index, spec in enumerate(specs):
@@ -341,6 +357,8 @@ async def check_async(
             report, listings, servers, check.baseline, eras=eras, ignore=check.ignore, err=err
         )
     print_report(report, out, json_output=check.json_output, colour=check.colour)
+    if check.github is not None:
+        check.github.finish(report, check.baseline)
     code = report.exit_code(strict=check.strict)
     unreachable = any(not s.connected for s in servers)
     return EXIT_CONNECTION if code == 0 and unreachable else code

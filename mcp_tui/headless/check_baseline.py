@@ -27,6 +27,8 @@ class BaselineGate:
     data: dict[str, dict[str, dict[str, Any]]] | None = None
     #: ``--baseline-update``: write what the server offers to the file, show what changed.
     update: bool = False
+    #: The file's text as read (a CI annotation names the line of what changed).
+    text: str = ""
 
 
 #: Refusals that say nothing of the era (the SDK's "request timed out", a server that did not

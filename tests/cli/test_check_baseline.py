@@ -168,3 +168,43 @@ def test_a_bad_baseline_is_a_usage_error_before_anything_connects(
     names = {"{missing}": str(tmp_path / "nope.json"), "{bad}": str(tmp_path / "bad.json")}
     assert cli.main(["check", *[names.get(a, a) for a in argv]]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_on_github_a_breaking_change_is_annotated_at_its_line_of_the_baseline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    base = tmp_path / "mcp" / "baseline.json"
+    base.parent.mkdir()
+    hostile = {**echo(), "description": "Echoes.\n::error::owned ##[warning]owned"}
+    cli.main(
+        ["check", "--baseline", str(base), "--baseline-update", *script(tmp_path, "a", [hostile])]
+    )
+    capsys.readouterr()
+    props = {**OBJ["properties"], "prefix": {"type": "string"}}
+    grown = {
+        **hostile,
+        "inputSchema": {**OBJ, "properties": props, "required": ["message", "prefix"]},
+    }
+    grown["description"] += " (changed)"
+    assert (
+        cli.main(["check", "--github", "--baseline", str(base), *script(tmp_path, "b", [grown])])
+        == 1
+    )
+    out = capsys.readouterr().out.splitlines()
+    stop = next(i for i, line in enumerate(out) if line.startswith("::stop-commands::"))
+    token = out[stop].removeprefix("::stop-commands::")
+    resume = out.index(f"::{token}::")
+    assert stop == 0 and resume > stop
+    # what the server wrote is printed only while commands are off
+    assert all("owned" not in line for line in out[resume:] if not line.startswith("::error file="))
+    annotations = [line for line in out[resume + 1 :] if line.startswith("::error file=")]
+    (annotation,) = annotations
+    head, message = annotation.split("::", 2)[1:]
+    assert head.startswith("error file=mcp/baseline.json,line=")
+    assert "title=mcp-tui check B201 required-argument-added" in head
+    line = int(head.split("line=")[1].split(",")[0])
+    assert base.read_text(encoding="utf-8").splitlines()[line - 1].strip() == '"properties": {'
+    assert message.startswith("tool echo /inputSchema/properties/prefix [2025-11-25, 2026-07-28]")
+    assert "%0A" not in message and "\n" not in message
