@@ -17,6 +17,11 @@ an SSE stream carrying what the call sends and then its result (as 2025-era serv
   the client sent one) whose ``message`` is that long.
 - ``list_changed``: the tool list changes (see above) and ``notifications/tools/list_changed``
   is sent.
+- ``task_flood(requests)``, to a client on 2026-07-28 (``server/discover`` is answered, every
+  answer carries ``resultType``): the call becomes task ``flood-1`` (the tasks extension), whose
+  ``tasks/get`` lists ``requests`` input requests (elicitation forms) at once until
+  ``tasks/cancel``; ``tasks/update`` is acknowledged. Each ``tasks/*`` request is counted, and
+  written to stderr as ``tasks/<method> <responses>`` (the benchmark reads them from there).
 
 Used only by ``benchmarks/stalls.py``.
 """
@@ -30,7 +35,11 @@ from typing import Any
 
 Message = dict[str, Any]
 
-EXTRA_TOOLS = ("big_meta", "big_log", "big_log_object", "big_progress", "list_changed")
+EXTRA_TOOLS = (
+    "big_meta", "big_log", "big_log_object", "big_progress", "list_changed", "task_flood"
+)  # fmt: skip
+MODERN = "2026-07-28"
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 
 
 class StallServer:
@@ -40,6 +49,9 @@ class StallServer:
         self.tools = tools
         self.description_bytes = description_bytes
         self.generation = 0
+        #: The task of ``task_flood``: its input requests, and its status.
+        self.flood: dict[str, Any] = {}
+        self.flood_status = "input_required"
 
     def tool_list(self) -> list[Message]:
         words = "the quick brown fox jumps over the lazy dog "
@@ -74,14 +86,46 @@ class StallServer:
         if method is None or "id" not in msg:
             return
         params = msg.get("params") or {}
-        if method == "initialize":
+        modern = (params.get("_meta") or {}).get(
+            "io.modelcontextprotocol/protocolVersion"
+        ) == MODERN or method == "server/discover"
+        if method.startswith("tasks/"):
+            responses = params.get("inputResponses") or {}
+            sys.stderr.write(f"{method} {len(responses)}\n")
+            sys.stderr.flush()
+        if method == "server/discover":
             result: Message = {
+                "supportedVersions": [MODERN],
+                "capabilities": {"tools": {}, "extensions": {TASKS_EXTENSION: {}}},
+                "serverInfo": {"name": "stall", "version": "1.0"},
+                "ttlMs": 0,
+                "cacheScope": "private",
+            }
+        elif method == "tasks/get":
+            result = self.flood_task()
+        elif method == "tasks/update":
+            for key in params.get("inputResponses") or {}:
+                self.flood.pop(key, None)
+            result = {}
+        elif method == "tasks/cancel":
+            self.flood_status, self.flood = "cancelled", {}
+            result = {}
+        elif method == "initialize":
+            result = {
                 "protocolVersion": "2025-11-25",
                 "capabilities": {"tools": {"listChanged": True}, "logging": {}},
                 "serverInfo": {"name": "stall", "version": "1.0"},
             }
         elif method == "tools/list":
             result = {"tools": self.tool_list()}
+            if modern:
+                result.update(ttlMs=0, cacheScope="private")
+        elif method == "tools/call" and params.get("name") == "task_flood" and modern:
+            count = int((params.get("arguments") or {}).get("requests", 10_000))
+            self.flood = {f"q{i:06d}": question(i) for i in range(count)}
+            self.flood_status = "working"  # created; the first tasks/get lists the requests
+            result = {"resultType": "task", **self.flood_task()}
+            self.flood_status = "input_required"
         elif method == "tools/call":
             result = self.call(params)
         elif method in ("ping", "logging/setLevel"):
@@ -91,7 +135,22 @@ class StallServer:
                 {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}}
             )
             return
+        if modern:
+            result.setdefault("resultType", "complete")
         self.out({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+
+    def flood_task(self) -> Message:
+        task: Message = {
+            "taskId": "flood-1",
+            "status": self.flood_status,
+            "createdAt": "2026-01-01T00:00:00Z",
+            "lastUpdatedAt": "2026-01-01T00:00:00Z",
+            "ttlMs": 600_000,
+            "pollIntervalMs": 500,
+        }
+        if self.flood_status == "input_required":
+            task["inputRequests"] = self.flood
+        return task
 
     def call(self, params: Message) -> Message:
         name = params.get("name")
@@ -117,6 +176,13 @@ class StallServer:
             self.generation += 1
             self.out(notify("notifications/tools/list_changed", {}))
         return {"content": [{"type": "text", "text": f"{name} done"}]}
+
+
+def question(i: int) -> Message:
+    """One input request of ``task_flood``: a one-field form."""
+    schema = {"type": "object", "properties": {"ok": {"type": "boolean", "title": "OK?"}}}
+    params = {"mode": "form", "message": f"question {i}", "requestedSchema": schema}
+    return {"method": "elicitation/create", "params": params}
 
 
 def notify(method: str, params: Any) -> Message:

@@ -17,7 +17,14 @@ handled it. Scenarios:
 - ``refresh``: 3,000 tools of 2 KB descriptions; five ``list_changed`` in a row (each one renames
   a tool and adds one), each re-fetched and shown;
 - ``meta-http``, ``refresh-http``, ``log-object-http``: those over Streamable HTTP (the server's
-  ``--http``: the notification rides the tool call's SSE stream, ``tools/list`` is one JSON body).
+  ``--http``: the notification rides the tool call's SSE stream, ``tools/list`` is one JSON body);
+- ``task-flood``, ``task-flood-100k``: on 2026-07-28, a tool call that becomes a task whose
+  ``tasks/get`` lists 10,000 (100,000) input requests at once; a second after the client polled
+  again, each form shown is cancelled (Escape) and Ctrl+C pressed on the session screen. Besides
+  the loop's busy time it prints how long Ctrl+C took to send ``tasks/cancel``, how many forms
+  were shown and how many ``tasks/update`` (with how many answers) went out;
+- ``task-flood-paused``, ``task-flood-100k-paused``: the same with "stop asking" on (no form is
+  shown), Ctrl+C pressed once the first ``tasks/update`` went out, while the flood is answered.
 
 ``--traffic-log`` adds ``--log FILE`` (every message written as JSON Lines); ``--traffic-view``
 opens the traffic view (``t``) first, so every message is also listed and the newest shown as JSON.
@@ -26,7 +33,8 @@ Prints, per scenario, the keys pressed during the window and their latency (medi
 how many took over 100 ms (the goal: none), then the longest the event loop was busy between two
 5 ms ticks, in CPU time of its thread: on a shared, loaded machine wall times stretch with
 everyone else's work, while this is what the stall itself costs (on a quiet machine, a key
-waits about that long). ``--json FILE`` writes the samples. Not part of the
+waits about that long), and the longest run of the garbage collector (it stops every thread,
+which the loop's CPU time does not show). ``--json FILE`` writes the samples. Not part of the
 pytest suite (no timed assertions in ``tests/``).
 """
 
@@ -34,6 +42,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import gc
 import json
 import statistics
 import subprocess
@@ -64,6 +74,10 @@ SCENARIOS: dict[str, dict[str, Any]] = {
     "meta-http": {"tools": 3, "call": ("big_meta", {"keys": 1_000_000}), "http": True},
     "refresh-http": {"tools": 3000, "rounds": 5, "http": True},
     "log-object-http": {"tools": 3, "call": ("big_log_object", {"keys": 1_000_000}), "http": True},
+    "task-flood": {"tools": 3, "flood": 10_000},
+    "task-flood-100k": {"tools": 3, "flood": 100_000},
+    "task-flood-paused": {"tools": 3, "flood": 10_000, "paused": True},
+    "task-flood-100k-paused": {"tools": 3, "flood": 100_000, "paused": True},
 }
 
 
@@ -91,6 +105,25 @@ async def loop_busy(samples: list[float]) -> None:
         started = time.thread_time()
         await asyncio.sleep(0.005)
         samples.append(time.thread_time() - started)
+
+
+class CollectorPauses:
+    """How long each run of the cyclic garbage collector took, in whichever thread: it holds the
+    GIL, so the loop waits meanwhile, which its own CPU time does not show."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._started = 0.0
+        gc.callbacks.append(self._note)
+
+    def _note(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._started)
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self._note)
 
 
 class Harness:
@@ -163,6 +196,75 @@ class Harness:
         await probe.wait_until(lambda: self.app.session.areas.running.count == 0, timeout=120)
 
 
+class TaskTraffic:
+    """The ``tasks/*`` requests the client sends, with the time each was recorded."""
+
+    def __init__(self, app: Any) -> None:
+        self.sent: list[tuple[float, str, int]] = []
+        buffer = app._buffer
+        add = buffer.add
+
+        def recorded(event: Any) -> None:
+            from mcp_tui.session.events import TrafficRecorded
+
+            if isinstance(event, TrafficRecorded) and event.direction == "out":
+                method = event.method or ""
+                if method.startswith("tasks/"):
+                    answers = 0
+                    if method == "tasks/update":
+                        params = event.message.get("params") or {}
+                        answers = len(params.get("inputResponses") or {})
+                    self.sent.append((time.perf_counter(), method, answers))
+            add(event)
+
+        buffer.add = recorded
+
+    def count(self, method: str) -> int:
+        return sum(1 for _, m, _ in self.sent if m == method)
+
+    def first(self, method: str, after: float) -> float | None:
+        return next((at for at, m, _ in self.sent if m == method and at >= after), None)
+
+
+async def task_flood(h: Harness, plan: dict[str, Any]) -> dict[str, Any]:
+    """See the module docstring: the flood, then Ctrl+C; what it cost and what was sent."""
+    from mcp_tui.ui.screens.arming import ArmedScreen
+
+    traffic = TaskTraffic(h.app)
+    if plan.get("paused"):  # "stop asking" on: no form, the session screen takes the Ctrl+C
+        h.entry.connection.set_elicitation_paused(True)
+    if h.app.session.calls.call_tool("stall", "task_flood", {"requests": plan["flood"]}) is None:
+        raise RuntimeError("could not call task_flood")
+    shown = 0
+    if plan.get("paused"):  # Ctrl+C once the first answers went out: the rest are on their way
+        await probe.wait_until(lambda: traffic.count("tasks/update") >= 1, timeout=180)
+    else:
+        # The first tasks/get lists the flood; the second is sent once the first was dealt with.
+        await probe.wait_until(lambda: traffic.count("tasks/get") >= 2, timeout=180)
+        await asyncio.sleep(1.0)
+        while isinstance(h.app.screen, ArmedScreen):  # each form shown: Escape (cancel)
+            screen = h.app.screen
+            await probe.wait_until(lambda s=screen: s.shown, timeout=30)  # a key before is dropped
+            shown += 1
+            h.frames.press("escape", None)
+            await probe.wait_until(lambda s=screen: h.app.screen is not s, timeout=30)
+            with contextlib.suppress(TimeoutError):  # the next form, if one waits
+                await probe.wait_until(lambda: isinstance(h.app.screen, ArmedScreen), 1.0)
+    pressed = h.frames.press("ctrl+c", None)
+    try:
+        await probe.wait_until(lambda: traffic.first("tasks/cancel", pressed) is not None, 30)
+        cancel_after: float | None = (traffic.first("tasks/cancel", pressed) or 0.0) - pressed
+    except TimeoutError:
+        cancel_after = None
+    return {
+        "cancel_after": cancel_after,
+        "updates": traffic.count("tasks/update"),
+        "answers": sum(n for _, m, n in traffic.sent if m == "tasks/update"),
+        "gets": traffic.count("tasks/get"),
+        "shown": shown,
+    }
+
+
 async def scenario(h: Harness, name: str, args: argparse.Namespace) -> dict[str, Any]:
     plan = SCENARIOS[name]
     tree = h.app.session.areas.catalog
@@ -175,6 +277,7 @@ async def scenario(h: Harness, name: str, args: argparse.Namespace) -> dict[str,
     h.watch_keys()
     busy: list[float] = []
     ticking = asyncio.ensure_future(loop_busy(busy))
+    collections = CollectorPauses()
     presser = KeyPresser(h.frames)
     started = time.perf_counter()
     presser.start()
@@ -185,7 +288,10 @@ async def scenario(h: Harness, name: str, args: argparse.Namespace) -> dict[str,
 
         profiler = cProfile.Profile()
         profiler.enable()
-    if "call" in plan:
+    flood: dict[str, Any] = {}
+    if "flood" in plan:
+        flood = await task_flood(h, plan)
+    elif "call" in plan:
         tool, arguments = plan["call"]
         await h.call(tool, arguments)
     else:
@@ -202,13 +308,16 @@ async def scenario(h: Harness, name: str, args: argparse.Namespace) -> dict[str,
     presser.join()
     await asyncio.sleep(0.3)
     ticking.cancel()
+    collections.stop()
     keys = h.latencies(presser.pressed)
     return {
         "keys": keys,
         "busy": busy,
+        "collections": collections.pauses,
         "pressed": len(presser.pressed),
         "seconds": time.perf_counter() - started,
         "tools": len(h.entry.tools),
+        **flood,
     }
 
 
@@ -221,7 +330,8 @@ def build(name: str, args: argparse.Namespace, http_port: int | None) -> Any:
     target: Any = StdioTarget(sys.executable, argv)
     if http_port is not None:
         target = HttpTarget(f"http://127.0.0.1:{http_port}/mcp")
-    spec = ServerSpec("stall", target, mode="legacy")
+    mode = "2026-07-28" if "flood" in SCENARIOS[name] else "legacy"
+    spec = ServerSpec("stall", target, mode=mode)
     options: dict[str, Any] = {}
     if args.traffic_log:
         options["traffic_log"] = args.out.with_suffix(".traffic.jsonl")
@@ -279,6 +389,15 @@ def summary(name: str, samples: list[float], pressed: int, busy: list[float]) ->
     )
 
 
+def flood_summary(run: dict[str, Any]) -> str:
+    after = run["cancel_after"]
+    cancel = "no tasks/cancel within 30 s" if after is None else f"{after * 1000:.0f} ms"
+    return (
+        f"Ctrl+C -> tasks/cancel {cancel}; {run['shown']} forms shown, {run['updates']} "
+        f"tasks/update sent ({run['answers']} answers), {run['gets']} tasks/get"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("scenario", nargs="*", help=f"any of {', '.join(SCENARIOS)} (default: all)")
@@ -317,6 +436,12 @@ def main() -> None:
         keys = [k for run in runs for k in run["keys"]]
         busy = [b for run in runs for b in run["busy"]]
         print(summary(name, keys, sum(run["pressed"] for run in runs), busy), flush=True)
+        pauses = [p for run in runs for p in run["collections"]]
+        if pauses:
+            print(f"{name:10} longest garbage collection {max(pauses) * 1000:.0f} ms", flush=True)
+        for run in runs:
+            if "updates" in run:
+                print(f"{name:10} {flood_summary(run)}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(results))
 

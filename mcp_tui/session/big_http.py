@@ -43,6 +43,7 @@ from mcp_types import (
 )
 from pydantic import ValidationError
 
+from mcp_tui.process.collector import Hold
 from mcp_tui.session.big_json import LARGE_LINE, JsonError, ParsedLarge, parse_large
 from mcp_tui.session.stdio_transport import LargeSessionMessage
 
@@ -109,7 +110,11 @@ class ShrinkingStream(httpx2.AsyncByteStream):
     async def _shrunk(self, payload: bytes) -> bytes | None:
         """What the SDK gets for a large message: a stand-in for the parsed message, or it
         written again with ``_meta`` cut, or ``None`` (the original)."""
-        parsed = await anyio.to_thread.run_sync(parse, payload, abandon_on_cancel=True)
+        hold = Hold()  # as ``stdio_transport.parse_any_line``: no cycles to find in parsed JSON
+        try:
+            parsed = await anyio.to_thread.run_sync(parse, payload, abandon_on_cancel=True)
+        finally:
+            hold.release()
         if parsed is None:
             return None
         if parsed.trimmed:

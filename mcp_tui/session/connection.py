@@ -177,7 +177,7 @@ class ServerConnection:
         self._server_ended = False
         self._task_by_call: dict[int, str] = {}
         #: Tasks on 2026-07-28 (declared on every request there; ``tasks_modern.py``).
-        self._modern_tasks = ModernTasks(self.name, sink, self._task_by_call)
+        self._modern_tasks = ModernTasks(self.name, sink, self._task_by_call, self._bridge)
         self.tasks = ConnectionTasks(
             self.name,
             sink,

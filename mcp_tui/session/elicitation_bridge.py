@@ -8,7 +8,11 @@ One :class:`ElicitationBridge` per connection. For each request (an ``elicitatio
    waiting for an answer (-32600, with a notice: two answers with one id cannot be told apart);
 1. asks the anti-spam gate (``elicitation_gate.py``) — paused, rate-limited or over-full servers
    get ``cancel`` at once, with one notice per flood (steps 0 and 1 are :meth:`~ElicitationBridge.
-   guarded`, shared with sampling requests: one gate, one "stop asking", per server);
+   guarded`, shared with sampling requests: one gate, one "stop asking", per server). The input
+   requests of one ``tasks/get`` arrive together: the task follower asks the gate for them all
+   at once (:meth:`~ElicitationBridge.admit_many`) and answers the refused ones itself, in bulk;
+   each admitted one then reaches this callback inside :meth:`~ElicitationBridge.admitted`,
+   which tells step 1 it was counted already;
 2. applies the server's policy (``elicitation = "decline" | "cancel"`` answers at once, with a
    notice);
 3. parses a form's ``requestedSchema`` with the schema engine; a refused schema is answered
@@ -54,7 +58,7 @@ from mcp_tui.errors import SchemaError
 from mcp_tui.schema.parse_cache import FORMS
 from mcp_tui.session.convert import validation_summary
 from mcp_tui.session.elicitation import ElicitationHandler, ElicitationOutcome, ElicitationRequest
-from mcp_tui.session.elicitation_gate import ElicitationGate, Verdict
+from mcp_tui.session.elicitation_gate import Decision, ElicitationGate, Verdict
 from mcp_tui.session.events import (
     ElicitationPauseChanged,
     ElicitationRefused,
@@ -82,6 +86,18 @@ class CallRef:
 
 
 _current_call: ContextVar[CallRef | None] = ContextVar("mcp_tui_current_call", default=None)
+
+
+class _Slot:
+    """A gate slot taken in advance for one request (``admit_many``), until step 1 uses it."""
+
+    __slots__ = ("used",)
+
+    def __init__(self) -> None:
+        self.used = False
+
+
+_admitted: ContextVar[_Slot | None] = ContextVar("mcp_tui_admitted", default=None)
 
 
 class CallTracker:
@@ -238,6 +254,30 @@ class ElicitationBridge:
         finally:
             self._open_ids.discard(key)
 
+    def admit_many(self, count: int) -> tuple[int, Decision | None]:
+        """Step 1 for ``count`` requests that arrived together (a task's input requests): how
+        many the gate admits (the first ones; each is then answered inside :meth:`admitted`),
+        and the verdict on the rest, which the caller cancels and tells the person about in one
+        notice. A tripped rate limit pauses the server here, as one more request would."""
+        admitted, decision = self.gate.arrive_many(count)
+        if decision is not None and decision.verdict is Verdict.RATE_LIMITED:
+            self._sink(ElicitationPauseChanged(self.server, True, by_limit=True))
+        return admitted, decision
+
+    @contextmanager
+    def admitted(self) -> Iterator[None]:
+        """Around answering one request :meth:`admit_many` admitted: step 1 takes its slot
+        instead of asking the gate again, and the slot is released once, used or not (a
+        ``roots/list`` never reaches the gate)."""
+        slot = _Slot()
+        token = _admitted.set(slot)
+        try:
+            yield
+        finally:
+            _admitted.reset(token)
+            if not slot.used:
+                self.gate.release()
+
     async def _gated(
         self,
         answer: Callable[[], Awaitable[R]],
@@ -245,6 +285,13 @@ class ElicitationBridge:
         what: str = "a request",
         summary: str = "",
     ) -> R:
+        slot = _admitted.get()
+        if slot is not None and not slot.used:  # counted with the others of its tasks/get
+            slot.used = True
+            try:
+                return await answer()
+            finally:
+                self.gate.release()
         decision = self.gate.arrive()
         if not decision.admitted:
             if decision.verdict is Verdict.RATE_LIMITED:

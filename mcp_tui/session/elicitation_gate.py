@@ -10,6 +10,10 @@ them all concurrently, with no limit). The gate keeps that from burying the user
 - **Queue bound** — at most ``max_pending`` requests of one server wait for the user at once; more
   are cancelled, with one notice per burst (the notice re-arms once the queue has drained to half).
 
+Requests that arrive together (the input requests one ``tasks/get`` lists on 2026-07-28) are
+judged in one call, :meth:`ElicitationGate.arrive_many`: the same verdicts as one ``arrive`` each,
+in constant time for the ones past the first refusal (a poll may list 100,000).
+
 Pure bookkeeping with an injectable clock: no ``mcp``, no I/O, no asyncio. ``connection.py`` turns
 the verdicts into ``cancel`` answers and ``Notice`` events.
 """
@@ -128,6 +132,24 @@ class ElicitationGate:
             return Decision(Verdict.QUEUE_FULL, notice)
         self._pending += 1
         return Decision(Verdict.ADMIT)
+
+    def arrive_many(self, count: int) -> tuple[int, Decision | None]:
+        """Record ``count`` requests arriving together, as ``count`` calls of :meth:`arrive` would:
+        how many are admitted (the first ones; each to be released), and the verdict on the rest
+        (its notice, if any, is the one notice for them all; ``None`` when all were admitted)."""
+        admitted = 0
+        while admitted < count:
+            decision = self.arrive()
+            if not decision.admitted:
+                rest = count - admitted - 1  # all refused too: the gate is paused or full
+                self.auto_cancelled += rest
+                now = self._clock()
+                self._arrivals.extend([now] * min(rest, 4 * self.max_requests))
+                while len(self._arrivals) > 4 * self.max_requests:
+                    self._arrivals.popleft()
+                return admitted, decision
+            admitted += 1
+        return admitted, None
 
     def release(self) -> None:
         """One admitted request was answered or withdrawn."""

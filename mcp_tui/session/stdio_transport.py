@@ -46,6 +46,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 from pydantic import ValidationError
 
+from mcp_tui.process.collector import Hold
 from mcp_tui.session.big_json import LARGE_LINE, MAX_META_KEYS, JsonError, parse_large
 
 DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
@@ -141,7 +142,14 @@ async def parse_any_line(text: str) -> list[SessionMessage | Exception]:
     """What one stdout line gives the session: large lines are parsed off the event loop."""
     if len(text) <= LARGE_LINE:
         return [parse_line(text)]
-    return await anyio.to_thread.run_sync(parse_large_line, text, abandon_on_cancel=True)
+    # The collector waits: parsed JSON holds no reference cycles, and the full passes an
+    # allocation burst of this size sets off (each one stopping the UI's thread too, with the
+    # GIL) found nothing: 3 s of them for one 15 MB line.
+    hold = Hold()
+    try:
+        return await anyio.to_thread.run_sync(parse_large_line, text, abandon_on_cancel=True)
+    finally:
+        hold.release()
 
 
 def split_lines(buffer: bytearray, scan_from: int) -> tuple[list[bytes], int]:

@@ -13,10 +13,10 @@
 - what the task needs from the person comes as ``inputRequests`` in a ``tasks/get`` answer
   (``input_required``), keyed like a multi-round-trip result. Each new key goes to the
   connection's own callbacks (the elicitation form, the sampling review, roots) with the task
-  as its related task, and each answer goes back alone in a ``tasks/update``. A key seen again in a
-  later poll is not asked twice; a form whose key the server no longer lists, or whose task
-  ended, is closed. A request that cannot be answered (a form the engine refuses) ends the call,
-  as it does in a multi-round-trip call, and the task is cancelled;
+  as its related task, within the limits of a request flood, and the answers go back in
+  ``tasks/update`` (``task_inputs.py``). A form whose task ended is closed. A request that cannot
+  be answered (a form the engine refuses) ends the call, as it does in a multi-round-trip call,
+  and the task is cancelled;
 - ``tasks/cancel`` is sent when the call is cancelled (the running-calls panel, Ctrl+C, a
   timeout) before the task ended.
 
@@ -38,21 +38,26 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import anyio
 import mcp_types as types
 from anyio import sleep
-from anyio.abc import TaskGroup
 from mcp.client.extension import ClaimContext, ClientExtension, ResultClaim
-from mcp.client.session import ClientRequestContext, ClientSession
+from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
-from pydantic import TypeAdapter, ValidationError, model_validator
+from pydantic import model_validator
 
 from mcp_tui.errors import TaskEnded
-from mcp_tui.session.elicitation_bridge import RELATED_TASK_KEY
 from mcp_tui.session.era import TASKS_EXTENSION
 from mcp_tui.session.events import EventSink, Notice
+from mcp_tui.session.task_inputs import (
+    Acknowledged,
+    Admission,
+    GateAdmission,
+    TaskInputs,
+    TaskParams,
+)
 from mcp_tui.session.tasks import TERMINAL, bounded_poll, describe_status
 from mcp_tui.untrusted import one_line
 
@@ -112,15 +117,9 @@ class DetailedTask(types.Result):
     poll_interval_ms: float | None = None
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
-    input_requests: dict[str, Any] | None = None
-
-
-class TaskParams(types.RequestParams):
-    task_id: str
-
-
-class UpdateParams(TaskParams):
-    input_responses: dict[str, types.InputResponse]
+    #: Read as it came (an object of requests, checked by ``task_inputs``): a poll can list
+    #: 100,000, and a typed field would copy them all on the UI's loop.
+    input_requests: Any = None
 
 
 class GetTask(types.Request[TaskParams, Literal["tasks/get"]]):
@@ -128,21 +127,9 @@ class GetTask(types.Request[TaskParams, Literal["tasks/get"]]):
     name_param = "taskId"
 
 
-class UpdateTask(types.Request[UpdateParams, Literal["tasks/update"]]):
-    method: Literal["tasks/update"] = "tasks/update"
-    name_param = "taskId"
-
-
 class CancelTask(types.Request[TaskParams, Literal["tasks/cancel"]]):
     method: Literal["tasks/cancel"] = "tasks/cancel"
     name_param = "taskId"
-
-
-class Acknowledged(types.Result):
-    """The empty answer of ``tasks/update`` and ``tasks/cancel`` (anything is accepted)."""
-
-
-_INPUT_REQUEST: TypeAdapter[types.InputRequest] = TypeAdapter(types.InputRequest)
 
 
 # ---- what the call site hands over -----------------------------------------------------------
@@ -181,15 +168,24 @@ class ModernTasks(ClientExtension):
     """The client side of the tasks extension for one connection.
 
     ``task_by_call`` is the connection's map from the UI's call id to its task id (the same one
-    the 2025-11-25 tasks use), read by the UI and by cancel.
+    the 2025-11-25 tasks use), read by the UI and by cancel. ``admission`` is the connection's
+    anti-spam gate as input requests meet it (its ``ElicitationBridge``); without one, the
+    extension keeps a gate of its own with the default limits.
     """
 
     identifier = EXTENSION
 
-    def __init__(self, server: str, sink: EventSink, task_by_call: dict[int, str]) -> None:
+    def __init__(
+        self,
+        server: str,
+        sink: EventSink,
+        task_by_call: dict[int, str],
+        admission: Admission | None = None,
+    ) -> None:
         self.server = server
         self._sink = sink
         self.task_by_call = task_by_call
+        self.admission: Admission = admission or GateAdmission()
 
     def claims(self) -> list[ResultClaim[Any]]:
         return [ResultClaim(result_type="task", model=CreatedTask, resolve=self.follow)]
@@ -217,12 +213,10 @@ class _FollowedTask:
         self.status = created.status
         self.message = created.status_message
         self.poll_ms = created.poll_interval_ms
-        #: Input request keys asked already, and the forms still open by key.
-        self.seen: set[str] = set()
-        self.open: dict[str, anyio.CancelScope] = {}
         #: Why the call ends without the task's result (a refused request, a failed update).
         self.refused: Exception | None = None
-        self.forms: TaskGroup | None = None
+        #: Its input requests and their answers (the forms run in its task group).
+        self.inputs: TaskInputs | None = None
 
     async def run(self) -> types.CallToolResult:
         call = self.call
@@ -233,7 +227,15 @@ class _FollowedTask:
         final: DetailedTask | None = None
         try:
             async with anyio.create_task_group() as forms:
-                self.forms = forms
+                self.inputs = TaskInputs(
+                    self.session,
+                    self.task_id,
+                    named=f"task {self.shown_id} of {call.tool}",
+                    admission=self.owner.admission,
+                    forms=forms,
+                    notice=self.owner.notice,
+                    stop=self._stop,
+                )
                 try:
                     final = await self._poll()
                 except Exception as exc:  # out of the task group it would come out grouped
@@ -274,13 +276,8 @@ class _FollowedTask:
                 self.poll_ms = task.poll_interval_ms
             if task.status in TERMINAL:
                 return task
-            outstanding = task.input_requests or {}  # generous: whatever the status says
-            for key in [k for k in self.open if k not in outstanding]:
-                self.open[key].cancel()  # the server no longer asks it
-            for key, entry in outstanding.items():
-                if key not in self.seen:
-                    self.seen.add(key)
-                    self._ask(key, entry)
+            assert self.inputs is not None
+            await self.inputs.listed(task.input_requests)  # generous: whatever the status says
 
     async def _show(self, task: DetailedTask) -> None:
         if (task.status, task.status_message) == (self.status, self.message):
@@ -291,57 +288,11 @@ class _FollowedTask:
         if task.status != "working":
             self.owner.notice(f"{self.call.tool}: {text}")
 
-    def _ask(self, key: str, entry: Any) -> None:
-        try:
-            request = _INPUT_REQUEST.validate_python(entry)
-        except ValidationError as exc:
-            method = entry.get("method") if isinstance(entry, dict) else None
-            self.owner.notice(
-                f"task {self.shown_id} of {self.call.tool} asks for something mcp-tui cannot "
-                f"answer ({one_line(repr(key), limit=60)}, "
-                f"{one_line(str(method), limit=60)}): {exc.error_count()} problem(s); "
-                "cancel the call if the task waits for it",
-                "warning",
-            )
-            return
-        assert self.forms is not None
-        self.forms.start_soon(self._answer, key, request)
-
-    async def _answer(self, key: str, request: types.InputRequest) -> None:
-        """Ask the person (the connection's callbacks), then ``tasks/update`` with the answer."""
-        context = ClientRequestContext(
-            session=self.session,
-            request_id=key,
-            meta=cast(types.RequestParamsMeta, {RELATED_TASK_KEY: {"taskId": self.task_id}}),
-        )
-        with anyio.CancelScope() as scope:
-            self.open[key] = scope
-            try:
-                response = await self.session.dispatch_input_request(context, request)
-            finally:
-                self.open.pop(key, None)
-        if scope.cancelled_caught:
-            return  # withdrawn by the server, or the task ended
-        if isinstance(response, types.ErrorData):
-            self._stop(MCPError(response.code, response.message, response.data))
-            return
-        try:
-            await self.session.send_request(
-                UpdateTask(
-                    params=UpdateParams(task_id=self.task_id, input_responses={key: response})
-                ),
-                Acknowledged,
-            )
-        except MCPError as exc:
-            self._stop(
-                MCPError(exc.code, f"tasks/update for task {self.shown_id} failed: {exc.message}")
-            )
-
     def _stop(self, why: Exception) -> None:
         if self.refused is None:
             self.refused = why
-        assert self.forms is not None
-        self.forms.cancel_scope.cancel()
+        assert self.inputs is not None
+        self.inputs.forms.cancel_scope.cancel()
 
     async def _cancel(self) -> None:
         try:

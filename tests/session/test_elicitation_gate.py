@@ -96,3 +96,29 @@ def test_release_never_goes_negative() -> None:
 def test_limits_must_be_positive(kwargs: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         ElicitationGate(**kwargs)  # type: ignore[arg-type]
+
+
+def test_requests_arriving_together_get_the_verdicts_one_arrival_each_would() -> None:
+    """A task's ``tasks/get`` lists its input requests together (``arrive_many``)."""
+    gate = ElicitationGate(max_requests=3, window=10, max_pending=100, clock=Clock())
+    admitted, refusal = gate.arrive_many(100_000)
+    assert admitted == 3 and refusal is not None
+    assert refusal.verdict is Verdict.RATE_LIMITED and "more than 3" in (refusal.notice or "")
+    assert gate.paused_by_limit and gate.pending == 3 and gate.auto_cancelled == 99_997
+    admitted, refusal = gate.arrive_many(5)
+    assert admitted == 0 and refusal is not None and refusal.verdict is Verdict.PAUSED
+    assert gate.auto_cancelled == 100_002
+    assert gate.arrive_many(0) == (0, None)
+
+
+def test_requests_arriving_together_fill_the_queue_with_one_notice() -> None:
+    gate = ElicitationGate(max_requests=100, window=10, max_pending=2, clock=Clock())
+    admitted, refusal = gate.arrive_many(5)
+    assert admitted == 2 and refusal is not None and refusal.verdict is Verdict.QUEUE_FULL
+    assert refusal.notice and "2 elicitation requests are already waiting" in refusal.notice
+    admitted, refusal = gate.arrive_many(1)
+    assert admitted == 0 and refusal is not None and refusal.notice is None  # told once
+    assert gate.arrive_many(2) == (0, refusal)
+    gate.release()
+    admitted, refusal = gate.arrive_many(1)
+    assert (admitted, refusal) == (1, None)

@@ -5,6 +5,7 @@ the protocol, and over stdio through a ``ServerConnection`` for the connection's
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any
 
@@ -12,6 +13,7 @@ import anyio
 import mcp_types as types
 import pytest
 from mcp import Client
+from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPError
 from session_testkit import FIXTURES, Recorder, ScriptedHandler, connected, load_fixture
 
@@ -19,8 +21,11 @@ from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.errors import TaskEnded
 from mcp_tui.session import tasks_modern
 from mcp_tui.session.elicitation import ElicitationOutcome
+from mcp_tui.session.elicitation_bridge import CallTracker, ElicitationBridge
+from mcp_tui.session.elicitation_gate import ElicitationGate
 from mcp_tui.session.era import MODERN_ERA, needed_era
-from mcp_tui.session.events import CallOutcome, Notice
+from mcp_tui.session.events import CallOutcome, ElicitationPauseChanged, Notice
+from mcp_tui.session.task_inputs import MAX_ANSWERS_PER_UPDATE
 from mcp_tui.session.tasks_modern import EXTENSION, ModernTasks, calling
 
 pytestmark = pytest.mark.anyio
@@ -173,6 +178,88 @@ async def test_a_form_still_open_when_the_task_is_cancelled_closes_and_nothing_i
         task.job.cancel()
         task.status, task.message = "cancelled", "operator stopped it"
     assert logged("tasks/update") == [] and logged("tasks/cancel") == []
+
+
+@pytest.mark.parametrize("asked", [10_000, 100_000])
+async def test_a_task_asking_thousands_at_once_is_a_flood_held_to_the_same_limits(
+    asked: int,
+) -> None:
+    """One ``tasks/get`` listing 10,000 (100,000) forms: as many reach the person as the rate
+    limit lets through (10), the rest are answered cancel in a few ``tasks/update`` batches, one
+    notice says so, and cancelling the call still sends ``tasks/cancel`` with the forms open."""
+    recorder, handler, task_by_call = Recorder(), ScriptedHandler(), {}  # forms stay open
+    bridge = ElicitationBridge(
+        "t",
+        handler=handler,
+        sink=recorder,
+        gate=ElicitationGate(),  # the defaults: 10 within 10 s, 20 waiting
+        calls=CallTracker(),
+        protocol_version=lambda: "2026-07-28",
+    )
+    extension = ModernTasks("t", recorder, task_by_call, bridge)
+    refused = asked - 10
+
+    def answered() -> list[dict[str, Any]]:
+        return [a for u in logged("tasks/update") for a in u["inputResponses"].values()]
+
+    client = Client(
+        fixture.build_server(),
+        mode="2026-07-28",
+        extensions=[extension],
+        elicitation_callback=bridge,
+    )
+    async with client, anyio.create_task_group() as tg:
+
+        async def call() -> None:
+            with calling("flood", 5, _ignore_progress):
+                await client.call_tool("flood", {"n": asked})
+
+        tg.start_soon(call)
+        with anyio.fail_after(60):
+            while len(answered()) < refused or len(handler.seen) < 10:
+                await anyio.sleep(0.02)
+        task_id = task_by_call[5]
+        tg.cancel_scope.cancel()
+    assert len(handler.seen) == 10 and len(handler.cancelled) == 10  # shown, then closed
+    assert len(logged("tasks/update")) == math.ceil(refused / MAX_ANSWERS_PER_UPDATE)
+    assert len(answered()) == refused and {a["action"] for a in answered()} == {"cancel"}
+    [notice] = [n.text for n in recorder.of(Notice) if "at once" in n.text]
+    assert f"asks {asked:,} questions at once: 10 reach you, {refused:,} were answered" in notice
+    assert "more than 10 elicitation requests within 10 s" in notice
+    assert [(e.paused, e.by_limit) for e in recorder.of(ElicitationPauseChanged)] == [(True, True)]
+    assert logged("tasks/cancel") == [{"taskId": task_id}]
+    assert bridge.gate.pending == 0  # every slot the forms took was given back
+
+
+async def _ignore_progress(done: float, total: float | None, message: str | None) -> None:
+    return None
+
+
+async def test_a_slot_taken_for_a_tasks_request_is_given_back_once_used_or_not() -> None:
+    """``admit_many`` counts a poll's requests; each admitted one takes its slot in
+    ``admitted()``, where the bridge does not ask the gate again, and gives it back once."""
+    handler = ScriptedHandler(ElicitationOutcome("cancel"))
+    bridge = ElicitationBridge(
+        "t",
+        handler=handler,
+        sink=Recorder(),
+        gate=ElicitationGate(max_requests=5),
+        calls=CallTracker(),
+        protocol_version=lambda: "2026-07-28",
+    )
+    assert bridge.admit_many(2) == (2, None) and bridge.gate.pending == 2
+    with bridge.admitted():
+        pass  # a roots/list: answered without reaching the gate
+    assert bridge.gate.pending == 1
+    context = ClientRequestContext(session=None, request_id="k", meta=None)  # type: ignore[arg-type]
+    form = types.ElicitRequestFormParams(
+        message="m", requested_schema={"type": "object", "properties": {}}
+    )
+    with bridge.admitted():
+        answer = await bridge(context, form)
+    assert answer == types.ElicitResult(action="cancel") and len(handler.seen) == 1
+    assert bridge.gate.pending == 0
+    assert bridge.admit_many(3) == (3, None)  # 2 + 3 arrivals: the form was not counted twice
 
 
 async def test_a_failed_task_raises_its_json_rpc_error() -> None:
