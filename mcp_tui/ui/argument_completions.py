@@ -90,7 +90,7 @@ class ArgumentCompletions:
             self._show_error(argument, result.error)
             return
         self._show(argument, value, result)
-        extension = next((v for v in result.values if v.startswith(value) and v != value), None)
+        extension = offered_extension(value, result.values)
         if extension is not None:
             control.post_message(SuggestionReady(value, extension))
 
@@ -113,6 +113,19 @@ class ArgumentCompletions:
 
     def hide(self) -> None:
         self.line.display = False
+
+
+def offered_extension(value: str, values: tuple[str, ...]) -> str | None:
+    """The value → puts in the field: the first that extends what was typed, as typed; else the
+    first that extends it in another case, as servers match (``l`` gets ``LHR``, and → gives
+    ``LHR``: the server's spelling, not ``lHR``)."""
+    exact = next((v for v in values if v.startswith(value) and v != value), None)
+    if exact is not None:
+        return exact
+    folded = value.casefold()
+    return next(
+        (v for v in values if v.casefold().startswith(folded) and len(v) > len(value)), None
+    )
 
 
 def suggestion_line(argument: str, result: Completion) -> Content:

@@ -46,9 +46,13 @@ from mcp_tui.ui.widgets.arguments.arguments_bodies import (
     classify,
 )
 from mcp_tui.ui.widgets.key_footer import KeyFooter
+from mcp_tui.ui.widgets.text.inert import select_when_tabbed_to
 from mcp_tui.ui.widgets.text.server_text import ServerText
 
 if TYPE_CHECKING:
+    from textual.css.query import QueryType
+    from textual.widget import Widget
+
     from mcp_tui.ui.argument_completions import ArgumentCompletions, Completer
 
 #: The checkbox of a tool that may run as a task (mcp-tui's own words).
@@ -213,6 +217,19 @@ class ArgumentsScreen(SequencedScreen, ModalScreen[dict[str, Any] | None]):
 
             self.completions = ArgumentCompletions(self, self._completer, self._suggestions)
         await self._show_body()
+
+    # --- Tab ---------------------------------------------------------------------------------
+
+    def focus_next(self, selector: str | type[QueryType] = "*") -> Widget | None:
+        """Tab (Textual's focus chain): a pre-filled field reached so has its value selected."""
+        widget = super().focus_next(selector)
+        select_when_tabbed_to(widget)
+        return widget
+
+    def focus_previous(self, selector: str | type[QueryType] = "*") -> Widget | None:
+        widget = super().focus_previous(selector)
+        select_when_tabbed_to(widget)
+        return widget
 
     @property
     def as_task(self) -> bool:

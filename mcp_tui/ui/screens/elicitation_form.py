@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -56,8 +56,13 @@ from mcp_tui.ui.widgets.request.answer_bar import (
     relabel,
 )
 from mcp_tui.ui.widgets.request.wire_panel import WIRE_BINDING, WireSide, received_in
+from mcp_tui.ui.widgets.text.inert import select_when_tabbed_to
 from mcp_tui.ui.widgets.text.server_text import ServerText, from_server
 from mcp_tui.untrusted import one_line
+
+if TYPE_CHECKING:
+    from textual.css.query import QueryType
+    from textual.widget import Widget
 
 #: Two Escapes closer than this (seconds) are a double Escape: the second one asks first.
 DOUBLE_ESCAPE = 0.8
@@ -210,6 +215,19 @@ class ElicitationScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOut
         # the chat just before it popped up cannot accept it; Tab reaches the buttons.
         if self.form is not None:
             self.form.focus_first()
+
+    # --- Tab ---------------------------------------------------------------------------------
+
+    def focus_next(self, selector: str | type[QueryType] = "*") -> Widget | None:
+        """Tab (Textual's focus chain): a pre-filled field reached so has its value selected."""
+        widget = super().focus_next(selector)
+        select_when_tabbed_to(widget)
+        return widget
+
+    def focus_previous(self, selector: str | type[QueryType] = "*") -> Widget | None:
+        widget = super().focus_previous(selector)
+        select_when_tabbed_to(widget)
+        return widget
 
     # --- the wire ----------------------------------------------------------------------------
 

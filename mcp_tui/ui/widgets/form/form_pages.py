@@ -27,6 +27,7 @@ from mcp_tui.schema.fields import FieldSpec, FormSpec
 from mcp_tui.ui.key_order import OrderedButton
 from mcp_tui.ui.widgets.form.field_row import FieldRow
 from mcp_tui.ui.widgets.form.form_controls import focus_past, scroll_home
+from mcp_tui.ui.widgets.text.inert import select_when_tabbed_to
 
 
 class PagedFields(Vertical):
@@ -175,11 +176,13 @@ class PagedFields(Vertical):
         target = current + step
         if 0 <= target < len(rows):
             rows[target].focus_control()
+            select_when_tabbed_to(screen.focused)  # typing replaces a pre-filled value
             if target == 0 and self._page == 0:
                 scroll_home(self)  # back at the top: show the message above the form too
             return
         if not focus_past(rows, forward=step > 0):
             rows[0 if step > 0 else -1].focus_control()  # nothing else to focus: wrap
+        select_when_tabbed_to(screen.focused)
 
     # --- pages -------------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from textual.widgets import Input
 
 from mcp_tui.untrusted import inert
 
-__all__ = ["InertInput", "inert_strip"]
+__all__ = ["InertInput", "inert_strip", "select_when_tabbed_to"]
 
 
 def inert_strip(strip: Strip) -> Strip:
@@ -45,8 +45,35 @@ def inert_strip(strip: Strip) -> Strip:
     return Strip(segments).crop_extend(0, strip.cell_length, None)
 
 
+def select_when_tabbed_to(widget: object) -> None:
+    """Focus reached ``widget`` by the keyboard (Tab, Shift+Tab, Enter moving on): a pre-filled
+    one-line field (a default, the last call's value: nothing the person typed there) has its
+    value selected, so typing replaces it, as in a browser (typing ``4`` into a party size of
+    ``2`` gave ``24`` and an error). The screens that move focus by key call it. A click or an
+    arrow key places the cursor as always; a field focused by the program (the first one when a
+    form opens, one given back after a dialog) keeps its cursor; and a field the person typed in
+    keeps it too, so going back to add to it never loses what was typed."""
+    if isinstance(widget, InertInput) and widget.value and not widget.typed_in:
+        widget.select_all()
+
+
 class InertInput(Input):
     """An ``Input`` whose value, placeholder and suggestion are drawn inert (see the module)."""
+
+    #: The person has edited the value here (typed, deleted, pasted, took a suggestion): Tab
+    #: back into it keeps the cursor (:func:`select_when_tabbed_to`).
+    typed_in = False
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        # Every edit a person makes goes through here (``insert``, ``delete``, a paste); a value
+        # set by the program (a default, F3's last call) does not.
+        self.typed_in = True
+        super().replace(text, start, end)
+
+    def action_cursor_right(self, select: bool = False) -> None:
+        if not select and self.cursor_at_end and self._suggestion:
+            self.typed_in = True  # the suggestion taken is the person's choice
+        super().action_cursor_right(select)
 
     @property
     def _value(self) -> Text:
