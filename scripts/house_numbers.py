@@ -8,7 +8,9 @@ Prints, for ``mcp_tui`` as it is on disk:
 - the classes with more than one base from mcp_tui (mixin towers), with their bases, and the
   lines of the class and of everything it inherits from mcp_tui;
 - the ``Protocol`` classes (how many, and where);
-- the largest classes by lines (alone, and with their mcp_tui ancestors).
+- the largest classes by lines (alone, and with their mcp_tui ancestors);
+- the private names (``_name``) one module imports from another, per folder and each one
+  (``tests/test_private_names.py`` keeps ``headless``, ``check`` and ``cli`` at none).
 
 A folder is the directory a module file sits in (``ui/literal.py`` is in ``ui``, ``ui/screens/x.py``
 in ``ui/screens``, a package's ``__init__`` in its own folder; a ``__main__`` in none, as in
@@ -35,6 +37,7 @@ from tests.import_scan import (  # noqa: E402
     folder_arrows,
     folder_of,
     module_files,
+    private_imports,
     two_way_pairs,
 )
 
@@ -143,6 +146,16 @@ def main(argv: list[str] | None = None) -> int:
     for info in ranked[: args.top]:
         total, storeys = with_ancestors(info, every)
         print(f"  {info.module}.{info.name}: {total} with ancestors ({storeys} storeys)")
+
+    private = private_imports(package)
+    per_importer = Counter(
+        folder_of(importer, files[importer]) or importer for importer, _, _ in private
+    )
+    print(f"\nPrivate names imported from another module: {len(private)}")
+    for folder, count in sorted(per_importer.items()):
+        print(f"  {folder}: {count}")
+    for importer, module, name in private:
+        print(f"    {importer} <- {module}.{name}")
     return 0
 
 

@@ -203,3 +203,41 @@ def two_way_pairs(
         for (a, b), there in sorted(arrows.items())
         if a < b and (b, a) in arrows
     }
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_imports(package: Path) -> list[tuple[str, str, str]]:
+    """Every (importing module, module, private name) where a module of ``package`` reaches for
+    a ``_name`` of another: ``from a.b import _name``, or ``b._name`` on a module it imported
+    (``from a import b``, ``import a.b as b``). A module's own privates are its business; another
+    module's are a seam nobody declared."""
+    modules = module_files(package)
+    found: list[tuple[str, str, str]] = []
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    if full in modules:
+                        aliases[alias.asname or alias.name] = full
+                    elif node.module in modules and node.module != name and _private(alias.name):
+                        found.append((name, node.module, alias.name))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname and alias.name in modules:
+                        aliases[alias.asname] = alias.name
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and _private(node.attr)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and aliases[node.value.id] != name
+            ):
+                found.append((name, aliases[node.value.id], node.attr))
+    return sorted(set(found))

@@ -84,6 +84,8 @@ class Listing:
     incomplete: list[dict[str, Any]] = field(default_factory=list)
     #: The client advertised elicitation on this connection (``check --no-elicitation``: not).
     elicitation_advertised: bool = True
+    #: Each tool ``check --fuzz`` called: ``{"tool", "valid_calls", "invalid_calls"}``.
+    fuzzed: list[dict[str, Any]] = field(default_factory=list)
 
 
 #: A check reads one listing, or (``across``) the listings of every server of a run.

@@ -21,6 +21,38 @@ _FIXES = {
 }
 
 
+#: The check each kind of fuzz failure is reported under.
+RULE_OF_KIND = {
+    "crash": "F101",
+    "hang": "F102",
+    "protocol-error": "F103",
+    "accepted-invalid": "F104",
+}
+
+
+def fuzz_lines(listings: list[Listing], *, servers: int = 1) -> list[str]:
+    """The report's last lines: one per fuzzed tool, what it was called with and what was found,
+    so a run that found nothing says so ("echo: 10 valid + 10 invalid calls, nothing found")."""
+    lines = []
+    for listing in listings:
+        for tool in listing.fuzzed:
+            name = one_line(str(tool["tool"]), limit=80)
+            found = sorted(
+                {
+                    RULE_OF_KIND[str(f["kind"])]
+                    for f in listing.fuzz
+                    if f.get("tool") == tool["tool"]
+                }
+            )
+            what = f"found {', '.join(found)}" if found else "nothing found"
+            server = f"{one_line(listing.server)}: " if servers > 1 else ""
+            lines.append(
+                f"fuzz: {server}{name}: {tool['valid_calls']} valid + {tool['invalid_calls']} "
+                f"invalid calls, {what}"
+            )
+    return lines
+
+
 def _reproduce(tool: str, arguments: object) -> str:
     args = json.dumps(arguments, ensure_ascii=True, sort_keys=True)
     return f"mcp-tui call {tool} --args '{one_line(args, limit=400)}'"

@@ -16,6 +16,7 @@ from typing import Any
 from mcp_tui.check.change_rules import CHANGE_RULES, LEVELS
 from mcp_tui.check.changes import Change
 from mcp_tui.check.findings import RULES, SEVERITIES, Finding, Listing, Severity
+from mcp_tui.check.fuzzing import fuzz_lines
 from mcp_tui.untrusted import one_line
 
 JSON_VERSION = 1
@@ -28,6 +29,8 @@ class ServerEras:
     server: str
     connected: list[str] = field(default_factory=list)
     refused: dict[str, str] = field(default_factory=dict)
+    #: Eras whose handshake got no answer in time (not a refusal: the server said nothing).
+    timed_out: dict[str, str] = field(default_factory=dict)
     #: The name a person reads (``session/naming.py``: a generic key gives way to the server's
     #: own name); ``""``: the key, ``server``.
     name: str = ""
@@ -57,6 +60,8 @@ class CheckReport:
     servers: list[ServerEras]
     findings: list[Finding]
     baseline: BaselineResult | None = None
+    #: The last lines: one per tool ``--fuzz`` called, with what was found.
+    fuzzed: list[str] = field(default_factory=list)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -78,11 +83,18 @@ class CheckReport:
         return {
             "version": JSON_VERSION,
             "servers": [
-                {"server": s.server, "name": s.shown, "eras": s.connected, "refused": s.refused}
+                {
+                    "server": s.server,
+                    "name": s.shown,
+                    "eras": s.connected,
+                    "refused": s.refused,
+                    "timed_out": s.timed_out,
+                }
                 for s in self.servers
             ],
             "findings": [f.as_json() for f in self.findings],
             "counts": {severity: self.count(severity) for severity in SEVERITIES},
+            "fuzzed": self.fuzzed,
             **({"baseline": self._baseline_json()} if self.baseline is not None else {}),
         }
 
@@ -106,6 +118,8 @@ class CheckReport:
             lines.append(f"{one_line(s.shown)}: connected on {said}")
             for era, why in s.refused.items():
                 lines.append(f"  {era}: refused ({one_line(why, limit=200)})")
+            for era, why in s.timed_out.items():
+                lines.append(f"  {era}: timed out ({one_line(why, limit=200)})")
         for severity in SEVERITIES:
             group = [f for f in self.findings if f.severity == severity]
             if not group:
@@ -135,6 +149,8 @@ class CheckReport:
                 f"{one_line(gate.file, limit=200)}"
             )
         lines += ["", counts]
+        if self.fuzzed:
+            lines += ["", *self.fuzzed]
         return "\n".join(lines)
 
     def _baseline_text(self, colour: bool) -> list[str]:
@@ -205,7 +221,7 @@ def run_checks(
             if entry is None:
                 servers.append(entry := ServerEras(listing.server))
             entry.connected.append(listing.era)
-    return CheckReport(servers, findings)
+    return CheckReport(servers, findings, fuzzed=fuzz_lines(listings, servers=len(servers)))
 
 
 def listing_from(server: str, data: dict[str, Any]) -> Listing:

@@ -183,7 +183,7 @@ class ArgumentParser(argparse.ArgumentParser):
         raise UsageError(f"{message[0].upper()}{message[1:]}. Run `{self.prog} --help` for usage.")
 
 
-def _formatter(prog: str) -> argparse.HelpFormatter:
+def help_formatter(prog: str) -> argparse.HelpFormatter:
     return argparse.RawDescriptionHelpFormatter(prog, max_help_position=30, width=100)
 
 
@@ -356,7 +356,7 @@ def build_main_parser() -> ArgumentParser:
         usage=MAIN_USAGE,
         description=MAIN_DESCRIPTION,
         epilog=MAIN_EPILOG,
-        formatter_class=_formatter,
+        formatter_class=help_formatter,
     )
     parser.add_argument(
         "url",
@@ -381,7 +381,7 @@ def build_demo_parser() -> ArgumentParser:
         description="Open the TUI on the demo MCP server that ships with mcp-tui: forms of every\n"
         "kind, a booking wizard, URL-mode consent, progress and logs. Needs nothing else.",
         epilog=TUI_EXIT_CODES_HELP,
-        formatter_class=_formatter,
+        formatter_class=help_formatter,
     )
     parser.add_argument(
         "--http",
@@ -410,14 +410,14 @@ def build_call_parser() -> ArgumentParser:
         description="Connect, call TOOL once and answer every elicitation without a UI.\n"
         "The result goes to stdout; each elicitation and the answer given go to stderr.",
         epilog=headless_epilog("call"),
-        formatter_class=_formatter,
+        formatter_class=help_formatter,
     )
     parser.add_argument("tool", metavar="TOOL", help="the tool to call")
     parser.add_argument("url", nargs="?", metavar="URL", help="the server's URL (see TARGET)")
     parser.add_argument(
         "--args", metavar="JSON", help="the tool's arguments, a JSON object: '{\"n\": 3}'"
     )
-    _add_answer_options(parser)
+    add_answer_options(parser)
     parser.add_argument(
         "--task",
         action="store_true",
@@ -427,7 +427,7 @@ def build_call_parser() -> ArgumentParser:
         "declared on every request: tasks/get polled, what a task asks answered with "
         "tasks/update), so --task changes nothing there",
     )
-    _add_headless_common(parser)
+    add_headless_common(parser)
     return parser
 
 
@@ -440,12 +440,12 @@ def build_read_parser() -> ArgumentParser:
         "elicitation the server asks meanwhile without a UI, as `mcp-tui call` does.\n"
         "The contents go to stdout; each elicitation and the answer given go to stderr.",
         epilog=headless_epilog("read"),
-        formatter_class=_formatter,
+        formatter_class=help_formatter,
     )
     parser.add_argument("tool", metavar="URI", help="the resource's URI (a template's filled in)")
     parser.add_argument("url", nargs="?", metavar="URL", help="the server's URL (see TARGET)")
-    _add_answer_options(parser)
-    _add_headless_common(parser)
+    add_answer_options(parser)
+    add_headless_common(parser)
     return parser
 
 
@@ -459,7 +459,7 @@ def build_get_parser() -> ArgumentParser:
         "The messages go to stdout, each after its role ([user], [assistant]); each\n"
         "elicitation and the answer given go to stderr.",
         epilog=headless_epilog("get"),
-        formatter_class=_formatter,
+        formatter_class=help_formatter,
     )
     parser.add_argument("tool", metavar="PROMPT", help="the prompt's name")
     parser.add_argument("url", nargs="?", metavar="URL", help="the server's URL (see TARGET)")
@@ -468,12 +468,12 @@ def build_get_parser() -> ArgumentParser:
         metavar="JSON",
         help='the prompt\'s arguments, a JSON object of strings: \'{"name": "Ada"}\'',
     )
-    _add_answer_options(parser)
-    _add_headless_common(parser)
+    add_answer_options(parser)
+    add_headless_common(parser)
     return parser
 
 
-def _add_answer_options(parser: argparse.ArgumentParser) -> None:
+def add_answer_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--answers", metavar="FILE", type=Path, help="answer elicitations from FILE (TOML or JSON)"
     )
@@ -500,14 +500,14 @@ def build_list_parser() -> ArgumentParser:
         description="Connect and print the server's tools, prompts, resources and resource\n"
         "templates, with their schemas.",
         epilog=headless_epilog("list"),
-        formatter_class=_formatter,
+        formatter_class=help_formatter,
     )
     parser.add_argument("url", nargs="?", metavar="URL", help="the server's URL (see TARGET)")
-    _add_headless_common(parser)
+    add_headless_common(parser)
     return parser
 
 
-def _add_headless_common(parser: argparse.ArgumentParser) -> None:
+def add_headless_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
     parser.add_argument(
         "--timeout",

@@ -64,7 +64,7 @@ def run_headless(
 
         answers = load_answers(ns.answers)
     spec = headless_target(ns, command, environ, sub)
-    options = _headless_options(ns)
+    options = headless_options(ns)
     from mcp_tui.headless import run as headless
 
     # The collector stays off until the SDK is imported (``headless``), then comes back on:
@@ -83,7 +83,7 @@ def run_headless(
     return headless.run_call(spec, plan, options)
 
 
-def _headless_options(ns: argparse.Namespace) -> HeadlessOptions:
+def headless_options(ns: argparse.Namespace) -> HeadlessOptions:
     from mcp_tui.headless.run import HeadlessOptions
 
     return HeadlessOptions(

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 from mcp_tui.cli.args import (
     EXIT_CODES_HELP,
     ArgumentParser,
-    _add_answer_options,
-    _add_headless_common,
-    _formatter,
+    add_answer_options,
+    add_headless_common,
+    help_formatter,
     parse_tool_args,
 )
-from mcp_tui.cli.call import _headless_options, headless_target
+from mcp_tui.cli.call import headless_options, headless_target
 from mcp_tui.config.servers import ServerSpec
 from mcp_tui.config.settings import AppSettings
 from mcp_tui.errors import EXIT_CONNECTION, UsageError
@@ -68,7 +68,7 @@ def build_check_parser() -> ArgumentParser:
         "list everything, and report what other clients will refuse or mangle: tool names and\n"
         "schemas, descriptions, prompts, resources, capabilities, and the size of the tool list.",
         epilog=CHECK_EPILOG,
-        formatter_class=_formatter,
+        formatter_class=help_formatter,
     )
     parser.add_argument("url", nargs="?", metavar="URL", help="the server's URL (see TARGET)")
     parser.add_argument(
@@ -135,7 +135,7 @@ def build_check_parser() -> ArgumentParser:
         "--baseline file",
     )
     parser.add_argument("--args", metavar="JSON", help="the arguments of --call, a JSON object")
-    _add_answer_options(parser)  # --answers, --elicit, --sampling: as for `mcp-tui call`
+    add_answer_options(parser)  # --answers, --elicit, --sampling: as for `mcp-tui call`
     parser.add_argument(
         "--fuzz",
         metavar="N",
@@ -160,7 +160,7 @@ def build_check_parser() -> ArgumentParser:
         help="--fuzz, and --call with --no-elicitation: a call that takes longer has hung "
         "(default: 10)",
     )
-    _add_headless_common(parser)
+    add_headless_common(parser)
     return parser
 
 
@@ -225,7 +225,7 @@ def run_check_command(
         no_elicitation=ns.no_elicitation,
         github=_github(ns, environ),
     )
-    return check_servers(specs, _headless_options(ns), options)
+    return check_servers(specs, headless_options(ns), options)
 
 
 def _github(ns: argparse.Namespace, environ: Mapping[str, str]) -> CheckGithub | None:

@@ -28,7 +28,8 @@ from mcp_tui.config.servers import ServerSpec
 from mcp_tui.errors import EXIT_CONNECTION
 from mcp_tui.headless.cache_hints import CacheHints
 from mcp_tui.headless.elicit import ElicitPolicy, SamplingRefusal, ScriptedHandler
-from mcp_tui.headless.run import HeadlessOptions, _connected, _Run
+from mcp_tui.headless.engine import HeadlessServer, traffic_log
+from mcp_tui.headless.run import HeadlessOptions, RunEvents, connected
 from mcp_tui.session.elicitation import (
     CancelAll,
     ElicitationOutcome,
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from mcp_tui.headless.check_baseline import BaselineGate
     from mcp_tui.headless.check_github import CheckGithub
     from mcp_tui.headless.fuzz import FuzzPlan
-    from mcp_tui.session.connection import ServerConnection
+    from mcp_tui.session.traffic import TrafficLog
     from mcp_tui.testbench.load import LoadedFile
 
 #: The modes ``check`` connects with, and the era each stands for in the report.
@@ -92,7 +93,7 @@ class CheckOptions:
     github: CheckGithub | None = None
 
 
-class _Gatherer(_Run):
+class Gatherer(RunEvents):
     """The headless run's sink, plus the listings' JSON as it came over the wire."""
 
     def __init__(self, err: TextIO, server: str) -> None:
@@ -153,7 +154,7 @@ class _Gatherer(_Run):
             self.elicitations.append({**params, "_mcp_tui_call": self.calling})
 
 
-class _Answers:
+class CallAnswers:
     """The handler of one connection: each ``--call``'s own script (forms and sampling, as
     ``mcp-tui call`` answers them), else cancel."""
 
@@ -170,7 +171,7 @@ class _Answers:
 
 
 async def _call(
-    conn: ServerConnection, g: _Gatherer, h: _Answers, call: CheckCall
+    server: HeadlessServer, g: Gatherer, h: CallAnswers, call: CheckCall
 ) -> dict[str, Any]:
     """Make ``call`` on this era; what happened, as the era check reads it."""
     h.current = ScriptedHandler(
@@ -181,6 +182,7 @@ async def _call(
         sampling_policy=call.sampling,
     )
     g.calling = call.tool
+    conn = server.conn
     outcome = None
     try:
         with anyio.move_on_after(call.timeout):
@@ -226,6 +228,7 @@ async def gather(
     err: TextIO,
     calls: tuple[CheckCall, ...] = (),
     taken: Collection[str] = (),
+    traffic: TrafficLog | None = None,
 ) -> tuple[list[Listing], ServerEras]:
     """One connection per era: what the server listed on each, and the eras it refused, with
     the name the server is shown by (its ``serverInfo`` name for a generic key, apart from the
@@ -241,7 +244,7 @@ async def gather(
 
     async def one(mode: str, era: str) -> None:
         eras_spec = msgspec.structs.replace(spec, mode=mode)
-        results[era] = await _one_era(eras_spec, era, options, err, calls, seen, taken)
+        results[era] = await _one_era(eras_spec, era, options, err, calls, seen, taken, traffic)
 
     if calls:
         for mode, era in chosen:
@@ -256,7 +259,7 @@ async def gather(
         if found is not None:
             listings.append(found)
             seen.connected.append(found.era)
-        elif era not in seen.refused:
+        elif era not in seen.refused and era not in seen.timed_out:
             seen.refused[era] = "could not connect" if code else "refused"
     return listings, seen
 
@@ -269,21 +272,26 @@ async def _one_era(
     calls: tuple[CheckCall, ...],
     seen: ServerEras,
     taken: Collection[str],
+    traffic: TrafficLog | None,
 ) -> tuple[Listing | None, int]:
     """One connection in ``spec.mode``: its listing (``None``: era refused), and the exit code."""
-    gatherer = _Gatherer(err, spec.name)
-    handler = _Answers()
+    gatherer = Gatherer(err, spec.name)
+    handler = CallAnswers()
     found: list[Listing] = []
 
-    async def body(conn: ServerConnection) -> int:
-        if not await gatherer.first_listing(conn):
+    async def body(server: HeadlessServer) -> int:
+        if not await gatherer.first_listing(server):
             return EXIT_CONNECTION
+        conn = server.conn
+        if conn.discover_timeout is not None:  # no answer: not a refusal of the era
+            seen.timed_out[era] = conn.discover_timeout
+            return 0
         if conn.discover_refusal is not None and not gatherer.hints.discover_answered:
             # Refused (server-everything: -32601). One that answered with a result the SDK
             # refused speaks the era: it is listed, and X102 says what its result lacked.
             seen.refused[era] = conn.discover_refusal
             return 0
-        made = [await _call(conn, gatherer, handler, call) for call in calls]
+        made = [await _call(server, gatherer, handler, call) for call in calls]
         info = conn.info
         if spec.name_is_generic and info is not None and not seen.name:
             seen.name = announced_name(info.name, spec.name, taken) or ""
@@ -306,7 +314,7 @@ async def _one_era(
         )
         return 0
 
-    code = await _connected(spec, options, gatherer, handler, body)
+    code = await connected(spec, options, gatherer, handler, body, traffic)
     return (found[0] if found else None), code
 
 
@@ -328,24 +336,32 @@ async def _check_all(
 ) -> int:
     listings: list[Listing] = []
     servers: list[ServerEras] = []
-    for index, spec in enumerate(specs):
-        taken = [s.name for s in specs if s is not spec] + [s.shown for s in servers]
-        if check.no_elicitation:
-            spec = msgspec.structs.replace(spec, advertise_elicitation=False)
-        found, seen = await gather(spec, options, check.eras, err, check.calls, taken)
-        loaded = check.runs[index] if index < len(check.runs) else None
-        if found and loaded is not None:
-            from mcp_tui.headless.check_cases import run_cases_into
 
-            await run_cases_into(found, loaded, spec)
-        if found and check.fuzz is not None:
-            await _fuzz_into(found[0], spec, check.fuzz, err)
-        listings += found
-        servers.append(seen)
-        if not found:
-            reasons = "; ".join(f"{era}: {why}" for era, why in seen.refused.items())
-            why = one_line(reasons, limit=500)
-            print(f"mcp-tui: cannot connect to {one_line(spec.name)} on any era ({why})", file=err)
+    def say(text: str) -> None:
+        print(f"mcp-tui: {text}", file=err, flush=True)
+
+    with traffic_log(options.traffic_log, say) as traffic:  # one log for every connection
+        for index, spec in enumerate(specs):
+            taken = [s.name for s in specs if s is not spec] + [s.shown for s in servers]
+            if check.no_elicitation:
+                spec = msgspec.structs.replace(spec, advertise_elicitation=False)
+            found, seen = await gather(spec, options, check.eras, err, check.calls, taken, traffic)
+            loaded = check.runs[index] if index < len(check.runs) else None
+            if found and loaded is not None:
+                from mcp_tui.headless.check_cases import run_cases_into
+
+                await run_cases_into(found, loaded, spec, traffic)
+            if found and check.fuzz is not None:
+                await _fuzz_into(found[0], spec, check.fuzz, err, traffic)
+            listings += found
+            servers.append(seen)
+            if not found:
+                unanswered = {era: f"timed out, {why}" for era, why in seen.timed_out.items()}
+                reasons = "; ".join(
+                    f"{era}: {why}" for era, why in (seen.refused | unanswered).items()
+                )
+                why = one_line(reasons, limit=500)
+                say(f"cannot connect to {one_line(spec.name)} on any era ({why})")
     if not listings:
         return EXIT_CONNECTION
     report = run_checks(listings, servers=servers, ignore=check.ignore)
@@ -364,21 +380,28 @@ async def _check_all(
     return EXIT_CONNECTION if code == 0 and unreachable else code
 
 
-async def _fuzz_into(listing: Listing, spec: ServerSpec, plan: FuzzPlan, err: TextIO) -> None:
+async def _fuzz_into(
+    listing: Listing, spec: ServerSpec, plan: FuzzPlan, err: TextIO, traffic: TrafficLog | None
+) -> None:
     """``--fuzz``: on one more connection (the default mode), the failures into ``listing``."""
     from mcp_tui.headless.fuzz import fuzz
 
-    failures, notes = await fuzz(spec, listing.tools or [], plan, err)
+    searches, notes = await fuzz(spec, listing.tools or [], plan, err, traffic)
     for note in notes:
         print(f"mcp-tui: fuzz: {one_line(note, limit=400)}", file=err)
-    for failure in failures:
-        if failure["kind"] == "not-fuzzed":
-            which = "valid" if failure["valid"] else "invalid"
-            why = one_line(failure["detail"], limit=300)
-            print(
-                f"mcp-tui: fuzz: {one_line(failure['tool'])}: no {which} inputs ({why})", file=err
-            )
-    listing.fuzz = [f for f in failures if f["kind"] != "not-fuzzed"]
+    for search in searches:
+        if search["kind"] == "not-fuzzed":
+            which = "valid" if search["valid"] else "invalid"
+            why = one_line(search["detail"], limit=300)
+            print(f"mcp-tui: fuzz: {one_line(search['tool'])}: no {which} inputs ({why})", file=err)
+    listing.fuzz = [f for f in searches if f["kind"] not in ("not-fuzzed", "none")]
+    for search in searches:
+        which = "valid_calls" if search["valid"] else "invalid_calls"
+        entry = next((t for t in listing.fuzzed if t["tool"] == search["tool"]), None)
+        if entry is None:
+            entry = {"tool": search["tool"], "valid_calls": 0, "invalid_calls": 0}
+            listing.fuzzed.append(entry)
+        entry[which] += search.get("calls", 0)
 
 
 def print_report(report: CheckReport, out: TextIO, *, json_output: bool, colour: bool) -> None:

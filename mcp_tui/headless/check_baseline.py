@@ -55,8 +55,9 @@ def compare_with_baseline(
 
     checked = list(eras)
     for seen in servers:
-        for era, why in seen.refused.items():
-            if era in checked and why.startswith(_UNREACHED):
+        unanswered = {era: f"timed out, {why}" for era, why in seen.timed_out.items()}
+        for era, why in (seen.refused | unanswered).items():
+            if era in checked and (era in unanswered or why.startswith(_UNREACHED)):
                 checked.remove(era)
                 print(
                     f"mcp-tui: {one_line(seen.server)}: {era} not compared with the baseline "

@@ -10,7 +10,7 @@ the era check); why a failure wanted the other era is read by ``session/era.py``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_tui.check import Listing
 from mcp_tui.config.servers import ServerSpec
@@ -22,11 +22,20 @@ from mcp_tui.testbench.model import Era
 from mcp_tui.testbench.plan import CasePlan, FilePlan
 from mcp_tui.testbench.result import CaseResult
 
+if TYPE_CHECKING:
+    from mcp_tui.session.traffic import TrafficLog
+
 ERAS: tuple[Era, ...] = ("2025-11-25", "2026-07-28")
 
 
-async def run_cases_into(listings: list[Listing], loaded: LoadedFile, spec: ServerSpec) -> None:
-    """Run every case of ``loaded`` on each era that has a listing; record it there."""
+async def run_cases_into(
+    listings: list[Listing],
+    loaded: LoadedFile,
+    spec: ServerSpec,
+    traffic: TrafficLog | None = None,
+) -> None:
+    """Run every case of ``loaded`` on each era that has a listing; record it there (and every
+    message in ``traffic``, ``--log``)."""
     by_era = {listing.era: listing for listing in listings}
     eras = [era for era in ERAS if era in by_era]
     cases = tuple(
@@ -36,7 +45,7 @@ async def run_cases_into(listings: list[Listing], loaded: LoadedFile, spec: Serv
         if case.skip is None
     )
     plan = FilePlan(loaded, spec, cases, connect_timeout=loaded.model.server_decl.connect_timeout)
-    for result in await run_plans([plan]):
+    for result in await run_plans([plan], traffic=traffic):
         _record(by_era[result.plan.era], result)
 
 

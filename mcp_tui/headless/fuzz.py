@@ -5,8 +5,12 @@ call can delete data. For each, hypothesis draws N valid argument sets from the 
 (``check/fuzz_values.py``) and N just-invalid ones, and each call is judged: the server crashed
 (the connection ended), hung past ``--timeout``, answered a valid input with a JSON-RPC error
 (a tool's own ``isError`` is its right), or accepted an invalid input. A failure is shrunk by
-hypothesis to the smallest arguments that still fail, which re-runs the call; a server that
-crashed is started again for the next call (:class:`_Supervisor`).
+hypothesis to the smallest arguments that still fail, which re-runs the call. The server is opened
+by the headless engine (``engine.py``), as ``call`` and ``test`` open theirs: a call crashed it
+when its connection ended (the engine's one rule: a -32000 the server sends on a live connection
+is its answer), the server is then started again for the next call (:class:`Supervisor`), and
+every call is in ``--log``. Each search returns what it found and how many calls it made, so the
+report can end with a line per fuzzed tool.
 
 Hypothesis drives a plain function, so its search runs in a worker thread and each call comes
 back to the event loop with ``anyio.from_thread.run``.
@@ -21,19 +25,16 @@ import anyio
 
 from mcp_tui.config.servers import ServerSpec
 from mcp_tui.errors import UsageError
+from mcp_tui.headless.engine import HeadlessServer
 from mcp_tui.session.elicitation import CancelAll
-from mcp_tui.session.events import CallOutcome, ConnectionState, SessionEvent
+from mcp_tui.session.events import CallOutcome
 
 if TYPE_CHECKING:
-    from anyio.abc import TaskGroup
-
-    from mcp_tui.session.connection import ServerConnection
+    from mcp_tui.session.traffic import TrafficLog
 
 #: JSON-RPC error codes that mean "the protocol failed", not "the tool said no" (-32042 asks for
 #: a URL flow: a valid answer).
 _NOT_PROTOCOL_FAILURES = (-32042,)
-#: The SDK's code for a request whose connection ended before the answer.
-_CONNECTION_CLOSED = -32000
 
 
 @dataclass(frozen=True)
@@ -82,63 +83,34 @@ def _read_only(tool: dict[str, Any]) -> bool:
     return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
 
 
-class _Supervisor:
-    """One live connection to the server, started again when a call crashed it."""
+class Supervisor:
+    """The fuzzed server, opened by the headless engine: the connection a call crashed is
+    started again for the next call, and every call is in ``--log``."""
 
-    def __init__(self, spec: ServerSpec, tasks: TaskGroup) -> None:
-        self.spec = spec
-        self.tasks = tasks
-        self.conn: ServerConnection | None = None
-        #: The last call ended the connection: the next one starts the server again.
-        self.crashed = False
-
-    async def connection(self) -> ServerConnection:
-        from mcp_tui.headless.run import NO_RATE_LIMIT
-        from mcp_tui.session.connection import ServerConnection
-
-        if self.conn is not None and self.conn.state is ConnectionState.READY and not self.crashed:
-            return self.conn
-        self.crashed = False
-        if self.conn is not None:
-            await self.conn.close()
-        conn = ServerConnection(
-            self.spec,
-            handler=CancelAll(note="`mcp-tui check --fuzz` answers no elicitation requests"),
-            sink=_ignore,
-            rate_limit=NO_RATE_LIMIT,
-        )
-        self.conn = conn
-        self.tasks.start_soon(conn.run)
-        if not await conn.wait_ready(60):
-            raise RuntimeError(
-                f"the server could not be started again: {conn.detail or conn.state.value}"
-            )
-        return conn
+    def __init__(self, server: HeadlessServer) -> None:
+        self.server = server
 
     async def call(
         self, tool: str, arguments: dict[str, Any], timeout: float
     ) -> tuple[str, str] | CallOutcome:
         """The outcome, or (``crash``/``hang``, what was seen)."""
-        conn = await self.connection()
+        server = self.server
+        if not server.ready:
+            why = await server.connect()
+            if why is not None:
+                raise RuntimeError(f"the server could not be started again: {why}")
+            await server.first_listing()
+        conn = server.conn
         with anyio.move_on_after(timeout) as scope:
             outcome = await conn.call_tool(tool, arguments)
         if scope.cancelled_caught:
             return "hang", f"no answer within {timeout:g} s"
-        if outcome.error_code == _CONNECTION_CLOSED or conn.state is not ConnectionState.READY:
-            self.crashed = True
+        if server.ended(outcome):
             return (
                 "crash",
                 f"the connection ended during the call ({conn.detail or 'no reason given'})",
             )
         return outcome
-
-    async def close(self) -> None:
-        if self.conn is not None:
-            await self.conn.close()
-
-
-def _ignore(event: SessionEvent) -> None:
-    return None
 
 
 class _Found(Exception):
@@ -163,7 +135,11 @@ def judge(outcome: tuple[str, str] | CallOutcome, *, valid: bool) -> tuple[str, 
 
 
 async def fuzz(
-    spec: ServerSpec, listed: list[dict[str, Any]], plan: FuzzPlan, err: TextIO
+    spec: ServerSpec,
+    listed: list[dict[str, Any]],
+    plan: FuzzPlan,
+    err: TextIO,
+    traffic: TrafficLog | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """Fuzz the chosen tools; each failure as ``{"tool", "kind", "arguments", "detail", ...}``."""
     try:
@@ -175,25 +151,25 @@ async def fuzz(
         ) from None
     tools, notes = chosen_tools(listed, plan)
     failures: list[dict[str, Any]] = []
-    async with anyio.create_task_group() as tasks:
-        supervisor = _Supervisor(spec, tasks)
-        try:
-            for tool in tools:
-                for valid in (True, False):
-                    found = await anyio.to_thread.run_sync(_search, supervisor, tool, valid, plan)
-                    if found is not None:
-                        failures.append(found)
-        finally:
-            with anyio.CancelScope(shield=True):
-                await supervisor.close()
-            tasks.cancel_scope.cancel()
+    server = HeadlessServer(
+        spec,
+        handler=CancelAll(note="`mcp-tui check --fuzz` answers no elicitation requests"),
+        traffic=traffic,
+    )
+    async with server:
+        supervisor = Supervisor(server)
+        for tool in tools:
+            for valid in (True, False):
+                found = await anyio.to_thread.run_sync(_search, supervisor, tool, valid, plan)
+                failures.append(found)
     return failures, notes
 
 
 def _search(
-    supervisor: _Supervisor, tool: dict[str, Any], valid: bool, plan: FuzzPlan
-) -> dict[str, Any] | None:
-    """Hypothesis's search for one tool, valid or invalid inputs (in a worker thread)."""
+    supervisor: Supervisor, tool: dict[str, Any], valid: bool, plan: FuzzPlan
+) -> dict[str, Any]:
+    """Hypothesis's search for one tool, valid or invalid inputs (in a worker thread): what it
+    found, ``kind`` ``none`` when nothing, ``calls`` how many calls it made."""
     from hypothesis import HealthCheck, Phase, given, settings
 
     from mcp_tui.check.fuzz_values import invalid_arguments, valid_arguments
@@ -242,8 +218,14 @@ def _search(
             "calls": calls,
         }
     except Exception as exc:  # a schema hypothesis cannot draw from, too few invalid sets, ...
-        return {"tool": name, "kind": "not-fuzzed", "valid": valid, "detail": _why(exc)}
-    return None
+        return {
+            "tool": name,
+            "kind": "not-fuzzed",
+            "valid": valid,
+            "detail": _why(exc),
+            "calls": calls,
+        }
+    return {"tool": name, "kind": "none", "valid": valid, "calls": calls}
 
 
 def _why(exc: Exception) -> str:

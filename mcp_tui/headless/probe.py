@@ -3,8 +3,9 @@ answered, every method mcp-tui sent, and the time it took, as an
 :class:`~mcp_tui.testbench.observed.Observed`.
 
 Shared by ``mcp-tui test`` (``testrun.py``) and the Python API (``mcp_tui.testing``). A connection
-outlives its calls (one server process for all the cases of a file), so the connection's handler
-and event sink are a :class:`Probe` whose current answerer and records are swapped per call. The
+(``engine.HeadlessServer``) outlives its calls (one server process for all the cases of a file),
+so the connection's handler and event sink are a :class:`Probe` whose current answerer and records
+are swapped per call. The
 answerer is the same :class:`~mcp_tui.headless.elicit.ScriptedHandler` as ``mcp-tui call
 --answers`` (a case's answers are answers-file entries), or the Python API's function.
 """
@@ -21,15 +22,7 @@ import anyio
 from mcp_tui.config.answers import AnswerEntry, AnswerScript, ScriptedAnswer
 from mcp_tui.headless.elicit import ElicitPolicy, SamplingRefusal, ScriptedHandler
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
-from mcp_tui.session.events import (
-    CallOutcome,
-    CatalogChanged,
-    ConnectionState,
-    ServerStateChanged,
-    SessionEvent,
-    StderrReceived,
-    TrafficRecorded,
-)
+from mcp_tui.session.events import CallOutcome, SessionEvent, TrafficRecorded
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.testbench.model import Outcome
 from mcp_tui.testbench.observed import Observed, Offered, SeenElicitation, SeenSampling, text_of
@@ -37,12 +30,8 @@ from mcp_tui.testbench.observed import Observed, Offered, SeenElicitation, SeenS
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from mcp_tui.headless.engine import HeadlessServer
     from mcp_tui.session.connection import ServerConnection
-
-
-#: JSON-RPC's "connection closed" (the SDK's ``CONNECTION_CLOSED``), which ends a call whose server
-#: went away.
-CONNECTION_CLOSED = -32000
 
 
 class Answerer(Protocol):
@@ -78,8 +67,6 @@ class Probe:
         self.elicitations: list[SeenElicitation] = []
         self.sampling: list[SeenSampling] = []
         self.sent: list[str] = []
-        self.stderr_tail: list[str] = []
-        self._listed_or_ended = anyio.Event()
 
     # ---- the connection's handler -------------------------------------------------------------
 
@@ -120,36 +107,24 @@ class Probe:
     # ---- the connection's sink ----------------------------------------------------------------
 
     def sink(self, event: SessionEvent) -> None:
-        if isinstance(event, TrafficRecorded):
-            if event.direction == "out":
-                method = event.method
-                if method is not None:
-                    self.sent.append(method)
-        elif isinstance(event, CatalogChanged):
-            if event.full:
-                self._listed_or_ended.set()
-        elif isinstance(event, ServerStateChanged):
-            if event.state in (ConnectionState.FAILED, ConnectionState.CLOSED):
-                self._listed_or_ended.set()
-        elif isinstance(event, StderrReceived):
-            self.stderr_tail = [*self.stderr_tail[-19:], event.line]
-
-    async def first_listing(self, wait: float = 60.0) -> None:
-        """Until the catalog's first listing is in (a call then carries its ``x-mcp-header``
-        arguments as headers, as ``mcp-tui call`` does), or the connection ended."""
-        with anyio.move_on_after(wait):
-            await self._listed_or_ended.wait()
+        if isinstance(event, TrafficRecorded) and event.direction == "out":
+            method = event.method
+            if method is not None:
+                self.sent.append(method)
 
     # ---- one call -----------------------------------------------------------------------------
 
     async def observe(
         self,
-        conn: ServerConnection,
+        server: HeadlessServer,
         call: Callable[[], Awaitable[CallOutcome]],
         answerer: Answerer,
         timeout: float | None,
     ) -> Observed:
-        """Run ``call`` with ``answerer`` answering its requests; what it did."""
+        """Run ``call`` with ``answerer`` answering its requests on ``server``'s connection; what
+        it did. A call that ended with the connection (``engine.ended_with_connection``) gets the
+        next one a fresh connection."""
+        conn = server.conn
         self.answerer = answerer
         self.elicitations, self.sampling, self.sent = [], [], []
         outcome: CallOutcome | None = None
@@ -176,9 +151,7 @@ class Probe:
             kind = "answer_refused"
         elif timer.cancelled_caught:
             kind = "timeout"
-        elif conn.state is not ConnectionState.READY or outcome is None or _closed(outcome):
-            # The SDK ends a call whose stream closed with -32000 at once; the connection's state
-            # says so only a moment later.
+        elif server.ended(outcome) or outcome is None:
             kind = "connection_lost"
         elif outcome.error is not None:
             kind = "error"
@@ -230,17 +203,6 @@ class Probe:
         )
         self._offered = (listing, offered)
         return offered
-
-
-def _closed(outcome: CallOutcome) -> bool:
-    """The call ended because its connection did (-32000 is also any server's own error code:
-    the SDK's message says which)."""
-    if outcome.connection_lost:  # the connection says so, naming how the server ended
-        return True
-    message = (outcome.error or "").rstrip(". ").lower()
-    return outcome.error_code == CONNECTION_CLOSED and message.endswith(
-        ("connection closed", "the connection ended during the call")
-    )
 
 
 def call_for(

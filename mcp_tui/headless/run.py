@@ -1,6 +1,6 @@
 """``mcp-tui call`` and ``mcp-tui list``: one server, no terminal UI, an exit code for CI.
 
-Both run one :class:`~mcp_tui.session.connection.ServerConnection` (the same session code as the
+Both open their server with the headless engine (``engine.py``: the same session code as the
 TUI) inside ``anyio.run``. Results go to stdout — text, or with ``--json`` the exact result as it
 came over the wire — and everything else to stderr: each elicitation and the answer given
 (``elicit.py``), notices, and unless ``--quiet`` the server's stderr and log messages.
@@ -38,15 +38,14 @@ import anyio
 from mcp_tui.config.answers import AnswerScript
 from mcp_tui.config.servers import ServerSpec
 from mcp_tui.errors import EXIT_CONNECTION, EXIT_ELICITATION, EXIT_OK, EXIT_TOOL_ERROR
+from mcp_tui.headless import engine
 from mcp_tui.headless.elicit import ElicitPolicy, SamplingRefusal, ScriptedHandler
+from mcp_tui.headless.engine import HeadlessServer, traffic_log
 from mcp_tui.headless.output import print_catalog, print_outcome
 from mcp_tui.process.logs import headless_logging
-from mcp_tui.process.startup import resume_collector
 from mcp_tui.session.elicitation import CancelAll
 from mcp_tui.session.era import is_modern
 from mcp_tui.session.events import (
-    CatalogChanged,
-    ConnectionState,
     ElicitationRefused,
     LogReceived,
     Notice,
@@ -60,16 +59,10 @@ from mcp_tui.session.server_exit import stderr_summary
 from mcp_tui.untrusted import one_line, visible
 
 if TYPE_CHECKING:
-    from mcp_tui.session.connection import ServerConnection
+    from collections.abc import Awaitable, Callable
+
     from mcp_tui.session.elicitation import ElicitationHandler
-
-#: Headless runs answer as fast as the server asks: the TUI's anti-spam limit would only cancel
-#: requests a script means to answer.
-NO_RATE_LIMIT = (1_000_000, 1.0)
-
-#: How long ``call`` and ``list`` wait for the first listing of the catalog before going on without
-#: it (``--timeout`` still bounds the whole run).
-CATALOG_WAIT = 60.0
+    from mcp_tui.session.traffic import TrafficLog
 
 
 @dataclass(frozen=True)
@@ -139,8 +132,10 @@ def run_list(
     return anyio.run(list_async, spec, options, out or sys.stdout, err or sys.stderr)
 
 
-class _Run:
-    """Event sink and bookkeeping shared by ``call`` and ``list``."""
+class RunEvents:
+    """The event sink of a headless run: the server's stderr and log lines, notices and refused
+    forms on stderr, and the raw response ``--json`` prints. Shared by ``call``, ``list`` and
+    ``check`` (which adds what it gathers)."""
 
     def __init__(
         self, err: TextIO, quiet: bool, method: str = "tools/call", generic_name: bool = False
@@ -154,11 +149,6 @@ class _Run:
         self.method = method
         self.quiet = quiet
         self.refused: list[str] = []
-        #: Set by the catalog's first listing, or when the connection ends before it.
-        self._listed_or_ended = anyio.Event()
-        #: The first listing is in (``tools_listed``: and it included the tools).
-        self.listed = False
-        self.tools_listed = False
         self._call_ids: set[Any] = set()
         #: The last response to ``method`` as it came over the wire (for ``--json``).
         self.raw_result: dict[str, Any] | None = None
@@ -173,14 +163,10 @@ class _Run:
     def sink(self, event: SessionEvent) -> None:
         if isinstance(event, TrafficRecorded):
             self._traffic(event)
-        elif isinstance(event, CatalogChanged):
-            self._catalog(event)
         elif isinstance(event, ServerStateChanged):
             if self._generic_name and event.info is not None:
                 announced = announced_name(event.info.name, event.server, ())
                 self._shown[event.server] = announced or event.server
-            if event.state in (ConnectionState.FAILED, ConnectionState.CLOSED):
-                self._listed_or_ended.set()
         elif isinstance(event, StderrReceived):
             if not self.quiet:
                 print(
@@ -207,29 +193,14 @@ class _Run:
         elif isinstance(event, Notice):
             self.say(f"{event.severity}: {one_line(event.text, limit=1000)}")
 
-    def _catalog(self, event: CatalogChanged) -> None:
-        """Note the first listing of the whole catalog.
-
-        The first listing (``tools``, ``prompts``, ``resources``, in that order) ends with one
-        ``full`` event for all three kinds, where a kind whose listing failed is ``None``. A
-        ``list_changed`` refresh of one kind may come first (server-everything announces its
-        tools while the first listing runs): it says nothing about the other kinds, and printing
-        then would show a server with prompts and resources as having none.
-        """
-        if event.tools is not None:
-            self.tools_listed = True
-        if event.full:
-            self.listed = True
-            self._listed_or_ended.set()
-
-    async def first_listing(self, conn: ServerConnection) -> bool:
-        """Wait for the catalog's first listing (at most ``CATALOG_WAIT`` s); ``False`` when the
-        connection ended first."""
-        with anyio.move_on_after(CATALOG_WAIT):
-            await self._listed_or_ended.wait()
-        if not self.listed and conn.state is ConnectionState.READY:
-            self.say(f"warning: the server listed nothing within {CATALOG_WAIT:g} s; going on")
-        return conn.state is ConnectionState.READY
+    async def first_listing(self, server: HeadlessServer) -> bool:
+        """Wait for the catalog's first listing (at most ``engine.CATALOG_WAIT`` s), warning
+        when it did not come; ``False`` when the connection ended first."""
+        ready = await server.first_listing()
+        if not server.listed and ready:
+            wait = engine.CATALOG_WAIT
+            self.say(f"warning: the server listed nothing within {wait:g} s; going on")
+        return ready
 
     def _traffic(self, event: TrafficRecorded) -> None:
         # ``method`` and ``id`` are read without dumping the message (most are never dumped).
@@ -264,79 +235,61 @@ def _quote(text: str) -> str:
     return f'"{one_line(text, limit=300)}"'
 
 
-async def _connected(
+async def connected(
     spec: ServerSpec,
     options: HeadlessOptions,
-    run: _Run,
+    events: RunEvents,
     handler: ElicitationHandler,
-    body: Any,
+    body: Callable[[HeadlessServer], Awaitable[int]],
+    traffic: TrafficLog | None = None,
 ) -> int:
-    """Run ``body(conn)`` on a ready connection within the timeout; always close the connection."""
-    from mcp_tui.session.head_start import start_stdio
-
-    # A stdio server starts now and imports its own SDK while we import ours (``head_start``).
-    head = await start_stdio(spec, None)
-    try:
-        from mcp_tui.session.connection import ServerConnection
-        from mcp_tui.session.traffic import TrafficLog
-
-        resume_collector()  # start-up's imports are done (``mcp_tui.process.startup``)
-        traffic = TrafficLog(options.traffic_log) if options.traffic_log else None
-        conn = ServerConnection(
+    """Run ``body(server)`` on a ready connection within ``--timeout``; always close it. The
+    traffic log is ``traffic`` (a run's shared one) or ``--log``'s own."""
+    with (
+        traffic_log(None if traffic else options.traffic_log, events.say) as own,
+        headless_logging(events.err, options.quiet),
+    ):
+        server = HeadlessServer(
             spec,
             handler=handler,
-            sink=run.sink,
-            traffic_log=traffic,
-            rate_limit=NO_RATE_LIMIT,
-            head_start=head,
+            sink=events.sink,
+            traffic=traffic or own,
             log_level=options.log_level,
         )
-    except BaseException:
-        if head is not None:
-            await head.discard()
-        raise
-    code = EXIT_CONNECTION
-    try:
-        with headless_logging(run.err, options.quiet):
-            code = await _serve(conn, spec, options, run, body)
-    finally:
-        if traffic is not None:
-            if traffic.failure:
-                run.say(traffic.failure)
-            traffic.close()
-    return code
+        async with server:
+            return await _serve(server, options, events, body)
 
 
 async def _serve(
-    conn: ServerConnection, spec: ServerSpec, options: HeadlessOptions, run: _Run, body: Any
+    server: HeadlessServer,
+    options: HeadlessOptions,
+    events: RunEvents,
+    body: Callable[[HeadlessServer], Awaitable[int]],
 ) -> int:
     code = EXIT_CONNECTION
-    async with anyio.create_task_group() as tasks:
-        tasks.start_soon(conn.run)
-        try:
-            with anyio.move_on_after(options.timeout) as scope:
-                if await conn.wait_ready():
-                    code = int(await body(conn))
-                else:
-                    run.say(f"cannot connect to {spec.name}: {conn.detail or conn.state.value}")
-            if scope.cancelled_caught:
-                run.say(f"gave up after {options.timeout:g} s (--timeout)")
-                code = EXIT_CONNECTION
-        finally:
-            with anyio.CancelScope(shield=True):
-                await conn.close()
+    with anyio.move_on_after(options.timeout) as scope:
+        why = await server.connect()
+        if why is None:
+            code = int(await body(server))
+        else:
+            events.say(f"cannot connect to {server.spec.name}: {why}")
+    if scope.cancelled_caught:
+        events.say(f"gave up after {options.timeout:g} s (--timeout)")
+        code = EXIT_CONNECTION
     return code
 
 
-def _lost(run: _Run, conn: ServerConnection) -> int:
-    run.say(f"the connection to {run.shown(conn.name)} was lost: {conn.detail or conn.state.value}")
+def _lost(events: RunEvents, server: HeadlessServer) -> int:
+    conn = server.conn
+    why = conn.detail or conn.state.value
+    events.say(f"the connection to {events.shown(conn.name)} was lost: {why}")
     return EXIT_CONNECTION
 
 
 async def call_async(
     spec: ServerSpec, plan: CallPlan, options: HeadlessOptions, out: TextIO, err: TextIO
 ) -> int:
-    run = _Run(err, options.quiet, VERB_METHODS[plan.verb], spec.name_is_generic)
+    run = RunEvents(err, options.quiet, VERB_METHODS[plan.verb], spec.name_is_generic)
     handler = ScriptedHandler(
         err,
         plan.tool if plan.verb == "call" else None,
@@ -345,10 +298,11 @@ async def call_async(
         sampling_policy=plan.sampling,
     )
 
-    async def body(conn: ServerConnection) -> int:
-        if not await run.first_listing(conn):
-            return _lost(run, conn)
-        _warn_unlisted(run, conn, plan)
+    async def body(server: HeadlessServer) -> int:
+        conn = server.conn
+        if not await run.first_listing(server):
+            return _lost(run, server)
+        _warn_unlisted(run, server, plan)
         await anyio.sleep(conn.roots_settle_left())  # let the server apply roots it asked for
         with anyio.CancelScope() as call_scope:
             handler.on_failure = call_scope.cancel
@@ -363,11 +317,11 @@ async def call_async(
             return EXIT_ELICITATION
         if call_scope.cancelled_caught:  # pragma: no cover - only on_failure cancels it
             return EXIT_ELICITATION
-        if outcome.connection_lost:
-            run.say(f"{one_line(outcome.error or 'the connection was lost', limit=2000)}")
-            return EXIT_CONNECTION  # not an answer: the server crashed
-        if conn.state is not ConnectionState.READY:
-            return _lost(run, conn)
+        if server.ended(outcome):  # not an answer: the server crashed or went away
+            if outcome.connection_lost or server.ready:
+                run.say(f"{one_line(outcome.error or 'the connection was lost', limit=2000)}")
+                return EXIT_CONNECTION
+            return _lost(run, server)
         if outcome.stderr:  # the wrapper's words are on stdout; the cause is on stderr
             said = one_line(stderr_summary(outcome.stderr), limit=2000)
             run.say(f"the server wrote to its stderr during the call: {said}")
@@ -386,37 +340,38 @@ async def call_async(
             return EXIT_TOOL_ERROR
         return EXIT_OK
 
-    code = await _connected(spec, options, run, handler, body)
+    code = await connected(spec, options, run, handler, body)
     if plan.answers is not None and code == EXIT_OK:
         for unused in plan.answers.unused:
             run.say(f"note: {unused.where()} of {plan.answers.path} was not used")
     return code
 
 
-def _warn_unlisted(run: _Run, conn: ServerConnection, plan: CallPlan) -> None:
+def _warn_unlisted(run: RunEvents, server: HeadlessServer, plan: CallPlan) -> None:
     """A tool or prompt the server did not list is still asked for, with a warning (resources
     are not checked: a template's URI is never listed as such)."""
+    conn = server.conn
     name = f"'{one_line(plan.tool)}'"
     if plan.verb == "call" and plan.as_task and conn.info and is_modern(conn.info.protocol_version):
         run.say("note: --task changes nothing on 2026-07-28, where the server decides")
     if plan.verb == "call":
-        if not run.tools_listed:
+        if not server.tools_listed:
             run.say(f"warning: calling {name} without a tools listing from the server")
         elif all(t.name != plan.tool for t in conn.tools):
             run.say(f"warning: the server did not list a tool named {name}; calling it anyway")
-    elif plan.verb == "get" and run.listed and all(p.name != plan.tool for p in conn.prompts):
+    elif plan.verb == "get" and server.listed and all(p.name != plan.tool for p in conn.prompts):
         run.say(f"warning: the server did not list a prompt named {name}; asking for it anyway")
 
 
 async def list_async(spec: ServerSpec, options: HeadlessOptions, out: TextIO, err: TextIO) -> int:
-    run = _Run(err, options.quiet, generic_name=spec.name_is_generic)
+    run = RunEvents(err, options.quiet, generic_name=spec.name_is_generic)
     handler = CancelAll(note="`mcp-tui list` answers no elicitation requests")
 
-    async def body(conn: ServerConnection) -> int:
-        if not await run.first_listing(conn):
-            return _lost(run, conn)
+    async def body(server: HeadlessServer) -> int:
+        if not await run.first_listing(server):
+            return _lost(run, server)
         with reader_may_leave(out):
-            print_catalog(conn, out, json_output=options.json_output)
+            print_catalog(server.conn, out, json_output=options.json_output)
         return EXIT_OK
 
-    return await _connected(spec, options, run, handler, body)
+    return await connected(spec, options, run, handler, body)

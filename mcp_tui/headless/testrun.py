@@ -17,23 +17,13 @@ from collections.abc import Callable, Sequence
 import anyio
 import msgspec
 
-from mcp_tui.config.servers import ProtocolMode, ServerSpec
+from mcp_tui.config.servers import ServerSpec
+from mcp_tui.headless.engine import MODE_OF_ERA, HeadlessServer
 from mcp_tui.headless.probe import Probe, call_for, scripted_answerer
-from mcp_tui.headless.run import NO_RATE_LIMIT
-from mcp_tui.session.events import ConnectionState
-from mcp_tui.session.head_start import HeadStart
 from mcp_tui.session.traffic import TrafficLog
 from mcp_tui.testbench.compare import check
-from mcp_tui.testbench.model import Era
 from mcp_tui.testbench.plan import CasePlan, FilePlan
 from mcp_tui.testbench.result import CaseResult, Status
-
-#: The connection mode that gives each era.
-MODE_OF_ERA: dict[Era, ProtocolMode] = {
-    "auto": "auto",
-    "2025-11-25": "legacy",
-    "2026-07-28": "2026-07-28",
-}
 
 
 async def run_plans(
@@ -70,103 +60,63 @@ async def run_file(
         spec = msgspec.structs.replace(
             plan.spec, mode=MODE_OF_ERA[era], name=f"{plan.spec.name}@{era}"
         )
-        async with anyio.create_task_group() as tg:
-            session: Session | None = None
-            try:
-                for case_plan in (c for c in plan.cases if c.era == era):
-                    if case_plan.skip is None and (session is None or not session.ready):
-                        if session is not None:
-                            await session.close()
-                        session = await Session.started_early(spec, plan.connect_timeout, traffic)
-                        tg.start_soon(session.conn.run)
-                        why = await session.start()
-                        if why is not None:
-                            await session.close()
-                            session = None
-                            result = CaseResult(
-                                case_plan,
-                                "error",
-                                message=f"the server could not be started: {why}",
-                            )
-                            out.append(result)
-                            on_result(result)
-                            continue
-                    try:
-                        result = await run_case(case_plan, session)
-                    except Exception as exc:  # a bug of ours: one case's error, not a traceback
-                        result = CaseResult(
-                            case_plan, "error", message=f"mcp-tui could not run it: {exc!r}"
-                        )
-                        if session is not None:
-                            session.lost = True  # start the next case afresh
+        session = Session(spec, plan.connect_timeout, traffic)
+        async with session.server:
+            for case_plan in (c for c in plan.cases if c.era == era):
+                why = None if case_plan.skip is not None else await session.start()
+                if why is not None:
+                    result = CaseResult(
+                        case_plan, "error", message=f"the server could not be started: {why}"
+                    )
                     out.append(result)
                     on_result(result)
-            finally:
-                if session is not None:
-                    with anyio.CancelScope(shield=True):
-                        await session.close()
+                    continue
+                try:
+                    result = await run_case(case_plan, session)
+                except Exception as exc:  # a bug of ours: one case's error, not a traceback
+                    result = CaseResult(
+                        case_plan, "error", message=f"mcp-tui could not run it: {exc!r}"
+                    )
+                    session.server.lose()  # start the next case afresh
+                out.append(result)
+                on_result(result)
     return out
 
 
 class Session:
-    """A connection and the probe that is its handler and sink (its ``run`` is the caller's)."""
+    """A server opened for a file's cases on one era, and the probe that is its handler and
+    sink: the engine (``engine.py``) starts it again for the case after one that lost it."""
 
     def __init__(
-        self,
-        spec: ServerSpec,
-        connect_timeout: float,
-        head_start: HeadStart | None = None,
-        traffic: TrafficLog | None = None,
+        self, spec: ServerSpec, connect_timeout: float, traffic: TrafficLog | None = None
     ) -> None:
-        from mcp_tui.session.connection import ServerConnection
-
         self.probe = Probe()
-        self.conn = ServerConnection(
+        self.server = HeadlessServer(
             spec,
             handler=self.probe,
             sink=self.probe.sink,
-            rate_limit=NO_RATE_LIMIT,
+            traffic=traffic,
             connect_timeout=connect_timeout,
-            head_start=head_start,
-            traffic_log=traffic,
         )
 
-    @classmethod
-    async def started_early(
-        cls, spec: ServerSpec, connect_timeout: float, traffic: TrafficLog | None = None
-    ) -> Session:
-        """A session whose stdio server is spawned before the SDK is imported, so the server's
-        start-up overlaps ours, as ``mcp-tui call`` does (``session/head_start.py``)."""
-        from mcp_tui.session.head_start import start_stdio
-
-        head = await start_stdio(spec, None)
-        try:
-            return cls(spec, connect_timeout, head, traffic)
-        except BaseException:
-            if head is not None:
-                await head.discard()
-            raise
-
     async def start(self) -> str | None:
-        """Until connected: ``None`` when ready, else why not (with the server's last stderr)."""
-        if not await self.conn.wait_ready():
-            why = self.conn.detail or self.conn.state.value
-            tail = self.conn.stderr_tail or tuple(self.probe.stderr_tail)
+        """Until connected (again, if the last case lost the connection): ``None`` when ready,
+        else why not (with the server's last stderr)."""
+        if self.server.ready:
+            return None
+        why = await self.server.connect()
+        if why is not None:
+            tail = self.server.last_stderr()
             if tail:
                 why += "\nlast stderr:\n" + "\n".join(f"  {line}" for line in tail[-10:])
+            await self.server.close()
             return why
-        await self.probe.first_listing()
+        await self.server.first_listing()
         return None
-
-    #: A call saw the connection end (its state may not say so yet): the next case starts afresh.
-    lost = False
 
     @property
     def ready(self) -> bool:
-        return self.conn.state is ConnectionState.READY and not self.lost
-
-    async def close(self) -> None:
-        await self.conn.close()
+        return self.server.ready
 
 
 async def run_case(plan: CasePlan, session: Session | None) -> CaseResult:
@@ -184,9 +134,8 @@ async def run_case(plan: CasePlan, session: Session | None) -> CaseResult:
         policy=case.elicit,
         sampling=case.sampling,
     )
-    call = call_for(session.conn, case.kind, case.target, dict(case.arguments), case.task)
-    seen = await session.probe.observe(session.conn, call, answerer, file.model.timeout_of(case))
-    session.lost = seen.outcome == "connection_lost"
+    call = call_for(session.server.conn, case.kind, case.target, dict(case.arguments), case.task)
+    seen = await session.probe.observe(session.server, call, answerer, file.model.timeout_of(case))
     failures = check(case.expect, seen)
     status: Status = "failed" if failures else "passed"
     if case.xfail is not None:

@@ -133,6 +133,9 @@ class ServerConnection:
         #: Why the server refused ``server/discover`` on a connection pinned to 2026-07-28
         #: (``mcp-tui check`` reports that era as refused), else ``None``.
         self.discover_refusal: str | None = None
+        #: ``server/discover`` got no answer in time on such a connection (a timeout, not a
+        #: refusal: ``mcp-tui check`` reports it so), else ``None``.
+        self.discover_timeout: str | None = None
         self._sink = sink
         self._traffic_log = traffic_log
         self._stderr_log = stderr_log
@@ -429,6 +432,7 @@ class ServerConnection:
         self._set_state(ConnectionState.READY)
         refusal = getattr(client, "discover_refusal", None)
         self.discover_refusal = refusal
+        self.discover_timeout = getattr(client, "discover_timeout", None)
         if refusal is not None:
             self._notice(discover_refused_note(refusal), "warning")
         async with anyio.create_task_group() as tasks:

@@ -44,7 +44,8 @@ log = logging.getLogger(__name__)
 
 #: Refusals that say nothing about the era: the connection is gone or the server never answered.
 _NOT_AN_ANSWER = (-32000, -32001)  # connection closed, request timed out (SDK codes)
-_TIMED_OUT = -32001
+#: The SDK's code for a request that got no answer in time.
+REQUEST_TIMEOUT = -32001
 #: The handshake's whole time by default (``DEFAULT_CONNECT_TIMEOUT``, the connection's
 #: watchdog): ``server/discover`` is sent again only when that probe would end within it, so a
 #: server that never answers is still adopted blind before the connection is given up.
@@ -78,7 +79,7 @@ async def handshake_discover(
     session: ClientSession,
     initialize: Callable[[], Awaitable[types.InitializeResult]],
     handshake_time: float = DEFAULT_HANDSHAKE_TIME,
-) -> str | None:
+) -> Exception | None:
     """``--mode 2026-07-28``: ``server/discover``, so the server's name, capabilities and
     instructions are known; a server that does not answer it is adopted at 2026-07-28 blind, as
     the SDK's own pinned mode does (it never sends the probe). Returns the refusal, if any.
@@ -95,7 +96,7 @@ async def handshake_discover(
             except MCPError as slow:
                 probe = float(getattr(sdk_session, "DISCOVER_TIMEOUT_SECONDS", 10.0))
                 elapsed = time.monotonic() - started
-                if slow.code != _TIMED_OUT or elapsed + probe >= handshake_time:
+                if slow.code != REQUEST_TIMEOUT or elapsed + probe >= handshake_time:
                     raise
                 log.debug("server/discover timed out: the server may still be starting; again")
     except (MCPError, RuntimeError, ValidationError) as refused:
@@ -111,10 +112,15 @@ async def handshake_discover(
                 cache_scope="public",
             )
         )
-        if isinstance(refused, MCPError):
-            return f"{refused.code} {refused.error.message}"
-        return type(refused).__name__
+        return refused
     return None
+
+
+def refusal_words(refused: Exception) -> str:
+    """How a refusal of ``server/discover`` is named: its code and message, else its kind."""
+    if isinstance(refused, MCPError):
+        return f"{refused.code} {refused.error.message}"
+    return type(refused).__name__
 
 
 class HandshakeClient(Client):
@@ -156,11 +162,22 @@ class DiscoverClient(HandshakeClient):
     discover_refusal: str | None = None
     #: The connect timeout: ``server/discover`` is sent again within it while it times out.
     handshake_time: float = DEFAULT_HANDSHAKE_TIME
+    #: ``server/discover`` got no answer (-32001, sent again for the connect timeout): a
+    #: timeout, which says nothing of the era where a refusal does (``mcp-tui check`` reports
+    #: the two apart).
+    discover_timeout: str | None = None
 
     async def handshake(
         self, session: ClientSession, initialize: Callable[[], Awaitable[types.InitializeResult]]
     ) -> None:
-        self.discover_refusal = await handshake_discover(session, initialize, self.handshake_time)
+        refused = await handshake_discover(session, initialize, self.handshake_time)
+        if refused is None:
+            return
+        self.discover_refusal = refusal_words(refused)
+        if isinstance(refused, MCPError) and refused.code == REQUEST_TIMEOUT:
+            self.discover_timeout = (
+                f"server/discover got no answer in {self.handshake_time:g} s (the connect timeout)"
+            )
 
 
 def make_client(

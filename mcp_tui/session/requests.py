@@ -35,7 +35,7 @@ from mcp_tui.session.events import CallOutcome, EventSink, ProgressReceived, Ser
 from mcp_tui.session.features import ConnectionFeatures
 from mcp_tui.session.http_status import HttpStatusLog, explain_status, sdk_http_error
 from mcp_tui.session.scopes import CallScope
-from mcp_tui.session.server_exit import ServerEnd
+from mcp_tui.session.server_exit import CONNECTION_CLOSED, INTERRUPTED, ServerEnd
 from mcp_tui.session.tasks import ConnectionTasks
 from mcp_tui.session.tasks_modern import calling
 from mcp_tui.untrusted import one_line
@@ -261,10 +261,7 @@ class ConnectionRequests:
         return outcome if era is None else replace(outcome, needs_era=era)
 
     def _interrupted(self) -> CallOutcome:
-        return CallOutcome(
-            error="-32000 (connection closed): the connection ended during the call",
-            error_code=-32000,
-        )
+        return CallOutcome(error=INTERRUPTED, error_code=CONNECTION_CLOSED)
 
     def _call_scope(self) -> CallScope:
         return CallScope(self._call_scopes)

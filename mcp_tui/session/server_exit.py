@@ -22,6 +22,12 @@ from mcp_tui.session.events import CallOutcome
 if TYPE_CHECKING:
     from mcp_tui.session.stderr import StderrCapture
 
+#: The SDK's code for a request whose connection closed under it. It is also the first code of
+#: JSON-RPC's server-error range, which any server may send for an error of its own.
+CONNECTION_CLOSED = -32000
+#: A request the connection's own end cancelled, before how the server ended is known.
+INTERRUPTED = "-32000 (connection closed): the connection ended during the call"
+
 #: Characters around a line of a traceback drawn by Rich (the SDK's server logging): box edges,
 #: and the timestamp and level column of its first line.
 _FRAME = " \t│╭╮╰╯─❱"
@@ -62,6 +68,15 @@ def stderr_summary(lines: Sequence[str], count: int = 3) -> str:
         return found
     kept = [line.strip() for line in lines if line.strip()]
     return " | ".join(kept[-count:])
+
+
+def ended_under(outcome: CallOutcome) -> bool:
+    """Whether the session says ``outcome``'s request ended because its connection did: marked
+    ``connection_lost`` by :meth:`ServerEnd.explained` (naming how the server ended), or cancelled
+    by the connection's own end (:data:`INTERRUPTED`). A -32000 the server sent is an answer."""
+    return outcome.connection_lost or (
+        outcome.error_code == CONNECTION_CLOSED and outcome.error == INTERRUPTED
+    )
 
 
 class ServerEnd:
@@ -126,7 +141,7 @@ class ServerEnd:
         lines = tuple(self._stderr_since(mark)) if mark is not None else ()
         # A server may send -32000 itself (the start of the server-error range): only the
         # SDK's own words, or the server's end, mean the connection went.
-        lost = outcome.error_code == -32000 and (
+        lost = outcome.error_code == CONNECTION_CLOSED and (
             self.exit_status is not None
             or self._stream_closed()
             or (outcome.error or "").casefold().endswith(": connection closed")
@@ -138,7 +153,7 @@ class ServerEnd:
         said = f"; its stderr since the {what} started: {stderr_summary(lines)}" if lines else ""
         return CallOutcome(
             error=f"the connection was lost: {how}{said}",
-            error_code=-32000,
+            error_code=CONNECTION_CLOSED,
             connection_lost=True,
             stderr=lines,
         )

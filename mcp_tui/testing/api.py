@@ -37,8 +37,9 @@ from mcp_tui.config.answers import AnswerEntry, AnswerScript, ScriptedAnswer
 from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.errors import ConnectionFailed
 from mcp_tui.headless.elicit import ScriptedHandler
+from mcp_tui.headless.engine import MODE_OF_ERA
 from mcp_tui.headless.probe import call_for, scripted_answerer
-from mcp_tui.headless.testrun import MODE_OF_ERA, Session
+from mcp_tui.headless.testrun import Session
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.testbench.compare import Failure, check, diff_text
@@ -154,12 +155,12 @@ class McpServer:
 
     @property
     def protocol_version(self) -> str | None:
-        info = self._session.conn.info
+        info = self._session.server.conn.info
         return info.protocol_version if info else None
 
     @property
     def tools(self) -> list[str]:
-        return [t.name for t in self._session.conn.tools]
+        return [t.name for t in self._session.server.conn.tools]
 
     def call_tool(
         self,
@@ -198,10 +199,10 @@ class McpServer:
         else:
             entries = [AnswerEntry.model_validate(dict(a)) for a in answers]
             answerer = scripted_answerer(Path("<answers>"), tool, entries, [None] * len(entries))
-        conn = self._session.conn
-        call = call_for(conn, kind, target, arguments)
+        server = self._session.server
+        call = call_for(server.conn, kind, target, arguments)
         observed: Observed = self._portal.call(
-            self._session.probe.observe, conn, call, answerer, timeout
+            self._session.probe.observe, server, call, answerer, timeout
         )
         if isinstance(answerer, _FunctionAnswerer) and answerer.failure is not None:
             from dataclasses import replace
@@ -280,12 +281,8 @@ def connect(
     )
     with start_blocking_portal() as portal:
         session = Session(spec, connect_timeout)
-        running = portal.start_task_soon(session.conn.run)
-        try:
+        with portal.wrap_async_context_manager(session.server):
             why = portal.call(session.start)
             if why is not None:
                 raise ConnectionFailed(f"cannot connect to {spec.name}: {why}")
             yield McpServer(portal, session)
-        finally:
-            portal.call(session.close)
-            running.result()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -108,35 +109,32 @@ class McpTestFile(pytest.File):
         """The file's connection on ``era`` (started now, or again after one was lost)."""
         from anyio.from_thread import start_blocking_portal
 
-        from mcp_tui.headless.testrun import MODE_OF_ERA, Session
+        from mcp_tui.headless.engine import on_era
+        from mcp_tui.headless.testrun import Session
 
         if not hasattr(self, "_portal_cm"):
             self._portal_cm = start_blocking_portal()
             self._portal = self._portal_cm.__enter__()
-            self._sessions: dict[str, tuple[Session, Any]] = {}
+            self._sessions: dict[str, tuple[Session, ExitStack]] = {}
             self.session.config.add_cleanup(self._close_all)
             self.addfinalizer(self._close_all)
         current = self._sessions.get(era)
-        if current is not None and current[0].ready:
-            return self._portal, current[0]
-        if current is not None:
-            self._close(era)
-        import msgspec
-
-        spec: ServerSpec = msgspec.structs.replace(self.spec, mode=MODE_OF_ERA[cast(Era, era)])
-        session = Session(spec, self._connect_timeout)
-        running = self._portal.start_task_soon(session.conn.run)
-        self._sessions[era] = (session, running)
-        why = self._portal.call(session.start)
+        if current is None:
+            spec: ServerSpec = on_era(self.spec, cast(Era, era))
+            session = Session(spec, self._connect_timeout)
+            opened = ExitStack()
+            opened.enter_context(self._portal.wrap_async_context_manager(session.server))
+            current = self._sessions[era] = (session, opened)
+        session = current[0]
+        why = self._portal.call(session.start)  # a fresh server after one was lost
         if why is not None:
             self._close(era)
             raise _NoServer(f"the server could not be started: {why}")
         return self._portal, session
 
     def _close(self, era: str) -> None:
-        session, running = self._sessions.pop(era)
-        self._portal.call(session.close)
-        running.result()
+        _, opened = self._sessions.pop(era)
+        opened.close()
 
     def _close_all(self) -> None:
         if not hasattr(self, "_portal_cm"):

@@ -114,11 +114,11 @@ def test_judging_outcomes() -> None:
 async def _sampled(policy: str) -> str:
     import io
 
-    from mcp_tui.headless.check import _Answers
+    from mcp_tui.headless.check import CallAnswers
     from mcp_tui.headless.elicit import ScriptedHandler
     from mcp_tui.session.sampling import SamplingRequest
 
-    answers = _Answers()
+    answers = CallAnswers()
     answers.current = ScriptedHandler(io.StringIO(), "t", sampling_policy=policy)  # type: ignore[arg-type]
     outcome = await answers.sample(SamplingRequest("s", messages=(), max_tokens=10))
     return str(outcome.action)

@@ -31,8 +31,15 @@ def test_the_bundled_demo_is_clean_on_both_eras(capsys: pytest.CaptureFixture[st
     code, report = check(capsys, "--demo")
     assert code == 0
     assert report["servers"] == [
-        {"server": "demo", "name": "demo", "eras": ["2025-11-25", "2026-07-28"], "refused": {}}
+        {
+            "server": "demo",
+            "name": "demo",
+            "eras": ["2025-11-25", "2026-07-28"],
+            "refused": {},
+            "timed_out": {},
+        }
     ]
+    assert report["fuzzed"] == []
     assert set(rules(report)) == {"T301"}  # the tool list's size: information only
 
 
@@ -92,7 +99,13 @@ def test_a_generic_script_name_gives_way_in_the_report_and_json_carries_both(
     code, report = check(capsys, "--era", "2025-11-25", "--", PY, str(script))
     assert code == 0
     assert report["servers"] == [
-        {"server": "server", "name": "check-fixture", "eras": ["2025-11-25"], "refused": {}}
+        {
+            "server": "server",
+            "name": "check-fixture",
+            "eras": ["2025-11-25"],
+            "refused": {},
+            "timed_out": {},
+        }
     ]
     assert {f["server"] for f in report["findings"]} == {"server"}  # findings keep the key
     assert cli.main(["check", "--era", "2025-11-25", "--", PY, str(script)]) == 0

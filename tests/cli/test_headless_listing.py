@@ -1,5 +1,5 @@
-"""When ``call``/``list`` consider the catalog listed: the rules of ``headless._Run``, fed events
-directly (no server)."""
+"""When ``call``/``list`` consider the catalog listed: the rules of the engine's
+``FirstListing`` and ``RunEvents.first_listing``'s warning, fed events directly (no server)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from dataclasses import dataclass
 import anyio
 import pytest
 
-from mcp_tui.headless import run as headless
+from mcp_tui.headless import engine
+from mcp_tui.headless.engine import FirstListing
+from mcp_tui.headless.run import RunEvents
 from mcp_tui.session.events import (
     CatalogChanged,
     ConnectionState,
@@ -25,20 +27,35 @@ class FakeConnection:
     state: ConnectionState = ConnectionState.READY
 
 
-async def first_listing(run: headless._Run, conn: FakeConnection) -> bool:
-    """``run.first_listing``, failing the test (instead of hanging) if it does not return."""
+async def first_listing(run: FirstListing, conn: FakeConnection) -> bool:
+    """``run.wait``, failing the test (instead of hanging) if it does not return."""
     with anyio.fail_after(5):
-        return await run.first_listing(conn)  # type: ignore[arg-type]
+        return await run.wait(conn)  # type: ignore[arg-type]
+
+
+@dataclass
+class FakeServer:
+    """What ``RunEvents.first_listing`` reads of a ``HeadlessServer``."""
+
+    listing: FirstListing
+    conn: FakeConnection
+
+    async def first_listing(self) -> bool:
+        return await first_listing(self.listing, self.conn)
+
+    @property
+    def listed(self) -> bool:
+        return self.listing.listed
 
 
 @pytest.mark.anyio
 async def test_a_prompts_refresh_alone_is_not_the_first_listing() -> None:
     """A ``list_changed`` refresh of prompts may land before the first full listing; the tools
     are not in yet, so a call must keep waiting."""
-    run = headless._Run(io.StringIO(), quiet=True)
-    run.sink(CatalogChanged("s", prompts=(PromptInfo("p"),)))
+    run = FirstListing()
+    run.see(CatalogChanged("s", prompts=(PromptInfo("p"),)))
     assert not run.listed and not run.tools_listed
-    run.sink(CatalogChanged("s", tools=(ToolInfo("t"),), prompts=(), resources=(), full=True))
+    run.see(CatalogChanged("s", tools=(ToolInfo("t"),), prompts=(), resources=(), full=True))
     assert run.listed and run.tools_listed
     assert await first_listing(run, FakeConnection())
 
@@ -47,31 +64,31 @@ def test_a_tools_refresh_alone_is_not_the_first_listing() -> None:
     """server-everything sends ``tools/list_changed`` as it starts: the refresh of the tools can
     end before the first listing's prompts and resources are in, and ``list`` must not print
     then (it printed "prompts (0)" and "resources (0)" for a server with both)."""
-    run = headless._Run(io.StringIO(), quiet=True)
-    run.sink(CatalogChanged("s", tools=(ToolInfo("t"),)))
+    run = FirstListing()
+    run.see(CatalogChanged("s", tools=(ToolInfo("t"),)))
     assert run.tools_listed and not run.listed
-    run.sink(CatalogChanged("s", tools=(ToolInfo("t"),), prompts=(), resources=(), full=True))
+    run.see(CatalogChanged("s", tools=(ToolInfo("t"),), prompts=(), resources=(), full=True))
     assert run.listed
 
 
 @pytest.mark.anyio
 async def test_a_failed_tools_listing_still_ends_the_wait() -> None:
     """The first listing with its tools part failed (``tools=None``): go on, without tools."""
-    run = headless._Run(io.StringIO(), quiet=True)
-    run.sink(CatalogChanged("s", tools=None, prompts=(), resources=(), full=True))
+    run = FirstListing()
+    run.see(CatalogChanged("s", tools=None, prompts=(), resources=(), full=True))
     assert run.listed and not run.tools_listed
     assert await first_listing(run, FakeConnection())
 
 
 @pytest.mark.anyio
 async def test_the_connection_ending_first_ends_the_wait() -> None:
-    run = headless._Run(io.StringIO(), quiet=True)
+    run = FirstListing()
     conn = FakeConnection()
 
     async def fail_soon() -> None:
         await anyio.sleep(0.05)
         conn.state = ConnectionState.FAILED
-        run.sink(ServerStateChanged("s", ConnectionState.FAILED, "gone"))
+        run.see(ServerStateChanged("s", ConnectionState.FAILED, "gone"))
 
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(fail_soon)
@@ -83,8 +100,8 @@ async def test_the_connection_ending_first_ends_the_wait() -> None:
 async def test_no_listing_at_all_goes_on_after_the_wait_with_a_warning(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(headless, "CATALOG_WAIT", 0.05)
+    monkeypatch.setattr(engine, "CATALOG_WAIT", 0.05)
     err = io.StringIO()
-    run = headless._Run(err, quiet=True)
-    assert await first_listing(run, FakeConnection())
+    run = RunEvents(err, quiet=True)
+    assert await run.first_listing(FakeServer(FirstListing(), FakeConnection()))  # type: ignore[arg-type]
     assert "mcp-tui: warning: the server listed nothing within 0.05 s; going on" in err.getvalue()

@@ -15,7 +15,7 @@ from mcp_types import (
 )
 from pydantic import BaseModel, ConfigDict
 
-from mcp_tui.headless.run import _Run
+from mcp_tui.headless.run import RunEvents
 from mcp_tui.session.events import TrafficRecorded
 
 
@@ -51,7 +51,7 @@ def test_method_and_id_read_without_dumping_equal_the_slow_reading(raw: Any) -> 
 
 
 def test_the_call_result_is_taken_from_the_response_to_the_tools_call() -> None:
-    run = _Run(io.StringIO(), quiet=True)
+    run = RunEvents(io.StringIO(), quiet=True)
     request = JSONRPCRequest(jsonrpc="2.0", id=4, method="tools/call", params={"name": "t"})
     run.sink(TrafficRecorded("s", "out", request))
     run.sink(TrafficRecorded("s", "out", JSONRPCResponse(jsonrpc="2.0", id=9, result={"x": 1})))
