@@ -130,7 +130,8 @@ def build_check_parser() -> ArgumentParser:
         "--github",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="GitHub Actions output (on by itself where GITHUB_ACTIONS=true; not with --json): "
+        help="GitHub Actions output (on by itself where GITHUB_ACTIONS=true; on stderr with "
+        "--json): "
         "an annotation per error and warning, and per breaking change at its line of the "
         "--baseline file",
     )
@@ -231,7 +232,7 @@ def run_check_command(
 def _github(ns: argparse.Namespace, environ: Mapping[str, str]) -> CheckGithub | None:
     """GitHub Actions output: with ``--github``, or where ``GITHUB_ACTIONS=true``."""
     on_github = ns.github if ns.github is not None else environ.get("GITHUB_ACTIONS") == "true"
-    if not on_github or ns.json:
+    if not on_github:
         return None
     from mcp_tui.headless.check_github import CheckGithub
 

@@ -322,8 +322,8 @@ async def check_async(
     specs: list[ServerSpec], options: HeadlessOptions, check: CheckOptions, out: TextIO, err: TextIO
 ) -> int:
     github = check.github
-    if github is not None:  # before anything a server sent can be printed
-        github.start(out)
+    if github is not None:  # before anything a server sent can be printed (--json: on stderr)
+        github.start(err if check.json_output else out)
     try:
         return await _check_all(specs, options, check, out, err)
     finally:

@@ -208,3 +208,16 @@ def test_on_github_a_breaking_change_is_annotated_at_its_line_of_the_baseline(
     assert base.read_text(encoding="utf-8").splitlines()[line - 1].strip() == '"properties": {'
     assert message.startswith("tool echo /inputSchema/properties/prefix [2025-11-25, 2026-07-28]")
     assert "%0A" not in message and "\n" not in message
+
+
+def test_on_github_with_json_the_commands_go_to_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    server = script(tmp_path, "a", [{**echo(), "description": "##[error]owned"}])
+    assert cli.main(["check", "--json", *server]) == 0
+    out, err = capsys.readouterr()
+    json.loads(out)  # the JSON stays JSON
+    assert err.splitlines()[0].startswith("::stop-commands::")
+    assert cli.main(["check", "--no-github", *server]) == 0
+    assert "::stop-commands::" not in capsys.readouterr().out
