@@ -177,15 +177,16 @@ def run_tests(
         write_junit(results, seconds, junit)
     if json_output:
         write_json(results, seconds, out)
-    covered = True
+    covered, summary = True, ""
     if coverage is not None and coverage.wanted:
         from mcp_tui.testbench.coverage import coverage as coverage_of
-        from mcp_tui.testbench.coverage import report_coverage, touch_of
+        from mcp_tui.testbench.coverage import markdown, report_coverage, touch_of
 
         measured = coverage_of(touch_of(r) for r in results)
         covered = report_coverage(measured, coverage, report, err)
+        summary = markdown(measured)
     if github is not None:
-        github.finish(results, seconds, err)
+        github.finish(results, seconds, err, summary)
     if any(r.status == "error" for r in results):
         return EXIT_CONNECTION
     if any(r.bad for r in results) or not covered:

@@ -312,3 +312,26 @@ def report_coverage(c: Coverage, wanted: CoverageWanted, out: TextIO, err: TextI
         )
         return False
     return True
+
+
+def markdown(c: Coverage) -> str:
+    """The coverage for a GitHub job summary (``--coverage`` on Actions): a table per server, every
+    name the server gave a code span (``step_summary.code_cell``: never Markdown, never HTML)."""
+    from mcp_tui.testbench.step_summary import code_cell
+
+    lines = [f"#### Coverage: {c.tools_percent:.1f}% of the tools called", ""]
+    for s in c.servers:
+        lines += [f"{code_cell(s.server)}", "", "| | covered | untouched |", "| --- | --- | --- |"]
+        for kind in KINDS:
+            total = len(s.offered[kind])
+            if total:
+                missing = s.untouched(kind)
+                names = ", ".join(code_cell(n, limit=80) for n in missing[:20])
+                more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
+                lines.append(f"| {kind} | {_ratio(total - len(missing), total)} | {names}{more} |")
+        forms = [f for f in s.forms if f.missing]
+        if forms:
+            never = len(forms)
+            lines.append(f"| forms | {len(s.forms) - never}/{len(s.forms)} met every answer | |")
+        lines.append("")
+    return "\n".join(lines) + "\n"

@@ -49,8 +49,11 @@ class GithubReport:
             print(self.pause.resume, file=self._out, flush=True)
             self._out = None
 
-    def finish(self, results: Sequence[CaseResult], seconds: float, err: TextIO) -> None:
-        """After the run's reports: commands on, the annotations, the job summary."""
+    def finish(
+        self, results: Sequence[CaseResult], seconds: float, err: TextIO, extra: str = ""
+    ) -> None:
+        """After the run's reports: commands on, the annotations, the job summary (and
+        ``extra`` Markdown after it: the coverage)."""
         out = self._out
         self.resume()
         if out is not None:
@@ -60,7 +63,7 @@ class GithubReport:
         if self.summary_file is not None:
             try:
                 append_step_summary(
-                    self.summary_file, summary_markdown(results, seconds, self.workspace)
+                    self.summary_file, summary_markdown(results, seconds, self.workspace) + extra
                 )
             except OSError as exc:
                 print(f"mcp-tui: cannot write the job summary: {exc}", file=err)

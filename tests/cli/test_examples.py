@@ -67,10 +67,17 @@ def test_the_examples_pass_on_both_eras_with_their_coverage(
 
 
 @pytest.mark.timeout(120)
-def test_fail_under_fails_a_run_whose_cases_all_pass(capsys: pytest.CaptureFixture[str]) -> None:
+def test_fail_under_fails_a_run_whose_cases_all_pass(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     forms = ROOT / "examples" / "demo" / "forms.mcptest.toml"
-    assert main(["test", str(forms), "--era", "2025-11-25", "-q", "--fail-under", "40"]) == 0
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    argv = ["test", str(forms), "--era", "2025-11-25", "-q", "--fail-under", "40"]
+    assert main([*argv, "--coverage", "--github"]) == 0
     capsys.readouterr()
+    # on GitHub Actions the job summary ends with the coverage
+    assert "#### Coverage: 41.7% of the tools called" in summary.read_text(encoding="utf-8")
     assert main(["test", str(forms), "--era", "2025-11-25", "-q", "--fail-under", "50"]) == 1
     captured = capsys.readouterr()
     assert "tools covered 41.7% (5 of 12) is under --fail-under 50" in captured.err

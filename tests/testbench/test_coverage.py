@@ -154,3 +154,21 @@ def test_touch_of_a_case_result(tmp_path: Path) -> None:
         OFFERED, "tool", "search", (("form", "How many?", "decline"),), True
     )
     assert touch_of(CaseResult(plan, "skipped")) is None
+
+
+def test_the_job_summary_table_holds_what_a_server_named_as_code_only() -> None:
+    from markdown_it import MarkdownIt
+
+    from mcp_tui.testbench.coverage import markdown
+
+    hostile = "| x |\n<img src=x> [l](https://e.com) **b**"
+    offered = Offered(hostile, tools=("book", hostile))
+    c = coverage([Touch(offered, "tool", "book", (("form", "m", "accept"),))])
+    text = markdown(c)
+    assert text.startswith("#### Coverage: 50.0% of the tools called")
+    tokens = MarkdownIt("commonmark", {"html": True}).enable("table").parse(text)
+    kinds = {child.type for t in tokens for child in (t.children or [])}
+    assert not kinds & {"html_inline", "link_open", "image", "strong_open"}
+    rows = [t for t in tokens if t.type == "tr_open"]
+    assert len(rows) == 3  # the header, tools, forms
+    assert "| tools | 1/2 (50%) | `" in text
