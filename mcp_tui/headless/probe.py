@@ -84,6 +84,7 @@ class Probe:
                 action=outcome.action,
                 content=dict(outcome.content) if outcome.content is not None else None,
                 app_ui=request.app_ui,
+                request_key=request.request_key,
             )
         )
         return outcome
@@ -100,6 +101,7 @@ class Probe:
                 max_tokens=request.max_tokens,
                 action=outcome.action,
                 text=outcome.text if outcome.action == "accept" else None,
+                request_key=request.request_key,
             )
         )
         return outcome

@@ -14,31 +14,15 @@ import difflib
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from mcp_tui.testbench.failure import Failure
 from mcp_tui.testbench.json_equal import json_equal
 from mcp_tui.testbench.model import ElicitationExpect, Expect, SamplingExpect
 from mcp_tui.testbench.observed import Observed, SeenElicitation, SeenSampling
+from mcp_tui.testbench.structured import check_structured, resolve_pointer
 
-_MISSING = object()
-
-
-@dataclass(frozen=True)
-class Failure:
-    """One expectation that did not hold."""
-
-    #: The key path under the case's ``expect`` (``("text_regex",)``, ``("pointers", "/total")``).
-    key: tuple[str | int, ...]
-    #: What it says in one line: "the result's text does not match the regex".
-    summary: str
-    expected: Any = None
-    got: Any = None
-    #: Compare as text/JSON for the diff; ``False``: show the two values only.
-    diffable: bool = True
-    #: A snapshot (``text``, ``structured``, a request's ``schema``) with a value that came:
-    #: ``--update`` can write ``got`` in its place. Every other expectation is a statement.
-    snapshot: bool = False
+__all__ = ["Failure", "as_text", "check", "diff_text", "resolve_pointer"]
 
 
 def check(expect: Expect, seen: Observed) -> list[Failure]:
@@ -46,7 +30,7 @@ def check(expect: Expect, seen: Observed) -> list[Failure]:
     failures: list[Failure] = []
     failures += _outcome(expect, seen)
     failures += _text(expect, seen)
-    failures += _structured(expect, seen)
+    failures += check_structured(expect, seen)
     failures += _requests(expect, seen)
     failures += _wire(expect, seen)
     if expect.within is not None and seen.seconds > expect.within:
@@ -145,65 +129,6 @@ def _text(expect: Expect, seen: Observed) -> list[Failure]:
             )
         )
     return out
-
-
-def _structured(expect: Expect, seen: Observed) -> list[Failure]:
-    out: list[Failure] = []
-    if expect.has_structured and (
-        not seen.has_structured or not json_equal(seen.structured, expect.structured)
-    ):
-        got = seen.structured if seen.has_structured else "(no structuredContent)"
-        out.append(
-            Failure(
-                ("structured",),
-                "structuredContent differs" if seen.has_structured else "no structuredContent came",
-                expect.structured,
-                got,
-                snapshot=seen.has_structured,
-            )
-        )
-    for pointer, wanted in (expect.pointers or {}).items():
-        found = resolve_pointer(seen.structured, pointer) if seen.has_structured else _MISSING
-        if found is _MISSING:
-            out.append(
-                Failure(
-                    ("pointers", pointer),
-                    f"structuredContent has nothing at {pointer}",
-                    wanted,
-                    "(nothing there)",
-                    diffable=False,
-                )
-            )
-        elif not json_equal(found, wanted):
-            out.append(
-                Failure(
-                    ("pointers", pointer), f"structuredContent differs at {pointer}", wanted, found
-                )
-            )
-    return out
-
-
-def resolve_pointer(doc: Any, pointer: str) -> Any:
-    """RFC 6901: the value at ``pointer`` in ``doc``, or a sentinel when there is none."""
-    if pointer == "":
-        return doc
-    node = doc
-    for raw in pointer.split("/")[1:]:
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict):
-            if part not in node:
-                return _MISSING
-            node = node[part]
-        elif isinstance(node, list):
-            if not part.isdigit() or (len(part) > 1 and part.startswith("0")):
-                return _MISSING
-            index = int(part)
-            if index >= len(node):
-                return _MISSING
-            node = node[index]
-        else:
-            return _MISSING
-    return node
 
 
 def _requests(expect: Expect, seen: Observed) -> list[Failure]:

@@ -213,6 +213,12 @@ class Expect(BaseModel):
         default=None,
         description='JSON Pointers into structuredContent and the value at each: {"/total" = 3}.',
     )
+    pointers_regex: dict[str, str] | None = Field(
+        default=None,
+        description="JSON Pointers into structuredContent and a regex searched in the value at "
+        "each (a string; a number, true, false or null as its JSON text); `structured` is "
+        "compared without them (values that change per run).",
+    )
     elicitation_count: int | None = Field(
         default=None, ge=0, description="How many elicitation requests the call made."
     )
@@ -238,7 +244,7 @@ class Expect(BaseModel):
 
     _re = field_validator("error_regex", "text_regex")(_regex)
 
-    @field_validator("pointers")
+    @field_validator("pointers", "pointers_regex")
     @classmethod
     def _pointers(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
         for pointer in value or {}:
@@ -246,6 +252,18 @@ class Expect(BaseModel):
                 raise ValueError(f"{pointer!r} is not a JSON Pointer (it starts with /)")
             if re.search(r"~(?![01])", pointer):
                 raise ValueError(f"{pointer!r}: ~ is written ~0 and / is written ~1")
+        return value
+
+    @field_validator("pointers_regex")
+    @classmethod
+    def _pointer_regexes(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        for pointer, regex in (value or {}).items():
+            if not pointer:
+                raise ValueError("'' (the whole structuredContent) is `structured`'s, not a value")
+            try:
+                re.compile(regex)
+            except re.error as exc:
+                raise ValueError(f"{pointer}: not a valid regular expression: {exc}") from None
         return value
 
     @model_validator(mode="after")

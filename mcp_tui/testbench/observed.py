@@ -28,6 +28,9 @@ class SeenElicitation:
     content: dict[str, Any] | None = None
     #: ``_meta.ui.resourceUri``: the server's own app for this form (SEP-3118), not shown.
     app_ui: str | None = None
+    #: The id the server gave the request (JSON-RPC id, or 2026-07-28 ``inputRequests`` key):
+    #: a recorded snapshot that shows it matches it by regex (``volatile.py``).
+    request_key: str | int | None = None
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,8 @@ class SeenSampling:
     max_tokens: int = 0
     action: str = "decline"
     text: str | None = None
+    #: As :attr:`SeenElicitation.request_key`.
+    request_key: str | int | None = None
 
 
 @dataclass(frozen=True)

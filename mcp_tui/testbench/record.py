@@ -7,7 +7,9 @@ as snapshots: the outcome (and error code), the result's text, the ``structuredC
 elicitation request (mode, message, the ``requestedSchema``, the action given, a URL's host) and
 each sampling request, with their counts so that one more request fails the case too. The case
 then passes against the same server at once, and fails with a diff when its behaviour changes;
-``mcp-tui test --update`` takes a new answer as the new snapshot.
+``mcp-tui test --update`` takes a new answer as the new snapshot. A snapshot holding a value
+that changes per run (an id after ``#``, a UUID, a timestamp, a request id: ``volatile.py``) is
+written as a regex with the rest of it exact, with a comment saying so.
 
 Two things are never written as they were: a value typed into a field that looks like a secret
 (the caller replaces it with a ``${VAR}`` placeholder the run fills in from the environment) and
@@ -26,7 +28,9 @@ from urllib.parse import urlsplit
 
 from msgspec import Struct, field
 
+from mcp_tui.config.text import format_key_path
 from mcp_tui.testbench.observed import Observed
+from mcp_tui.testbench.volatile import loosen
 
 CallKind = Literal["tool", "prompt", "resource"]
 
@@ -55,6 +59,9 @@ class RecordedCase(Struct, frozen=True):
 
     case: dict[str, Any]
     notes: list[str] = field(default_factory=list)
+    #: Comments for the file, by key path under the case (a snapshot written as a regex because
+    #: it changes per run, ``volatile.py``).
+    comments: dict[tuple[str | int, ...], str] = field(default_factory=dict)
 
 
 def case_from_call(call: RecordedCall, name: str, *, toml: bool = True) -> RecordedCase:
@@ -83,7 +90,9 @@ def case_from_call(call: RecordedCall, name: str, *, toml: bool = True) -> Recor
     if call.answers:
         case["answers"] = call.answers
     case["expect"] = expectations(call.observed, notes, toml=toml)
-    return RecordedCase(case, notes)
+    comments = loosen(case["expect"], call.observed)
+    notes += [f"{format_key_path(key)}: {why}" for key, why in comments.items()]
+    return RecordedCase(case, notes, comments)
 
 
 def expectations(seen: Observed, notes: list[str], *, toml: bool = True) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import tomlkit
+from tomlkit import TOMLDocument
 from tomlkit.items import AoT, Array, InlineTable, Item, Table
 
 from mcp_tui.config.text import KeyPath
@@ -40,12 +41,14 @@ def append_case(
     *,
     server: Mapping[str, Any] | str | None = None,
     eras: Sequence[str] | None = None,
+    comments: Mapping[KeyPath, str] | None = None,
 ) -> None:
     """Append ``case`` (the keys of a ``[[case]]``) to the test file at ``path``.
 
     A file that does not exist yet is created with ``server`` (required then) and ``eras``. A
     case whose name is taken gets `` (2)``, `` (3)``... appended. :class:`TestFileError` when the
-    result would not be a valid test file (nothing is written then).
+    result would not be a valid test file (nothing is written then). ``comments``: by key path
+    under the case, a comment written at the end of that key's line (TOML only).
     """
     file = Path(path)
     if file.suffix.lower() == ".json":
@@ -70,21 +73,35 @@ def append_case(
     entry = dict(case)
     entry["name"] = _free_name(str(entry.get("name") or "case"), [c.get("name") for c in cases])
     cases.append(_case_table(entry))
+    _put_comments(cases[-1], comments or {})
     _write(file, tomlkit.dumps(doc))
 
 
-def set_values(path: str | os.PathLike[str], updates: Sequence[tuple[KeyPath, Any]]) -> None:
+def set_values(
+    path: str | os.PathLike[str],
+    updates: Sequence[tuple[KeyPath, Any]],
+    *,
+    remove: Sequence[KeyPath] = (),
+    comments: Mapping[KeyPath, str] | None = None,
+) -> None:
     """Set each key path (``("case", 2, "expect", "text")``) to its value, keeping the rest of
-    the file as it is; the key's table keeps its style (inline or not)."""
+    the file as it is; the key's table keeps its style (inline or not). ``remove``: key paths
+    taken out first; ``comments``: written at the end of a key's line (TOML only)."""
     file = Path(path)
     text = file.read_text(encoding="utf-8-sig")
     if file.suffix.lower() == ".json":
         data = json.loads(text)
+        for key in remove:
+            _parent(data, key).pop(key[-1], None)
         for key, value in updates:
             _set_plain(data, key, value)
         _write(file, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return
     doc = tomlkit.parse(text)
+    for key in remove:
+        parent = _parent(doc, key)
+        if key[-1] in parent:
+            del parent[key[-1]]
     for key, value in updates:
         node: Any = doc
         for part in key[:-1]:
@@ -97,7 +114,33 @@ def set_values(path: str | os.PathLike[str], updates: Sequence[tuple[KeyPath, An
         if isinstance(item, Table):
             item.add(tomlkit.nl())
         node[last] = item
+    _put_comments(doc, comments or {})
     _write(file, tomlkit.dumps(doc))
+
+
+def _parent(root: Any, key: KeyPath) -> Any:
+    node = root
+    for part in key[:-1]:
+        node = node[part]
+    return node
+
+
+def _put_comments(root: Any, comments: Mapping[KeyPath, str]) -> None:
+    """Each comment at the end of the line that holds its key: the key's own line in a table,
+    the line of the inline table or array it is inside otherwise (TOML has no comment inside
+    one); comments that land on one line are joined."""
+    lines: dict[int, tuple[Item, list[str]]] = {}
+    for key, text in comments.items():
+        chain = [root]
+        for part in key:
+            chain.append(chain[-1][part])
+        for i in range(len(chain) - 1, 0, -1):
+            item = chain[i]
+            if isinstance(chain[i - 1], Table | TOMLDocument) and isinstance(item, Item):
+                lines.setdefault(id(item), (item, []))[1].append(" ".join(text.split()))
+                break
+    for item, texts in lines.values():
+        item.comment("; ".join(texts))
 
 
 # ---- building TOML ------------------------------------------------------------------------------
@@ -152,8 +195,9 @@ def _item(value: Any, *, inline: bool) -> Item:
     if isinstance(value, str):
         if "\n" in value:
             return tomlkit.string(value, multiline=True)
-        if '"' in value and "'" not in value and value.isprintable():
-            return tomlkit.string(value, literal=True)  # JSON text reads better unescaped
+        if ('"' in value or "\\" in value) and "'" not in value and value.isprintable():
+            # JSON text and regexes read better unescaped
+            return tomlkit.string(value, literal=True)
         return tomlkit.item(value)
     if isinstance(value, Mapping):
         if inline:

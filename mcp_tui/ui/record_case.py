@@ -70,6 +70,7 @@ def recorded_call(record: CallRecord, notes: list[str]) -> RecordedCall:
                     schema=dict(request.form.schema) if request.form is not None else None,
                     url=request.url,
                     action=answer.action,
+                    request_key=request.request_key,
                 )
             )
         elif isinstance(answer, SamplingOutcome) and not isinstance(request, ElicitationRequest):
@@ -81,6 +82,7 @@ def recorded_call(record: CallRecord, notes: list[str]) -> RecordedCall:
                     max_tokens=request.max_tokens,
                     action=answer.action,
                     text=answer.text if answer.action == "accept" else None,
+                    request_key=request.request_key,
                 )
             )
     kind: Outcome
@@ -210,7 +212,8 @@ def save_case(path: Path, record: CallRecord, spec: ServerSpec, name: str) -> li
     notes.extend(made.notes)
     new = not path.exists()
     server = server_table(spec, path, notes) if new else None
-    append_case(path, made.case, server=server, eras=file_eras(spec) if new else None)
+    eras = file_eras(spec) if new else None
+    append_case(path, made.case, server=server, eras=eras, comments=made.comments)
     return notes
 
 

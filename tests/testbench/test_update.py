@@ -4,6 +4,7 @@ is not a snapshot held, on every era it ran on; otherwise nothing of the case, a
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 from typing import Any
 
@@ -196,3 +197,79 @@ def test_nothing_to_take_is_no_snapshot(tmp_path: Path) -> None:
     [result], report = update(path, Observed(outcome="ok", text="t"))
     assert "not updated:" in report and "no structuredContent came" in report
     assert result.failures[0].snapshot is False
+
+
+TODO_A = Observed(
+    outcome="ok",
+    text='Added "milk" (#3)',
+    structured={"id": 3, "title": "milk"},
+    has_structured=True,
+)
+TODO_B = Observed(
+    outcome="ok",
+    text='Added "milk" (#4)',
+    structured={"id": 4, "title": "milk"},
+    has_structured=True,
+)
+
+
+def test_update_writes_a_matcher_for_values_that_change_per_run(tmp_path: Path) -> None:
+    path = write(tmp_path, 'text = ""\nstructured = {}\n')
+    # the eras saw other ids: they agree on everything else
+    results, report = update(path, {"2025-11-25": TODO_A, "2026-07-28": TODO_B})
+    assert f"updated 2 snapshot(s) in {path}" in report, report
+    assert all(r.status == "passed" for r in results)
+    text = path.read_text(encoding="utf-8")
+    assert "\ntext = " not in text
+    assert "text_regex = '^Added \"milk\" \\(#[0-9]+\\)$' # a regex: an id after #" in text
+    assert 'pointers_regex = {"/id" = "^[0-9]+$"} # an id after # changes per run' in text
+    [case] = load_test_file(path).model.case
+    assert case.expect.structured == {"id": 3, "title": "milk"}
+    again = Observed(**{**TODO_A.__dict__, "text": 'Added "milk" (#5)'})
+    assert run(path, again)[0].failures == []
+    # a person edits the literal back: it is checked exactly, and not taken again
+    path.write_text(
+        text.replace(
+            text[text.index("text_regex") : text.index("\n", text.index("text_regex"))],
+            'text = "Added \\"milk\\" (#3)"',
+        ),
+        encoding="utf-8",
+    )
+    [result] = run(path, again)
+    assert [f.key for f in result.failures] == [("text",)]
+
+
+def test_a_case_with_its_own_text_regex_keeps_its_text(tmp_path: Path) -> None:
+    path = write(tmp_path, 'text = ""\ntext_regex = "milk"\n')
+    before = path.read_text(encoding="utf-8")
+    _, report = update(path, TODO_A)
+    assert "an id after # changes per run, and the case has a text_regex of its own" in report
+    assert path.read_text(encoding="utf-8") == before
+
+
+def test_eras_that_disagree_beyond_what_changes_per_run_are_not_updated(tmp_path: Path) -> None:
+    path = write(tmp_path, 'text = ""\n')
+    other = Observed(outcome="ok", text='Added "tea" (#4)')
+    _, report = update(path, {"2025-11-25": TODO_A, "2026-07-28": other})
+    assert "expect.text differs between eras" in report
+    literal = Observed(outcome="ok", text='Added "milk"')
+    _, report = update(path, {"2025-11-25": TODO_A, "2026-07-28": literal})
+    assert "expect.text differs between eras" in report
+    path = write(tmp_path, "structured = {}\n")
+    tea = Observed(**{**TODO_B.__dict__, "structured": {"id": 4, "title": "tea"}})
+    _, report = update(path, {"2025-11-25": TODO_A, "2026-07-28": tea})
+    assert "expect.structured differs between eras" in report
+
+
+def test_a_json_file_gets_the_matcher_too(tmp_path: Path) -> None:
+    path = tmp_path / "t.mcptest.json"
+    path.write_text(
+        json.dumps(
+            {"server": "demo", "case": [{"name": "c", "tool": "t", "expect": {"text": ""}}]}
+        ),
+        encoding="utf-8",
+    )
+    _, report = update(path, TODO_A)
+    assert "updated 1 snapshot(s)" in report
+    [case] = json.loads(path.read_text(encoding="utf-8"))["case"]
+    assert case["expect"] == {"text_regex": '^Added "milk" \\(#[0-9]+\\)$'}
