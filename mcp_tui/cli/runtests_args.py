@@ -29,10 +29,10 @@ a first test file (tests/mcp/demo.mcptest.toml):
 a case: name, tool | prompt | resource, arguments, answers, elicit, sampling, eras, timeout,
 task, skip, xfail, expect. expect: outcome (ok, tool_error, error, connection_lost, timeout,
 answer_refused), error_code, error_regex, text, text_contains, text_regex, structured, pointers
-(JSON Pointer -> value), elicitation_count, elicitations (mode, message, message_regex,
-url_regex, schema, action), sampling_count, sampling (message, message_regex,
-system_prompt_regex, max_tokens, action), sent, not_sent (methods mcp-tui sent), within
-(seconds). The JSON Schema of the file: mcp_tui/testbench/mcptest.schema.json.
+(JSON Pointer -> value), pointers_regex (JSON Pointer -> regex), elicitation_count,
+elicitations (mode, message, message_regex, url_regex, schema, action), sampling_count, sampling
+(message, message_regex, system_prompt_regex, max_tokens, action), sent, not_sent (methods
+mcp-tui sent), within (seconds). The JSON Schema of the file: mcp_tui/testbench/mcptest.schema.json.
 
 eras: a file's `eras` (default ["auto"]) are run for each case; --era replaces them, and a case
 that names its own `eras` is skipped on the others. Secrets: write ${{VAR}} in the server's env
@@ -98,7 +98,9 @@ def build_test_parser() -> ArgumentParser:
         "--update",
         action="store_true",
         help="rewrite snapshot expectations (text, structured, an elicitation's schema) that "
-        "differ with what came, in place, keeping the file's comments and layout",
+        "differ with what came, in place, keeping the file's comments and layout; only of a "
+        "case that then passes (its other expectations held), and values that change per run "
+        "(ids after #, UUIDs, timestamps) as regexes",
     )
     parser.add_argument(
         "--log",
