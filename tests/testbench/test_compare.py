@@ -206,3 +206,71 @@ def test_json_pointer_decodes_tilde_one_before_tilde_zero() -> None:
     assert resolve_pointer(doc, "/~01") == "tilde-one"
     assert resolve_pointer(doc, "/~1") == "slash"
     assert resolve_pointer(doc, "/~0") == "tilde"
+
+
+# ---- behaviours the mutation exercise found no test for ---------------------------------------
+
+
+def test_a_pointer_one_past_the_end_of_an_array_is_nothing_there() -> None:
+    assert resolve_pointer({"a": [1, 2]}, "/a/2") is resolve_pointer({}, "/nope")
+    [failure] = check(_expect(pointers={"/issues/1": 1}), SEEN)  # SEEN has one issue
+    assert failure.got == "(nothing there)"
+
+
+def test_more_requests_expected_than_came_says_so_without_an_error() -> None:
+    [failure] = check(_expect(sampling=[{}, {"action": "accept"}]), SEEN)
+    assert failure.key == ("sampling", 1) and failure.got == "1 request(s)"
+    [failure] = check(_expect(elicitations=[{}, {}, {}]), SEEN)
+    assert failure.key == ("elicitations", 2)
+
+
+def test_a_call_that_takes_exactly_its_budget_is_within_it() -> None:
+    assert check(_expect(within=0.5), SEEN) == []
+
+
+def test_what_is_missing_is_named() -> None:
+    [failure] = check(_expect(error_regex="boom"), Observed(outcome="ok", text="fine"))
+    assert failure.got == "(no error)"
+    [failure] = check(_expect(elicitations=[{"url_regex": "example"}]), SEEN)
+    assert failure.got == "(no URL)"  # the first request is a form
+    refused = Observed(outcome="answer_refused", answer_problem="party_size: not an integer")
+    [failure] = check(_expect(outcome="ok"), refused)
+    assert failure.got == "answer_refused: party_size: not an integer"
+
+
+LONG = "line one of a long answer\n" + "x" * 200
+
+
+@pytest.mark.parametrize(
+    ("expect", "seen"),
+    [
+        ({"text_regex": "^nope"}, Observed(outcome="ok", text=LONG)),
+        ({"text_contains": "nope"}, Observed(outcome="ok", text=LONG)),
+        ({"outcome": "error", "error_regex": "^nope"}, Observed(outcome="error", error=LONG)),
+        (
+            {"elicitations": [{"message_regex": "^nope"}]},
+            Observed(outcome="ok", elicitations=(SeenElicitation("form", LONG, {}),)),
+        ),
+        (
+            {"elicitations": [{"url_regex": "^nope"}]},
+            Observed(
+                outcome="ok",
+                elicitations=(SeenElicitation("url", "m", None, url="https://x/" + "a" * 200),),
+            ),
+        ),
+        (
+            {"sampling": [{"message_regex": "^nope"}]},
+            Observed(outcome="ok", sampling=(SeenSampling(LONG),)),
+        ),
+        ({"elicitations": [{}, {}, {}]}, SEEN),
+        ({"pointers": {"/nope": {"big": "y" * 200}}}, SEEN),
+    ],
+)
+def test_a_statement_and_a_long_value_are_shown_side_by_side_not_diffed(
+    expect: dict[str, Any], seen: Observed
+) -> None:
+    """A regex (or a count, a missing value) against a long text is not a diff of the two."""
+    [failure] = check(_expect(**expect), seen)
+    lines = diff_text(failure.expected, failure.got, diffable=failure.diffable)
+    assert lines[0].startswith("expected: ") and not any(line == "--- expected" for line in lines)
+    assert lines[1].strip().startswith("got:")
