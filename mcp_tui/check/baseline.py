@@ -109,7 +109,36 @@ def loads(text: str, name: str) -> dict[str, dict[str, dict[str, Any]]]:
         for eras in servers.values()
     ):
         raise BaselineError(f'{name}: "servers" must map each server to its eras\' listings')
+    for server, eras in servers.items():
+        for era, listing in eras.items():
+            problem = _shape_problem(listing)
+            if problem is not None:
+                where = f"servers / {json.dumps(server)} / {json.dumps(era)}"
+                raise BaselineError(f"{name}: {where}: {problem}")
     return servers
+
+
+_KEYED = ("tools", "prompts", "resources", "resourceTemplates", "elicitations")
+
+
+def _shape_problem(listing: dict[str, Any]) -> str | None:
+    """Why one era's listing is not in the shape :func:`era_snapshot` writes (a hand edit gone
+    wrong), or ``None``: the comparison then reads it without a guard at every step."""
+    if not isinstance(listing.get("capabilities", {}), dict):
+        return '"capabilities" must be an object'
+    if not isinstance(listing.get("protocolVersion", ""), str):
+        return '"protocolVersion" must be a string'
+    for key in _KEYED:
+        items = listing.get(key)
+        if items is None:
+            continue
+        if not isinstance(items, dict) or not all(isinstance(v, dict) for v in items.values()):
+            return f'"{key}" must map each name to an object (or be null)'
+    for key in ("calls", "failed"):
+        value = listing.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return f'"{key}" must be a list of strings'
+    return None
 
 
 # ---- the parts ----------------------------------------------------------------------------------

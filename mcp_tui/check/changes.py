@@ -209,8 +209,8 @@ def _tool(old: dict[str, Any], new: dict[str, Any]) -> Iterator[Change]:
     elif was is not None:
         for c in compare_schemas(was, now, "output", ("outputSchema",), noun="field"):
             yield Change(c.rule, "", c.pointer, c.message)
-    yield from _annotations(old.get("annotations") or {}, new.get("annotations") or {})
-    yield from _execution(old.get("execution") or {}, new.get("execution") or {})
+    yield from _annotations(_obj(old.get("annotations")), _obj(new.get("annotations")))
+    yield from _execution(_obj(old.get("execution")), _obj(new.get("execution")))
 
 
 def destructive(annotations: dict[str, Any]) -> bool:
@@ -244,14 +244,14 @@ def _execution(old: dict[str, Any], new: dict[str, Any]) -> Iterator[Change]:
 
 def _prompt(old: dict[str, Any], new: dict[str, Any]) -> Iterator[Change]:
     yield from _text(old, new, ("title", "description"))
-    before, after = old.get("arguments") or {}, new.get("arguments") or {}
+    before, after = _obj(old.get("arguments")), _obj(new.get("arguments"))
     for name in sorted(set(before) | set(after)):
         at = pointer("arguments", name)
         what = f"argument {one_line(name, limit=80)}"
         if name not in after:
             yield Change("B203", "", at, f"{what} removed")
             continue
-        required = after[name].get("required") is True
+        required = _obj(after[name]).get("required") is True
         if name not in before:
             yield Change(
                 "B201" if required else "B507",
@@ -260,12 +260,12 @@ def _prompt(old: dict[str, Any], new: dict[str, Any]) -> Iterator[Change]:
                 f"{what} added, " + ("required" if required else "optional"),
             )
             continue
-        was = before[name].get("required") is True
+        was = _obj(before[name]).get("required") is True
         if required and not was:
             yield Change("B202", "", at, f"{what} is now required (it was optional)")
         elif was and not required:
             yield Change("B508", "", at, f"{what} is now optional (it was required)")
-        for change in _text(before[name], after[name], ("title", "description")):
+        for change in _text(_obj(before[name]), _obj(after[name]), ("title", "description")):
             yield replace(change, pointer=at + change.pointer)
 
 
@@ -301,6 +301,12 @@ def _forms(old: Snapshot, new: Snapshot) -> Iterator[Change]:
             )
             for c in schemas:
                 yield Change(c.rule, where, c.pointer, c.message, at=at)
+
+
+def _obj(value: Any) -> dict[str, Any]:
+    """``value`` if it is an object, else ``{}``: a server's (or a hand edit's) odd shape is
+    compared as nothing, never a crash."""
+    return value if isinstance(value, dict) else {}
 
 
 def _shown(value: Any) -> str:

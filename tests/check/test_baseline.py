@@ -12,6 +12,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcp_tui.check import Listing
 from mcp_tui.check.baseline import BaselineError, dumps, loads, snapshot
@@ -409,6 +411,14 @@ def test_the_file_keeps_the_contract_not_the_deploy() -> None:
         ("[]", "not an mcp-tui baseline"),
         ('{"mcp-tui-baseline": 2, "servers": {}}', "format 2"),
         ('{"mcp-tui-baseline": 1, "servers": []}', '"servers" must map'),
+        (
+            '{"mcp-tui-baseline": 1, "servers": {"s": {"2025-11-25": {"tools": ["a"]}}}}',
+            '"s" / "2025-11-25": "tools" must map each name to an object',
+        ),
+        (
+            '{"mcp-tui-baseline": 1, "servers": {"s": {"2025-11-25": {"calls": "book"}}}}',
+            '"calls" must be a list of strings',
+        ),
     ],
 )
 def test_a_bad_file_says_what_is_wrong(text: str, said: str) -> None:
@@ -424,3 +434,42 @@ def test_readme_lists_every_change_rule() -> None:
     start = readme.index("<!-- baseline-table -->\n") + len("<!-- baseline-table -->\n")
     end = readme.index("<!-- /baseline-table -->")
     assert readme[start:end].strip() == change_rules_table()
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+_TOOL = st.fixed_dictionaries(
+    {"name": st.sampled_from(["a", "b"])},
+    optional={
+        k: _JSON for k in ("inputSchema", "outputSchema", "annotations", "execution", "title")
+    },
+)
+_PROMPT = st.fixed_dictionaries(
+    {"name": st.sampled_from(["p", "q"])}, optional={"arguments": st.lists(_JSON, max_size=3)}
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(_TOOL, max_size=3),
+    st.lists(_TOOL, max_size=3),
+    st.lists(_PROMPT, max_size=2),
+    st.lists(_PROMPT, max_size=2),
+    st.dictionaries(st.text(max_size=4), _JSON, max_size=3),
+)
+def test_any_shape_a_server_sends_is_compared_never_a_crash(
+    old_tools: list[Any],
+    new_tools: list[Any],
+    old_prompts: list[Any],
+    new_prompts: list[Any],
+    caps: Any,
+) -> None:
+    old = [listing(tools=old_tools, prompts=old_prompts, capabilities=caps)]
+    new = [listing(tools=new_tools, prompts=new_prompts)]
+    for change in changes(old, new):
+        assert change.rule in CHANGE_RULES
