@@ -15,7 +15,9 @@ from collections.abc import Iterator
 from mcp_tui.check.findings import Finding, Listing, finding, rule
 from mcp_tui.untrusted import one_line
 
-_WHY = {
+#: Why a call fails on an era (the key: the era it fails on) and the fix, as X101 says it and
+#: ``mcp-tui test`` repeats it under a case that failed for want of the other era.
+ERA_FAILURES = {
     "2025-11-25": (
         "it returns input_required, which exists only on 2026-07-28: every 2025-era client "
         "(most clients today) gets an error",
@@ -47,7 +49,7 @@ def era_compatibility(listings: list[Listing]) -> Iterator[Finding]:
                 if call.get("ok") or not passed:
                     continue
                 needed = call.get("needs_era")
-                why, fix = _WHY.get(
+                why, fix = ERA_FAILURES.get(
                     era,
                     (
                         f"it fails there: {one_line(call.get('error'), limit=200)}",
@@ -65,6 +67,38 @@ def era_compatibility(listings: list[Listing]) -> Iterator[Finding]:
                     f"passes on {', '.join(sorted(passed))} and fails on {era}: {why}",
                     fix,
                 )
+
+
+@rule("X103", "warning", "a call or case that fails on every era", across=True)
+def fails_everywhere(listings: list[Listing]) -> Iterator[Finding]:
+    """X101 compares an era where the call passes with one where it fails; a call that fails on
+    each era the server was checked on says nothing of the era, but ``check --run`` made it and
+    should not be silent about it."""
+    by_server: dict[str, list[Listing]] = {}
+    for listing in listings:
+        by_server.setdefault(listing.server, []).append(listing)
+    for group in by_server.values():
+        outcomes: dict[str, dict[str, dict[str, object]]] = {}
+        for listing in group:
+            for call in listing.calls:
+                outcomes.setdefault(str(call.get("name")), {})[listing.era] = call
+        for name, by_era in outcomes.items():
+            if len(by_era) < 2 or any(call.get("ok") for call in by_era.values()):
+                continue
+            why = "; ".join(
+                f"{era}: {one_line(call.get('error'), limit=200)}"
+                for era, call in sorted(by_era.items())
+            )
+            yield Finding(
+                rule="X103",
+                severity="warning",
+                where=f"call {one_line(name, limit=80)}",
+                pointer="",
+                message=f"fails on every era ({why})",
+                fix="run it with mcp-tui test to see each expectation that failed",
+                server=group[0].server,
+                eras=tuple(sorted(by_era)),
+            )
 
 
 _LOST = {

@@ -257,6 +257,21 @@ class HeadlessServer:
     def tools_listed(self) -> bool:
         return self.listing.tools_listed
 
+    def era_refusal(self) -> str | None:
+        """On a connection pinned to 2026-07-28, why the era cannot be used, in ``check``'s
+        words ("2026-07-28: refused (-32601 Method not found)"): the server refused
+        ``server/discover`` with an error, or never answered it. The connection itself goes
+        on blind (as the SDK's pinned mode does); a test of that era would only see the
+        server's next error ("Tool ... not found")."""
+        conn = self.conn
+        if self.spec.mode != "2026-07-28":
+            return None
+        if conn.discover_timeout is not None:
+            return f"2026-07-28: timed out ({conn.discover_timeout})"
+        if conn.discover_error is not None and conn.discover_refusal is not None:
+            return f"2026-07-28: refused ({conn.discover_refusal})"
+        return None
+
     def ended(self, outcome: CallOutcome | None) -> bool:
         """Whether ``outcome``'s call ended with the connection (:func:`ended_with_connection`);
         if so, the next :meth:`connect` starts the server again."""

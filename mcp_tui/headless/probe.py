@@ -180,6 +180,7 @@ class Probe:
             sent=tuple(self.sent),
             seconds=seconds,
             protocol_version=conn.info.protocol_version if conn.info else None,
+            needs_era=outcome.needs_era if outcome is not None else None,
             answer_problem=problem,
             transcript=transcript,
             offered=self.offered(conn),

@@ -65,9 +65,7 @@ async def run_file(
             for case_plan in (c for c in plan.cases if c.era == era):
                 why = None if case_plan.skip is not None else await session.start()
                 if why is not None:
-                    result = CaseResult(
-                        case_plan, "error", message=f"the server could not be started: {why}"
-                    )
+                    result = CaseResult(case_plan, "error", message=session.explain(why))
                     out.append(result)
                     on_result(result)
                     continue
@@ -101,9 +99,11 @@ class Session:
 
     async def start(self) -> str | None:
         """Until connected (again, if the last case lost the connection): ``None`` when ready,
-        else why not (with the server's last stderr)."""
+        else why not (with the server's last stderr), or why the era cannot be used there (a
+        2025-only server refuses 2026-07-28, as ``check`` reports it)."""
         if self.server.ready:
             return None
+        self.era_refused = False
         why = await self.server.connect()
         if why is not None:
             tail = self.server.last_stderr()
@@ -111,8 +111,22 @@ class Session:
                 why += "\nlast stderr:\n" + "\n".join(f"  {line}" for line in tail[-10:])
             await self.server.close()
             return why
+        refused = self.server.era_refusal()
+        if refused is not None:
+            self.era_refused = True
+            await self.server.close()
+            return refused
         await self.server.first_listing()
         return None
+
+    #: The last :meth:`start` failed because the server refused the era, not to start.
+    era_refused = False
+
+    def explain(self, why: str) -> str:
+        """A failed :meth:`start`'s reason as a case's error."""
+        if self.era_refused:
+            return f"the server cannot be tested on this era: {why}"
+        return f"the server could not be started: {why}"
 
     @property
     def ready(self) -> bool:

@@ -136,6 +136,8 @@ class ServerConnection:
         #: ``server/discover`` got no answer in time on such a connection (a timeout, not a
         #: refusal: ``mcp-tui check`` reports it so), else ``None``.
         self.discover_timeout: str | None = None
+        #: The JSON-RPC error the server refused ``server/discover`` with, if it did.
+        self.discover_error: int | None = None
         self._sink = sink
         self._traffic_log = traffic_log
         self._stderr_log = stderr_log
@@ -433,6 +435,7 @@ class ServerConnection:
         refusal = getattr(client, "discover_refusal", None)
         self.discover_refusal = refusal
         self.discover_timeout = getattr(client, "discover_timeout", None)
+        self.discover_error = getattr(client, "discover_error", None)
         if refusal is not None:
             self._notice(discover_refused_note(refusal), "warning")
         async with anyio.create_task_group() as tasks:

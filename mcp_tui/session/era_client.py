@@ -166,6 +166,10 @@ class DiscoverClient(HandshakeClient):
     #: timeout, which says nothing of the era where a refusal does (``mcp-tui check`` reports
     #: the two apart).
     discover_timeout: str | None = None
+    #: The JSON-RPC error code the server refused ``server/discover`` with (-32601: a server
+    #: that speaks only 2025-11-25), ``None`` when it answered, timed out, or sent a result the
+    #: SDK could not adopt.
+    discover_error: int | None = None
 
     async def handshake(
         self, session: ClientSession, initialize: Callable[[], Awaitable[types.InitializeResult]]
@@ -174,6 +178,8 @@ class DiscoverClient(HandshakeClient):
         if refused is None:
             return
         self.discover_refusal = refusal_words(refused)
+        if isinstance(refused, MCPError) and refused.code != REQUEST_TIMEOUT:
+            self.discover_error = refused.code
         if isinstance(refused, MCPError) and refused.code == REQUEST_TIMEOUT:
             self.discover_timeout = (
                 f"server/discover got no answer in {self.handshake_time:g} s (the connect timeout)"

@@ -105,6 +105,9 @@ class Observed:
     seconds: float = 0.0
     #: The era the connection was on ("2025-11-25", "2026-07-28", ...).
     protocol_version: str | None = None
+    #: The era the call failed for want of (the session's reading of the error: a
+    #: ``ctx.elicit()`` tool on 2026-07-28 needs "2025-11-25"), else ``None``.
+    needs_era: str | None = None
     #: Why the run could not give an answer (a scripted answer that does not fit its form).
     answer_problem: str | None = None
     #: The handler's report of each request and answer, for a failure's details.

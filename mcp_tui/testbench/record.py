@@ -52,6 +52,9 @@ class RecordedCall(Struct, frozen=True):
     #: The person cancelled the call (``c``): its outcome says when they pressed, not what the
     #: server does.
     cancelled: bool = False
+    #: The era the call was made on (:func:`case_era`), written as the case's ``eras``: a
+    #: ``ctx.elicit()`` tool works on 2025-11-25 only, and a run of both eras would fail it.
+    era: str | None = None
 
 
 class RecordedCase(Struct, frozen=True):
@@ -87,6 +90,8 @@ def case_from_call(call: RecordedCall, name: str, *, toml: bool = True) -> Recor
         case["arguments"] = call.arguments
     if call.as_task:
         case["task"] = True
+    if call.era is not None:
+        case["eras"] = [call.era]
     if call.answers:
         case["answers"] = call.answers
     case["expect"] = expectations(call.observed, notes, toml=toml)
@@ -134,6 +139,15 @@ def expectations(seen: Observed, notes: list[str], *, toml: bool = True) -> dict
             for s in seen.sampling
         ]
     return expect
+
+
+def case_era(protocol_version: str | None) -> str | None:
+    """The test file's era for a negotiated protocol version: ``2026-07-28`` for that era, and
+    ``2025-11-25`` for every ``initialize``-era version (the era an ``initialize`` handshake
+    gives, whichever version the server then answers with)."""
+    if protocol_version is None:
+        return None
+    return "2026-07-28" if protocol_version >= "2026-07-28" else "2025-11-25"
 
 
 def url_start(url: str) -> str:

@@ -70,12 +70,29 @@ def failure_report(result: CaseResult) -> list[str]:
         lines.append(f"  call: {one_line(call, limit=300)} -> {took}")
         if seen.error:
             lines.append(f"  error: {visible(seen.error, limit=1000, keep_newlines=False)}")
+        lines += era_explained(seen.needs_era)
         if seen.transcript:
             lines.append("  requests and answers:")
             lines += _cut(
                 [f"    {line.removeprefix('mcp-tui: ')}" for line in seen.transcript.splitlines()]
             )
     return lines
+
+
+def era_explained(needs_era: str | None) -> list[str]:
+    """Under a call that failed for want of the other era: why, and the fix, as ``check``'s
+    X101 says them, and how to keep the case on the era it works on (the README's CI matrix
+    runs every case on both)."""
+    if needs_era not in ("2025-11-25", "2026-07-28"):
+        return []
+    from mcp_tui.check.eras import ERA_FAILURES
+
+    failing = "2026-07-28" if needs_era == "2025-11-25" else "2025-11-25"
+    why, fix = ERA_FAILURES[failing]
+    return [
+        f"  why (check's X101): {why}",
+        f'  fix: {fix}, or keep the case on {needs_era}: eras = ["{needs_era}"]',
+    ]
 
 
 def _cut(lines: list[str]) -> list[str]:

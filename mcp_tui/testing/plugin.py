@@ -129,7 +129,7 @@ class McpTestFile(pytest.File):
         why = self._portal.call(session.start)  # a fresh server after one was lost
         if why is not None:
             self._close(era)
-            raise _NoServer(f"the server could not be started: {why}")
+            raise _NoServer(session.explain(why))
         return self._portal, session
 
     def _close(self, era: str) -> None:

@@ -29,6 +29,7 @@ from mcp_tui.testbench.observed import Observed, SeenElicitation, SeenSampling, 
 from mcp_tui.testbench.record import (
     NotRecordable,
     RecordedCall,
+    case_era,
     case_from_call,
     default_name,
     secret_variable,
@@ -51,8 +52,11 @@ def case_name(record: CallRecord) -> str:
     return default_name(record.kind, record.name, actions)
 
 
-def recorded_call(record: CallRecord, notes: list[str]) -> RecordedCall:
-    """The pure record of a finished call (``notes``: each secret replaced, and by what)."""
+def recorded_call(
+    record: CallRecord, notes: list[str], protocol_version: str | None = None
+) -> RecordedCall:
+    """The pure record of a finished call (``notes``: each secret replaced, and by what) made on
+    the connection's ``protocol_version``."""
     outcome = record.outcome
     if outcome is None:
         raise NotRecordable("the call is still running: save it once it has finished")
@@ -113,6 +117,7 @@ def recorded_call(record: CallRecord, notes: list[str]) -> RecordedCall:
         observed=seen,
         as_task=record.as_task,
         cancelled=outcome.cancelled,
+        era=case_era(protocol_version),
     )
 
 
@@ -196,10 +201,17 @@ def file_eras(spec: ServerSpec) -> list[str] | None:
     return None
 
 
-def save_case(path: Path, record: CallRecord, spec: ServerSpec, name: str) -> list[str]:
+def save_case(
+    path: Path,
+    record: CallRecord,
+    spec: ServerSpec,
+    name: str,
+    protocol_version: str | None = None,
+) -> list[str]:
     """Append ``record`` as a case named ``name`` to the test file at ``path`` (created with its
-    server table when new); what the person should know. :class:`NotRecordable` or
-    ``TestFileError``/``OSError`` when nothing was written."""
+    server table when new), on the era of ``protocol_version`` (the connection's); what the
+    person should know. :class:`NotRecordable` or ``TestFileError``/``OSError`` when nothing
+    was written."""
     from mcp_tui.testbench.writer import append_case
 
     if not path.name.endswith((".mcptest.toml", ".mcptest.json")):
@@ -207,7 +219,7 @@ def save_case(path: Path, record: CallRecord, spec: ServerSpec, name: str) -> li
             "name the file *.mcptest.toml (or *.mcptest.json): mcp-tui test finds those"
         )
     notes: list[str] = []
-    call = recorded_call(record, notes)
+    call = recorded_call(record, notes, protocol_version)
     made = case_from_call(call, name, toml=path.suffix.lower() != ".json")
     notes.extend(made.notes)
     new = not path.exists()

@@ -253,7 +253,7 @@ def test_a_tool_not_listed_to_a_client_without_forms_is_right() -> None:
 
 
 def test_every_check_has_a_case() -> None:
-    across = {"T302", "X101"}  # tested below with several listings
+    across = {"T302", "X101", "X103"}  # tested below with several listings
     assert {c[0] for c in CASES} | across == set(RULES)
 
 
@@ -292,6 +292,20 @@ def test_x101_a_call_that_passes_on_one_era_and_fails_on_the_other_names_the_rea
         "2026-07-28", calls=[{"name": "sign_up", "ok": True, "error": None, "needs_era": None}]
     )
     assert not found("X101", old, both_pass)
+
+
+def test_x103_a_case_that_fails_on_every_era_is_reported() -> None:
+    """X101 needs one era where the call passes; a case failing on both was silent."""
+    failing = {"name": "sign_up", "ok": False, "error": "boom", "needs_era": None}
+    old = listing("2025-11-25", calls=[failing])
+    new = listing("2026-07-28", calls=[{**failing, "error": "no back-channel"}])
+    (hit,) = found("X103", old, new)
+    assert hit.where == "call sign_up" and hit.eras == ("2025-11-25", "2026-07-28")
+    assert "2025-11-25: boom" in hit.message and "2026-07-28: no back-channel" in hit.message
+    assert not found("X101", old, new)
+    passing = listing("2026-07-28", calls=[{**failing, "ok": True, "error": None}])
+    assert not found("X103", old, passing)
+    assert not found("X103", old)  # one era only: nothing to compare
 
 
 def test_the_integer_enum_pydantic_sends_is_a_warning_not_an_error() -> None:

@@ -154,3 +154,16 @@ def test_a_secret_placeholder_in_an_answer_is_filled_in_from_the_environment(
     plain.write_text(CASE_WITH_SECRET.replace("${API_KEY}", "k"))
     unchanged = load_test_file(plain)
     assert expand_answer_variables(unchanged, {}) is unchanged
+
+
+def test_the_case_runs_on_the_era_the_call_was_made_on() -> None:
+    """A call made on 2025-11-25 (a ``ctx.elicit()`` tool that cannot work on 2026-07-28) is
+    saved with that era, so a CI run of both eras skips it on the other."""
+    from mcp_tui.testbench.record import case_era
+
+    call = RecordedCall("tool", "book", {}, [], seen(), era="2025-11-25")
+    assert case_from_call(call, "book").case["eras"] == ["2025-11-25"]
+    assert "eras" not in case_from_call(RecordedCall("tool", "book", {}, [], seen()), "b").case
+    assert case_era("2026-07-28") == "2026-07-28"
+    assert case_era("2025-11-25") == case_era("2025-06-18") == "2025-11-25"
+    assert case_era(None) is None

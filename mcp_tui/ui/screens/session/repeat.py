@@ -118,9 +118,10 @@ class Repeat:
         from mcp_tui.ui.screens.save_test import SaveTestScreen
 
         spec = entry.spec
+        version = entry.info.protocol_version if entry.info else None
 
         def save(path: Path, name: str) -> list[str]:
-            return save_case(path, record, spec, name)
+            return save_case(path, record, spec, name, version)
 
         def saved(result: tuple[Path, list[str]] | None) -> None:
             if result is not None:
@@ -141,7 +142,8 @@ class Repeat:
         if entry is None:
             return
         try:
-            notes = save_case(path, record, entry.spec, case_name(record))
+            version = entry.info.protocol_version if entry.info else None
+            notes = save_case(path, record, entry.spec, case_name(record), version)
         except NotRecordable as why:
             self._areas.note(
                 record.server, f"--record: #{record.call_id} not saved: {why}", "warning"
