@@ -49,9 +49,9 @@ class RecordedCall(Struct, frozen=True):
     answers: list[dict[str, Any]]
     observed: Observed
     as_task: bool = False
-    #: The person cancelled the call (``c``): its outcome says when they pressed, not what the
-    #: server does.
-    cancelled: bool = False
+    #: Why the call did not finish by itself (the person cancelled it, mcp-tui quit under it,
+    #: its connection ended): its outcome says when it was stopped, not what the server does.
+    unfinished: str | None = None
     #: The era the call was made on (:func:`case_era`), written as the case's ``eras``: a
     #: ``ctx.elicit()`` tool works on 2025-11-25 only, and a run of both eras would fail it.
     era: str | None = None
@@ -72,10 +72,10 @@ def case_from_call(call: RecordedCall, name: str, *, toml: bool = True) -> Recor
 
     ``toml``: the file is TOML (no ``null`` anywhere); JSON files can hold everything.
     """
-    if call.cancelled:
+    if call.unfinished is not None:
         raise NotRecordable(
-            "a call you cancelled is not saved as a test: its outcome says when you pressed c, "
-            "not what the server does"
+            f"it did not finish by itself ({call.unfinished}); its outcome says when it was "
+            "stopped, not what the server does"
         )
     if call.observed.outcome == "answer_refused":
         raise NotRecordable("an answer to this call was refused: nothing to replay")

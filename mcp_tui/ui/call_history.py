@@ -58,6 +58,9 @@ class CallRecord(Struct):
     started: float = field(default_factory=time.monotonic)
     #: Seconds from sending to the outcome (set by :meth:`CallHistory.finished`).
     seconds: float | None = None
+    #: Why the call was stopped before the server ended it (mcp-tui closed while it ran):
+    #: whatever its outcome, it says nothing of the server (:meth:`CallHistory.interrupt`).
+    interrupted: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -141,6 +144,13 @@ class CallHistory:
         for listener in list(self._listeners):
             listener(record)
         return record
+
+    def interrupt(self, why: str) -> None:
+        """mcp-tui is closing: every call still running is stopped by it, not ended by its
+        server (a form it had open is answered for the person), so none is a test case."""
+        for record in self._calls.values():
+            if record.outcome is None:
+                record.interrupted = why
 
     def listen(self, listener: Callable[[CallRecord], None]) -> None:
         """Call ``listener`` with every call that finishes from now on."""

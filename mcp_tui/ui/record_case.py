@@ -24,6 +24,7 @@ from typing import Any
 from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.sampling import SamplingOutcome
+from mcp_tui.session.server_exit import ended_under
 from mcp_tui.testbench.model import Outcome
 from mcp_tui.testbench.observed import Observed, SeenElicitation, SeenSampling, text_of
 from mcp_tui.testbench.record import (
@@ -50,6 +51,21 @@ def case_name(record: CallRecord) -> str:
     """The default name of the case: the call and the answers given."""
     actions = [exchange.outcome.action for exchange in record.exchanges]
     return default_name(record.kind, record.name, actions)
+
+
+def unfinished(record: CallRecord) -> str | None:
+    """Why the call did not finish by itself, or ``None`` when its server ended it: the one
+    rule for "Save as a test" and ``--record`` (such a call is never a case)."""
+    outcome = record.outcome
+    if outcome is None:
+        return "it is still running"
+    if record.interrupted is not None:
+        return record.interrupted
+    if outcome.cancelled:
+        return "you cancelled it"
+    if ended_under(outcome):  # the session's rule: a reconnect, a restart, the server lost
+        return "its connection ended during it"
+    return None
 
 
 def recorded_call(
@@ -116,7 +132,7 @@ def recorded_call(
         answers=answers,
         observed=seen,
         as_task=record.as_task,
-        cancelled=outcome.cancelled,
+        unfinished=unfinished(record),
         era=case_era(protocol_version),
     )
 

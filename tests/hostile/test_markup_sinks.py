@@ -237,6 +237,10 @@ ALLOWED: dict[tuple[str, str, str], str] = {
      'f"{one_line(shown_name(server))} no longer offers the {kind} {one_line(name)!r}: " '
      '"nothing was sent"'):
         "markup=False; server and name through one_line, kind is mcp-tui's word",
+    ("mcp_tui/ui/screens/session/repeat.py", "notify",
+     'f"#{record.call_id} is not saved as a test: it did not finish by itself " '
+     'f"({one_line(why)})"'):
+        "markup=False; the call id and mcp-tui's reason (record_case.unfinished), one line",
     ("mcp_tui/ui/widgets/request/wire_panel.py", "Static", "self._answer"):
         "Content of json_text(...) (unsafe characters as \\uXXXX) or one_line(...) lines",
     ("mcp_tui/ui/widgets/request/wire_panel.py", ".update", "self._answer"):

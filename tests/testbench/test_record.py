@@ -92,8 +92,8 @@ def test_an_error_a_cancelled_call_and_nulls() -> None:
     }
     assert Expect.model_validate(expect).expected_outcome == "error"
 
-    cancelled = RecordedCall("tool", "t", {}, [], seen(), cancelled=True)
-    with pytest.raises(NotRecordable, match="a call you cancelled"):
+    cancelled = RecordedCall("tool", "t", {}, [], seen(), unfinished="you cancelled it")
+    with pytest.raises(NotRecordable, match=r"did not finish by itself \(you cancelled it\)"):
         case_from_call(cancelled, "t")
 
     nulls = RecordedCall("tool", "t", {"x": None}, [], seen())

@@ -109,5 +109,8 @@ class Quitting:
     async def close_everything(self) -> None:
         """Stop watching files and close every connection (safe to call more than once)."""
         self._connections.quitting = True
+        session = self._session()
+        if session is not None:  # what the closing ends is not the server's doing
+            session.calls.history.interrupt("mcp-tui quit while it ran")
         await self._server_actions.stop_watching()
         await self._connections.close()

@@ -111,10 +111,20 @@ class Repeat:
                 "No finished call to save yet: call a tool first", severity="warning"
             )
             return
+        from mcp_tui.ui.record_case import case_name, default_path, save_case, summary, unfinished
+
+        why = unfinished(record)
+        if why is not None:  # said now, not after the person filled in the dialog
+            self._screen.notify(
+                f"#{record.call_id} is not saved as a test: it did not finish by itself "
+                f"({one_line(why)})",
+                severity="warning",
+                markup=False,
+            )
+            return
         entry = self.app.entries.get(record.server)
         if entry is None:
             return
-        from mcp_tui.ui.record_case import case_name, default_path, save_case, summary
         from mcp_tui.ui.screens.save_test import SaveTestScreen
 
         spec = entry.spec
