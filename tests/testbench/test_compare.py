@@ -233,6 +233,9 @@ def test_what_is_missing_is_named() -> None:
     assert failure.got == "(no error)"
     [failure] = check(_expect(elicitations=[{"url_regex": "example"}]), SEEN)
     assert failure.got == "(no URL)"  # the first request is a form
+    no_prompt = Observed(outcome="ok", sampling=(SeenSampling("m"),))
+    [failure] = check(_expect(sampling=[{"system_prompt_regex": "x"}]), no_prompt)
+    assert failure.got == "(none)"
     refused = Observed(outcome="answer_refused", answer_problem="party_size: not an integer")
     [failure] = check(_expect(outcome="ok"), refused)
     assert failure.got == "answer_refused: party_size: not an integer"
@@ -262,6 +265,10 @@ LONG = "line one of a long answer\n" + "x" * 200
             {"sampling": [{"message_regex": "^nope"}]},
             Observed(outcome="ok", sampling=(SeenSampling(LONG),)),
         ),
+        (
+            {"sampling": [{"system_prompt_regex": "^nope"}]},
+            Observed(outcome="ok", sampling=(SeenSampling("m", LONG),)),
+        ),
         ({"elicitations": [{}, {}, {}]}, SEEN),
         ({"pointers": {"/nope": {"big": "y" * 200}}}, SEEN),
     ],
@@ -274,3 +281,12 @@ def test_a_statement_and_a_long_value_are_shown_side_by_side_not_diffed(
     lines = diff_text(failure.expected, failure.got, diffable=failure.diffable)
     assert lines[0].startswith("expected: ") and not any(line == "--- expected" for line in lines)
     assert lines[1].strip().startswith("got:")
+
+
+def test_json_is_shown_with_sorted_keys_and_its_own_characters() -> None:
+    """Key order is no difference (objects are unordered), so a diff never shows one; and a
+    value's non-ASCII text is shown as it is, not as escapes."""
+    lines = diff_text({"b": 1, "a": "café", "c": [1, 2, 3]}, {"c": [1, 2, 3], "a": "café", "b": 2})
+    assert '-  "b": 1,' in lines and '+  "b": 2,' in lines
+    assert not any('"a"' in line and line[0] in "+-" for line in lines)
+    assert '   "a": "café",' in lines
