@@ -248,10 +248,10 @@ def _file_servers(
     if ns.call is not None:
         raise UsageError("--run and --call are two ways to make calls: give one of them.")
     from mcp_tui.cli.runtests import load_all
-    from mcp_tui.headless.file_server import server_spec
+    from mcp_tui.headless.file_server import prepare_file
 
-    loaded = load_all(ns.run)
-    return [server_spec(f, environ) for f in loaded], tuple(loaded)
+    prepared = [prepare_file(f, environ) for f in load_all(ns.run)]
+    return [spec for _, spec in prepared], tuple(f for f, _ in prepared)
 
 
 def _baseline(path: Path | None, update: bool) -> BaselineGate | None:

@@ -117,13 +117,15 @@ def run_tests(
 ) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    from mcp_tui.headless.file_server import server_spec
-    from mcp_tui.testbench.answer_vars import expand_answer_variables
+    from mcp_tui.headless.file_server import prepare_file
     from mcp_tui.testbench.plan import plan_file
+    from mcp_tui.testbench.redact import Redactor
 
-    loaded = [expand_answer_variables(f, environ) for f in load_all(paths)]
+    prepared = [prepare_file(f, environ) for f in load_all(paths)]
+    # Every value taken from the environment, masked in everything the run prints or writes.
+    redactor = Redactor.union(f.secrets for f, _ in prepared)
     match = selected if callable(selected) else (lambda _: True)
-    plans = [plan_file(f, server_spec(f, environ), eras=eras, selected=match) for f in loaded]
+    plans = [plan_file(f, spec, eras=eras, selected=match) for f, spec in prepared]
     plans = [p for p in plans if p.cases]
     total = sum(len(p.cases) for p in plans)
     if collect_only:
@@ -154,7 +156,7 @@ def run_tests(
 
     def on_result(result: CaseResult) -> None:
         if not quiet:
-            print(testreport.progress_line(result), file=report, flush=True)
+            print(testreport.progress_line(redactor.value(result)), file=report, flush=True)
 
     from mcp_tui.session.traffic import TrafficLog
 
@@ -171,7 +173,9 @@ def run_tests(
     if update:
         from mcp_tui.testbench.update import update_snapshots
 
-        results = update_snapshots(results, report)
+        results = update_snapshots(results, report, redactor)
+    # From here on, only the masked results: every report is written from them.
+    results = [redactor.value(r) for r in results]
     testreport.print_summary(results, seconds, report)
     if junit is not None:
         write_junit(results, seconds, junit)

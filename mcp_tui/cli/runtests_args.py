@@ -35,8 +35,13 @@ elicitations (mode, message, message_regex, url_regex, schema, action), sampling
 mcp-tui sent), within (seconds). The JSON Schema of the file: mcp_tui/testbench/mcptest.schema.json.
 
 eras: a file's `eras` (default ["auto"]) are run for each case; --era replaces them, and a case
-that names its own `eras` is skipped on the others. Secrets: write ${{VAR}} in the server's env
-and headers; --update never writes them back.
+that names its own `eras` is skipped on the others.
+
+secrets: write ${{VAR}} in the server's env, headers, url or command and in an answer's content
+(${{VAR:-default}}, ${{env:VAR}}; $${{ is a literal ${{); nothing else is expanded. Every value
+taken from the environment so is shown as *** in every report (the summary, diffs, JUnit, --json,
+--watch), also inside longer text and where the server echoes it; --log keeps raw values.
+--update never writes a snapshot that holds one.
 
 GitHub Actions: where GITHUB_ACTIONS=true (or with --github), each failed expectation is also
 an error annotation (::error) at its line of the test file, the path relative to
@@ -107,7 +112,8 @@ def build_test_parser() -> ArgumentParser:
         type=Path,
         metavar="FILE",
         help="append every JSON-RPC message of the run to FILE as JSON Lines (each connection "
-        "named FILE-NAME@ERA): worth keeping as a CI artifact when a run fails",
+        "named FILE-NAME@ERA): worth keeping as a CI artifact when a run fails. It is the wire "
+        "as it was: values from ${VAR} are NOT masked there",
     )
     parser.add_argument(
         "--coverage",

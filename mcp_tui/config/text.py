@@ -14,7 +14,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -290,18 +290,53 @@ def _bracket_balance(line: str) -> int:
 
 # ---- ${VAR} expansion --------------------------------------------------------------------------
 
-_VARIABLE = re.compile(r"\$\{([^}]*)\}")
+#: ``$${`` (a literal ``${``, written so by :func:`escape_variables`) or a ``${...}`` reference.
+_VARIABLE = re.compile(r"\$\$\{|\$\{([^}]*)\}")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: How a literal ``${`` is written where ``${...}`` is expanded.
+ESCAPED = "$${"
 
 
 class ExpansionError(ValueError):
     """A ``${...}`` reference that cannot be filled in; the message says why and what to do."""
 
 
+def escape_variables(value: str) -> str:
+    """``value`` written so that :func:`expand_variables` gives it back as it is: every ``${``
+    as ``$${``. What a server sent, or a value already expanded, is written so into a file whose
+    strings are expanded (a test file's answers and server table): never read as a reference."""
+    return value.replace("${", ESCAPED)
+
+
+class TrackedEnviron(Mapping[str, str]):
+    """An environment that keeps every value read from it: what ``${VAR}`` took from the
+    environment, which the test bench masks in its reports (``testbench/redact.py``)."""
+
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        self.untracked = environ
+        #: Each variable read, and its value.
+        self.taken: dict[str, str] = {}
+
+    def __getitem__(self, key: str) -> str:
+        value = self.untracked[key]
+        self.taken[key] = value
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.untracked
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.untracked)
+
+    def __len__(self) -> int:
+        return len(self.untracked)
+
+
 def expand_variables(
     value: str, environ: Mapping[str, str], *, config_path: Path | None = None
 ) -> str:
-    """Fill in ``${VAR}``, ``${VAR:-default}`` and VS Code's ``${env:VAR}``.
+    """Fill in ``${VAR}``, ``${VAR:-default}`` and VS Code's ``${env:VAR}``; ``$${`` is a
+    literal ``${`` (:func:`escape_variables`).
 
     Also ``${userHome}`` and ``${workspaceFolder}`` (the folder that holds ``.vscode/``, or the
     config file's folder). A bare ``$VAR`` is left as it is. Anything else (VS Code's
@@ -310,6 +345,8 @@ def expand_variables(
     """
 
     def replace(m: re.Match[str]) -> str:
+        if m.group(1) is None:
+            return "${"  # $${: a literal ${
         inner = m.group(1).strip()
         name, default = inner, None
         if ":-" in inner:

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from mcp_tui.headless.fuzz import FuzzPlan
     from mcp_tui.session.traffic import TrafficLog
     from mcp_tui.testbench.load import LoadedFile
+    from mcp_tui.testbench.redact import Redactor
 
 #: The modes ``check`` connects with, and the era each stands for in the report.
 ERA_MODES = (("legacy", LEGACY_ERA), (MODERN_ERA, MODERN_ERA))
@@ -321,18 +322,31 @@ async def _one_era(
 async def check_async(
     specs: list[ServerSpec], options: HeadlessOptions, check: CheckOptions, out: TextIO, err: TextIO
 ) -> int:
+    from mcp_tui.testbench.redact import RedactingWriter, Redactor
+
+    # ``--run``: what the files' ``${VAR}``s took from the environment is masked in the report,
+    # the baseline it writes, the annotations and whatever is said on stderr.
+    redactor = Redactor.union(f.secrets for f in check.runs if f is not None)
+    if redactor:
+        err = RedactingWriter(err, redactor)
     github = check.github
     if github is not None:  # before anything a server sent can be printed (--json: on stderr)
         github.start(err if check.json_output else out)
     try:
-        return await _check_all(specs, options, check, out, err)
+        return await _check_all(specs, options, check, out, err, redactor)
     finally:
         if github is not None:
             github.resume()  # however the run ended, the step's commands are back on
+        err.flush()
 
 
 async def _check_all(
-    specs: list[ServerSpec], options: HeadlessOptions, check: CheckOptions, out: TextIO, err: TextIO
+    specs: list[ServerSpec],
+    options: HeadlessOptions,
+    check: CheckOptions,
+    out: TextIO,
+    err: TextIO,
+    redactor: Redactor,
 ) -> int:
     listings: list[Listing] = []
     servers: list[ServerEras] = []
@@ -369,9 +383,11 @@ async def _check_all(
         from mcp_tui.headless.check_baseline import compare_with_baseline
 
         eras = list(check.eras) or [era for _, era in ERA_MODES]
+        live = redactor.value(listings)  # the baseline file is committed
         compare_with_baseline(
-            report, listings, servers, check.baseline, eras=eras, ignore=check.ignore, err=err
+            report, live, servers, check.baseline, eras=eras, ignore=check.ignore, err=err
         )
+    report = redactor.value(report)  # the checks ran on what came; what is shown is masked
     print_report(report, out, json_output=check.json_output, colour=check.colour)
     if check.github is not None:
         check.github.finish(report, check.baseline)

@@ -8,15 +8,30 @@ bundled demo server's own command line.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
 from mcp_tui.config.load import load_config
-from mcp_tui.config.located import load_located_config
+from mcp_tui.config.paths import locate_config
 from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
+from mcp_tui.config.text import TrackedEnviron
 from mcp_tui.errors import ConfigError
 from mcp_tui.testbench.load import LoadedFile, TestFileError, expand_server
 from mcp_tui.testbench.model import ServerDecl
 from mcp_tui.testbench.plan import file_stem
+
+
+def prepare_file(loaded: LoadedFile, environ: Mapping[str, str]) -> tuple[LoadedFile, ServerSpec]:
+    """A file ready to run: its answers' ``${VAR}`` filled in, its server's spec, and in its
+    ``secrets`` every value those (and the server's ``${VAR}``, in the file or in the config it
+    names) took from the environment, for the reports to mask. ``mcp-tui test``, ``check --run``
+    and the pytest plugin all start here."""
+    from mcp_tui.testbench.answer_vars import expand_answer_variables
+
+    tracked = TrackedEnviron(environ)
+    filled = expand_answer_variables(loaded, tracked)
+    spec = server_spec(filled, tracked)
+    return dataclasses.replace(filled, secrets=frozenset(tracked.taken.values())), spec
 
 
 def server_spec(loaded: LoadedFile, environ: Mapping[str, str]) -> ServerSpec:
@@ -56,14 +71,16 @@ def _config_server(loaded: LoadedFile, decl: ServerDecl, environ: Mapping[str, s
         if decl.config is not None:
             config = load_config(loaded.path.resolve().parent / decl.config, environ)
         else:
-            location, found = load_located_config(None, environ)
-            if found is None:
+            # Where the config is (XDG_CONFIG_HOME, ...) is no value of the server's.
+            plain = environ.untracked if isinstance(environ, TrackedEnviron) else environ
+            location = locate_config(None, plain)
+            if not location.path.exists():
                 raise fail(
                     "name",
                     f"no config file to find it in (none at {location.path}); "
                     "give its file with `config = ...`",
                 )
-            config = found
+            config = load_config(location.path, environ)
         return config.select([decl.name or ""])[0]
     except TestFileError:
         raise

@@ -63,6 +63,9 @@ class LoadedFile:
     model: TestFile
     lines: Mapping[KeyPath, int]
     is_json: bool
+    #: The values its ``${VAR}``s took from the environment (once expanded for a run): what
+    #: every report of the run masks (``testbench/redact.py``).
+    secrets: frozenset[str] = frozenset()
 
     def line_of(self, *key: str | int) -> int | None:
         return find_line(self.lines, tuple(key))

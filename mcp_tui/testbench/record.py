@@ -11,10 +11,13 @@ then passes against the same server at once, and fails with a diff when its beha
 that changes per run (an id after ``#``, a UUID, a timestamp, a request id: ``volatile.py``) is
 written as a regex with the rest of it exact, with a comment saying so.
 
-Two things are never written as they were: a value typed into a field that looks like a secret
-(the caller replaces it with a ``${VAR}`` placeholder the run fills in from the environment) and
-a JSON ``null``, which TOML cannot hold (a snapshot holding one is left out, with a note; an
-argument or answer holding one makes the case JSON-only).
+Three things are never written as they were: a value typed into a field that looks like a
+secret (the caller names those fields; the case gets a ``${VAR}`` placeholder the run fills in
+from the environment, and a snapshot the server echoed the value into is left out); a ``${`` in
+an answer's content (``mcp-tui test`` expands those, so a server's ``${API_TOKEN}`` default
+accepted as shown is written ``$${API_TOKEN}`` and replays as the literal it was, never as the
+CI's secret); and a JSON ``null``, which TOML cannot hold (a snapshot holding one is left out,
+with a note; an argument or answer holding one makes the case JSON-only).
 
 Pure: plain data in, a ``[[case]]`` dict and notes out.
 """
@@ -28,8 +31,9 @@ from urllib.parse import urlsplit
 
 from msgspec import Struct, field
 
-from mcp_tui.config.text import format_key_path
+from mcp_tui.config.text import escape_variables, format_key_path
 from mcp_tui.testbench.observed import Observed
+from mcp_tui.testbench.redact import Redactor
 from mcp_tui.testbench.volatile import loosen
 
 CallKind = Literal["tool", "prompt", "resource"]
@@ -40,8 +44,8 @@ class NotRecordable(Exception):
 
 
 class RecordedCall(Struct, frozen=True):
-    """A finished call: what was sent, the answers given (answers-file entries, in order) and
-    what was seen."""
+    """A finished call: what was sent, the answers given (answers-file entries, in order, their
+    ``content`` exactly as sent) and what was seen."""
 
     kind: CallKind
     target: str
@@ -55,6 +59,9 @@ class RecordedCall(Struct, frozen=True):
     #: The era the call was made on (:func:`case_era`), written as the case's ``eras``: a
     #: ``ctx.elicit()`` tool works on 2025-11-25 only, and a run of both eras would fail it.
     era: str | None = None
+    #: The fields of an answer's content that looked like a secret, by answer index: field ->
+    #: the environment variable the case reads it from instead (``secret_variable``).
+    secret_fields: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
 class RecordedCase(Struct, frozen=True):
@@ -92,40 +99,95 @@ def case_from_call(call: RecordedCall, name: str, *, toml: bool = True) -> Recor
         case["task"] = True
     if call.era is not None:
         case["eras"] = [call.era]
+    typed: list[str] = []
     if call.answers:
-        case["answers"] = call.answers
-    case["expect"] = expectations(call.observed, notes, toml=toml)
+        case["answers"] = [
+            _answer(answer, call.secret_fields.get(i, {}), notes, typed)
+            for i, answer in enumerate(call.answers)
+        ]
+    case["expect"] = expectations(call.observed, notes, toml=toml, secrets=typed)
     comments = loosen(case["expect"], call.observed)
     notes += [f"{format_key_path(key)}: {why}" for key, why in comments.items()]
     return RecordedCase(case, notes, comments)
 
 
-def expectations(seen: Observed, notes: list[str], *, toml: bool = True) -> dict[str, Any]:
-    """What the call did, as ``expect`` keys (notes: the snapshots left out, and why)."""
+def _answer(
+    answer: dict[str, Any], secret: dict[str, str], notes: list[str], typed: list[str]
+) -> dict[str, Any]:
+    """An answer as the case writes it: ``mcp-tui test`` expands ``${VAR}`` in its content, so
+    every ``${`` that was sent (a server's default accepted as shown, a value typed) is written
+    ``$${`` and replays byte for byte; a secret field's value is not written at all, but the
+    ``${VAR}`` it is read from (``typed``: the values left out)."""
+    content = answer.get("content")
+    if not isinstance(content, dict):
+        return answer
+    written: dict[str, Any] = {}
+    for key, value in content.items():
+        variable = secret.get(key)
+        if variable is not None and isinstance(value, str) and value:
+            typed.append(value)
+            written[key] = f"${{{variable}}}"
+            notes.append(
+                f"what you typed into {key!r} is not written: the case reads it from "
+                f"${{{variable}}} (set it when you run mcp-tui test)"
+            )
+        else:
+            written[key] = _escaped(value)
+    return {**answer, "content": written}
+
+
+def _escaped(value: Any) -> Any:
+    if isinstance(value, str):
+        return escape_variables(value)
+    if isinstance(value, list):
+        return [_escaped(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _escaped(v) for k, v in value.items()}
+    return value
+
+
+def expectations(
+    seen: Observed, notes: list[str], *, toml: bool = True, secrets: Sequence[str] = ()
+) -> dict[str, Any]:
+    """What the call did, as ``expect`` keys (notes: the snapshots left out, and why).
+
+    ``secrets``: values typed into secret-looking fields; a snapshot the server echoed one into
+    is left out (a test file never holds a secret)."""
     expect: dict[str, Any] = {"outcome": seen.outcome}
+    holds = Redactor(secrets).finds
+
+    def snapshot(what: str, value: Any) -> bool:
+        if holds(value):
+            notes.append(f"{what} holds what you typed into a secret field: it is not checked")
+            return False
+        return True
+
     if seen.outcome == "error" and seen.error_code is not None:
         expect["error_code"] = seen.error_code
     if seen.outcome in ("ok", "tool_error"):
-        expect["text"] = seen.text
+        if snapshot("the result's text", seen.text):
+            expect["text"] = seen.text
         if seen.has_structured:
             if toml and _has_null(seen.structured):
                 notes.append(
                     "the structuredContent holds null, which TOML cannot write: it is not "
                     "checked (a .mcptest.json file can)"
                 )
-            else:
+            elif snapshot("the structuredContent", seen.structured):
                 expect["structured"] = seen.structured
     expect["elicitation_count"] = len(seen.elicitations)
     if seen.elicitations:
         requests = []
-        for request in seen.elicitations:
-            one: dict[str, Any] = {"mode": request.mode, "message": request.message}
+        for number, request in enumerate(seen.elicitations, start=1):
+            one: dict[str, Any] = {"mode": request.mode}
+            if snapshot(f"elicitation request #{number}'s message", request.message):
+                one["message"] = request.message
             if request.schema is not None:
                 if toml and _has_null(request.schema):
                     notes.append(
                         "a requestedSchema holds null, which TOML cannot write: it is not checked"
                     )
-                else:
+                elif snapshot(f"elicitation request #{number}'s schema", request.schema):
                     one["schema"] = request.schema
             if request.url is not None:
                 one["url_regex"] = url_start(request.url)
@@ -134,10 +196,13 @@ def expectations(seen: Observed, notes: list[str], *, toml: bool = True) -> dict
         expect["elicitations"] = requests
     expect["sampling_count"] = len(seen.sampling)
     if seen.sampling:
-        expect["sampling"] = [
-            {"message": s.message, "max_tokens": s.max_tokens, "action": s.action}
-            for s in seen.sampling
-        ]
+        sampling = []
+        for number, s in enumerate(seen.sampling, start=1):
+            one = {"max_tokens": s.max_tokens, "action": s.action}
+            if snapshot(f"sampling request #{number}'s message", s.message):
+                one = {"message": s.message, **one}
+            sampling.append(one)
+        expect["sampling"] = sampling
     return expect
 
 

@@ -27,6 +27,7 @@ from mcp_tui.config.text import KeyPath, format_key_path
 from mcp_tui.testbench.json_equal import json_equal
 from mcp_tui.testbench.model import Expect
 from mcp_tui.testbench.observed import Observed
+from mcp_tui.testbench.redact import NOTHING, RedactingWriter, Redactor
 from mcp_tui.testbench.result import CaseResult
 from mcp_tui.testbench.volatile import Loosened, request_ids, structured_regexes, text_regex
 from mcp_tui.testbench.writer import set_values
@@ -35,9 +36,16 @@ from mcp_tui.untrusted import one_line
 CaseKey = tuple[Path, int]
 
 
-def update_snapshots(results: Sequence[CaseResult], report: TextIO) -> list[CaseResult]:
+def update_snapshots(
+    results: Sequence[CaseResult], report: TextIO, redactor: Redactor = NOTHING
+) -> list[CaseResult]:
     """Write the differing snapshots of every case that then passes; the results with those
-    failures taken off (such a case now passes), and the others told why they were not."""
+    failures taken off (such a case now passes), and the others told why they were not.
+
+    A snapshot that holds a value the run took from the environment (``redactor``: a server
+    echoing a secret) is never written to the file, and what is printed is masked."""
+    if redactor:
+        report = RedactingWriter(report, redactor)
     runs_of: dict[CaseKey, list[CaseResult]] = {}
     for result in results:
         runs_of.setdefault((result.plan.file.path, result.plan.index), []).append(result)
@@ -47,7 +55,7 @@ def update_snapshots(results: Sequence[CaseResult], report: TextIO) -> list[Case
     for (path, index), runs in runs_of.items():
         if not any(_snapshot_key(f.key) for run in runs for f in run.failures):
             continue  # nothing for --update here: the report says what failed
-        case_writes, why = _updates(index, runs)
+        case_writes, why = _updates(index, runs, redactor)
         if why is not None:
             refused[(path, index)] = why
             plan = runs[0].plan
@@ -72,6 +80,7 @@ def update_snapshots(results: Sequence[CaseResult], report: TextIO) -> list[Case
             out.append(replace(result, failures=kept, status=status))
         else:
             out.append(result)
+    report.flush()
     return out
 
 
@@ -99,7 +108,9 @@ class Writes:
         self.comments.update(other.comments)
 
 
-def _updates(index: int, runs: Sequence[CaseResult]) -> tuple[Writes, str | None]:
+def _updates(
+    index: int, runs: Sequence[CaseResult], redactor: Redactor
+) -> tuple[Writes, str | None]:
     """The writes of one case, or why it is not updated."""
     ran = [run for run in runs if run.status != "skipped"]
     several = len({run.plan.era for run in ran}) > 1
@@ -126,6 +137,11 @@ def _updates(index: int, runs: Sequence[CaseResult]) -> tuple[Writes, str | None
         path: KeyPath = ("case", index, "expect", *key)
         if len(values) != len(ran):
             return Writes(), f"{format_key_path(path)} differs between eras"
+        if redactor.finds([v for v, _ in values]):
+            return Writes(), (
+                f"{format_key_path(path)} holds a value from the environment, which is never "
+                "written to a file"
+            )
         one = _snapshot(path, values, case.expect)
         if isinstance(one, str):
             return Writes(), one

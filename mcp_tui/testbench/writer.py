@@ -6,7 +6,7 @@ the style of each table (inline or not): the stdlib reads TOML but cannot write 
 test file is something people edit and review in diffs. JSON test files are rewritten whole
 (two-space indent), as JSON keeps no comments to lose. Every write is checked by loading the
 result as a test file first, and goes to a temporary file renamed over the old one, so a file
-is never left half-written or invalid.
+is never left half-written or invalid, and keeps its mode.
 
 Values written come from what a server sent (results, schemas) and from what the person
 answered: never from the environment. ``${VAR}`` placeholders in the server table are left as
@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -266,13 +267,29 @@ def _set_plain(data: Any, key: KeyPath, value: Any) -> None:
 
 
 def _write(file: Path, text: str) -> None:
+    """Write ``text`` to ``file`` through a temporary file renamed over it. A test file is a
+    reviewed, committed file: an existing one keeps its mode (0644 stays 0644), a new one gets
+    the umask's, as any editor would write it (``mkstemp``'s 0600 is for secrets)."""
     parse_test_file(text, file)  # never write a file `mcp-tui test` would refuse
     file.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".mcptest-", dir=file.parent)
+    try:
+        mode: int | None = stat.S_IMODE(file.stat().st_mode)
+    except FileNotFoundError:
+        mode = None
+    while True:
+        tmp = file.parent / f".mcptest-{secrets.token_hex(6)}.tmp"
+        try:
+            # 0o666 less the umask, as open() creates a file; O_EXCL: never someone else's.
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, file)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from mcp_tui.config.servers import ServerSpec
     from mcp_tui.headless.testrun import Session
     from mcp_tui.testbench.plan import CasePlan
+    from mcp_tui.testbench.redact import Redactor
     from mcp_tui.testbench.result import CaseResult
 
 
@@ -77,18 +78,21 @@ class McpTestFile(pytest.File):
     """One test file: its cases, and the connections they share."""
 
     loaded: LoadedFile | None = None
+    #: Masks what the file's ``${VAR}``s took from the environment, in every report of it.
+    redactor: Redactor
 
     def collect(self) -> Iterator[pytest.Item]:
-        from mcp_tui.headless.file_server import server_spec
-        from mcp_tui.testbench.answer_vars import expand_answer_variables
+        from mcp_tui.headless.file_server import prepare_file
         from mcp_tui.testbench.plan import plan_file
+        from mcp_tui.testbench.redact import Redactor
 
         try:
-            # ``${VAR}`` in answers (a secret "Save as a test" did not write), as mcp-tui test.
-            self.loaded = expand_answer_variables(load_test_file(self.path), os.environ)
-            self.spec = server_spec(self.loaded, os.environ)
+            # ``${VAR}`` in answers (a secret "Save as a test" did not write), as mcp-tui test;
+            # what they took from the environment is masked in every report of the file.
+            self.loaded, self.spec = prepare_file(load_test_file(self.path), os.environ)
         except TestFileError as exc:
             raise _BadFile(str(exc)) from None
+        self.redactor = Redactor(self.loaded.secrets)
         eras = self.config.getoption("--mcp-era") or None
         plan = plan_file(self.loaded, self.spec, eras=eras)
         self._connect_timeout = plan.connect_timeout
@@ -129,7 +133,7 @@ class McpTestFile(pytest.File):
         why = self._portal.call(session.start)  # a fresh server after one was lost
         if why is not None:
             self._close(era)
-            raise _NoServer(session.explain(why))
+            raise _NoServer(self.redactor.text(session.explain(why)))
         return self._portal, session
 
     def _close(self, era: str) -> None:
@@ -171,7 +175,8 @@ class McpTestItem(pytest.Item):
         parent = self.parent
         assert isinstance(parent, McpTestFile)
         portal, session = parent.session_for(self.plan.era)
-        result = portal.call(run_case, self.plan, session)
+        # Masked before anything reports it (the failure, the coverage of the run).
+        result = parent.redactor.value(portal.call(run_case, self.plan, session))
         from mcp_tui.testing.coverage_plugin import record
 
         record(self.config, result)

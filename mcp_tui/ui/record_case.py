@@ -8,7 +8,8 @@ placeholder, read from the environment at run time), and what was seen, as the r
 the run compares). The case is appended with the test file's writer
 (:func:`~mcp_tui.testbench.writer.append_case`); a new file gets its server table from the
 server's spec: ``"demo"``, a ``command`` (with the ``cwd`` it ran in, relative to the file), or a
-``url`` (header values as ``${VAR}`` placeholders: they are usually tokens).
+``url``; every ``env`` and header value as a ``${VAR}`` reference, never the value (they are
+where tokens go).
 
 No Textual: what the dialog and the app call.
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
+from mcp_tui.config.text import escape_variables
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.sampling import SamplingOutcome
 from mcp_tui.session.server_exit import ended_under
@@ -36,9 +38,6 @@ from mcp_tui.testbench.record import (
     secret_variable,
 )
 from mcp_tui.ui.call_history import CallRecord
-
-#: An environment variable name that reads like a secret (its value is not written).
-_SECRET_NAME = re.compile(r"(?i)(token|secret|passw|api[_-]?key|auth|credential|private)")
 
 
 def default_path(server: str) -> str:
@@ -77,12 +76,16 @@ def recorded_call(
     if outcome is None:
         raise NotRecordable("the call is still running: save it once it has finished")
     answers: list[dict[str, Any]] = []
+    secret_fields: dict[int, dict[str, str]] = {}
     elicitations: list[SeenElicitation] = []
     sampling: list[SeenSampling] = []
     for exchange in record.exchanges:
         request, answer = exchange.request, exchange.outcome
         if isinstance(request, ElicitationRequest) and isinstance(answer, ElicitationOutcome):
-            answers.append(_elicitation_answer(request, answer, notes))
+            secret = _secret_fields(request, answer)
+            if secret:
+                secret_fields[len(answers)] = secret
+            answers.append(_elicitation_answer(request, answer))
             elicitations.append(
                 SeenElicitation(
                     mode=request.mode,
@@ -134,30 +137,33 @@ def recorded_call(
         as_task=record.as_task,
         unfinished=unfinished(record),
         era=case_era(protocol_version),
+        secret_fields=secret_fields,
     )
 
 
-def _elicitation_answer(
-    request: ElicitationRequest, outcome: ElicitationOutcome, notes: list[str]
-) -> dict[str, Any]:
+def _elicitation_answer(request: ElicitationRequest, outcome: ElicitationOutcome) -> dict[str, Any]:
+    """The answer as it was sent (the recorder writes the secret fields' placeholders)."""
     if request.mode == "url":
         return {"action": outcome.action, "mode": "url"}
     if outcome.action != "accept" or outcome.content is None:
         return {"action": outcome.action}
-    content = dict(outcome.content)
-    if request.form is not None:
-        from mcp_tui.schema.secrets import looks_secret
+    return {"action": "accept", "content": dict(outcome.content)}
 
-        for spec in request.form.fields:
-            value = content.get(spec.name)
-            if looks_secret(spec) and isinstance(value, str) and value:
-                variable = secret_variable(spec.name)
-                content[spec.name] = f"${{{variable}}}"
-                notes.append(
-                    f"what you typed into {spec.name!r} is not written: the case reads it from "
-                    f"${{{variable}}} (set it when you run mcp-tui test)"
-                )
-    return {"action": "accept", "content": content}
+
+def _secret_fields(request: ElicitationRequest, outcome: ElicitationOutcome) -> dict[str, str]:
+    """The form's fields that look like a secret and hold what the person typed, each with the
+    variable the case reads it from. A value that is the server's own default was not typed:
+    it is the server's text, written as it was sent."""
+    if request.form is None or outcome.content is None:
+        return {}
+    from mcp_tui.schema.secrets import looks_secret
+
+    content = outcome.content
+    return {
+        f.name: secret_variable(f.name)
+        for f in request.form.fields
+        if looks_secret(f) and not (f.has_default and content.get(f.name) == f.default)
+    }
 
 
 def _sampling_answer(outcome: SamplingOutcome) -> dict[str, Any]:
@@ -171,7 +177,11 @@ def _sampling_answer(outcome: SamplingOutcome) -> dict[str, Any]:
 
 
 def server_table(spec: ServerSpec, file: Path, notes: list[str]) -> str | dict[str, Any]:
-    """The ``server`` of a new test file at ``file``, for the server ``spec`` describes."""
+    """The ``server`` of a new test file at ``file``, for the server ``spec`` describes.
+
+    A spec's ``env`` and header values are written as ``${VAR}`` references, never as values:
+    they are where tokens go, and a test file is committed. ``command`` and ``url`` are
+    expanded by ``mcp-tui test``, so a ``${`` in them is written ``$${``."""
     target = spec.target
     if isinstance(target, StdioTarget):
         if target.args[:2] == ("-m", "mcp_tui.demo"):
@@ -179,23 +189,21 @@ def server_table(spec: ServerSpec, file: Path, notes: list[str]) -> str | dict[s
         command = target.command
         if command == sys.executable:
             command = "python"  # never this machine's path; the run's own python
-        table: dict[str, Any] = {"command": [command, *target.args]}
+        table: dict[str, Any] = {"command": [escape_variables(a) for a in (command, *target.args)]}
         ran_in = Path(target.cwd) if target.cwd else Path.cwd()
         cwd = os.path.relpath(ran_in.resolve(), file.parent.resolve())
         if cwd != ".":
             table["cwd"] = cwd
-        env = {}
-        for key, value in target.env.items():
-            if _SECRET_NAME.search(key):
-                env[key] = f"${{{key}}}"
-                notes.append(f"the server's {key} is not written: it is read from ${{{key}}}")
-            else:
-                env[key] = value
-        if env:
-            table["env"] = env
+        if target.env:
+            table["env"] = {key: f"${{{key}}}" for key in target.env}
+            names = ", ".join(target.env)
+            notes.append(
+                f"the server's environment ({names}) is not written: each is read from the "
+                "variable of its name (set them when you run mcp-tui test)"
+            )
         return table
     assert isinstance(target, HttpTarget)
-    table = {"url": target.url}
+    table = {"url": escape_variables(target.url)}
     if target.transport != "streamable-http":
         table["transport"] = target.transport
     if target.headers:

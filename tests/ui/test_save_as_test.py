@@ -49,11 +49,13 @@ def anyio_backend() -> str:
 
 
 def mcp_tui_test(where: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``mcp-tui test`` in a child process, as in CI: the key in its environment, and this
-    Python first on PATH (the saved command says ``python``)."""
+    """``mcp-tui test`` in a child process, as in CI: the key and the server's environment
+    (the file names each variable, never its value) in its environment, and this Python first
+    on PATH (the saved command says ``python``)."""
     env = {
         **os.environ,
         "API_KEY": "s3cret",
+        "RECORDED_GREETING_FILE": str(where / "greeting.txt"),
         "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
         "PYTHONPATH": str(ROOT),
     }
@@ -105,6 +107,12 @@ async def test_a_call_answered_by_keys_is_saved_as_a_test_that_passes_then_catch
     text = saved.read_text()
     assert "s3cret" not in text, "a secret typed in the form is never written"
     assert "${API_KEY}" in text
+    assert str(greeting) not in text, "nor the server's env values"
+    server = load_test_file(saved).model.server_decl
+    assert server.env == {
+        "PYTHONPATH": "${PYTHONPATH}",
+        "RECORDED_GREETING_FILE": "${RECORDED_GREETING_FILE}",
+    }
     (case,) = load_test_file(saved).model.case
     assert case.name == "greet: accept" and case.tool == "greet"
     assert case.arguments == {"times": 2}
