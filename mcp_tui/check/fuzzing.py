@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 
 from mcp_tui.check.findings import Finding, Listing, finding, rule
-from mcp_tui.untrusted import one_line
+from mcp_tui.untrusted import command_line, one_line
 
 _FIXES = {
     "crash": "catch the error in the tool and return isError with a message",
@@ -54,8 +54,10 @@ def fuzz_lines(listings: list[Listing], *, servers: int = 1) -> list[str]:
 
 
 def _reproduce(tool: str, arguments: object) -> str:
+    """The ``mcp-tui call`` to paste (with the server's target added): the tool's name and the
+    arguments are the server's and the fuzzer's words, quoted for the shell."""
     args = json.dumps(arguments, ensure_ascii=True, sort_keys=True)
-    return f"mcp-tui call {tool} --args '{one_line(args, limit=400)}'"
+    return command_line("mcp-tui", "call", tool, "--args", args)
 
 
 def _failures(listing: Listing, kind: str) -> Iterator[dict[str, object]]:

@@ -270,10 +270,11 @@ def _baseline(path: Path | None, update: bool) -> BaselineGate | None:
     except FileNotFoundError:
         if update:
             return BaselineGate(path, None, update=True)
-        raise UsageError(
-            f"--baseline {path}: no such file. Write it first: mcp-tui check --baseline {path} "
-            "--baseline-update TARGET"
-        ) from None
+        from mcp_tui.untrusted import command_line
+
+        first = command_line("mcp-tui", "check", "--baseline", path, "--baseline-update")
+        why = f"--baseline {path}: no such file. Write it first: {first} TARGET"
+        raise UsageError(why) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"--baseline {path}: cannot be read ({exc})") from None
     try:

@@ -24,6 +24,7 @@ from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
 from mcp_tui.config.settings import AppSettings
 from mcp_tui.errors import ConnectionFailed, UsageError
 from mcp_tui.session.naming import is_generic, unique_name
+from mcp_tui.untrusted import command_line
 
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -110,10 +111,9 @@ def check_url_argument(url: str, following: Sequence[str] = ()) -> str:
             f"The URL {url!r} is refused: mcp-tui connects to http:// and https:// URLs only "
             "(Streamable HTTP, or the legacy SSE transport with --transport sse)."
         )
-    words = " ".join([url, *following]) if following else f"{url} ..."
+    words = command_line("mcp-tui", "--", url, *following) + ("" if following else " ...")
     raise UsageError(
-        f"{url!r} is not a URL. To start a stdio server, put its command after `--`: "
-        f"mcp-tui -- {words}"
+        f"{url!r} is not a URL. To start a stdio server, put its command after `--`: {words}"
     )
 
 

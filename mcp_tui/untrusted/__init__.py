@@ -190,6 +190,25 @@ def one_line(text: object, *, limit: int | None = 200) -> str:
     return visible(text, limit=limit, keep_newlines=False)
 
 
+# --- a command line to copy ----------------------------------------------------------------------
+
+
+def command_line(*words: object) -> str:
+    """A command line printed for a person to paste into a shell: every word quoted for a POSIX
+    shell (``shlex.quote``), so a tool named ``ro$(touch X)``, a path with a space or a name
+    starting with ``-`` stays the one word it is and runs nothing, and every unsafe character
+    made visible first (:func:`one_line`), so the line drives no terminal either.
+
+    Every command mcp-tui prints to be copied is built here (a fuzz finding's reproduce line,
+    "saved as a test: mcp-tui test FILE", a hint naming a configured server). A word that is
+    made visible no longer holds the character it escaped; the line is then safe rather than
+    exact, which only a server's control characters can cause.
+    """
+    import shlex
+
+    return " ".join(shlex.quote(one_line(word, limit=None)) for word in words)
+
+
 # --- one character for one: values in editable widgets ------------------------------------------
 
 #: What :func:`inert` draws for an unsafe character that has no picture of its own.

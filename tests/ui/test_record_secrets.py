@@ -25,7 +25,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from app_testkit import (
+    Script,
     catalog_has,
+    make_app,
     mounted_screen,
     open_node,
     run_from_palette,
@@ -36,6 +38,7 @@ from app_testkit import (
 
 from mcp_tui.config.options import AppOptions
 from mcp_tui.config.servers import ServerSpec, StdioTarget
+from mcp_tui.session.events import CallOutcome, ConnectionState, ContentItem
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
@@ -175,3 +178,22 @@ async def test_a_call_saved_by_record_replays_the_servers_text_not_the_environme
         await _call_and_accept_as_shown(pilot, app)
         await wait_until(record.exists, pilot=pilot)
     await _replay_then_fail(tmp_path, record, monkeypatch)
+
+
+async def test_the_saved_notice_gives_a_command_that_is_safe_to_paste(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    record = tmp_path / "my $(touch X) `id`; tests.mcptest.toml"
+    script = Script(results={"echo": CallOutcome(items=(ContentItem("text", text="hi"),))})
+    options = AppOptions(stderr_log=Path("/var/log/x.log"), record=record)
+    app, _ = make_app({"demo": script}, options=options)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(lambda: app.entries["demo"].state is ConnectionState.READY, pilot=pilot)
+        session_of(app).calls.call_tool("demo", "echo", {"text": "hi"})
+        await wait_until(lambda: "saved as a test in" in transcript_text(app), pilot=pilot)
+        text = transcript_text(app, full=True)
+    line = text[text.index("mcp-tui test ") :].splitlines()[0]
+    assert shlex.split(line) == ["mcp-tui", "test", str(record)], line

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from mcp_tui.errors import McpTuiError
+from mcp_tui.untrusted import command_line
 
 AuthorizationAction = Literal["accept", "decline", "cancel"]
 
@@ -134,7 +135,7 @@ def headless_message(server: str, server_url: str) -> str:
     """Why a headless command cannot continue, and what the user can do instead."""
     return (
         f"{server_url} requires you to sign in (OAuth), which needs a person and a browser: "
-        f"run `mcp-tui {server}` once and sign in there (the tokens are stored and reused by "
-        "`mcp-tui call`), or configure pre-registered client credentials with "
+        f"run `{command_line('mcp-tui', server)}` once and sign in there (the tokens are stored "
+        "and reused by `mcp-tui call`), or configure pre-registered client credentials with "
         'grant = "client_credentials" for this server.'
     )

@@ -26,7 +26,7 @@ from mcp_tui.ui.screens.session.areas import SessionAreas, Severity
 from mcp_tui.ui.screens.session.argument_forms import ArgumentForms
 from mcp_tui.ui.screens.session.calls import Calls
 from mcp_tui.ui.shown_names import shown_name
-from mcp_tui.untrusted import one_line
+from mcp_tui.untrusted import command_line, one_line
 
 
 class Repeat:
@@ -172,7 +172,11 @@ class Repeat:
         from mcp_tui.ui.render import notice_entry
 
         lines: list[tuple[str, Severity]] = [
-            (f"#{record.call_id} saved as a test in {path}: mcp-tui test {path}", "information")
+            (
+                f"#{record.call_id} saved as a test in {path}: "
+                + command_line("mcp-tui", "test", path),
+                "information",
+            )
         ]
         lines += [(note[0].upper() + note[1:], "warning") for note in notes]
         for text, severity in lines:
