@@ -150,7 +150,7 @@ def run_tests(
     resume_collector()
     report = err if json_output else out
     if github is not None:
-        github.start(report)
+        github.start(report, sorted(redactor.values))  # GitHub hides them in the job's log too
     if not quiet:
         print(f"mcp-tui test: {total} case(s) in {len(plans)} file(s), -j {jobs}", file=report)
 

@@ -49,6 +49,7 @@ pytestmark = pytest.mark.timeout(180)
 def case_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The file, and a CI's environment: the token set, this Python first on PATH."""
     monkeypatch.setenv("API_TOKEN", TOKEN)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     monkeypatch.setenv("SEEN", str(tmp_path / "seen.jsonl"))
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     path = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
@@ -70,13 +71,21 @@ def test_the_report_junit_json_and_update_mask_it_and_the_log_keeps_it(
     assert case_file.read_text() == FILE, "the echoed token is never written into the file"
     assert main(["test", str(case_file), "--json"]) == 1
     as_json, json_err = capsys.readouterr()
+    summary = tmp_path / "summary.md"
+    os.environ["GITHUB_STEP_SUMMARY"] = str(summary)  # restored by the fixture's monkeypatch
+    assert main(["test", str(case_file), "--github"]) == 1
+    on_github, github_err = capsys.readouterr()
+    assert f"::add-mask::{TOKEN}" in on_github, "GitHub is told to hide it in the job's log"
+    on_github = on_github.replace(f"::add-mask::{TOKEN}", "")
     for where, printed in [
         ("the report", out + err),
         ("JUnit", junit.read_text()),
         ("--json", as_json + json_err),
+        ("the annotations", on_github + github_err),
     ]:
         assert TOKEN not in printed, f"{where} holds the token:\n{printed}"
         assert "n-***" in printed, f"{where} does not say where it went:\n{printed}"
+    assert TOKEN not in summary.read_text(), "the job summary (the diff's first line only)"
     (case,) = json.loads(as_json)["cases"]
     # The server's own ``${API_TOKEN}`` is its text, shown as it is; the value is masked.
     assert "Welcome ${API_TOKEN} at-${HOME} n-*** (tag ${API_TOKEN})" in case["observed"]["text"]
