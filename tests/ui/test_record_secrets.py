@@ -109,7 +109,9 @@ async def _mcp_tui_test(tmp_path: Path, *args: str | Path) -> tuple[int, str, st
     return code, out.getvalue(), err.getvalue()
 
 
-async def _replay_then_fail(tmp_path: Path, saved: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def _replay_then_fail(
+    tmp_path: Path, saved: Path, monkeypatch: pytest.MonkeyPatch, *, fail: bool = True
+) -> None:
     text = saved.read_text()
     assert 'label = "$${API_TOKEN}"' in text and 'home = "at-$${HOME}"' in text, text
     assert str(tmp_path / "seen.jsonl") not in text, "the server's env value is not written"
@@ -127,6 +129,8 @@ async def _replay_then_fail(tmp_path: Path, saved: Path, monkeypatch: pytest.Mon
     answer = next(line["answer"] for line in lines if "answer" in line)
     home = os.environ.get("HOME", "")
     assert answer == {"label": "${API_TOKEN}", "home": "at-${HOME}", "note": ""}, home
+    if not fail:
+        return
 
     # The author writes a variable of their own into an answer; the server changes.
     saved.write_text(text.replace('note = ""', 'note = "n-${API_TOKEN}"'))
@@ -177,7 +181,7 @@ async def test_a_call_saved_by_record_replays_the_servers_text_not_the_environme
     async with app.run_test(size=(100, 30)) as pilot:
         await _call_and_accept_as_shown(pilot, app)
         await wait_until(record.exists, pilot=pilot)
-    await _replay_then_fail(tmp_path, record, monkeypatch)
+    await _replay_then_fail(tmp_path, record, monkeypatch, fail=False)  # the reports: above
 
 
 async def test_the_saved_notice_gives_a_command_that_is_safe_to_paste(
