@@ -190,6 +190,21 @@ def one_line(text: object, *, limit: int | None = 200) -> str:
     return visible(text, limit=limit, keep_newlines=False)
 
 
+def clipboard_text(text: str) -> str:
+    """What mcp-tui puts on the clipboard for ``text``: :func:`visible`, whole (no cut), with
+    its newlines and tabs.
+
+    A terminal writes the clipboard from an OSC 52 sequence, and a person pastes it into a shell,
+    an editor or a chat: a raw U+009B (8-bit CSI), an ESC or an RLO (U+202E) pasted there does
+    what it does on a terminal, or reorders what the reader sees. So every copy escapes C0
+    (``\\e``), C1 (``\\x9b``), bidi, zero-width and the other characters :func:`is_unsafe_char`
+    refuses. Text already safe is unchanged: JSON from :func:`json_text` (which writes them as
+    ``\\u009b``, so the copy parses back to the same value), and a URL the consent screen checked
+    (it refuses every such character), so that URL is copied exactly as shown.
+    """
+    return visible(text, limit=None, keep_newlines=True)
+
+
 # --- a command line to copy ----------------------------------------------------------------------
 
 

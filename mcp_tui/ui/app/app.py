@@ -66,7 +66,7 @@ from mcp_tui.ui.render import elicitation_finished_entry, elicitation_shown_entr
 from mcp_tui.ui.screens.session import SessionScreen
 from mcp_tui.ui.server_state import Connection, ConnectionFactory, ServerEntry
 from mcp_tui.ui.url_waits import UrlWait, UrlWaits, WaitState
-from mcp_tui.untrusted import one_line
+from mcp_tui.untrusted import clipboard_text, one_line
 
 if TYPE_CHECKING:  # annotations only: none of these loads before the first frame
     from mcp_tui.config.chat_settings import ChatSettings
@@ -147,6 +147,14 @@ class McpTuiApp(App[None]):
         if options.keymap:  # ``[keys]`` in the config, checked there (``config/keys.py``)
             self.set_keymap(options.keymap)
         self._update_sub_title()
+
+    # --- the clipboard -------------------------------------------------------------------------
+
+    def copy_to_clipboard(self, text: str) -> None:
+        """The one way to the clipboard (OSC 52): ours (the traffic tree's JSON, the detail
+        view, a URL) and Textual's own (a selection, an input's Ctrl+C) alike, every character
+        the terminal or a paste could act on escaped (``untrusted.clipboard_text``)."""
+        super().copy_to_clipboard(clipboard_text(text))
 
     # --- start-up ----------------------------------------------------------------------------
 

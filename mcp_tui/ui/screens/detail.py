@@ -29,7 +29,8 @@ class DetailScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="detail.close"),
-        Binding("ctrl+y", "copy_all", "Copy all", id="detail.copy_all"),
+        # priority: the focused (read-only) TextArea takes Ctrl+Y as its redo otherwise
+        Binding("ctrl+y", "copy_all", "Copy all", priority=True, id="detail.copy_all"),
     ]
 
     def __init__(self, title: str, text: str) -> None:

@@ -26,6 +26,7 @@ from mcp_tui.ui.render import pretty_json
 from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 from mcp_tui.ui.widgets.text.inert import InertInput
+from mcp_tui.untrusted import json_text
 
 #: Nodes made at most (a huge message stays quick to open; the copy has all of it).
 MAX_NODES = 5000
@@ -105,7 +106,11 @@ class MessageTreeScreen(ModalScreen[None]):
         self.dismiss(None)
 
     def action_copy(self) -> None:
-        self.app.copy_to_clipboard(pretty_json(self.message))
+        try:  # JSON with each unsafe character as its \uXXXX escape: it parses back the same
+            text = json_text(self.message, indent=2)
+        except (TypeError, ValueError, RecursionError):
+            text = pretty_json(self.message)  # not JSON-able: the clipboard escapes it anyway
+        self.app.copy_to_clipboard(text)
         self.query_one("#message-status", Static).update("copied the message as JSON")
 
     def action_expand_all(self) -> None:
