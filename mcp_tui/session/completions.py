@@ -15,15 +15,15 @@ The UI debounces the keystrokes and cancels a request a newer keystroke made sta
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Literal
 
 import mcp_types as types
-from mcp import Client
 from msgspec import Struct
 
 from mcp_tui.session.convert import describe_exception
 from mcp_tui.session.events import ServerInfo
+from mcp_tui.session.link import ConnectionLink
 
 log = logging.getLogger(__name__)
 
@@ -49,19 +49,16 @@ def offers_completions(info: ServerInfo | None) -> bool:
 
 
 class ConnectionCompletions:
-    """``completion/complete`` of one connection: ``client`` and ``info`` read the connection's
-    SDK client (``None`` unless ready) and its handshake now."""
+    """``completion/complete`` of one connection: its ``link`` has the SDK client (``None``
+    unless ready) and the handshake."""
 
-    def __init__(
-        self, *, client: Callable[[], Client | None], info: Callable[[], ServerInfo | None]
-    ) -> None:
-        self._client = client
-        self._info = info
+    def __init__(self, link: ConnectionLink) -> None:
+        self._link = link
 
     @property
     def offered(self) -> bool:
         """The server advertised ``completions`` at the handshake."""
-        return offers_completions(self._info())
+        return offers_completions(self._link.info)
 
     async def complete(
         self,
@@ -73,7 +70,7 @@ class ConnectionCompletions:
     ) -> Completion:
         """The server's completions of ``argument`` = ``value`` for prompt or template ``name``
         (a template is named by its URI template)."""
-        client = self._client()
+        client = self._link.client
         if client is None:
             return Completion(error="not connected")
         if not self.offered:

@@ -4,7 +4,8 @@
 connects, lists the catalog and stays connected until :meth:`~ServerConnection.close` or until the
 server goes away; it enters and exits the SDK ``Client`` in its own task (the SDK requires it)
 and never raises: failures become ``FAILED`` with one readable sentence. What other tasks ask of
-it are parts it owns, each reading the live SDK client and the handshake through getters:
+it are parts it owns, which share one handle onto it (``link.py``'s ``ConnectionLink``: the live
+SDK client, the handshake, the stderr capture, whether the stream closed):
 ``requests`` (tools/call, prompts/get, resources/read, run concurrently and never raising:
 ``requests.py``), ``features`` (roots, ping, log level, subscriptions: ``features.py``),
 ``completions`` (``completions.py``) and ``tasks`` (2025-11-25 tool calls as tasks: ``tasks.py``).
@@ -66,6 +67,7 @@ from mcp_tui.session.events import (
 from mcp_tui.session.features import ConnectionFeatures
 from mcp_tui.session.head_start import HeadStart
 from mcp_tui.session.http_status import HttpStatusLog
+from mcp_tui.session.link import ConnectionLink, ConnectionOptions
 from mcp_tui.session.oauth.authorization import AuthorizationHandler
 from mcp_tui.session.oauth.provider import build_auth
 from mcp_tui.session.recording import ConnectionTap
@@ -116,20 +118,23 @@ class ServerConnection:
         head_start: HeadStart | None = None,
     ) -> None:
         sink = guarded(sink)
-        # The 2026-07-28 connection of tools written only for that era: the same options.
-        again: dict[str, Any] = dict(handler=handler, traffic_log=traffic_log,
-            stderr_log=stderr_log, client_name=client_name, rate_limit=rate_limit,
-            log_level=log_level, connect_timeout=connect_timeout, authorization=authorization,
-            max_message_bytes=max_message_bytes)  # fmt: skip
-        twin = replace(spec, mode=MODERN_ERA)
-        self._modern_retry = ModernRetry(
-            spec.name, sink, lambda to: ServerConnection(twin, sink=to, **again)
+        #: How it was made: its 2026-07-28 twin (``era_retry.py``) is made the same way.
+        self.options = ConnectionOptions(
+            handler=handler,
+            traffic_log=traffic_log,
+            stderr_log=stderr_log,
+            client_name=client_name,
+            rate_limit=rate_limit,
+            log_level=log_level,
+            connect_timeout=connect_timeout,
+            max_message_bytes=max_message_bytes,
+            authorization=authorization,
         )
+        #: The one handle the parts share: the live client, the handshake, the stderr capture.
+        self.link = link = ConnectionLink(spec, sink)
+        self._modern_retry = ModernRetry(spec.name, sink, self._twin)
         self.spec = spec
         self.name = spec.name
-        self.state = ConnectionState.CONNECTING
-        self.detail: str | None = None
-        self.info: ServerInfo | None = None
         #: Why the server refused ``server/discover`` on a connection pinned to 2026-07-28
         #: (``mcp-tui check`` reports that era as refused), else ``None``.
         self.discover_refusal: str | None = None
@@ -139,15 +144,7 @@ class ServerConnection:
         #: The JSON-RPC error the server refused ``server/discover`` with, if it did.
         self.discover_error: int | None = None
         self._sink = sink
-        self._traffic_log = traffic_log
-        self._stderr_log = stderr_log
-        self._client_name = client_name
-        self._connect_timeout = connect_timeout
-        self._max_message_bytes = max_message_bytes
-        #: Who signs in when an HTTP server wants OAuth (the TUI); ``None``: stored tokens only.
-        self._authorization = authorization
         self._signing_in = False
-        self._client: Client | None = None
         self._calls = CallTracker()
         self._bridge = ElicitationBridge(
             self.name,
@@ -156,8 +153,8 @@ class ServerConnection:
             gate=ElicitationGate(max_requests=rate_limit[0], window=rate_limit[1]),
             calls=self._calls,
             policy=spec.elicitation,
-            protocol_version=lambda: self.info.protocol_version if self.info else None,
-            handshake_done=lambda: self.info is not None,
+            protocol_version=link.protocol_version,
+            handshake_done=link.handshake_done,
         )
         #: ``sampling/createMessage`` goes to the same handler when it can answer it (the TUI,
         #: ``call``); only then is the ``sampling`` capability advertised.
@@ -170,52 +167,32 @@ class ServerConnection:
             sink,
             traffic_log,
             on_ended=self._stream_ended,
-            protocol_version=lambda: self.info.protocol_version if self.info else None,
-            max_message_bytes=self._max_message_bytes,
+            protocol_version=link.protocol_version,
+            max_message_bytes=max_message_bytes,
         )
-        self._stderr: StderrCapture | None = None
         #: The server process started before ``import mcp`` (stdio, first connection only).
         self._head_start = head_start
         self._http_status = HttpStatusLog()
         self._started = False
         self._close_requested = False
-        self._server_ended = False
         self._task_by_call: dict[int, str] = {}
         #: Tasks on 2026-07-28 (declared on every request there; ``tasks_modern.py``).
         self._modern_tasks = ModernTasks(self.name, sink, self._task_by_call, self._bridge)
-        self.tasks = ConnectionTasks(
-            self.name,
-            sink,
-            client=lambda: self._client,
-            info=lambda: self.info,
-            task_by_call=self._task_by_call,
-        )
+        self.tasks = ConnectionTasks(link, self._task_by_call)
         self.features = ConnectionFeatures(
-            self.name,
-            sink,
+            link,
             self._catalog,
-            client=lambda: self._client,
-            info=lambda: self.info,
-            not_ready=self._not_ready_reason,
             roots=spec_roots(spec),
             kept_directories=kept_directories(spec),
             log_level=log_level,
         )
         #: ``completion/complete`` for prompt arguments and template variables.
-        self.completions = ConnectionCompletions(
-            client=lambda: self._client, info=lambda: self.info
-        )
+        self.completions = ConnectionCompletions(link)
         #: How the server ended (exit status, stderr since the last request), for both below.
-        self.ended = ServerEnd(
-            stderr=lambda: self._stderr, stream_closed=lambda: self._server_ended
-        )
+        self.ended = ServerEnd(link)
         #: ``tools/call``, ``prompts/get``, ``resources/read``, run by other tasks.
         self.requests = ConnectionRequests(
-            spec,
-            sink,
-            client=lambda: self._client,
-            info=lambda: self.info,
-            not_ready=self._not_ready_reason,
+            link,
             catalog=self._catalog,
             calls=self._calls,
             tasks=self.tasks,
@@ -229,9 +206,29 @@ class ServerConnection:
 
     # ---- state ------------------------------------------------------------------------------
 
+    def _twin(self, sink: EventSink) -> ServerConnection:
+        """The 2026-07-28 connection of tools written only for that era: the same options."""
+        twin = replace(self.spec, mode=MODERN_ERA)
+        return ServerConnection(twin, sink=sink, **self.options.arguments())
+
+    # ---- what the parts read (``link.py``) ----------------------------------------------------
+
+    @property
+    def state(self) -> ConnectionState:
+        return self.link.state
+
+    @property
+    def detail(self) -> str | None:
+        return self.link.detail
+
+    @property
+    def info(self) -> ServerInfo | None:
+        """What the handshake said (``None`` until it is done)."""
+        return self.link.info
+
     def _set_state(self, state: ConnectionState, detail: str | None = None) -> None:
-        self.state = state
-        self.detail = detail
+        self.link.state = state
+        self.link.detail = detail
         self._sink(ServerStateChanged(self.name, state, detail, self.info))
         if state is not ConnectionState.CONNECTING:
             self._event("settled").set()
@@ -249,10 +246,6 @@ class ServerConnection:
             with anyio.move_on_after(timeout):
                 await self._event("settled").wait()
         return self.state is ConnectionState.READY
-
-    def _not_ready_reason(self) -> str:
-        why = f": {self.detail}" if self.detail else ""
-        return f"{self.name} is not connected ({self.state.value}){why}"
 
     @property
     def tools(self) -> tuple[ToolInfo, ...]:
@@ -291,7 +284,7 @@ class ServerConnection:
     @property
     def stderr_tail(self) -> tuple[str, ...]:
         """The server's last stderr lines (stdio only)."""
-        return tuple(self._stderr.tail) if self._stderr else ()
+        return tuple(self.link.stderr.tail) if self.link.stderr else ()
 
     # ---- the connection task ----------------------------------------------------------------
 
@@ -312,8 +305,9 @@ class ServerConnection:
             with anyio.CancelScope() as self._run_scope:
                 await self._connect_and_serve()
             if self._run_scope.cancelled_caught and not self._close_requested:
+                wait = self.options.connect_timeout
                 failure = (
-                    f"The server did not answer the handshake within {self._connect_timeout:g} s "
+                    f"The server did not answer the handshake within {wait:g} s "
                     "(connect_timeout in the config's [app] table, or --connect-timeout)."
                     + (f" Last stderr: {self._tail()}" if self._tail() else "")
                 )
@@ -329,9 +323,9 @@ class ServerConnection:
                 )
         finally:
             await self._discard_head_start()
-            self._client = None
+            self.link.client = None
             self.requests.cancel_all()
-            if failure is None and self._server_ended and not self._close_requested:
+            if failure is None and self.link.stream_closed and not self._close_requested:
                 if self._tap.fatal:
                     failure = self._tap.fatal[0].upper() + self._tap.fatal[1:] + "."
                 else:
@@ -362,13 +356,13 @@ class ServerConnection:
             head, self._head_start = self._head_start, None
             process = None
             if head is not None:
-                process, self._stderr = head.adopt(self._sink)
-                errlog = self._stderr.write_end
-                background.start_soon(self._drain_stderr, self._stderr)
+                process, self.link.stderr = head.adopt(self._sink)
+                errlog = self.link.stderr.write_end
+                background.start_soon(self._drain_stderr, self.link.stderr)
             elif isinstance(self.spec.target, StdioTarget):
-                self._stderr = StderrCapture(self.name, self._sink, self._stderr_log)
-                errlog = self._stderr.open()
-                background.start_soon(self._drain_stderr, self._stderr)
+                self.link.stderr = StderrCapture(self.name, self._sink, self.options.stderr_log)
+                errlog = self.link.stderr.open()
+                background.start_soon(self._drain_stderr, self.link.stderr)
             else:
                 errlog = None
             background.start_soon(self._handshake_watchdog)
@@ -378,10 +372,10 @@ class ServerConnection:
                         open_transport(
                             self.spec,
                             errlog,
-                            max_message_bytes=self._max_message_bytes,
+                            max_message_bytes=self.options.max_message_bytes,
                             auth=build_auth(
                                 self.spec,
-                                self._authorization,
+                                self.options.authorization,
                                 notify=self._notice,
                                 on_person=self._person_signing_in,
                             ),
@@ -393,8 +387,10 @@ class ServerConnection:
                         )
                     ),
                     self.spec.mode,
-                    handshake_time=self._connect_timeout,
-                    client_info=types.Implementation(name=self._client_name, version=__version__),
+                    handshake_time=self.options.connect_timeout,
+                    client_info=types.Implementation(
+                        name=self.options.client_name, version=__version__
+                    ),
                     elicitation_callback=(
                         self._bridge if self.spec.advertise_elicitation else None
                     ),
@@ -417,20 +413,20 @@ class ServerConnection:
                 async with client:
                     await self._serve(client)
             finally:
-                if self._stderr is not None:
-                    self._stderr.close_write_end()
+                if self.link.stderr is not None:
+                    self.link.stderr.close_write_end()
                     with anyio.move_on_after(1.0):  # the child is gone: EOF comes at once
                         await self._event("stderr_done").wait()
                 background.cancel_scope.cancel()
 
     async def _serve(self, client: Client) -> None:
-        self.info = convert.server_info(
+        self.link.info = info = convert.server_info(
             client.server_info,
             client.server_capabilities,
             client.instructions,
             client.protocol_version,
         )
-        self._client = client
+        self.link.client = client
         self._set_state(ConnectionState.READY)
         refusal = getattr(client, "discover_refusal", None)
         self.discover_refusal = refusal
@@ -442,12 +438,12 @@ class ServerConnection:
             self._catalog.attach(client, tasks)
             self._modern_retry.attach(tasks)
             tasks.start_soon(self._catalog.refresh_all)
-            if self.info.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            if info.protocol_version in MODERN_PROTOCOL_VERSIONS:
                 tasks.start_soon(self._catalog.listen)
-            elif self.info.capabilities.get("logging") is not None:
+            elif info.capabilities.get("logging") is not None:
                 tasks.start_soon(self.features.ask_for_logs, client)
             await self._event("stop").wait()
-            self._client = None
+            self.link.client = None
             self.requests.cancel_all()
             await self._modern_retry.close()
             tasks.cancel_scope.cancel()
@@ -455,13 +451,13 @@ class ServerConnection:
     @asynccontextmanager
     async def _transport(self, inner: Any) -> AsyncIterator[TransportStreams]:
         async with tapped(inner, self._tap) as streams:
-            if self._stderr is not None:  # the child has its own copy of the pipe now
-                self._stderr.close_write_end()
+            if self.link.stderr is not None:  # the child has its own copy of the pipe now
+                self.link.stderr.close_write_end()
             yield streams
 
     def _stream_ended(self) -> None:
         """The server closed the stream (or we did, while closing)."""
-        self._server_ended = True
+        self.link.stream_closed = True
         if not self._close_requested:
             self._event("stop").set()
 
@@ -477,11 +473,11 @@ class ServerConnection:
     async def _handshake_watchdog(self) -> None:
         # A person signing in (OAuth) may take minutes: that time does not count, and the
         # handshake gets the full timeout again once they are done.
-        deadline = anyio.current_time() + self._connect_timeout
+        deadline = anyio.current_time() + self.options.connect_timeout
         while self._signing_in or anyio.current_time() < deadline:
             await anyio.sleep(min(1.0, max(0.0, deadline - anyio.current_time())) or 1.0)
             if self._signing_in:
-                deadline = anyio.current_time() + self._connect_timeout
+                deadline = anyio.current_time() + self.options.connect_timeout
         if self.state is ConnectionState.CONNECTING and self._run_scope is not None:
             self._run_scope.cancel()
 

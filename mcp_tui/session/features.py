@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import cast
 
 import anyio
@@ -45,7 +45,8 @@ from mcp_types.version import LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
 from mcp_tui.config.roots import Root
 from mcp_tui.session import convert
 from mcp_tui.session.catalog import Catalog
-from mcp_tui.session.events import LOG_LEVELS, EventSink, LogReceived, Notice, RoundTrip, ServerInfo
+from mcp_tui.session.events import LOG_LEVELS, LogReceived, Notice, RoundTrip
+from mcp_tui.session.link import ConnectionLink
 
 log = logging.getLogger(__name__)
 
@@ -64,23 +65,17 @@ class ConnectionFeatures:
 
     def __init__(
         self,
-        name: str,
-        sink: EventSink,
+        link: ConnectionLink,
         catalog: Catalog,
         *,
-        client: Callable[[], Client | None],
-        info: Callable[[], ServerInfo | None],
-        not_ready: Callable[[], str],
         roots: tuple[Root, ...],
         kept_directories: tuple[str, ...],
         log_level: str,
     ) -> None:
-        self.name = name
-        self._sink = sink
+        self.name = link.name
+        self._sink = link.sink
         self._catalog = catalog
-        self._client = client
-        self._info = info
-        self._not_ready = not_ready
+        self._link = link
         #: The roots offered now (``roots.initial_roots`` at first; the roots dialog changes them).
         self._roots = roots
         #: The directories on the server's command line it keeps because none were chosen
@@ -97,7 +92,7 @@ class ConnectionFeatures:
 
     @property
     def _modern(self) -> bool:
-        info = self._info()
+        info = self._link.info
         return (info.protocol_version if info else None) in MODERN_PROTOCOL_VERSIONS
 
     # ---- roots ------------------------------------------------------------------------------
@@ -144,7 +139,7 @@ class ConnectionFeatures:
         self._roots = tuple(unique)
         self._kept_directories = ()
         shown = ", ".join(root.path for root in unique) or "none"
-        client = self._client()
+        client = self._link.client
         if client is None:
             self._sink(Notice(self.name, f"roots are now: {shown}"))
             return
@@ -172,15 +167,15 @@ class ConnectionFeatures:
     async def ping(self) -> RoundTrip:
         """Time one round trip: ``ping`` on the 2025 eras; ``server/discover`` on 2026-07-28,
         which removed ``ping`` (a probe that changes nothing on either side)."""
-        client = self._client()
+        client = self._link.client
         if client is None:
-            return RoundTrip("ping", error=self._not_ready())
+            return RoundTrip("ping", error=self._link.not_ready_reason())
         method = "server/discover" if self._modern else "ping"
         started = time.perf_counter()
         try:
             with anyio.fail_after(30):
                 if self._modern:
-                    info = self._info()
+                    info = self._link.info
                     await client.session.send_discover(
                         info.protocol_version
                         if info and info.protocol_version
@@ -225,9 +220,9 @@ class ConnectionFeatures:
         """
         if level not in LOG_LEVELS:
             return f"{level!r} is not a log level (one of {', '.join(LOG_LEVELS)})"
-        client = self._client()
+        client = self._link.client
         if client is None:
-            return self._not_ready()
+            return self._link.not_ready_reason()
         if not self._modern:
             try:
                 await client.set_logging_level(cast(types.LoggingLevel, level))
@@ -243,7 +238,7 @@ class ConnectionFeatures:
     @property
     def can_subscribe(self) -> bool:
         """The server says ``resources.subscribe``."""
-        info = self._info()
+        info = self._link.info
         resources = info.capabilities.get("resources") if info else None
         return isinstance(resources, dict) and bool(resources.get("subscribe"))
 
@@ -253,9 +248,9 @@ class ConnectionFeatures:
 
     async def subscribe(self, uri: str, on: bool = True) -> str | None:
         """Subscribe to (``on``) or unsubscribe from ``uri``; ``None`` on success, else why not."""
-        client = self._client()
+        client = self._link.client
         if client is None:
-            return self._not_ready()
+            return self._link.not_ready_reason()
         if not self.can_subscribe:
             return "the server does not offer resource subscriptions (resources.subscribe)"
         verb = "subscribe" if on else "unsubscribe"

@@ -17,23 +17,22 @@ Importing this module imports ``mcp`` (like ``connection.py``, it is loaded in a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import anyio
-from mcp import Client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from msgspec.structs import replace
 
-from mcp_tui.config.servers import ServerSpec
 from mcp_tui.session import convert
 from mcp_tui.session.catalog import Catalog
 from mcp_tui.session.elicitation_bridge import CallTracker, url_requests_from_error
 from mcp_tui.session.era import needed_era
 from mcp_tui.session.era_retry import ModernRetry, retry_applies
-from mcp_tui.session.events import CallOutcome, EventSink, ProgressReceived, ServerInfo
+from mcp_tui.session.events import CallOutcome, ProgressReceived
 from mcp_tui.session.features import ConnectionFeatures
 from mcp_tui.session.http_status import HttpStatusLog, explain_status, sdk_http_error
+from mcp_tui.session.link import ConnectionLink
 from mcp_tui.session.scopes import CallScope
 from mcp_tui.session.server_exit import CONNECTION_CLOSED, INTERRUPTED, ServerEnd
 from mcp_tui.session.tasks import ConnectionTasks
@@ -51,12 +50,8 @@ class ConnectionRequests:
 
     def __init__(
         self,
-        spec: ServerSpec,
-        sink: EventSink,
+        link: ConnectionLink,
         *,
-        client: Callable[[], Client | None],
-        info: Callable[[], ServerInfo | None],
-        not_ready: Callable[[], str],
         catalog: Catalog,
         calls: CallTracker,
         tasks: ConnectionTasks,
@@ -65,12 +60,10 @@ class ConnectionRequests:
         http_status: HttpStatusLog,
         ended: ServerEnd,
     ) -> None:
-        self.spec = spec
-        self.name = spec.name
-        self._sink = sink
-        self._client = client
-        self._info = info
-        self._not_ready_reason = not_ready
+        self.spec = link.spec
+        self.name = link.name
+        self._sink = link.sink
+        self._link = link
         self._catalog = catalog
         self._calls = calls
         self.tasks = tasks
@@ -87,11 +80,11 @@ class ConnectionRequests:
         self._user_cancelled: dict[int, str | None] = {}
 
     def _protocol_version(self) -> str | None:
-        info = self._info()
+        info = self._link.info
         return info.protocol_version if info else None
 
     def _not_ready(self) -> CallOutcome:
-        return CallOutcome(error=self._not_ready_reason())
+        return CallOutcome(error=self._link.not_ready_reason())
 
     # ---- requests ---------------------------------------------------------------------------
 
@@ -131,7 +124,7 @@ class ConnectionRequests:
         as_task: bool | None,
     ) -> CallOutcome:
         """One ``tools/call`` (or task) on this connection; see :meth:`call_tool`."""
-        client = self._client()
+        client = self._link.client
         if client is None:
             return self._not_ready()
 
@@ -204,7 +197,7 @@ class ConnectionRequests:
         self, name: str, arguments: Mapping[str, str] | None = None
     ) -> CallOutcome:
         """Messages become items in order, each with ``role`` set."""
-        client = self._client()
+        client = self._link.client
         if client is None:
             return self._not_ready()
         mark = self._ended.mark_stderr()
@@ -219,7 +212,7 @@ class ConnectionRequests:
         return self._ended.explained(self._interrupted(), mark)
 
     async def read_resource(self, uri: str) -> CallOutcome:
-        client = self._client()
+        client = self._link.client
         if client is None:
             return self._not_ready()
         mark = self._ended.mark_stderr()

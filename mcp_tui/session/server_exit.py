@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
@@ -20,7 +20,7 @@ from msgspec.structs import replace
 from mcp_tui.session.events import CallOutcome
 
 if TYPE_CHECKING:
-    from mcp_tui.session.stderr import StderrCapture
+    from mcp_tui.session.link import ConnectionLink
 
 #: The SDK's code for a request whose connection closed under it. It is also the first code of
 #: JSON-RPC's server-error range, which any server may send for an error of its own.
@@ -86,14 +86,8 @@ class ServerEnd:
     (stdio only) and whether the server closed its side of the stream; the transport reports the
     process's end to :meth:`exited`."""
 
-    def __init__(
-        self,
-        *,
-        stderr: Callable[[], StderrCapture | None],
-        stream_closed: Callable[[], bool],
-    ) -> None:
-        self._stderr = stderr
-        self._stream_closed = stream_closed
+    def __init__(self, link: ConnectionLink) -> None:
+        self._link = link
         #: How the stdio server's process ended (``returncode``: negative for a signal), once known.
         self.exit_status: int | None = None
         #: ``StderrCapture.count`` when the last request started: what it wrote since is quoted.
@@ -105,7 +99,7 @@ class ServerEnd:
 
     def mark_stderr(self) -> int | None:
         """Note where the server's stderr stands as a request starts (stdio only)."""
-        capture = self._stderr()
+        capture = self._link.stderr
         if capture is None:
             return None
         self._stderr_mark = capture.count
@@ -113,7 +107,7 @@ class ServerEnd:
 
     def _stderr_since(self, mark: int | None) -> list[str]:
         """The stderr lines written since ``mark`` (``None``: the last lines)."""
-        capture = self._stderr()
+        capture = self._link.stderr
         if capture is None:
             return []
         return capture.since(mark) if mark is not None else list(capture.tail)
@@ -143,7 +137,7 @@ class ServerEnd:
         # SDK's own words, or the server's end, mean the connection went.
         lost = outcome.error_code == CONNECTION_CLOSED and (
             self.exit_status is not None
-            or self._stream_closed()
+            or self._link.stream_closed
             or (outcome.error or "").casefold().endswith(": connection closed")
         )
         if not lost:

@@ -35,7 +35,8 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from msgspec import Struct
 
 from mcp_tui.session.convert import describe_exception
-from mcp_tui.session.events import EventSink, Notice, ServerInfo, ToolInfo
+from mcp_tui.session.events import Notice, ServerInfo, ToolInfo
+from mcp_tui.session.link import ConnectionLink
 from mcp_tui.session.sdk_workarounds import send_task_call
 from mcp_tui.untrusted import one_line
 
@@ -106,23 +107,14 @@ def server_lists_tasks(info: ServerInfo | None) -> bool:
 
 class ConnectionTasks:
     """Task-augmented tool calls of one connection, a part ``ServerConnection`` owns
-    (``connection.tasks``): ``client`` and ``info`` read the connection's SDK client (``None``
-    unless ready) and its handshake now; ``task_by_call`` is shared with the connection, whose
-    cancel reads it, and with the 2026-07-28 follower (``tasks_modern.py``)."""
+    (``connection.tasks``): the connection's ``link`` has its SDK client (``None`` unless ready)
+    and its handshake; ``task_by_call`` is shared with the connection, whose cancel reads it, and
+    with the 2026-07-28 follower (``tasks_modern.py``)."""
 
-    def __init__(
-        self,
-        name: str,
-        sink: EventSink,
-        *,
-        client: Callable[[], Client | None],
-        info: Callable[[], ServerInfo | None],
-        task_by_call: dict[int, str],
-    ) -> None:
-        self.name = name
-        self._sink = sink
-        self._client = client
-        self._info = info
+    def __init__(self, link: ConnectionLink, task_by_call: dict[int, str]) -> None:
+        self.name = link.name
+        self._sink = link.sink
+        self._link = link
         #: The task id of each call running as a task, by the UI's call id.
         self._task_by_call = task_by_call
 
@@ -130,7 +122,7 @@ class ConnectionTasks:
         """Whether ``tool`` (of the listed ``tools``) is called as a task: required by the tool,
         or chosen for an optional one (``as_task``), and only where the server runs tool calls as
         tasks."""
-        if not server_runs_tool_tasks(self._info()):
+        if not server_runs_tool_tasks(self._link.info):
             return False
         support = next((t.task_support for t in tools if t.name == tool), None)
         if support == "required":
@@ -214,7 +206,7 @@ class ConnectionTasks:
 
     async def list_tasks(self) -> tuple[TaskSummary, ...] | str:
         """Every task the server reports (``tasks/list``, page by page), or why not."""
-        client = self._client()
+        client = self._link.client
         if client is None:
             return "not connected"
         found: list[TaskSummary] = []

@@ -75,7 +75,7 @@ async def test_an_answer_given_after_the_server_exited_is_shown_with_its_json(
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn.run)
             await handler.arrived.wait()
-            while not conn._server_ended:
+            while not conn.link.stream_closed:
                 await anyio.sleep(0.02)
             exited.set()
             notice = (await rec.wait_for(Notice, lambda n: "NOT delivered" in n.text)).text
