@@ -13,11 +13,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mcp_tui.check.findings import Finding, Listing, finding, rule
+from mcp_tui.check.findings import Finding, Listing, finding, form_example, rule
 from mcp_tui.untrusted import one_line
 
 
-@rule("E108", "warning", "a form carrying _meta.ui.resourceUri the client never negotiated")
+@rule(
+    "E108",
+    "warning",
+    "a form carrying _meta.ui.resourceUri the client never negotiated",
+    why=(
+        "A form may offer an MCP App to render it only to a client that advertised "
+        "app-rendered elicitation (SEP-3118); every other client shows its own form from "
+        "requestedSchema and never the app, so that schema must be complete."
+    ),
+    bad={
+        "elicitations": [
+            {
+                **form_example({"name": {"type": "string"}}),
+                "_meta": {"ui": {"resourceUri": "ui://shop/form"}},
+            }
+        ]
+    },
+    good={"elicitations": [form_example({"name": {"type": "string"}})]},
+)
 def app_rendered(listing: Listing) -> Iterator[Finding]:
     for params in listing.elicitations:
         meta = params.get("_meta")

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from mcp_tui.check.findings import Finding, Listing, finding, pointer, rule
+from mcp_tui.check.findings import Finding, Listing, finding, pointer, rule, tool_example
 from mcp_tui.untrusted import one_line
 
 _URI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s<>\"{}|\\^`]*")
@@ -62,7 +62,26 @@ def _literal_problem(text: str) -> str | None:
     return f"the character {bad.group()!r} outside an expression" if bad else None
 
 
-@rule("P101", "warning", "prompt argument without a description")
+@rule(
+    "P101",
+    "warning",
+    "prompt argument without a description",
+    why=(
+        "A prompt's arguments become a form for the person who uses it: without a description "
+        "they see only the argument's name."
+    ),
+    bad={"prompts": [{"name": "summarize", "arguments": [{"name": "style", "required": True}]}]},
+    good={
+        "prompts": [
+            {
+                "name": "summarize",
+                "arguments": [
+                    {"name": "style", "description": "short or detailed", "required": True}
+                ],
+            }
+        ]
+    },
+)
 def prompt_arguments(listing: Listing) -> Iterator[Finding]:
     for prompt in listing.prompts or ():
         arguments = prompt.get("arguments")
@@ -81,7 +100,33 @@ def prompt_arguments(listing: Listing) -> Iterator[Finding]:
                 )
 
 
-@rule("P102", "info", "prompt argument whose required flag is not set")
+@rule(
+    "P102",
+    "info",
+    "prompt argument whose required flag is not set",
+    why=(
+        "Without 'required', clients treat an argument as optional and may send nothing for "
+        "it; a prompt that needs it then fails or reads empty text."
+    ),
+    bad={
+        "prompts": [
+            {
+                "name": "summarize",
+                "arguments": [{"name": "style", "description": "short or detailed"}],
+            }
+        ]
+    },
+    good={
+        "prompts": [
+            {
+                "name": "summarize",
+                "arguments": [
+                    {"name": "style", "description": "short or detailed", "required": False}
+                ],
+            }
+        ]
+    },
+)
 def prompt_required(listing: Listing) -> Iterator[Finding]:
     for prompt in listing.prompts or ():
         arguments = prompt.get("arguments")
@@ -98,7 +143,17 @@ def prompt_required(listing: Listing) -> Iterator[Finding]:
                 )
 
 
-@rule("P103", "error", "two prompts, or two arguments of a prompt, with the same name")
+@rule(
+    "P103",
+    "error",
+    "two prompts, or two arguments of a prompt, with the same name",
+    why=(
+        "Prompts are got by name and arguments are sent by name: with two of one name a "
+        "client reaches only one of them."
+    ),
+    bad={"prompts": [{"name": "summarize"}, {"name": "summarize"}]},
+    good={"prompts": [{"name": "summarize"}, {"name": "translate"}]},
+)
 def prompt_duplicates(listing: Listing) -> Iterator[Finding]:
     names = Counter(p.get("name") for p in listing.prompts or ())
     for name, count in sorted(names.items(), key=lambda kv: str(kv[0])):
@@ -130,7 +185,18 @@ def prompt_duplicates(listing: Listing) -> Iterator[Finding]:
                 )
 
 
-@rule("R101", "error", "resource URI that is not an absolute URI")
+@rule(
+    "R101",
+    "error",
+    "resource URI that is not an absolute URI",
+    why=(
+        "A resource is read back, and its update notifications matched, by its URI: one that "
+        "is not an absolute URI (a scheme, no spaces) cannot be read by a client that parses "
+        "it."
+    ),
+    bad={"resources": [{"uri": "notes/a b.txt", "name": "a"}]},
+    good={"resources": [{"uri": "file:///notes/a%20b.txt", "name": "a"}]},
+)
 def resource_uris(listing: Listing) -> Iterator[Finding]:
     for resource in listing.resources or ():
         uri = resource.get("uri")
@@ -146,7 +212,18 @@ def resource_uris(listing: Listing) -> Iterator[Finding]:
             )
 
 
-@rule("R102", "error", "resource template that is not an RFC 6570 URI template")
+@rule(
+    "R102",
+    "error",
+    "resource template that is not an RFC 6570 URI template",
+    why=(
+        "A client expands a resource template with RFC 6570 to read the resource: a template "
+        "that is not one (an unclosed brace, no scheme) cannot be expanded, so its resources "
+        "cannot be read."
+    ),
+    bad={"templates": [{"uriTemplate": "users://{id", "name": "user"}]},
+    good={"templates": [{"uriTemplate": "users://{id}/posts{?page,limit}", "name": "user"}]},
+)
 def templates(listing: Listing) -> Iterator[Finding]:
     for template in listing.templates or ():
         raw = template.get("uriTemplate")
@@ -172,7 +249,19 @@ def templates(listing: Listing) -> Iterator[Finding]:
             )
 
 
-@rule("R103", "warning", "mimeType that is not type/subtype")
+@rule(
+    "R103",
+    "warning",
+    "mimeType that is not type/subtype",
+    why=(
+        "Clients decide from mimeType how to show a resource (text or binary, which viewer): "
+        "a value that is not a media type leaves them guessing."
+    ),
+    bad={"resources": [{"uri": "file:///a", "name": "a", "mimeType": "text"}]},
+    good={
+        "resources": [{"uri": "file:///a", "name": "a", "mimeType": "text/plain; charset=utf-8"}]
+    },
+)
 def mime_types(listing: Listing) -> Iterator[Finding]:
     for kind, items, key in (
         ("resource", listing.resources, "uri"),
@@ -192,7 +281,18 @@ def mime_types(listing: Listing) -> Iterator[Finding]:
                 )
 
 
-@rule("C101", "warning", "listed something the server did not declare, or the reverse")
+@rule(
+    "C101",
+    "warning",
+    "listed something the server did not declare, or the reverse",
+    why=(
+        "Clients follow the capabilities: a kind the server lists without declaring it is "
+        "never asked for (and shown as empty), and one it declares but cannot list is an "
+        "error on every connection."
+    ),
+    bad={"capabilities": {}, "tools": [tool_example()]},
+    good={"capabilities": {"tools": {}}, "tools": [tool_example()]},
+)
 def capabilities(listing: Listing) -> Iterator[Finding]:
     declared = listing.capabilities
     for kind, items in (
@@ -230,7 +330,20 @@ _LIST_CHANGED = {
 }
 
 
-@rule("C102", "warning", "a list_changed notification the capabilities did not announce")
+@rule(
+    "C102",
+    "warning",
+    "a list_changed notification the capabilities did not announce",
+    why=(
+        "A client that follows the capabilities ignores a list_changed notification that was "
+        "not announced, and keeps showing the old list."
+    ),
+    bad={"capabilities": {"tools": {}}, "notifications": ["notifications/tools/list_changed"]},
+    good={
+        "capabilities": {"tools": {"listChanged": True}},
+        "notifications": ["notifications/tools/list_changed"],
+    },
+)
 def undeclared_list_changed(listing: Listing) -> Iterator[Finding]:
     for method in dict.fromkeys(listing.notifications):
         kind = _LIST_CHANGED.get(method)

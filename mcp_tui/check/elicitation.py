@@ -22,11 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from mcp_tui.check.findings import Finding, Listing, finding, pointer, rule
+from mcp_tui.check.findings import Finding, Listing, finding, form_example, pointer, rule
 from mcp_tui.errors import SchemaError
 from mcp_tui.untrusted import one_line
 
-FORMATS = ("email", "uri", "date", "date-time")
 _COMMON = {"type", "title", "description"}
 _BY_SHAPE_2025_06 = {
     "string": _COMMON | {"minLength", "maxLength", "format"},
@@ -98,7 +97,7 @@ def _titled(options: object) -> bool:
     )
 
 
-def _requests(listing: Listing) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+def form_requests(listing: Listing) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
     """Each form request seen: (where, its requestedSchema, its params)."""
     for params in listing.elicitations:
         if params.get("mode", "form") != "form":
@@ -121,10 +120,21 @@ def _renders(schema: dict[str, Any]) -> str | None:
     return None
 
 
-@rule("E101", "warning", "requestedSchema keyword outside the spec's subset for the era")
+@rule(
+    "E101",
+    "warning",
+    "requestedSchema keyword outside the spec's subset for the era",
+    why=(
+        "An elicitation's requestedSchema is a restricted subset of JSON Schema, which "
+        "differs by era. A keyword outside it is ignored by strict clients: not shown, not "
+        "enforced, so the answer may not be what the server checks for."
+    ),
+    bad={"elicitations": [form_example({"name": {"type": "string", "pattern": "^[a-z]+$"}})]},
+    good={"elicitations": [form_example({"name": {"type": "string", "maxLength": 20}})]},
+)
 def keywords(listing: Listing) -> Iterator[Finding]:
     by_shape, root_allowed = subset_for(listing.era)
-    for where, schema, _ in _requests(listing):
+    for where, schema, _ in form_requests(listing):
         renders = _renders(schema) is None
         for key in sorted(set(schema) - root_allowed):
             if key in ("title", "description", "additionalProperties"):
@@ -170,9 +180,27 @@ def _resolution_fix(key: str) -> str:
     return " and inline what the properties refer to" if key in ("$defs", "definitions") else ""
 
 
-@rule("E102", "error", "requestedSchema property of a shape outside the spec's subset")
+@rule(
+    "E102",
+    "error",
+    "requestedSchema property of a shape outside the spec's subset",
+    why=(
+        "Each field of a form must be one of the spec's shapes (string, number, boolean, "
+        "single or multi select). pydantic's optional fields (anyOf with null), $ref'd enums "
+        "and nested objects are none: clients built on the TypeScript SDK reject the whole "
+        "request, others show a text box or drop the field."
+    ),
+    bad={
+        "elicitations": [
+            form_example(
+                {"nick": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}}
+            )
+        ]
+    },
+    good={"elicitations": [form_example({"nick": {"type": "string"}})]},
+)
 def shapes(listing: Listing) -> Iterator[Finding]:
-    for where, schema, _ in _requests(listing):
+    for where, schema, _ in form_requests(listing):
         properties = schema.get("properties")
         if not isinstance(properties, dict):
             yield finding(
@@ -261,111 +289,3 @@ def _shape_fix(prop: object, era: str) -> str:
     if "object" in text:
         return "flatten the object into top-level fields"
     return "use one of the spec's field shapes"
-
-
-@rule("E103", "warning", "enumNames not as long as enum")
-def enum_names(listing: Listing) -> Iterator[Finding]:
-    for where, schema, _ in _requests(listing):
-        for name, prop in _properties(schema):
-            values, names = prop.get("enum"), prop.get("enumNames")
-            if isinstance(values, list) and isinstance(names, list) and len(values) != len(names):
-                yield finding(
-                    "E103",
-                    listing,
-                    where,
-                    pointer("requestedSchema", "properties", name, "enumNames"),
-                    f"{len(names)} enumNames for {len(values)} enum values: clients pair them by "
-                    "position, so labels shift or the form is refused",
-                    "give one name per value, or use oneOf with const/title",
-                )
-
-
-@rule("E104", "error", "a default that does not fit its own field")
-def defaults(listing: Listing) -> Iterator[Finding]:
-    from jsonschema import Draft202012Validator
-    from referencing import Registry
-
-    for where, schema, _ in _requests(listing):
-        for name, prop in _properties(schema):
-            if "default" not in prop:
-                continue
-            try:
-                errors = list(
-                    Draft202012Validator(prop, registry=Registry()).iter_errors(prop["default"])
-                )
-            except Exception:
-                continue
-            if errors:
-                yield finding(
-                    "E104",
-                    listing,
-                    where,
-                    pointer("requestedSchema", "properties", name, "default"),
-                    f"the default of '{one_line(name, limit=60)}' does not fit the field: "
-                    f"{one_line(errors[0].message, limit=160)}; a client that pre-fills it sends "
-                    "an answer the server's own schema refuses",
-                    "make the default one of the values the field allows",
-                )
-
-
-@rule("E105", "warning", "a string format the spec does not list")
-def formats(listing: Listing) -> Iterator[Finding]:
-    for where, schema, _ in _requests(listing):
-        for name, prop in _properties(schema):
-            fmt = prop.get("format")
-            if fmt is not None and fmt not in FORMATS:
-                yield finding(
-                    "E105",
-                    listing,
-                    where,
-                    pointer("requestedSchema", "properties", name, "format"),
-                    f"format {one_line(repr(fmt), limit=60)} is not one of the spec's "
-                    f"({', '.join(FORMATS)}): clients treat the field as plain text",
-                    "use one of the listed formats, or describe the expected form in the "
-                    "description and check it on the server",
-                )
-
-
-@rule("E106", "error", "required names a field that is not in properties")
-def required_names(listing: Listing) -> Iterator[Finding]:
-    for where, schema, _ in _requests(listing):
-        properties = schema.get("properties")
-        required = schema.get("required")
-        if not isinstance(properties, dict) or not isinstance(required, list):
-            continue
-        for index, name in enumerate(required):
-            if name not in properties:
-                yield finding(
-                    "E106",
-                    listing,
-                    where,
-                    pointer("requestedSchema", "required", index),
-                    f"'{one_line(name, limit=60)}' is required but not a property: no answer can "
-                    "ever be valid",
-                    "remove it from 'required' or add the property",
-                )
-
-
-@rule("E107", "info", "legacy enumNames (deprecated since 2025-11-25)")
-def legacy_enum_names(listing: Listing) -> Iterator[Finding]:
-    if listing.era < "2025-11-25":
-        return
-    for where, schema, _ in _requests(listing):
-        for name, prop in _properties(schema):
-            if "enumNames" in prop:
-                yield finding(
-                    "E107",
-                    listing,
-                    where,
-                    pointer("requestedSchema", "properties", name, "enumNames"),
-                    "enumNames is deprecated: newer clients may show the raw values",
-                    'use "oneOf": [{"const": value, "title": label}, ...]',
-                )
-
-
-def _properties(schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    properties = schema.get("properties")
-    if isinstance(properties, dict):
-        for name, prop in properties.items():
-            if isinstance(prop, dict):
-                yield name, prop

@@ -11,6 +11,7 @@ era; this compares them. Which era a failure wanted is read by the session layer
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from mcp_tui.check.findings import Finding, Listing, finding, rule
 from mcp_tui.untrusted import one_line
@@ -32,7 +33,28 @@ ERA_FAILURES = {
 }
 
 
-@rule("X101", "error", "a call that passes on one era and fails on the other", across=True)
+def _call(ok: bool, error: str | None = None, needs_era: str | None = None) -> dict[str, Any]:
+    """A rule's example: the call ``sign_up`` as ``check --run`` records it on one era."""
+    return {"name": "sign_up", "ok": ok, "error": error, "needs_era": needs_era}
+
+
+@rule(
+    "X101",
+    "error",
+    "a call that passes on one era and fails on the other",
+    across=True,
+    why=(
+        "A server on the mcp 2.x SDK or FastMCP speaks both eras, and the client's first "
+        "request picks one. A tool that asks with ctx.elicit() can never work for a "
+        "2026-07-28 client; one that returns input_required unconditionally fails every "
+        "2025-era client."
+    ),
+    bad=[
+        {"calls": [_call(True)]},
+        {"era": "2026-07-28", "calls": [_call(False, "-32600: no back-channel", "2025-11-25")]},
+    ],
+    good=[{"calls": [_call(True)]}, {"era": "2026-07-28", "calls": [_call(True)]}],
+)
 def era_compatibility(listings: list[Listing]) -> Iterator[Finding]:
     by_server: dict[str, list[Listing]] = {}
     for listing in listings:
@@ -69,7 +91,19 @@ def era_compatibility(listings: list[Listing]) -> Iterator[Finding]:
                 )
 
 
-@rule("X103", "warning", "a call or case that fails on every era", across=True)
+@rule(
+    "X103",
+    "warning",
+    "a call or case that fails on every era",
+    across=True,
+    why=(
+        "A call or test case that fails on each era the server was checked on says nothing "
+        "about the era, but it was made for a reason: check --run should not be silent about "
+        "a case that cannot pass."
+    ),
+    bad=[{"calls": [_call(False, "boom")]}, {"era": "2026-07-28", "calls": [_call(False, "boom")]}],
+    good=[{"calls": [_call(False, "boom")]}, {"era": "2026-07-28", "calls": [_call(True)]}],
+)
 def fails_everywhere(listings: list[Listing]) -> Iterator[Finding]:
     """X101 compares an era where the call passes with one where it fails; a call that fails on
     each era the server was checked on says nothing of the era, but ``check --run`` made it and
@@ -111,7 +145,18 @@ _LOST = {
 }
 
 
-@rule("X102", "error", "a 2026-07-28 result without the cacheScope or ttlMs the era requires")
+@rule(
+    "X102",
+    "error",
+    "a 2026-07-28 result without the cacheScope or ttlMs the era requires",
+    why=(
+        "2026-07-28 requires cacheScope and ttlMs on every list, read and server/discover "
+        "result. A client that validates results (the MCP SDKs' do) rejects the whole result: "
+        "the server seems to offer nothing, and all you see is a protocol error."
+    ),
+    bad={"era": "2026-07-28", "incomplete": [{"method": "tools/list", "missing": ["cacheScope"]}]},
+    good={"era": "2026-07-28"},
+)
 def cache_hints(listing: Listing) -> Iterator[Finding]:
     for item in listing.incomplete:
         method = str(item.get("method"))

@@ -92,9 +92,17 @@ class Listing:
 CheckFunction = Callable[[Any], Iterator[Finding]]
 
 
+#: What a server sent, as the fields of one :class:`Listing` (``server`` defaults to ``srv``,
+#: ``era`` to 2025-11-25), or of several for a check that reads them all (``across``).
+Example = dict[str, Any] | list[dict[str, Any]]
+
+
 @dataclass(frozen=True)
 class Rule:
-    """A check: its id, the severity it reports at, a one-line title for the table, the code."""
+    """A check: its id, the severity it reports at, a one-line title for the table, the code,
+    and its documentation: why it matters, and what a server sends that it fires on (``bad``)
+    and the same fixed (``good``). The examples are what its tests run (``tests/check/``), so
+    the docs (``mcp-tui check --explain ID``, ``rule_docs.py``) cannot drift from the code."""
 
     id: str
     severity: Severity
@@ -102,23 +110,63 @@ class Rule:
     run: CheckFunction
     #: ``run`` takes ``list[Listing]`` (every server of the run) instead of one ``Listing``.
     across: bool = False
+    why: str = ""
+    bad: Example | None = None
+    good: Example | None = None
 
 
 RULES: dict[str, Rule] = {}
 
 
 def rule(
-    rule_id: str, severity: Severity, title: str, *, across: bool = False
+    rule_id: str,
+    severity: Severity,
+    title: str,
+    *,
+    across: bool = False,
+    why: str = "",
+    bad: Example | None = None,
+    good: Example | None = None,
 ) -> Callable[[CheckFunction], CheckFunction]:
-    """Register a check under ``rule_id``; the id may be registered once."""
+    """Register a check under ``rule_id`` with its documentation; the id may be registered
+    once."""
 
     def register(run: CheckFunction) -> CheckFunction:
         if rule_id in RULES:
             raise ValueError(f"check id {rule_id} is registered twice")
-        RULES[rule_id] = Rule(rule_id, severity, title, run, across)
+        RULES[rule_id] = Rule(rule_id, severity, title, run, across, why, bad, good)
         return run
 
     return register
+
+
+def tool_example(**fields: Any) -> dict[str, Any]:
+    """A tool as a server lists it, for a rule's example: ``search``, described, taking an
+    object, with ``fields`` over that."""
+    return {
+        "name": "search",
+        "description": "Finds things.",
+        "inputSchema": {"type": "object"},
+        **fields,
+    }
+
+
+def form_example(properties: dict[str, Any], **root: Any) -> dict[str, Any]:
+    """An ``elicitation/create``'s params for a rule's example, asked by the call ``book``."""
+    schema = {"type": "object", "properties": properties, **root}
+    return {"message": "Book a table", "requestedSchema": schema, "_mcp_tui_call": "book"}
+
+
+def example_listings(example: Example) -> list[Listing]:
+    """The listings an :data:`Example` stands for."""
+    return [
+        Listing(
+            server=str(fields.get("server", "srv")),
+            era=str(fields.get("era", "2025-11-25")),
+            **{k: v for k, v in fields.items() if k not in ("server", "era")},
+        )
+        for fields in (example if isinstance(example, list) else [example])
+    ]
 
 
 def finding(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from mcp_tui.check.findings import Finding, Listing, finding, rule
+from mcp_tui.check.findings import Finding, Listing, finding, form_example, rule, tool_example
 from mcp_tui.untrusted import one_line
 
 #: Words by which a tool's error or description says it needs a client with forms.
@@ -28,7 +28,41 @@ _FIX = (
 )
 
 
-@rule("E109", "warning", "a tool that asks, fails or hangs when the client has no elicitation")
+@rule(
+    "E109",
+    "warning",
+    "a tool that asks, fails or hangs when the client has no elicitation",
+    why=(
+        "Many clients have no forms (model APIs' connectors, unattended agents). The spec "
+        "forbids asking a client that did not advertise elicitation; a tool that asks anyway "
+        "fails or hangs there, and one that fails should say it needs a client with forms."
+    ),
+    bad={
+        "elicitation_advertised": False,
+        "tools": [tool_example(name="ask")],
+        "calls": [
+            {
+                "name": "ask",
+                "ok": False,
+                "outcome": "error",
+                "error": "-32600 (invalid request): Elicitation not supported",
+            }
+        ],
+        "elicitations": [{**form_example({"a": {"type": "string"}}), "_mcp_tui_call": "ask"}],
+    },
+    good={
+        "elicitation_advertised": False,
+        "tools": [tool_example(name="ask")],
+        "calls": [
+            {
+                "name": "ask",
+                "ok": False,
+                "outcome": "tool_error",
+                "error": "This tool needs a client with forms.",
+            }
+        ],
+    },
+)
 def needs_elicitation(listing: Listing) -> Iterator[Finding]:
     if listing.elicitation_advertised:
         return

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from mcp_tui.check.findings import Finding, Listing, finding, pointer, rule
+from mcp_tui.check.findings import Finding, Listing, finding, pointer, rule, tool_example
 from mcp_tui.check.schemas import schema_problems
 from mcp_tui.untrusted import one_line
 
@@ -35,7 +35,18 @@ def _tools(listing: Listing) -> Iterator[tuple[str, dict[str, Any]]]:
         yield (f"tool {one_line(name, limit=80)}" if isinstance(name, str) else "tool ?"), tool
 
 
-@rule("T101", "warning", "tool name outside the spec's characters or length")
+@rule(
+    "T101",
+    "warning",
+    "tool name outside the spec's characters or length",
+    why=(
+        "The spec allows tool names of 1 to 128 characters from A-Z, a-z, 0-9, '_', '-' and "
+        "'.'. A client that checks the name refuses the tool or renames it, so a model or a "
+        "saved configuration that calls it by name gets 'unknown tool'."
+    ),
+    bad={"tools": [tool_example(name="search things")]},
+    good={"tools": [tool_example(name="search_things")]},
+)
 def spec_name(listing: Listing) -> Iterator[Finding]:
     for where, tool in _tools(listing):
         name = tool.get("name")
@@ -51,7 +62,18 @@ def spec_name(listing: Listing) -> Iterator[Finding]:
             )
 
 
-@rule("T102", "warning", "tool name a model API would refuse (>64 characters, '.', ...)")
+@rule(
+    "T102",
+    "warning",
+    "tool name a model API would refuse (>64 characters, '.', ...)",
+    why=(
+        "Model APIs accept tool names of [a-zA-Z0-9_-]{1,64} only, and clients prefix names "
+        "with the server's ('mcp__server__search'). A name with '.' or one that is long must "
+        "be renamed or dropped by every chat client; some drop all of the server's tools."
+    ),
+    bad={"tools": [tool_example(name="search.things")]},
+    good={"tools": [tool_example(name="search_things")]},
+)
 def model_name(listing: Listing) -> Iterator[Finding]:
     for where, tool in _tools(listing):
         name = tool.get("name")
@@ -82,7 +104,17 @@ def model_name(listing: Listing) -> Iterator[Finding]:
             )
 
 
-@rule("T103", "error", "two tools with the same name")
+@rule(
+    "T103",
+    "error",
+    "two tools with the same name",
+    why=(
+        "Tools are called by name: with two of the same name a client can reach only one of "
+        "them, and which one depends on the client."
+    ),
+    bad={"tools": [tool_example(), tool_example()]},
+    good={"tools": [tool_example(), tool_example(name="fetch")]},
+)
 def duplicate_names(listing: Listing) -> Iterator[Finding]:
     names = Counter(t.get("name") for t in listing.tools or () if isinstance(t.get("name"), str))
     for name, count in sorted(names.items()):
@@ -97,7 +129,23 @@ def duplicate_names(listing: Listing) -> Iterator[Finding]:
             )
 
 
-@rule("T104", "error", "inputSchema missing, invalid for its dialect, or not an object schema")
+@rule(
+    "T104",
+    "error",
+    "inputSchema missing, invalid for its dialect, or not an object schema",
+    why=(
+        "A client validates the arguments it sends against inputSchema and builds its form "
+        "from it. A schema that is missing, invalid for its own dialect, or not an object "
+        "schema leaves the client unable to call the tool; strict clients drop it from the "
+        "list."
+    ),
+    bad={"tools": [tool_example(inputSchema={"type": "string"})]},
+    good={
+        "tools": [
+            tool_example(inputSchema={"type": "object", "properties": {"q": {"type": "string"}}})
+        ]
+    },
+)
 def input_schema(listing: Listing) -> Iterator[Finding]:
     for where, tool in _tools(listing):
         schema = tool.get("inputSchema")
@@ -105,7 +153,23 @@ def input_schema(listing: Listing) -> Iterator[Finding]:
             yield finding("T104", listing, where, "/inputSchema" + at, message, fix)
 
 
-@rule("T105", "error", "outputSchema invalid for its dialect or not an object schema")
+@rule(
+    "T105",
+    "error",
+    "outputSchema invalid for its dialect or not an object schema",
+    why=(
+        "A client validates structuredContent against outputSchema: an invalid schema makes "
+        "every result of the tool fail that check, and strict clients refuse the whole tool."
+    ),
+    bad={
+        "tools": [tool_example(outputSchema={"type": "object", "properties": {"n": {"type": 3}}})]
+    },
+    good={
+        "tools": [
+            tool_example(outputSchema={"type": "object", "properties": {"n": {"type": "integer"}}})
+        ]
+    },
+)
 def output_schema(listing: Listing) -> Iterator[Finding]:
     for where, tool in _tools(listing):
         if "outputSchema" not in tool:
@@ -114,7 +178,17 @@ def output_schema(listing: Listing) -> Iterator[Finding]:
             yield finding("T105", listing, where, "/outputSchema" + at, message, fix)
 
 
-@rule("T201", "warning", "tool without a description")
+@rule(
+    "T201",
+    "warning",
+    "tool without a description",
+    why=(
+        "A model chooses tools by their descriptions, and a person approving a call sees the "
+        "description beside the name. Without one the tool is guessed at, or never used."
+    ),
+    bad={"tools": [tool_example(description="")]},
+    good={"tools": [tool_example()]},
+)
 def description(listing: Listing) -> Iterator[Finding]:
     for where, tool in _tools(listing):
         text = tool.get("description")
@@ -130,7 +204,17 @@ def description(listing: Listing) -> Iterator[Finding]:
             )
 
 
-@rule("T202", "info", "tool without a title")
+@rule(
+    "T202",
+    "info",
+    "tool without a title",
+    why=(
+        "Clients show a tool's title to people (in menus, approvals and transcripts); without "
+        "one they show the raw name."
+    ),
+    bad={"tools": [tool_example()]},
+    good={"tools": [tool_example(title="Search")]},
+)
 def title(listing: Listing) -> Iterator[Finding]:
     for where, tool in _tools(listing):
         annotations = tool.get("annotations")
@@ -152,7 +236,30 @@ def title(listing: Listing) -> Iterator[Finding]:
             )
 
 
-@rule("T203", "info", "tool argument without a description")
+@rule(
+    "T203",
+    "info",
+    "tool argument without a description",
+    why=(
+        "A model fills in each argument from its name and description alone: an argument "
+        "without a description gets guesses (a unit, a format, a date in the wrong order)."
+    ),
+    bad={
+        "tools": [
+            tool_example(inputSchema={"type": "object", "properties": {"q": {"type": "string"}}})
+        ]
+    },
+    good={
+        "tools": [
+            tool_example(
+                inputSchema={
+                    "type": "object",
+                    "properties": {"q": {"type": "string", "description": "the words to look for"}},
+                }
+            )
+        ]
+    },
+)
 def argument_descriptions(listing: Listing) -> Iterator[Finding]:
     for where, tool in _tools(listing):
         schema = tool.get("inputSchema")
@@ -174,7 +281,18 @@ def argument_descriptions(listing: Listing) -> Iterator[Finding]:
                 )
 
 
-@rule("T301", "info", "size of the tool list as a model sees it (approximate tokens)")
+@rule(
+    "T301",
+    "info",
+    "size of the tool list as a model sees it (approximate tokens)",
+    why=(
+        "Every tool's name, description and schemas go into a model's context on every turn "
+        "of a chat. The number is there to watch; a long list (a warning) crowds out the "
+        "conversation."
+    ),
+    bad={"tools": [tool_example()]},
+    good={"tools": []},
+)
 def list_size(listing: Listing) -> Iterator[Finding]:
     if not listing.tools:
         return
@@ -199,7 +317,24 @@ def approximate_tokens(characters: int) -> int:
     return (characters + 3) // 4
 
 
-@rule("T302", "warning", "two servers of one config offer a tool of the same name", across=True)
+@rule(
+    "T302",
+    "warning",
+    "two servers of one config offer a tool of the same name",
+    across=True,
+    why=(
+        "A client that connects several servers and does not prefix tool names has two tools "
+        "of one name: a model calls one of them at random."
+    ),
+    bad=[
+        {"server": "a", "tools": [tool_example()]},
+        {"server": "b", "tools": [tool_example(), tool_example(name="fetch")]},
+    ],
+    good=[
+        {"server": "a", "tools": [tool_example()]},
+        {"server": "b", "tools": [tool_example(name="fetch")]},
+    ],
+)
 def duplicate_across_servers(listings: list[Listing]) -> Iterator[Finding]:
     """Tool names offered by two servers: clients that do not prefix names clash."""
     owners: dict[str, list[str]] = {}

@@ -41,7 +41,8 @@ TARGET is a URL, `-- COMMAND [ARGS...]`, --demo, or --config FILE [--server NAME
 The report groups findings by severity: error (clients refuse it, or it can never work),
 warning (some clients refuse or mangle it), info (worth knowing). Each names its check id,
 where (tool, prompt, resource or elicitation, and a JSON Pointer), why, and the fix. The checks
-and their ids are listed in the README ("mcp-tui check"); --ignore ID switches one off.
+and their ids are listed in the README ("mcp-tui check"); --explain ID says why one matters,
+with what it is reported for and not; --ignore ID switches one off.
 
 --baseline FILE --baseline-update writes what the server offers, per era, as sorted JSON to
 commit; --baseline FILE then reports each change since it under a rule id (B101 tool-removed,
@@ -63,7 +64,8 @@ def build_check_parser() -> ArgumentParser:
         usage="mcp-tui check [--json] [--strict] [--ignore ID]... [--era ERA] [--call TOOL "
         "[--args JSON] [--answers FILE]] [--fuzz N [--tool NAME]...]\n"
         "                     [--baseline FILE [--baseline-update]] [options] TARGET\n"
-        "       mcp-tui check --run FILE... [--json] [--strict] [--ignore ID]...",
+        "       mcp-tui check --run FILE... [--json] [--strict] [--ignore ID]...\n"
+        "       mcp-tui check --explain ID",
         description="Connect on every protocol era the server speaks (2025-11-25, 2026-07-28),\n"
         "list everything, and report what other clients will refuse or mangle: tool names and\n"
         "schemas, descriptions, prompts, resources, capabilities, and the size of the tool list.",
@@ -147,6 +149,12 @@ def build_check_parser() -> ArgumentParser:
         "invalid input accepted, each with the smallest arguments that reproduce it",
     )
     parser.add_argument(
+        "--explain",
+        metavar="ID",
+        help="print why the check (or --baseline rule) ID matters, with what it is reported for "
+        "and what it is not, and exit: no server is contacted",
+    )
+    parser.add_argument(
         "--tool",
         action="append",
         default=[],
@@ -169,6 +177,8 @@ def run_check_command(
     args: Sequence[str], command: list[str] | None, environ: Mapping[str, str]
 ) -> int:
     ns = build_check_parser().parse_intermixed_args(list(args))
+    if ns.explain is not None:
+        return _explain(ns.explain)
     if ns.timeout is not None and not ns.timeout > 0:
         raise UsageError(f"--timeout must be a positive number of seconds, not {ns.timeout}.")
     ns.mode = None  # check chooses the era of each connection itself
@@ -237,6 +247,17 @@ def _github(ns: argparse.Namespace, environ: Mapping[str, str]) -> CheckGithub |
     from mcp_tui.headless.check_github import CheckGithub
 
     return CheckGithub(Path(environ.get("GITHUB_WORKSPACE") or "."))
+
+
+def _explain(rule_id: str) -> int:
+    """``--explain ID``: the rule's why and examples on stdout; no server is contacted."""
+    from mcp_tui.check.rule_docs import explain, known_ids
+
+    text = explain(rule_id.strip())
+    if text is None:
+        raise UsageError(f"--explain {rule_id}: no such rule. The ids: {', '.join(known_ids())}.")
+    print(text)
+    return 0
 
 
 def _file_servers(
