@@ -34,6 +34,8 @@ from typing import Any
 
 import pytest
 
+from tests import run_account
+
 #: Seconds past a test's own limit before the whole run is stopped.
 HARD_STOP_AFTER = 30
 
@@ -106,8 +108,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Start the watchdog on a copy of the real stderr: while a test runs, fd 2 is pytest's
-    capture file, which a process ended by faulthandler would never show."""
+    capture file, which a process ended by faulthandler would never show. And account for the
+    tests a run that stopped early never ran (``tests/run_account.py``)."""
     global _hard_stop
+    run_account.register(config)
     if _hard_stop is None and sys.__stderr__ is not None:
         after = float(config.getini("hard_stop_after"))
         _hard_stop = HardStop(os.dup(sys.__stderr__.fileno()), after)

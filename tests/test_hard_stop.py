@@ -102,3 +102,11 @@ def test_a_stuck_test_ends_the_parallel_run_by_name(tmp_path: Path) -> None:
     assert re.search(
         r"^FAILED \S*test_stuck\.py::test_stuck_where_no_signal_reaches", output, re.M
     ), output
+    # The run says it stopped early (tests/run_account.py): the test after the stuck one, in the
+    # same module on the same worker, never ran; the closing line counts it and the line before
+    # it says why.
+    *_, before, closing = output.rstrip().splitlines()
+    not_run = re.search(r"\b(\d+) not run\b", closing)
+    assert not_run and int(not_run[1]) >= 1, output
+    assert f"{not_run[1]} of 10 tests did not run: the run stopped early" in before, output
+    assert "crashed" in before, output
