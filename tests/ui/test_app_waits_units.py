@@ -163,6 +163,9 @@ DELIBERATE = {
     # A screen that answers a server drops keys typed before it was armed (``screens/arming.py``;
     # test_arming_screens.py and url/test_consent_arming.py press keys at 0 ms and 50 ms).
     "ArmedScreen._forward_event (Screen)",
+    # ...and it appeared when its first frame was written, which Textual does in this method and
+    # has no hook for (test_arming_screens.py types a key while the callbacks after it are late).
+    "ArmedScreen._compositor_refresh (Screen)",
     # Server values drawn inert while the value stays the server's (``widgets/text/inert.py``): what
     # is drawn and where the cursor and clicks land are measured on the drawn text
     # (test_inert_values.py reads the bytes written, and types and clicks over ESCs).

@@ -8,12 +8,14 @@ screen is dismissed with.
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 import pytest
 from textual.app import App, ComposeResult
 from textual.screen import Screen
-from textual.widgets import Button, Static, TextArea
+from textual.widgets import Button, Input, Static, TextArea
 
 from mcp_tui.schema.fields import FieldKind, FieldSpec, FormSpec
 from mcp_tui.session.elicitation import ElicitationRequest
@@ -89,6 +91,45 @@ async def test_a_form_takes_ctrl_s_only_once_armed(arming_clock: Any) -> None:
         await pilot.press("ctrl+s")
         await wait_until(lambda: app.answers, pilot=pilot)
     assert [(a.action, a.content) for a in app.answers] == [("accept", {"name": "Ada"})]
+
+
+async def test_the_first_key_typed_after_the_first_frame_lands_on_a_slow_loop(
+    arming_clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A form appeared when its first frame was written, not when the loop next got round to
+    its callbacks: here Textual's after-refresh callbacks come 0.3 s late (a loaded machine), and
+    a key the terminal reads meanwhile (from another thread, as Textual's input thread does) is
+    the person's answer to the form they see; a key read before the frame is not."""
+    app = Host(form_screen)
+    slowed, typed = threading.Event(), threading.Event()
+    callbacks = Screen._invoke_and_clear_callbacks
+
+    async def late_callbacks(screen: Screen[Any]) -> None:
+        if isinstance(screen, ElicitationScreen) and not slowed.is_set():
+            slowed.set()
+            typed.wait(5)  # the loop is busy; the terminal reads a key meanwhile
+        await callbacks(screen)
+
+    monkeypatch.setattr(Screen, "_invoke_and_clear_callbacks", late_callbacks)
+
+    def terminal() -> None:  # types "b" once the form is on screen and the loop is slow
+        if slowed.wait(10):
+            time.sleep(0.3)
+            burst(app, "b")
+        typed.set()
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        reader = threading.Thread(target=terminal, daemon=True)
+        reader.start()
+        screen = app.show()
+        assert isinstance(screen, ElicitationScreen)
+        burst(app, "a")  # read before the form's first frame: never reaches it
+        await appeared(pilot, screen)
+        reader.join(10)
+        field = screen.query_one("#field-0-control", Input)
+        await wait_until(lambda: field.value == "b", pilot=pilot, message="b typed in the field")
+        await pilot.press("c")
+    assert field.value == "bc"
 
 
 @pytest.mark.parametrize(("key", "action"), [("ctrl+r", "decline"), ("escape", "cancel")])

@@ -6,10 +6,17 @@ arrived 125 ms earlier and was never seen. So every screen that answers a server
 consent and the sign-in consent, the sampling review, the -32042 retry question) is an
 :class:`ArmedScreen`:
 
-- **Keys typed before it appeared never reach it.** From the moment it is shown until its first
-  frame is painted and the keys already queued by then have been handled, none of its bindings
-  act and no key reaches its widgets: a sequenced screen (``key_order``) drops each key whose
-  time is before the screen appeared; the others get their focus only then.
+- **Keys typed before it appeared never reach it; keys typed after do.** It appeared when its
+  first frame was written to the terminal: Textual 8.2.8 writes a frame in
+  ``Screen._compositor_refresh``, which renders the update and hands it to ``App._display``, and
+  that hands it to the driver's writer thread; the screen takes the time as that returns. (A
+  callback after the first refresh, which this used before, runs only once the loop is free
+  again: at load 25 on 2 cores a key typed 100 ms after the form was visible was dropped.) That
+  frame may be written while the screen still mounts, before Textual tells it it was shown
+  (``ScreenResume``): it counts all the same. Until then, and until the keys already queued by
+  then have been handled, none of its bindings act and no key reaches its widgets: a sequenced
+  screen (``key_order``) drops each key whose time is before that moment; the others get their
+  focus only then.
 - **Its accepting keys and buttons are held for a moment.** For ``ARMING.delay`` seconds
   after it appeared, the accept binding is shown disabled in the footer and the accept
   button is disabled (drawn dim); then both turn live. Decline, cancel and Escape act at once.
@@ -63,6 +70,11 @@ class ArmedScreen(_ScreenBase):
 
     #: Textual's clock when the screen appeared (keys older than this are dropped).
     _appeared_at: float | None = None
+    #: (Textual's clock, :data:`ARMING`'s clock) when its first frame was written since it last
+    #: became the current screen (``None``: not written yet, or covered since).
+    _frame_at: tuple[float, float] | None = None
+    #: Shown, and its first frame not written yet.
+    _awaiting_frame: bool = False
     #: :data:`ARMING`'s clock when it appeared (the delay runs from here).
     _arming_from: float | None = None
     #: Appeared, and the keys queued before that have been handled.
@@ -118,6 +130,8 @@ class ArmedScreen(_ScreenBase):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.ScreenResume):
             self._begin_arming()
+        elif isinstance(event, events.ScreenSuspend):
+            self._frame_at = None  # covered: its next frame is a first one again
         elif isinstance(event, SequencedKey) and self._typed_before_shown(event.key):
             return
         await super().on_event(event)
@@ -144,14 +158,27 @@ class ArmedScreen(_ScreenBase):
         self._appeared_at = None
         self._arming_from = None
         self._set_buttons(arming=True)
-        self.call_after_refresh(self._appeared)
+        if self._frame_at is not None:  # written while it mounted, before this event came
+            self._appeared()
+        else:  # Textual's resume handler refreshes the screen: a frame comes
+            self._awaiting_frame = True
+
+    def _compositor_refresh(self) -> None:
+        """Where Textual writes the screen's frame (see the module docstring): the first one
+        written while it is the current screen is the moment it appeared."""
+        writes = self.is_current and not self.app._batch_count
+        super()._compositor_refresh()
+        if writes and self._frame_at is None:
+            self._frame_at = (_time.get_time(), ARMING.clock())
+            if self._awaiting_frame:
+                self._awaiting_frame = False
+                self._appeared()
 
     def _appeared(self) -> None:
-        """First frame painted: keys from now on are the person's answer to this screen."""
-        if closing(self):
+        """First frame written: keys read from then on are the person's answer to this screen."""
+        if closing(self) or self._frame_at is None:
             return
-        self._appeared_at = _time.get_time()
-        self._arming_from = ARMING.clock()
+        self._appeared_at, self._arming_from = self._frame_at
         # Through the app's queue: the keys queued before now are routed (and dropped) first.
         self.app.call_later(self._keys_drained)
 
