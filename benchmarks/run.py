@@ -3,10 +3,13 @@
     .venv/bin/python benchmarks/run.py            # everything, 5 runs each (~6-10 min)
     .venv/bin/python benchmarks/run.py --quick    # 2 runs each, fewer keys (~3 min)
     .venv/bin/python benchmarks/run.py --only frame,forms --json results.json
+    .venv/bin/python benchmarks/run.py --smoke    # each measurement once, small: does it run?
 
 Prints one table: goal, floor, value, ratio, target, met. Times are medians of several runs with
 min-max; floor and mcp-tui runs alternate so drift on a shared machine hits both alike. See
-benchmarks/README.md for what each row measures and how.
+benchmarks/README.md for what each row measures and how. ``--smoke`` runs every measurement once
+with small sizes and no warm-up, to see that each still runs (``tests/test_benchmarks_smoke.py``);
+its numbers mean nothing.
 """
 
 from __future__ import annotations
@@ -93,9 +96,13 @@ def print_table(rows: list[Row]) -> None:
             print(f"- {row.goal}: {row.note}")
 
 
+#: ``--smoke``: each measurement once, small, without warm-up (set by ``main``).
+SMOKE = False
+
+
 def alternate(runs: int, *makers: Callable[[], Any]) -> list[list[Any]]:
     """Call each maker once per run, in turn; one warm-up round first (not counted)."""
-    for make in makers:
+    for make in makers if not SMOKE else ():
         make()
     results: list[list[Any]] = [[] for _ in makers]
     for _ in range(runs):
@@ -120,7 +127,7 @@ def paired(app: list[float], floor: list[float]) -> str:
 def group_frame(runs: int, rows: list[Row]) -> None:
     tui = mcp_tui_argv("--", *server_argv())
     floor, app = alternate(
-        runs * FRAME_RUNS_FACTOR,
+        runs * (1 if SMOKE else FRAME_RUNS_FACTOR),
         lambda: measure.first_frame(FLOOR_TEXTUAL, b"bench floor ready"),
         lambda: measure.first_frame(tui, b"connecting"),
     )
@@ -165,8 +172,12 @@ def group_launch(runs: int, rows: list[Row]) -> None:
     rows.append(Row("Launch → tools listed on screen", app, floor, target=1.3))
 
 
+def smoke_flag() -> list[str]:
+    return ["--smoke"] if SMOKE else []
+
+
 def group_forms(runs: int, rows: list[Row]) -> None:
-    result = measure.harness("forms", "--runs", str(runs))
+    result = measure.harness("forms", "--runs", str(runs), *smoke_flag())
     one = result["1"]
     cold = spread(result["cold_1"], "ms")
     rows.append(
@@ -191,6 +202,15 @@ def group_forms(runs: int, rows: list[Row]) -> None:
             target=4,
         )
     )
+    rows.append(
+        Row(
+            "Select, arming on: key typed at its first frame → filtered (floor: 1 field)",
+            result["select_filter_armed"],
+            one,
+            target=4,
+            note="a typed key reaches a form from its first frame; only accepting keys wait",
+        )
+    )
 
 
 def group_keys(runs: int, keys: int, rows: list[Row]) -> None:
@@ -206,11 +226,18 @@ def group_keys(runs: int, keys: int, rows: list[Row]) -> None:
 
     for _ in range(runs):
         floor.append(p95(measure.floor_textual("--keys", str(keys))))
-        flooded = measure.harness("keys-flood", "--keys", str(keys))
+        if SMOKE:  # the three in one process
+            names = ("keys-flood", "keys-form", "keys-form-flood")
+            ran = measure.harness(*names, "--keys", str(keys), "--smoke")["scenarios"]
+            flooded, formed, both_ran = (ran[name] for name in names)
+        else:
+            flooded = measure.harness("keys-flood", "--keys", str(keys))
+            formed = measure.harness("keys-form", "--keys", str(keys))
+            both_ran = measure.harness("keys-form-flood", "--keys", str(keys))
         flood.append(p95(flooded))
         shown.append(flooded["log_lines_shown"] / flooded["seconds"])
-        form.append(p95(measure.harness("keys-form", "--keys", str(keys))))
-        both.append(p95(measure.harness("keys-form-flood", "--keys", str(keys))))
+        form.append(p95(formed))
+        both.append(p95(both_ran))
     rate = f"log lines shown per second during the flood: {statistics.median(shown):.0f}"
     rows.append(
         Row(
@@ -231,7 +258,9 @@ def group_keys(runs: int, keys: int, rows: list[Row]) -> None:
 def group_headless(runs: int, count: int, rows: list[Row]) -> None:
     # ~1.5 s a pair, and a tenth of a millisecond apart: twice the runs, and the pairs' ratios.
     floor, app = alternate(
-        runs * 2, lambda: measure.sdk_round_trip(count), lambda: measure.headless_round_trip(count)
+        runs if SMOKE else runs * 2,
+        lambda: measure.sdk_round_trip(count),
+        lambda: measure.headless_round_trip(count),
     )
     rows.append(
         Row(
@@ -248,7 +277,7 @@ def group_memory(runs: int, rows: list[Row]) -> None:
     floor, app = alternate(
         runs,
         lambda: measure.floor_textual("--memory", "--import-mcp")["peak_rss_mib"],
-        lambda: measure.harness("memory")["peak_rss_mib"],
+        lambda: measure.harness("memory", *smoke_flag())["peak_rss_mib"],
     )
     rows.append(
         Row(
@@ -310,25 +339,31 @@ def machine() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="2 runs each, fewer keys")
+    parser.add_argument("--smoke", action="store_true", help="each once, small: does it run?")
     parser.add_argument("--runs", type=int, help="runs per measurement (default 5, quick 2)")
     parser.add_argument("--only", help=f"comma-separated groups: {', '.join(GROUPS)}")
     parser.add_argument("--no-install", action="store_true", help="skip installing anchors")
     parser.add_argument("--json", type=Path, help="also write the raw samples here")
     args = parser.parse_args()
-    runs = args.runs or (2 if args.quick else 5)
-    keys = 30 if args.quick else 100
+    global SMOKE
+    SMOKE = args.smoke
+    runs = 1 if args.smoke else args.runs or (2 if args.quick else 5)
+    keys = 3 if args.smoke else 30 if args.quick else 100
+    round_trips = 2 if args.smoke else 20 if args.quick else 50
     chosen = args.only.split(",") if args.only else list(GROUPS)
     unknown = set(chosen) - set(GROUPS)
     if unknown:
         parser.error(f"unknown groups: {', '.join(sorted(unknown))}")
     print(f"mcp-tui benchmarks: {machine()}; {runs} runs; groups: {', '.join(chosen)}", flush=True)
+    if args.smoke:
+        print("smoke run: each measurement once, small sizes; the numbers mean nothing", flush=True)
     rows: list[Row] = []
     steps: dict[str, Callable[[], None]] = {
         "frame": lambda: group_frame(runs, rows),
         "launch": lambda: group_launch(runs, rows),
         "forms": lambda: group_forms(runs, rows),
-        "keys": lambda: group_keys(max(1, runs // 2 + 1), keys, rows),
-        "headless": lambda: group_headless(runs, 20 if args.quick else 50, rows),
+        "keys": lambda: group_keys(1 if args.smoke else max(1, runs // 2 + 1), keys, rows),
+        "headless": lambda: group_headless(runs, round_trips, rows),
         "memory": lambda: group_memory(runs, rows),
         "anchors": lambda: group_anchors(runs, rows, not args.no_install),
     }

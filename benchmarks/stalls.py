@@ -26,6 +26,9 @@ handled it. Scenarios:
 - ``task-flood-paused``, ``task-flood-100k-paused``: the same with "stop asking" on (no form is
   shown), Ctrl+C pressed once the first ``tasks/update`` went out, while the flood is answered.
 
+``--smoke`` runs every scenario once in one process, small and with short pauses, to see that each
+still runs (``tests/test_benchmarks_smoke.py``); its numbers mean nothing.
+
 ``--traffic-log`` adds ``--log FILE`` (every message written as JSON Lines); ``--traffic-view``
 opens the traffic view (``t``) first, so every message is also listed and the newest shown as JSON.
 
@@ -62,6 +65,10 @@ SERVER = HERE / "stall_server.py"
 KEY_GAP = 0.1
 #: The goal: every key answered within this (seconds).
 GOAL = 0.1
+#: The pauses around a scenario are this many times their length (``--smoke``: a tenth).
+PAUSE = 1.0
+#: ``--smoke``: the largest size of each kind (a message still over ``big_json.LARGE_LINE``).
+SMOKE_SIZES = {"keys": 2000, "bytes": 1_200_000, "tools": 30, "rounds": 1, "flood": 50}
 
 SCENARIOS: dict[str, dict[str, Any]] = {
     "idle": {"tools": 3, "call": ("noop", {})},
@@ -79,6 +86,15 @@ SCENARIOS: dict[str, dict[str, Any]] = {
     "task-flood-paused": {"tools": 3, "flood": 10_000, "paused": True},
     "task-flood-100k-paused": {"tools": 3, "flood": 100_000, "paused": True},
 }
+
+
+def smoke_plan(plan: dict[str, Any]) -> dict[str, Any]:
+    """A scenario at ``--smoke`` size: the same path through mcp-tui, small."""
+    small = {k: min(v, SMOKE_SIZES[k]) if k in SMOKE_SIZES else v for k, v in plan.items()}
+    if "call" in plan:
+        tool, arguments = plan["call"]
+        small["call"] = (tool, {k: min(v, SMOKE_SIZES[k]) for k, v in arguments.items()})
+    return small
 
 
 class KeyPresser(threading.Thread):
@@ -241,7 +257,7 @@ async def task_flood(h: Harness, plan: dict[str, Any]) -> dict[str, Any]:
     else:
         # The first tasks/get lists the flood; the second is sent once the first was dealt with.
         await probe.wait_until(lambda: traffic.count("tasks/get") >= 2, timeout=180)
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(1.0 * PAUSE)
         while isinstance(h.app.screen, ArmedScreen):  # each form shown: Escape (cancel)
             screen = h.app.screen
             await probe.wait_until(lambda s=screen: s.shown, timeout=30)  # a key before is dropped
@@ -271,7 +287,7 @@ async def scenario(h: Harness, name: str, args: argparse.Namespace) -> dict[str,
     tree.focus()
     if args.traffic_view:
         await h.app.session.action_toggle_traffic()
-    await asyncio.sleep(0.5)
+    await asyncio.sleep(0.5 * PAUSE)
     tree.focus()
     tree.cursor_line = 1
     h.watch_keys()
@@ -281,7 +297,7 @@ async def scenario(h: Harness, name: str, args: argparse.Namespace) -> dict[str,
     presser = KeyPresser(h.frames)
     started = time.perf_counter()
     presser.start()
-    await asyncio.sleep(0.5)
+    await asyncio.sleep(0.5 * PAUSE)
     profiler = None
     if args.profile:
         import cProfile
@@ -299,14 +315,14 @@ async def scenario(h: Harness, name: str, args: argparse.Namespace) -> dict[str,
             before = h.entry.catalog_version
             await h.call("list_changed", {})
             await probe.wait_until(lambda b=before: h.entry.catalog_version > b, timeout=120)
-            await asyncio.sleep(0.3)
-    await asyncio.sleep(0.5)
+            await asyncio.sleep(0.3 * PAUSE)
+    await asyncio.sleep(0.5 * PAUSE)
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.profile)
     presser.stop.set()
     presser.join()
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3 * PAUSE)
     ticking.cancel()
     collections.stop()
     keys = h.latencies(presser.pressed)
@@ -339,9 +355,15 @@ def build(name: str, args: argparse.Namespace, http_port: int | None) -> Any:
 
 
 async def inside(args: argparse.Namespace) -> dict[str, Any]:
+    """One scenario, or with ``--smoke`` each asked for in turn (``{"smoke": {name: ...}}``)."""
+    if not args.smoke:
+        return await inside_one(args.scenario[0], args)
+    return {"smoke": {name: await inside_one(name, args) for name in args.scenario}}
+
+
+async def inside_one(name: str, args: argparse.Namespace) -> dict[str, Any]:
     from mcp_tui.process.startup import pause_collector
 
-    name = args.scenario[0]
     pause_collector()  # as ``mcp_tui.cli.main.main`` does: start-up's imports frozen once done
     server = None
     if SCENARIOS[name].get("http"):
@@ -366,7 +388,7 @@ async def measured(name: str, args: argparse.Namespace, port: int | None) -> dic
         await probe.wait_until(lambda: app.is_running, timeout=60)
         probe.enter_app_context(app)
         await h.ready()
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5 * PAUSE)
         return await scenario(h, name, args)
     finally:
         await app.connections.close(timeout=5)
@@ -406,6 +428,7 @@ def main() -> None:
     parser.add_argument("--traffic-view", action="store_true")
     parser.add_argument("--json", type=Path, help="write every sample here")
     parser.add_argument("--profile", type=Path, help="cProfile the event loop's thread meanwhile")
+    parser.add_argument("--smoke", action="store_true", help="small, short, in one process")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -413,6 +436,12 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown scenario {', '.join(unknown)}: choose from {', '.join(SCENARIOS)}")
     args.scenario = args.scenario or list(SCENARIOS)
+    flags: list[str] = []
+    if args.smoke:
+        global PAUSE
+        PAUSE = 0.1
+        SCENARIOS.update({name: smoke_plan(plan) for name, plan in SCENARIOS.items()})
+        flags = ["--smoke"]
     if args.inside:
         try:
             result = asyncio.run(inside(args))
@@ -423,13 +452,17 @@ def main() -> None:
 
     from measure import in_pty_json
 
-    flags = [f for f, on in (("--traffic-log", args.traffic_log),
-                             ("--traffic-view", args.traffic_view)) if on]  # fmt: skip
+    flags += [f for f, on in (("--traffic-log", args.traffic_log),
+                              ("--traffic-view", args.traffic_view)) if on]  # fmt: skip
     if args.profile:
         flags += ["--profile", str(args.profile.resolve())]
     results: dict[str, list[dict[str, Any]]] = {}
+    if args.smoke:  # every scenario once, in one process
+        argv = [sys.executable, str(Path(__file__).resolve()), *args.scenario, "--inside", *flags]
+        ran = in_pty_json(argv)["smoke"]
+        results = {name: [ran[name]] for name in args.scenario}
     for name in args.scenario:
-        for _ in range(args.runs):
+        for _ in range(0 if args.smoke else args.runs):
             argv = [sys.executable, str(Path(__file__).resolve()), name, "--inside", *flags]
             results.setdefault(name, []).append(in_pty_json(argv))
         runs = results[name]

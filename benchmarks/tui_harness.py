@@ -1,6 +1,6 @@
 """mcp-tui itself, instrumented: run by ``run.py`` in a pseudo-terminal (real driver, real output).
 
-``python benchmarks/tui_harness.py SCENARIO --out FILE [--runs N] [--keys N] [--mode M]``
+``python benchmarks/tui_harness.py SCENARIO... --out FILE [--runs N] [--keys N] [--mode M]``
 
 The app is built exactly as the CLI builds it (``mcp_tui.cli.main.build_app``) for one stdio server,
 ``bench_server.py``. Only timing hooks are added:
@@ -15,14 +15,23 @@ Scenarios (results as JSON in FILE):
 
 - ``forms``: for 1 (cold, the session's first form), 1, 20 and 200 text fields and one select of
   10,000 options: arrival -> the elicitation screen painted with a field focused; for the select
-  also a typed key -> the filtered list painted. Forms are closed with ``cancel``.
+  also a typed key -> the filtered list painted. Then, with the arming delay on, the select again
+  with "7" typed as soon as its first frame is written: key -> the filtered list painted (typed
+  keys reach a form the moment it is on screen; only accepting keys wait). Forms are closed with
+  ``cancel``.
 - ``keys-flood``: the server floods 1,000 log notifications/s; Up/Down in the catalog tree,
   key -> repaint.
 - ``keys-form``: a 200-field form is open; characters typed into its first field, key -> repaint.
 - ``keys-form-flood``: both at once.
 - ``memory``: a 200-field form open (all its page mounted); the process's peak RSS.
 
-The rate limit on elicitation requests is raised for the run (the benchmark opens many forms).
+The rate limit on elicitation requests is raised for the run (the benchmark opens many forms),
+and the arming delay (``mcp_tui.ui.arming_delay``) is set to what each row measures: 0 for paint
+and key times (a form is live at once), the app's default for the arming row.
+
+``--smoke``: every size small and every pause short, to see each scenario still runs (the suite's
+``tests/test_benchmarks_smoke.py``); its numbers mean nothing. Several scenarios run one after
+the other, each with an app of its own, and FILE holds ``{"scenarios": {name: result}}``.
 """
 
 from __future__ import annotations
@@ -41,6 +50,10 @@ import probe
 
 SERVER = Path(__file__).with_name("bench_server.py")
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+#: ``--smoke`` sizes: fields of the 20- and 200-field forms, options of the select.
+SMOKE_SIZES = {"20": 3, "200": 5, "select": 200}
+SIZES = {"20": 20, "200": 200, "select": 10_000}
 
 ARRIVALS: list[float] = []
 #: ``--profile``: a pyinstrument profiler run from each arrival to the form painted.
@@ -184,38 +197,64 @@ class Harness:
         return int(self.app.session.areas.logs.lines_written)
 
 
-async def filter_select(h: Harness) -> float:
-    """Type "7" into the focused filter box; key -> the filtered list painted (seconds)."""
+def filtered(h: Harness) -> bool:
+    """The focused filter box holds "7" and its list starts with the option it matches."""
     from textual.widgets import Input, OptionList
 
     field = h.app.focused
-    assert isinstance(field, Input), field
-    assert field.parent is not None
+    if not isinstance(field, Input) or field.value != "7" or field.parent is None:
+        return False
     choices = field.parent.query_one(OptionList)
+    if choices.option_count == 0:
+        return False
+    return "00007" in str(choices.get_option_at_index(0).prompt)
 
-    def filtered() -> bool:
-        if field.value != "7" or choices.option_count == 0:
-            return False
-        return "00007" in str(choices.get_option_at_index(0).prompt)
 
-    waiter = asyncio.ensure_future(h.frames.frame_where(filtered, timeout=30))
+async def filter_select(h: Harness) -> float:
+    """Type "7" into the focused filter box; key -> the filtered list painted (seconds)."""
+    from textual.widgets import Input
+
+    assert isinstance(h.app.focused, Input), h.app.focused
+    waiter = asyncio.ensure_future(h.frames.frame_where(lambda: filtered(h), timeout=30))
     await asyncio.sleep(0)
     started = h.frames.press("7", "7")
     return await waiter - started
 
 
+async def filter_select_armed(h: Harness, options: int) -> float:
+    """The arming delay on: "7" typed right after the select form's first frame was written;
+    key -> the filtered list painted (seconds). A key read after the frame is the person's."""
+    from mcp_tui.ui.arming_delay import ARMING, DEFAULT_ARMING_SECONDS
+
+    ARMING.delay = DEFAULT_ARMING_SECONDS
+    try:
+        screen_up = asyncio.ensure_future(
+            h.frames.frame_where(lambda: h.form_screen() is not None, timeout=60)
+        )
+        await asyncio.sleep(0)  # the watcher is registered before the form can paint
+        h.call("ask", {"options": options})
+        await screen_up
+        waiter = asyncio.ensure_future(h.frames.frame_where(lambda: filtered(h), timeout=30))
+        started = h.frames.press("7", "7")
+        return await waiter - started
+    finally:
+        ARMING.delay = 0.0
+
+
 async def scenario_forms(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
     result: dict[str, Any] = {"cold_1": [], "1": [], "20": [], "200": [], "select": []}
     result["select_filter"] = []
+    result["select_filter_armed"] = []
     result["to_handler"] = {}
     cold = await h.open_form({"fields": 1})
     result["cold_1"].append(cold["paint"])
     await h.close_form()
+    size = SMOKE_SIZES if args.smoke else SIZES
     sizes: list[tuple[str, dict[str, Any]]] = [
         ("1", {"fields": 1}),
-        ("20", {"fields": 20}),
-        ("200", {"fields": 200}),
-        ("select", {"options": 10_000}),
+        ("20", {"fields": size["20"]}),
+        ("200", {"fields": size["200"]}),
+        ("select", {"options": size["select"]}),
     ]
     if args.size:
         sizes = [(n, a) for n, a in sizes if n == args.size]
@@ -226,6 +265,10 @@ async def scenario_forms(h: Harness, args: argparse.Namespace) -> dict[str, Any]
             result["to_handler"].setdefault(name, []).append(timing["to_handler"])
             if name == "select":
                 result["select_filter"].append(await filter_select(h))
+            await h.close_form()
+            await asyncio.sleep(0.1)
+        if not args.size or args.size == "select":
+            result["select_filter_armed"].append(await filter_select_armed(h, size["select"]))
             await h.close_form()
             await asyncio.sleep(0.1)
     return result
@@ -239,7 +282,7 @@ async def start_flood(h: Harness, seconds: float) -> int:
 
 
 async def scenario_keys_flood(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
-    seconds = args.keys * 0.09 + 3
+    seconds = args.keys * 0.09 + (1 if args.smoke else 3)
     before = await start_flood(h, seconds)
     started = time.perf_counter()
     latencies = await h.move_in_catalog(args.keys)
@@ -249,11 +292,11 @@ async def scenario_keys_flood(h: Harness, args: argparse.Namespace) -> dict[str,
 
 
 async def scenario_keys_form(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
-    flood = args.scenario == "keys-form-flood"
+    flood = args.running == "keys-form-flood"
     if flood:
-        await start_flood(h, args.keys * 0.09 + 6)
-    await h.open_form({"fields": 200})
-    await asyncio.sleep(1.5)  # the rest of the page mounts a chunk per frame
+        await start_flood(h, args.keys * 0.09 + (2 if args.smoke else 6))
+    await h.open_form({"fields": SMOKE_SIZES["200"] if args.smoke else 200})
+    await asyncio.sleep(0.2 if args.smoke else 1.5)  # the rest of the page mounts a chunk a frame
     latencies = await h.type_into_focused(args.keys)
     mounted = len(h.form_screen().query("FieldRow"))
     await h.close_form(still_running=1 if flood else 0)
@@ -261,8 +304,8 @@ async def scenario_keys_form(h: Harness, args: argparse.Namespace) -> dict[str, 
 
 
 async def scenario_memory(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
-    await h.open_form({"fields": 200})
-    await asyncio.sleep(1.5)
+    await h.open_form({"fields": SMOKE_SIZES["200"] if args.smoke else 200})
+    await asyncio.sleep(0.2 if args.smoke else 1.5)
     rows = len(h.form_screen().query("FieldRow"))
     peak = probe.peak_rss_mib()
     await h.close_form()
@@ -280,7 +323,18 @@ SCENARIOS = {
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     install_hooks()
+    results = {}
+    for name in args.scenario:
+        args.running = name
+        results[name] = await run_one(name, args)
+    return results[args.scenario[0]] if len(args.scenario) == 1 else {"scenarios": results}
+
+
+async def run_one(name: str, args: argparse.Namespace) -> dict[str, Any]:
+    from mcp_tui.ui.arming_delay import ARMING
+
     app = build(args.mode)
+    ARMING.delay = 0.0  # paint and key times; the arming row turns it on for itself
     frames = probe.FrameProbe(app)
     gc.freeze()  # as ``mcp_tui.cli.main.run_tui`` does before ``app.run()``
     task = asyncio.ensure_future(app.run_async())
@@ -290,7 +344,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         probe.enter_app_context(app)
         await h.ready()
         await asyncio.sleep(0.3)
-        result = await SCENARIOS[args.scenario](h, args)
+        result = await SCENARIOS[name](h, args)
         result["hooks"] = dict(HOOKS)
         result["frames"] = frames.frames
     finally:
@@ -302,13 +356,14 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("scenario", choices=sorted(SCENARIOS))
+    parser.add_argument("scenario", nargs="+", choices=sorted(SCENARIOS))
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--keys", type=int, default=60)
     parser.add_argument("--mode", default="legacy")
     parser.add_argument("--size", help="forms: only this size (1, 20, 200, select)")
     parser.add_argument("--profile", type=Path, help="forms: profile arrival -> painted here")
+    parser.add_argument("--smoke", action="store_true", help="small sizes, short pauses")
     args = parser.parse_args()
     if args.profile:
         global PROFILER
