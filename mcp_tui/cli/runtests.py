@@ -3,8 +3,9 @@
 Every file is found, read, validated and its server resolved before anything runs: a bad file
 (exit 2) stops the run with nothing half-run. Then the files run (``-j N`` at a time, a server
 process per file and era), a line per case as it ends, a summary with a diff for each failure,
-and an exit code: 0 every case passed, 1 a case failed, 2 a bad test file or command line, 3 a
-server could not be started (or went away before a case could run).
+and an exit code: 0 every case passed, 1 a case (or a setup or teardown step) failed, 2 a bad
+test file or command line, 3 a server could not be started (or went away before a case could
+run).
 """
 
 from __future__ import annotations
@@ -191,7 +192,9 @@ def run_tests(
         summary = markdown(measured)
     if github is not None:
         github.finish(results, seconds, err, summary)
-    if any(r.status == "error" for r in results):
+    # 3 is a server that could not be reached; a setup or teardown step that failed is the
+    # server's answer, a failure of the run like any other (1).
+    if any(r.status == "error" and not r.steps for r in results):
         return EXIT_CONNECTION
     if any(r.bad for r in results) or not covered:
         return EXIT_TOOL_ERROR

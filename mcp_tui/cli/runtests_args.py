@@ -27,12 +27,18 @@ a first test file (tests/mcp/demo.mcptest.toml):
   expect = {{ outcome = "ok", text_contains = "Kept payments-api" }}
 
 a case: name, tool | prompt | resource, arguments, answers, elicit, sampling, eras, timeout,
-task, skip, xfail, expect. expect: outcome (ok, tool_error, error, connection_lost, timeout,
-answer_refused), error_code, error_regex, text, text_contains, text_regex, structured, pointers
-(JSON Pointer -> value), pointers_regex (JSON Pointer -> regex), elicitation_count,
-elicitations (mode, message, message_regex, url_regex, schema, action), sampling_count, sampling
-(message, message_regex, system_prompt_regex, max_tokens, action), sent, not_sent (methods
-mcp-tui sent), within (seconds). The JSON Schema of the file: mcp_tui/testbench/mcptest.schema.json.
+task, skip, xfail, expect, setup, teardown. expect: outcome (ok, tool_error, error,
+connection_lost, timeout, answer_refused), error_code, error_regex, text, text_contains,
+text_regex, structured, pointers (JSON Pointer -> value), pointers_regex (JSON Pointer ->
+regex), elicitation_count, elicitations (mode, message, message_regex, url_regex, schema,
+action), sampling_count, sampling (message, message_regex, system_prompt_regex, max_tokens,
+action), sent, not_sent (methods mcp-tui sent), within (seconds). The JSON Schema of the file:
+mcp_tui/testbench/mcptest.schema.json.
+
+state: `setup` and `teardown` (in a case, or [[setup]]/[[teardown]] once for the file) are
+calls (tool | prompt | resource, arguments, answers, ...) made before and after it; a step
+fails when its call fails (may_fail = true: only when unanswered) or its own `expect` does not
+hold. A failed setup makes the case an ERROR and its call is not made; teardown always runs.
 
 eras: a file's `eras` (default ["auto"]) are run for each case; --era replaces them, and a case
 that names its own `eras` is skipped on the others.
@@ -51,7 +57,8 @@ turns it off.
 
 exit codes:
   {EXIT_OK}    every case passed (or was skipped, or failed as its xfail said)
-  {EXIT_TOOL_ERROR}    a case failed (or the tools covered fell under --fail-under)
+  {EXIT_TOOL_ERROR}    a case failed, or a setup or teardown step (or the tools covered fell under
+       --fail-under)
   {EXIT_USAGE}    a bad test file (its file, line and key are named) or command line; nothing ran
   {EXIT_CONNECTION}    a server could not be started (or a case could not be run at all)"""
 

@@ -22,8 +22,10 @@ from mcp_tui.headless.engine import MODE_OF_ERA, HeadlessServer
 from mcp_tui.headless.probe import Probe, call_for, scripted_answerer
 from mcp_tui.session.traffic import TrafficLog
 from mcp_tui.testbench.compare import check
+from mcp_tui.testbench.load import LoadedFile
 from mcp_tui.testbench.plan import CasePlan, FilePlan
-from mcp_tui.testbench.result import CaseResult, Status
+from mcp_tui.testbench.result import CaseResult, Status, setup_failed, with_teardown
+from mcp_tui.testbench.steps import Phase, StepFailure, StepRef, not_run, step_failure
 
 
 async def run_plans(
@@ -61,21 +63,31 @@ async def run_file(
             plan.spec, mode=MODE_OF_ERA[era], name=f"{plan.spec.name}@{era}"
         )
         session = Session(spec, plan.connect_timeout, traffic)
+        cases = [c for c in plan.cases if c.era == era]
+        runs = [c for c in cases if c.skip is None]
+        #: The file's setup on this connection: not made yet (None), or how it went.
+        file_setup: list[StepFailure] | None = None
         async with session.server:
-            for case_plan in (c for c in plan.cases if c.era == era):
+            for case_plan in cases:
                 why = None if case_plan.skip is not None else await session.start()
                 if why is not None:
                     result = CaseResult(case_plan, "error", message=session.explain(why))
-                    out.append(result)
-                    on_result(result)
-                    continue
-                try:
+                elif case_plan.skip is not None:
                     result = await run_case(case_plan, session)
-                except Exception as exc:  # a bug of ours: one case's error, not a traceback
-                    result = CaseResult(
-                        case_plan, "error", message=f"mcp-tui could not run it: {exc!r}"
-                    )
-                    session.server.lose()  # start the next case afresh
+                else:
+                    if file_setup is None:  # once, before the first case that runs
+                        file_setup = await run_steps(plan.file, _file_steps("setup", plan), session)
+                    try:
+                        result = await run_case(case_plan, session, file_setup)
+                    except Exception as exc:  # a bug of ours: one case's error, not a traceback
+                        result = CaseResult(
+                            case_plan, "error", message=f"mcp-tui could not run it: {exc!r}"
+                        )
+                        session.server.lose()  # start the next case afresh
+                if file_setup is not None and case_plan is runs[-1]:
+                    # After the last case, told with it (as pytest tells a module's teardown).
+                    late = await run_steps(plan.file, _file_steps("teardown", plan), session)
+                    result = with_teardown(result, late)
                 out.append(result)
                 on_result(result)
     return out
@@ -133,11 +145,35 @@ class Session:
         return self.server.ready
 
 
-async def run_case(plan: CasePlan, session: Session | None) -> CaseResult:
-    """One case on a live session (``None``: it is skipped)."""
-    case = plan.case
+def _file_steps(phase: Phase, plan: FilePlan) -> list[StepRef]:
+    return [StepRef(phase, i) for i in range(len(getattr(plan.file.model, phase)))]
+
+
+def _case_steps(phase: Phase, plan: CasePlan) -> list[StepRef]:
+    return [StepRef(phase, i, plan.index) for i in range(len(getattr(plan.case, phase)))]
+
+
+async def run_case(
+    plan: CasePlan, session: Session | None, file_setup: Sequence[StepFailure] = ()
+) -> CaseResult:
+    """One case on a live session (``None``: it is skipped): its setup, its call, its teardown.
+    ``file_setup``: the file's setup failed (the case is an error, nothing of it is made)."""
     if plan.skip is not None or session is None:
         return CaseResult(plan, "skipped", message=plan.skip)
+    if file_setup:
+        return setup_failed(plan, list(file_setup))
+    started = time.perf_counter()
+    failed = await run_steps(plan.file, _case_steps("setup", plan), session)
+    result = setup_failed(plan, failed) if failed else await run_call(plan, session)
+    late = await run_steps(plan.file, _case_steps("teardown", plan), session)
+    result = with_teardown(result, late)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+async def run_call(plan: CasePlan, session: Session) -> CaseResult:
+    """The case's own call, checked against its expectations."""
+    case = plan.case
     started = time.perf_counter()
     file = plan.file
     answerer = scripted_answerer(
@@ -155,3 +191,38 @@ async def run_case(plan: CasePlan, session: Session | None) -> CaseResult:
     if case.xfail is not None:
         status = "xfailed" if failures else "xpassed"
     return CaseResult(plan, status, failures, seen, seconds=time.perf_counter() - started)
+
+
+async def run_steps(
+    file: LoadedFile, refs: Sequence[StepRef], session: Session
+) -> list[StepFailure]:
+    """Make each step's call, in order; the steps that failed. A setup stops at its first
+    failure (what follows needs it); every teardown step is made whatever failed before."""
+    failed: list[StepFailure] = []
+    for ref in refs:
+        problem = await run_step(file, ref, session)
+        if problem is not None:
+            failed.append(problem)
+            if ref.phase == "setup":
+                break
+    return failed
+
+
+async def run_step(file: LoadedFile, ref: StepRef, session: Session) -> StepFailure | None:
+    """One step's call (on a fresh connection if the one before lost it), and how it failed."""
+    step = ref.step_of(file.model)
+    line = file.line_of(*ref.key)
+    why = await session.start()
+    if why is not None:
+        return not_run(ref, step, session.explain(why), line)
+    answerer = scripted_answerer(
+        file.path,
+        step.tool or "",
+        list(step.answers),
+        [file.line_of(*ref.key, "answers", i) for i in range(len(step.answers))],
+        policy=step.elicit,
+        sampling=step.sampling,
+    )
+    call = call_for(session.server.conn, step.kind, step.target, dict(step.arguments), step.task)
+    seen = await session.probe.observe(session.server, call, answerer, file.model.timeout_of(step))
+    return step_failure(ref, step, seen, line)

@@ -7,7 +7,8 @@ an API key): it writes ``${API_KEY}`` and says so, and the run fills it in from 
 unset variable stops the run (exit 2) naming the file, the line and the key.
 
 Only the string values of an answer's ``content`` (and the strings of its lists) are expanded,
-never the expectations: what a server sends is compared as it is.
+in a case's answers and in its setup and teardown steps, never the expectations: what a server
+sends is compared as it is.
 
 Pure: the standard library, pydantic models, the config's expansion.
 """
@@ -16,32 +17,49 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from mcp_tui.config.text import ExpansionError, expand_variables, format_key_path
+from mcp_tui.testbench.call import Call
 from mcp_tui.testbench.load import LoadedFile, TestFileError
+from mcp_tui.testbench.model import Case, Step, TestFile
+
+C = TypeVar("C", bound=Call)
 
 
 def expand_answer_variables(loaded: LoadedFile, environ: Mapping[str, str]) -> LoadedFile:
-    """``loaded`` with ``${VAR}`` filled in in its answers' content (itself when there is none);
-    :class:`TestFileError` naming the key's line when a variable is not set."""
+    """``loaded`` with ``${VAR}`` filled in in its answers' content, those of the cases and of
+    the setup and teardown steps (itself when there is none); :class:`TestFileError` naming the
+    key's line when a variable is not set."""
     model = loaded.model
-    cases = []
-    changed = False
-    for index, case in enumerate(model.case):
+
+    def expanded(call: C, *at: str | int) -> C:
         answers = []
-        for number, answer in enumerate(case.answers):
+        for number, answer in enumerate(call.answers):
             content = answer.content
             if content and _mentions(content):
-                key = ("case", index, "answers", number, "content")
+                key = (*at, "answers", number, "content")
                 content = {k: _expand(v, loaded, environ, (*key, k)) for k, v in content.items()}
                 answer = answer.model_copy(update={"content": content})
-                changed = True
             answers.append(answer)
-        cases.append(case.model_copy(update={"answers": answers}))
-    if not changed:
+        if all(a is b for a, b in zip(answers, call.answers, strict=True)):
+            return call
+        return call.model_copy(update={"answers": answers})
+
+    def steps(of: Case | TestFile, *at: str | int) -> dict[str, list[Step]]:
+        return {
+            phase: [expanded(step, *at, phase, i) for i, step in enumerate(getattr(of, phase))]
+            for phase in ("setup", "teardown")
+        }
+
+    cases = [
+        expanded(case, "case", index).model_copy(update=steps(case, "case", index))
+        for index, case in enumerate(model.case)
+    ]
+    new = model.model_copy(update={"case": cases, **steps(model)})
+    if new == model:
         return loaded
-    return dataclasses.replace(loaded, model=model.model_copy(update={"case": cases}))
+    return dataclasses.replace(loaded, model=new)
 
 
 def _mentions(value: Any) -> bool:
@@ -64,7 +82,7 @@ def _expand(
     try:
         return expand_variables(value, environ, config_path=loaded.path)
     except ExpansionError as exc:
-        line = loaded.line_of(*key[:5])
+        line = loaded.line_of(*key[:-1])
         at = f", line {line}" if line is not None else ""
         where = f"Test file {loaded.path}{at}: {format_key_path(key)}"
         raise TestFileError(f"{where}: {exc}.") from None

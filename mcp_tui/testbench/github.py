@@ -105,13 +105,23 @@ def _case_annotations(result: CaseResult, workspace: Path) -> list[str]:
     file = repository_path(plan.file.path, workspace)
     title = f"mcp-tui test: {one_line(plan.case.name, limit=200)} [{plan.era}]"
     case_line = plan.file.line_of("case", plan.index)
+    # A setup or teardown step that failed: at the step's line.
+    steps = [
+        workflow_command("error", _shown(step.heading), file=file, line=step.line, title=title)
+        for step in result.steps
+    ]
     if result.status == "error":
+        if steps:
+            return steps
         message = f"could not run: {result.message or 'no reason given'}"
         return [workflow_command("error", _shown(message), file=file, line=case_line, title=title)]
     if result.status == "xpassed":
         message = f"expected to fail ({plan.case.xfail}), but every expectation held"
         line = plan.file.line_of("case", plan.index, "xfail")
-        return [workflow_command("error", _shown(message), file=file, line=line, title=title)]
+        return [
+            workflow_command("error", _shown(message), file=file, line=line, title=title),
+            *steps,
+        ]
     return [
         workflow_command(
             "error",
@@ -121,7 +131,7 @@ def _case_annotations(result: CaseResult, workspace: Path) -> list[str]:
             title=title,
         )
         for failure in result.failures
-    ]
+    ] + steps
 
 
 def _failure_message(failure: Failure) -> str:

@@ -40,6 +40,7 @@ from mcp_tui.testbench.model import (
     Expect,
     SamplingExpect,
     ServerDecl,
+    Step,
     TestFile,
 )
 
@@ -154,15 +155,30 @@ def parse_test_file(text: str, file: Path) -> LoadedFile:
 
 # ---- validation messages ------------------------------------------------------------------------
 
+
+def _call_tables(
+    at: tuple[str, ...], model: type[BaseModel]
+) -> dict[tuple[str, ...], type[BaseModel]]:
+    """A case's or a step's table and those inside it (answers, expect and its lists)."""
+    return {
+        at: model,
+        (*at, "answers"): AnswerEntry,
+        (*at, "expect"): Expect,
+        (*at, "expect", "elicitations"): ElicitationExpect,
+        (*at, "expect", "sampling"): SamplingExpect,
+    }
+
+
 #: The model of each table, to list the keys it takes when one is unknown.
 _TABLES: dict[tuple[str, ...], type[BaseModel]] = {
     (): TestFile,
     ("server",): ServerDecl,
-    ("case",): Case,
-    ("case", "expect"): Expect,
-    ("case", "expect", "elicitations"): ElicitationExpect,
-    ("case", "expect", "sampling"): SamplingExpect,
-    ("case", "answers"): AnswerEntry,
+    **_call_tables(("case",), Case),
+    **{
+        table: model
+        for steps in (("setup",), ("teardown",), ("case", "setup"), ("case", "teardown"))
+        for table, model in _call_tables(steps, Step).items()
+    },
 }
 #: Union members pydantic names in an error's location; they are not keys of the file.
 _TAGS = {"ServerDecl", "str", "list[str]", "int", "float", "bool"}

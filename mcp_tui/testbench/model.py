@@ -14,8 +14,13 @@ and holds ``[[case]]`` tables::
     answers = [{ action = "decline" }]    # the answers-file entries of ``mcp-tui call --answers``
     expect = { outcome = "ok", text_contains = "Kept payments-api" }
 
+A case that needs state has ``setup`` and ``teardown`` steps (``[[case.setup]]``, or
+``[[setup]]`` once for the file): calls made before and after it, their results not checked
+unless they say so (:class:`Step`).
+
 A case's answers are exactly the entries of an answers file (:class:`AnswerEntry`, one engine for
-both), so whatever ``call --answers`` can script a test can too. The models are strict (unknown
+both), so whatever ``call --answers`` can script a test can too; a case and a step are both a
+:class:`~mcp_tui.testbench.call.Call`. The models are strict (unknown
 keys and wrong types are errors with the key's line, ``load.py``) and frozen; the JSON Schema
 shipped as ``mcptest.schema.json`` is generated from them (``schema.py``).
 
@@ -25,11 +30,11 @@ Pure: pydantic and the standard library.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
-from mcp_tui.config.answers import AnswerEntry
+from mcp_tui.testbench.call import STRICT, Call
 
 #: The protocol eras a case can run on: ``auto`` is what ``mcp-tui call`` does (the 2025-11-25
 #: handshake, 2026-07-28 only with a server that refuses it); the others pin one era.
@@ -50,7 +55,7 @@ OUTCOMES: tuple[Outcome, ...] = (
     "answer_refused",
 )
 
-_STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
+_STRICT = STRICT
 
 
 def _regex(cls: Any, value: str | None) -> str | None:
@@ -283,38 +288,42 @@ class Expect(BaseModel):
         return "structured" in self.model_fields_set
 
 
-class Case(BaseModel):
-    """``[[case]]``: one call, its answers and its expectations."""
+class Step(Call):
+    """``[[setup]]`` and ``[[teardown]]``, of the file or of a case: a call made for the state the
+    cases need (create the item a case deletes, remove it after). Its result is not checked
+    unless it has an ``expect``: without one, the step fails only when its call fails (a tool
+    error, a JSON-RPC error, a timeout, a lost connection, an answer that did not fit its form),
+    and with ``may_fail`` only when the server does not answer. A failed setup makes the case an
+    error, not a failure; teardown runs whatever happened."""
 
-    model_config = _STRICT
+    WHAT: ClassVar[str] = "a setup or teardown step"
+
+    expect: Expect | None = Field(
+        default=None,
+        description="What must come of the call, checked as a case's (default: only that it "
+        "succeeds).",
+    )
+    may_fail: bool = Field(
+        default=False,
+        description="A tool error or JSON-RPC error does not fail the step (a clean-up that "
+        "finds nothing to remove); a timeout or a lost connection still does.",
+    )
+
+    @model_validator(mode="after")
+    def _one_rule(self) -> Step:
+        if self.may_fail and self.expect is not None:
+            raise ValueError("`may_fail` goes without `expect` (expect says what must come)")
+        return self
+
+
+class Case(Call):
+    """``[[case]]``: one call, its answers and its expectations, and the steps around it."""
+
+    WHAT: ClassVar[str] = "a case"
 
     name: str = Field(min_length=1, description="Unique in the file; `-k` selects by it.")
-    tool: str | None = Field(default=None, min_length=1, description="Call this tool.")
-    prompt: str | None = Field(default=None, min_length=1, description="Get this prompt.")
-    resource: str | None = Field(default=None, min_length=1, description="Read this resource URI.")
-    arguments: dict[str, Any] = Field(
-        default_factory=dict,
-        description="The tool's arguments (any JSON) or the prompt's (strings).",
-    )
-    task: bool = Field(default=False, description="Call an optional-task tool as a task.")
-    answers: list[AnswerEntry] = Field(
-        default_factory=list,
-        description="Answers to the elicitation and sampling requests, as in an answers file: "
-        "in order, or by `match`.",
-    )
-    elicit: Literal["accept-defaults", "decline", "cancel"] = Field(
-        default="cancel", description="How requests no answer covers are answered."
-    )
-    sampling: Literal["decline", "cancel"] = Field(
-        default="decline", description="How sampling requests no answer covers are refused."
-    )
     eras: list[Era] | None = Field(
         default=None, min_length=1, description="The eras to run on (default: the file's)."
-    )
-    timeout: float | None = Field(
-        default=None,
-        gt=0,
-        description="Seconds before the call is cancelled (default: the file's).",
     )
     xfail: str | None = Field(
         default=None,
@@ -323,34 +332,16 @@ class Case(BaseModel):
     )
     skip: str | None = Field(default=None, min_length=1, description="Do not run it, and why.")
     expect: Expect = Field(default_factory=Expect, description="What must come of the call.")
-
-    @model_validator(mode="after")
-    def _one_call(self) -> Case:
-        given = [k for k in ("tool", "prompt", "resource") if getattr(self, k) is not None]
-        if len(given) != 1:
-            got = " and ".join(given) if given else "none"
-            raise ValueError(
-                f"a case makes one call: exactly one of `tool`, `prompt` or `resource` (got {got})"
-            )
-        if self.resource is not None and self.arguments:
-            raise ValueError("a resource read takes no `arguments` (the URI says it all)")
-        if self.prompt is not None:
-            bad = [k for k, v in self.arguments.items() if not isinstance(v, str)]
-            if bad:
-                raise ValueError(f"a prompt's arguments are strings; `{bad[0]}` is not")
-        if self.tool is None and self.task:
-            raise ValueError("`task` goes with `tool`")
-        return self
-
-    @property
-    def kind(self) -> Literal["tool", "prompt", "resource"]:
-        if self.tool is not None:
-            return "tool"
-        return "prompt" if self.prompt is not None else "resource"
-
-    @property
-    def target(self) -> str:
-        return self.tool or self.prompt or self.resource or ""
+    setup: list[Step] = Field(
+        default_factory=list,
+        description="Calls made before the case's, in order (after the file's setup); one that "
+        "fails makes the case an error and the case's call is not made.",
+    )
+    teardown: list[Step] = Field(
+        default_factory=list,
+        description="Calls made after the case's, in order, whatever happened (a failed setup, "
+        "a failed case); one that fails makes a passing case an error.",
+    )
 
 
 class TestFile(BaseModel):
@@ -372,6 +363,15 @@ class TestFile(BaseModel):
         default=30.0, gt=0, description="Seconds a case's call may take (a case may set its own)."
     )
     description: str | None = Field(default=None, description="What the file tests (free text).")
+    setup: list[Step] = Field(
+        default_factory=list,
+        description="Calls made once on each era's connection before the file's first case; one "
+        "that fails makes every case an error.",
+    )
+    teardown: list[Step] = Field(
+        default_factory=list,
+        description="Calls made once on each era's connection after the file's last case.",
+    )
     case: list[Case] = Field(min_length=1, description="The cases, run in order.")
 
     @model_validator(mode="after")
@@ -390,5 +390,6 @@ class TestFile(BaseModel):
     def eras_of(self, case: Case) -> list[Era]:
         return list(case.eras or self.eras)
 
-    def timeout_of(self, case: Case) -> float:
-        return case.timeout if case.timeout is not None else self.timeout
+    def timeout_of(self, call: Call) -> float:
+        """A case's or a step's timeout (its own, else the file's)."""
+        return call.timeout if call.timeout is not None else self.timeout

@@ -14,8 +14,13 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TextIO
 
+from mcp_tui.config.text import KeyPath
 from mcp_tui.testbench.compare import diff_text
+from mcp_tui.testbench.failure import Failure
+from mcp_tui.testbench.load import LoadedFile
+from mcp_tui.testbench.observed import Observed
 from mcp_tui.testbench.result import CaseResult
+from mcp_tui.testbench.steps import StepFailure
 from mcp_tui.untrusted import one_line, visible
 
 _LABEL = {
@@ -42,40 +47,70 @@ def failure_report(result: CaseResult) -> list[str]:
     where = plan.file.where("case", plan.index)
     heading = f"{_LABEL[result.status]} {where} {one_line(plan.case.name)} [{plan.era}]"
     lines = [heading]
-    if result.status == "error":
+    if result.status == "error" and not result.steps:
         lines += [f"  {visible(line, limit=500)}" for line in (result.message or "").splitlines()]
         return lines
     if result.status == "xpassed":
         lines.append(
             f"  expected to fail ({one_line(plan.case.xfail)}), but every expectation held"
         )
-    seen = result.observed
-    for failure in result.failures:
-        key = ("case", plan.index, "expect", *failure.key)
-        line = plan.file.line_of(*key)
-        at = f" (line {line})" if line is not None else ""
-        lines.append(f"  - {visible(failure.summary, limit=300, keep_newlines=False)}{at}")
-        diff = diff_text(failure.expected, failure.got, diffable=failure.diffable)
-        lines += _cut([f"      {visible(d, limit=500, keep_newlines=False)}" for d in diff])
+    lines += _failure_lines(result.failures, plan.file, ("case", plan.index, "expect"))
     if result.not_updated is not None:
         lines.append(
             f"  not updated: {visible(result.not_updated, limit=500, keep_newlines=False)}"
         )
     elif result.status == "failed" and result.failures and all(f.snapshot for f in result.failures):
         lines.append("  only snapshots differ: `mcp-tui test --update` would take what came")
-    if seen is not None:
-        call = f"{plan.case.kind} {plan.case.target}"
-        era = f", protocol {seen.protocol_version}" if seen.protocol_version else ""
-        took = f"{seen.outcome} in {seen.seconds:.2f} s{era}"
-        lines.append(f"  call: {one_line(call, limit=300)} -> {took}")
-        if seen.error:
-            lines.append(f"  error: {visible(seen.error, limit=1000, keep_newlines=False)}")
-        lines += era_explained(seen.needs_era)
-        if seen.transcript:
-            lines.append("  requests and answers:")
-            lines += _cut(
-                [f"    {line.removeprefix('mcp-tui: ')}" for line in seen.transcript.splitlines()]
-            )
+    if result.observed is not None:
+        lines += _call_lines(f"{plan.case.kind} {plan.case.target}", result.observed)
+    for step in result.steps:
+        lines += step_lines(step, plan.file)
+    return lines
+
+
+def steps_report(steps: Sequence[StepFailure], file: LoadedFile) -> str:
+    """The failed steps alone (the pytest plugin's setup and teardown errors)."""
+    return "\n".join(line for step in steps for line in step_lines(step, file))
+
+
+def step_lines(step: StepFailure, file: LoadedFile) -> list[str]:
+    """A setup or teardown step that failed: why, its expectations that did not hold (when it
+    has an ``expect``), and what its call did."""
+    lines = [f"  {visible(step.heading, limit=1000, keep_newlines=False)}"]
+    lines += _failure_lines(step.failures, file, (*step.ref.key, "expect"), indent="    ")
+    if step.observed is not None:
+        lines += _call_lines(step.call, step.observed, indent="    ")
+    return lines
+
+
+def _failure_lines(
+    failures: Sequence[Failure], file: LoadedFile, under: KeyPath, indent: str = "  "
+) -> list[str]:
+    lines = []
+    for failure in failures:
+        line = file.line_of(*under, *failure.key)
+        at = f" (line {line})" if line is not None else ""
+        summary = visible(failure.summary, limit=300, keep_newlines=False)
+        lines.append(f"{indent}- {summary}{at}")
+        diff = diff_text(failure.expected, failure.got, diffable=failure.diffable)
+        lines += _cut([f"{indent}    {visible(d, limit=500, keep_newlines=False)}" for d in diff])
+    return lines
+
+
+def _call_lines(call: str, seen: Observed, indent: str = "  ") -> list[str]:
+    """``call: tool book_table -> ok in 0.50 s, protocol 2025-11-25``, its error, the requests
+    and answers."""
+    era = f", protocol {seen.protocol_version}" if seen.protocol_version else ""
+    took = f"{seen.outcome} in {seen.seconds:.2f} s{era}"
+    lines = [f"{indent}call: {one_line(call, limit=300)} -> {took}"]
+    if seen.error:
+        lines.append(f"{indent}error: {visible(seen.error, limit=1000, keep_newlines=False)}")
+    lines += [f"{indent}{line.lstrip()}" for line in era_explained(seen.needs_era)]
+    if seen.transcript:
+        lines.append(f"{indent}requests and answers:")
+        lines += _cut(
+            [f"{indent}  {line.removeprefix('mcp-tui: ')}" for line in seen.transcript.splitlines()]
+        )
     return lines
 
 

@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import pytest
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from mcp_tui.testbench.plan import CasePlan
     from mcp_tui.testbench.redact import Redactor
     from mcp_tui.testbench.result import CaseResult
+    from mcp_tui.testbench.steps import StepFailure
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -136,6 +137,46 @@ class McpTestFile(pytest.File):
             raise _NoServer(self.redactor.text(session.explain(why)))
         return self._portal, session
 
+    def file_setup(self, era: str) -> list[StepFailure]:
+        """The file's ``[[setup]]`` on ``era``'s connection: made before its first case there,
+        its failures kept for every case after (each is then an error); its ``[[teardown]]``
+        follows the file's last item (an error there is that item's teardown error)."""
+        from mcp_tui.headless.testrun import run_steps
+        from mcp_tui.testbench.steps import StepRef
+
+        done: dict[str, list[StepFailure]] = self.__dict__.setdefault("_file_setup", {})
+        if era not in done:
+            portal, session = self.session_for(era)
+            assert self.loaded is not None
+            refs = [StepRef("setup", i) for i in range(len(self.loaded.model.setup))]
+            done[era] = portal.call(run_steps, self.loaded, refs, session)
+            if not self.__dict__.get("_teardown_added"):
+                self._teardown_added = True
+                self.addfinalizer(self._file_teardown)
+        return done[era]
+
+    def _file_teardown(self) -> None:
+        """The file's ``[[teardown]]`` on each era its setup ran on (then the servers close)."""
+        from mcp_tui.headless.testrun import run_steps
+        from mcp_tui.testbench.steps import StepRef
+
+        assert self.loaded is not None
+        refs = [StepRef("teardown", i) for i in range(len(self.loaded.model.teardown))]
+        failed: list[StepFailure] = []
+        for era in self.__dict__.get("_file_setup", {}):
+            if refs and era in self._sessions:
+                session = self._sessions[era][0]
+                failed += self._portal.call(run_steps, self.loaded, refs, session)
+        if failed:
+            self.steps_failed(failed)
+
+    def steps_failed(self, failed: list[StepFailure]) -> NoReturn:
+        """Setup or teardown steps failed: pytest's error, in the report's words, masked."""
+        from mcp_tui.testbench.report import steps_report
+
+        assert self.loaded is not None
+        pytest.fail(steps_report(self.redactor.value(failed), self.loaded), pytrace=False)
+
     def _close(self, era: str) -> None:
         _, opened = self._sessions.pop(era)
         opened.close()
@@ -161,27 +202,65 @@ class _CaseFailed(Exception):
 
 
 class McpTestItem(pytest.Item):
-    """One case on one era."""
+    """One case on one era: its setup steps are pytest's setup (one that fails is an ERROR, not
+    a failure), its call the test, its teardown steps pytest's teardown (made whatever
+    happened)."""
 
     def __init__(self, *, plan: CasePlan, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.plan = plan
+        #: The connection the case runs on, once its setup began (its teardown uses it).
+        self._on: tuple[BlockingPortal, Session] | None = None
 
-    def runtest(self) -> None:
-        from mcp_tui.headless.testrun import run_case
+    def setup(self) -> None:
+        from mcp_tui.headless.testrun import run_steps
+        from mcp_tui.testbench.steps import StepRef
 
         if self.plan.skip is not None:
             pytest.skip(self.plan.skip)
         parent = self.parent
         assert isinstance(parent, McpTestFile)
-        portal, session = parent.session_for(self.plan.era)
+        try:
+            failed = parent.file_setup(self.plan.era)
+            if failed:
+                parent.steps_failed(failed)
+            portal, session = self._on = parent.session_for(self.plan.era)
+        except _NoServer as exc:  # an error, as mcp-tui test says (exit 3), not a failure
+            pytest.fail(str(exc), pytrace=False)
+        refs = [StepRef("setup", i, self.plan.index) for i in range(len(self.plan.case.setup))]
+        failed = portal.call(run_steps, self.plan.file, refs, session)
+        if failed:
+            parent.steps_failed(failed)
+
+    def runtest(self) -> None:
+        from mcp_tui.headless.testrun import run_call
+
+        assert self._on is not None
+        parent = self.parent
+        assert isinstance(parent, McpTestFile)
+        portal, session = self._on
         # Masked before anything reports it (the failure, the coverage of the run).
-        result = parent.redactor.value(portal.call(run_case, self.plan, session))
+        result = parent.redactor.value(portal.call(run_call, self.plan, session))
         from mcp_tui.testing.coverage_plugin import record
 
         record(self.config, result)
         if result.failures:
             raise _CaseFailed(result)
+
+    def teardown(self) -> None:
+        from mcp_tui.headless.testrun import run_steps
+        from mcp_tui.testbench.steps import StepRef
+
+        if self._on is None:  # skipped, or the file's setup failed: nothing of it was made
+            return
+        parent = self.parent
+        assert isinstance(parent, McpTestFile)
+        portal, session = self._on
+        case = self.plan.case
+        refs = [StepRef("teardown", i, self.plan.index) for i in range(len(case.teardown))]
+        failed = portal.call(run_steps, self.plan.file, refs, session)
+        if failed:
+            parent.steps_failed(failed)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
         from mcp_tui.testbench.report import failure_report

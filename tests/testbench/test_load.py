@@ -192,3 +192,87 @@ def test_folders_are_searched_for_test_files(tmp_path: Path) -> None:
     assert find_test_files([tmp_path]) == [one, two]
     with pytest.raises(TestFileError, match="does not exist"):
         find_test_files([tmp_path / "missing"])
+
+
+STEPS = """\
+server = "demo"
+
+[[setup]]
+tool = "reset"
+
+[[case]]
+name = "delete"
+tool = "delete_item"
+arguments = { name = "a" }
+setup = [
+  { tool = "create_item", arguments = { name = "a" } },
+  { resource = "items://count", expect = { text = "1" } },
+]
+
+[[case.teardown]]
+tool = "delete_item"
+arguments = { name = "a" }
+may_fail = true
+
+[[teardown]]
+prompt = "goodbye"
+"""
+
+
+def test_setup_and_teardown_steps_load_with_their_lines(tmp_path: Path) -> None:
+    loaded = load_test_file(_write(tmp_path, STEPS))
+    model = loaded.model
+    [case] = model.case
+    assert [s.target for s in model.setup] == ["reset"]
+    assert [s.kind for s in model.teardown] == ["prompt"]
+    assert [s.target for s in case.setup] == ["create_item", "items://count"]
+    assert case.setup[0].expect is None and case.setup[1].expect is not None
+    assert case.teardown[0].may_fail
+    assert loaded.line_of("setup", 0) == 3
+    assert loaded.line_of("case", 0, "setup", 1) == 12
+    assert loaded.line_of("case", 0, "teardown", 0) == 15
+    assert loaded.line_of("teardown", 0) == 20
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a step with no call, named by its line
+        (
+            STEPS.replace('tool = "reset"\n', ""),
+            ["line 3", "setup[0]", "a setup or teardown step makes one call"],
+        ),
+        # an unknown key in an inline step, with the nearest known one
+        (
+            STEPS.replace('{ tool = "create_item",', '{ tol = "create_item",'),
+            ["line 11", "case[0].setup[0].tol", "unknown key", "did you mean `tool`"],
+        ),
+        # its expect is a case's: the same keys, the same messages
+        (
+            STEPS.replace('expect = { text = "1" }', 'expect = { txt = "1" }'),
+            ["line 12", "case[0].setup[1].expect.txt", "did you mean `text`"],
+        ),
+        # a wrong type in a [[case.teardown]] table
+        (
+            STEPS.replace("may_fail = true", 'may_fail = "yes"'),
+            ["line 18", "case[0].teardown[0].may_fail", "a string"],
+        ),
+        # may_fail and expect say two things
+        (
+            STEPS.replace("may_fail = true", 'may_fail = true\nexpect = { text = "x" }'),
+            ["line 15", "case[0].teardown[0]", "`may_fail` goes without `expect`"],
+        ),
+        # a file's [[teardown]] with a key a case has, not a step
+        (
+            STEPS.replace('prompt = "goodbye"', 'prompt = "goodbye"\nname = "bye"'),
+            ["line 22", "teardown[0].name", "unknown key"],
+        ),
+    ],
+)
+def test_a_bad_step_is_named_with_line_and_key(
+    tmp_path: Path, text: str, expected: list[str]
+) -> None:
+    message = _error(tmp_path, text)
+    for part in expected:
+        assert part in message, (part, message)
+    assert "\n" not in message and "pydantic" not in message

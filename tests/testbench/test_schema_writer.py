@@ -137,3 +137,16 @@ def test_set_values_in_a_json_file(tmp_path: Path) -> None:
     path.write_text('{"server": "demo", "case": [{"name": "a", "tool": "t"}]}', encoding="utf-8")
     set_values(path, [(("case", 0, "expect"), {"text": "x"})])
     assert load_test_file(path).model.case[0].expect.text == "x"
+
+
+def test_the_schema_holds_setup_and_teardown_steps() -> None:
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text("utf-8")))
+    step = {"tool": "create_item", "arguments": {"name": "a"}, "answers": [{"action": "accept"}]}
+    case = {"name": "a", "tool": "delete_item", "setup": [step], "teardown": [{"tool": "reset"}]}
+    good = {"server": "demo", "setup": [step], "teardown": [{"prompt": "p"}], "case": [case]}
+    assert validator.is_valid(good)
+    assert validator.is_valid({**good, "setup": [{**step, "expect": {"text": "Created a"}}]})
+    assert validator.is_valid({**good, "teardown": [{"tool": "t", "may_fail": True}]})
+    assert not validator.is_valid({**good, "setup": [{**step, "name": "x"}]})
+    assert not validator.is_valid({**good, "case": [{**case, "setup": [{**step, "skip": "x"}]}]})
+    assert not validator.is_valid({**good, "teardown": [{"tool": "t", "may_fail": "yes"}]})

@@ -221,3 +221,67 @@ expect = {{ text = "fine" }}
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v")
     result.assert_outcomes(passed=2)
+
+
+@pytest.mark.timeout(300)
+def test_setup_and_teardown_steps_are_pytests_setup_and_teardown(
+    pytester: pytest.Pytester,
+) -> None:
+    """A failed setup step is an ERROR (pytest's, ``<error>`` in JUnit), not a failure; the
+    case's teardown runs after it; the file's setup runs once and its teardown after the last
+    case (an error there is that case's teardown error)."""
+    import sys
+
+    items = ROOT / "tests" / "fixtures" / "items_server.py"
+    pytester.makefile(
+        ".mcptest.toml",
+        items=f"""\
+eras = ["2025-11-25"]
+[server]
+command = [{json.dumps(sys.executable)}, {json.dumps(str(items))}]
+env = {{ ITEMS_FILE = "items.json" }}
+
+[[setup]]
+tool = "create_item"
+arguments = {{ name = "shared" }}
+expect = {{ outcome = "ok" }}
+
+[[teardown]]
+tool = "delete_item"
+arguments = {{ name = "shared" }}
+expect = {{ text = "Gone" }}
+
+[[case]]
+name = "delete the draft"
+tool = "delete_item"
+arguments = {{ name = "draft" }}
+answers = [{{ action = "accept", content = {{ confirm = true }} }}]
+expect = {{ text = "Deleted draft" }}
+setup = [{{ tool = "create_item", arguments = {{ name = "draft" }} }}]
+
+[[case]]
+name = "a setup that fails"
+tool = "list_items"
+setup = [{{ tool = "create_itme" }}]
+teardown = [{{ tool = "create_item", arguments = {{ name = "torn-down" }} }}]
+""",
+    )
+    junit = pytester.path / "junit.xml"
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", f"--junitxml={junit}")
+    # the first passes; the second errors at setup, and (as the last) at the file's teardown
+    result.assert_outcomes(passed=1, errors=2)
+    out = result.stdout.str()
+    assert "ERROR at setup of a setup that fails [2025-11-25]" in out, out
+    assert "setup #1 (tool create_itme, line 27) failed: the call ended" in out
+    assert "ERROR at teardown of a setup that fails [2025-11-25]" in out
+    assert "the file's teardown #1 (tool delete_item, line 11) failed" in out
+    assert "Traceback" not in out
+    state = json.loads((pytester.path / "items.json").read_text(encoding="utf-8"))
+    assert state == {"shared": "", "torn-down": ""}, (
+        "the case's teardown ran after its setup failed"
+    )
+    xml = JUnitXml.fromfile(str(junit))
+    cases = {c.name: c for suite in xml for c in suite}
+    assert not cases["delete the draft[2025-11-25]"].result
+    kinds = {type(r).__name__ for r in cases["a setup that fails[2025-11-25]"].result}
+    assert kinds == {"Error"}, kinds
