@@ -69,8 +69,14 @@ def test_the_report_junit_json_and_update_mask_it_and_the_log_keeps_it(
     assert f"n-{TOKEN}" in (tmp_path / "seen.jsonl").read_text(), "the author's answer is sent"
     assert "not updated" in out and "holds a value from the environment" in out, out
     assert case_file.read_text() == FILE, "the echoed token is never written into the file"
-    assert main(["test", str(case_file), "--json"]) == 1
+    coverage = tmp_path / "coverage.json"
+    # --coverage: the second form's message echoes the answer, and is listed by message
+    assert (
+        main(["test", str(case_file), "--json", "--coverage", "--coverage-json", str(coverage)])
+        == 1
+    )
     as_json, json_err = capsys.readouterr()
+    assert "==== coverage" in json_err
     summary = tmp_path / "summary.md"
     os.environ["GITHUB_STEP_SUMMARY"] = str(summary)  # restored by the fixture's monkeypatch
     assert main(["test", str(case_file), "--github"]) == 1
@@ -81,6 +87,7 @@ def test_the_report_junit_json_and_update_mask_it_and_the_log_keeps_it(
         ("the report", out + err),
         ("JUnit", junit.read_text()),
         ("--json", as_json + json_err),
+        ("--coverage-json", coverage.read_text()),
         ("the annotations", on_github + github_err),
     ]:
         assert TOKEN not in printed, f"{where} holds the token:\n{printed}"
