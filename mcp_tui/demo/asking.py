@@ -268,6 +268,26 @@ def declined_text(result: types.ElicitResult, what: str) -> str:
 
 
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+#: The levels from the least to the most severe (RFC 5424's order, as the spec lists them).
+LOG_LEVELS: Final[tuple[LogLevel, ...]] = (
+    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency",
+)  # fmt: skip
+
+
+def answer_log_level(server: Any, state: Any) -> None:
+    """``logging/setLevel`` (2025-11-25): remember the level the client asked for, and declare
+    the ``logging`` capability, which the SDK derives from the handler being there. A client
+    offers "Log level" only to a server that declares it. ``MCPServer`` has no public way to add
+    a method it does not wrap, so the handler goes on its low-level server; on 2026-07-28 the
+    level rides each request's ``_meta`` and the SDK applies it itself."""
+
+    async def set_level(_ctx: Any, params: types.SetLevelRequestParams) -> types.EmptyResult:
+        state.log_level = params.level
+        return types.EmptyResult()
+
+    server._lowlevel_server.add_request_handler(  # private: see the docstring
+        "logging/setLevel", types.SetLevelRequestParams, set_level
+    )
 
 
 async def log_to_client(ctx: DemoContext, level: LogLevel, message: str, logger: str) -> None:
@@ -278,6 +298,9 @@ async def log_to_client(ctx: DemoContext, level: LogLevel, message: str, logger:
     across an `await` where another task could see the changed filters. On 2026-07-28 the SDK
     drops the message unless the client opted in with a log level for this request.
     """
+    floor = getattr(ctx.request_context.lifespan_context, "log_level", None)
+    if floor in LOG_LEVELS and LOG_LEVELS.index(level) < LOG_LEVELS.index(floor):
+        return  # below what the client asked for (logging/setLevel)
     session = ctx.request_context.session
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MCPDeprecationWarning)

@@ -85,6 +85,7 @@ def build_server() -> MCPServer[DemoState]:
     from mcp.server.mcpserver import MCPServer
 
     from mcp_tui.demo import account, booking, catalog, forms, sampling
+    from mcp_tui.demo.asking import answer_log_level
     from mcp_tui.demo.connect_page import ConnectPage
     from mcp_tui.demo.state import DemoState
 
@@ -108,6 +109,7 @@ def build_server() -> MCPServer[DemoState]:
         lifespan=lifespan,
         log_level="WARNING",
     )
+    answer_log_level(server, state)
     booking.register(server)
     forms.register(server, state)
     account.register(server, state, page)

@@ -102,6 +102,8 @@ class DemoState:
         self._pending: AccountLink | None = None
         self._links: dict[str, AccountLink] = {}
         self._elicitations = 0
+        #: The level the client asked for with ``logging/setLevel`` (2025-11-25), if any.
+        self.log_level: str | None = None
 
     @property
     def connected(self) -> bool:

@@ -53,12 +53,34 @@ def describe_exit(returncode: int | None) -> str | None:
 
 def exception_line(lines: Sequence[str]) -> str | None:
     """The first line of ``lines`` that names an exception ("ValueError: the boom went off"):
-    with chained exceptions the first is the cause, the last the SDK's wrapper."""
-    for line in lines:
+    with chained exceptions the first is the cause, the last the SDK's wrapper.
+
+    A server's logging may have wrapped it: Rich (the SDKs' handler) writes a long exception
+    line in its message column over several lines, each indented to that column, so the first
+    alone read "ValueError: the booking service". The lines that follow at the same indent, up
+    to a blank or a framed line, are its rest and are joined to it. An exception line at the
+    start of the line (a plain traceback) is whole: what follows it is something else."""
+    for index, line in enumerate(lines):
         text = line.strip(_FRAME)
-        if _EXCEPTION.match(text):
+        if not _EXCEPTION.match(text):
+            continue
+        indent = _indent(line)
+        if indent == 0:
             return text
+        parts = [text]
+        for following in lines[index + 1 :]:
+            rest = following.strip()
+            if not rest or _indent(following) != indent or following.lstrip()[:1] in _FRAME:
+                break
+            if rest.startswith(("The above exception", "During handling")):
+                break
+            parts.append(rest)
+        return " ".join(parts)
     return None
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
 
 
 def stderr_summary(lines: Sequence[str], count: int = 3) -> str:

@@ -98,6 +98,22 @@ async def test_long_task_logs_an_error_when_it_runs_long_enough() -> None:
 
 
 @pytest.mark.anyio
+async def test_the_demo_declares_logging_and_keeps_to_the_level_asked_for() -> None:
+    """2025-11-25: ``logging`` is declared, so a client offers "Log level"; after
+    ``logging/setLevel`` only that level and above arrive (mcp-tui asked, and got -32601)."""
+    levels: list[str] = []
+
+    async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+        levels.append(params.level)
+
+    async with demo_client("legacy", script(), logging_callback=on_log) as client:
+        assert client.server_capabilities.logging is not None
+        await client.set_logging_level("warning")
+        await client.call_tool("long_task", {"duration": 0, "steps": 6})
+    assert levels and set(levels) == {"warning", "error"}
+
+
+@pytest.mark.anyio
 async def test_long_task_rejects_out_of_range_arguments() -> None:
     async with demo_client("legacy", script()) as client:
         result = await client.call_tool("long_task", {"duration": 61})

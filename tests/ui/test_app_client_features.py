@@ -124,13 +124,34 @@ async def test_the_roots_dialog_adds_removes_and_applies(tmp_path: Path) -> None
 
 
 async def test_palette_verbs_per_server() -> None:
-    app, _ = make_app()
+    info = replace(Script().info, capabilities={"tools": {}, "logging": {}})
+    app, _ = make_app({"demo": Script(info=info)})
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         names = {v.text for v in verbs(app, session_of(app))}
         assert {"Roots  demo", "Ping  demo", "Log level  demo"} <= names
         session_of(app).features.ping("demo")
         await wait_for(pilot, lambda: "ping answered in 1.0 ms" in _transcript(app))
+
+
+@pytest.mark.parametrize(
+    ("version", "capabilities", "offered"),
+    [
+        ("2025-11-25", {"tools": {}}, False),  # logging/setLevel would be -32601
+        ("2025-11-25", {"tools": {}, "logging": {}}, True),
+        ("2026-07-28", {"tools": {}}, True),  # the level rides each request
+    ],
+)
+async def test_log_level_is_offered_only_where_it_can_work(
+    version: str, capabilities: dict[str, Any], offered: bool
+) -> None:
+    info = replace(Script().info, capabilities=capabilities, protocol_version=version)
+    app, _ = make_app({"demo": Script(info=info)})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
+        names = {v.text for v in verbs(app, session_of(app))}
+        assert ("Log level  demo" in names) is offered
+        assert "Ping  demo" in names  # the verbs of a ready server were listed
 
 
 async def test_the_tasks_verb_lists_the_servers_tasks() -> None:

@@ -56,6 +56,26 @@ async def test_a_failed_call_names_the_exception_from_stderr(tmp_path: Path) -> 
         assert "UnexpectedToolError: Error executing" in full  # the rest is one key away
 
 
+async def test_an_exception_line_the_servers_logging_wrapped_is_shown_whole(
+    tmp_path: Path,
+) -> None:
+    """The SDK's Rich logging wraps a long exception line in its message column (80 columns
+    when stderr is not a terminal): the excerpt read "ValueError: the booking service"."""
+    what = "booking service refused the party size of 40: the restaurant seats twelve at most"
+    env = {"COLUMNS": "80"}  # the width Rich wraps at, whatever the test runner's terminal
+    spec = ServerSpec("failing", StdioTarget(sys.executable, (str(SERVER),), env=env))
+    app = McpTuiApp([spec], AppOptions(stderr_log=tmp_path / "stderr.log"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        entry = app.entries["failing"]
+        await wait_for(pilot, lambda: bool(entry.tools), 1000)
+        session_of(app).calls.call_tool("failing", "boom", {"what": what})
+        await wait_for(pilot, lambda: "ValueError" in transcript_text(app), 500)
+        logged = (tmp_path / "stderr.log").read_text(encoding="utf-8")
+        assert f"ValueError: the {what} went off" not in logged, "not wrapped: nothing shown"
+        summary = transcript_text(app)
+        assert f"during the call: ValueError: the {what} went off" in summary
+
+
 async def test_a_crash_names_the_exit_status_and_only_this_calls_stderr(tmp_path: Path) -> None:
     app = _app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -192,6 +192,31 @@ async def test_browser_failure_keeps_the_screen_and_the_url(
     assert app.outcomes[0].note is not None and "without opening" in app.outcomes[0].note
 
 
+async def test_copied_is_said_on_the_button_not_in_a_toast_over_the_explanation() -> None:
+    """At 80x24 the "Copied" toast covered the no-browser explanation and the buttons it names:
+    the copy button itself now says so, and nothing is drawn over the screen."""
+
+    async def no_browser(verdict: UrlVerdict) -> OpenResult:
+        return OpenResult(False, verdict.url, error="No browser could be opened.")
+
+    app = ConsentHost(url_request(), opener=no_browser)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        assert consent(app).state == "failed"
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.clipboard == URL
+        button = consent(app).query_one("#url-copy", Button)
+        assert str(button.label) == "Copied ✓  c"
+        assert len(app._notifications) == 0, "no toast over the screen"
+        status = consent(app).query_one("#url-status", Static)
+        assert status.region.height > 0 and "No browser" in text_of(app, "#url-status")
+        for widget in (status, *consent(app).query(Button)):
+            assert consent(app).region.contains_region(widget.region), widget
+
+
 async def test_an_opener_that_raises_is_a_failure_not_a_crash() -> None:
     async def broken(verdict: UrlVerdict) -> OpenResult:
         raise RuntimeError("launcher exploded")

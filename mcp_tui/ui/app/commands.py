@@ -25,6 +25,7 @@ from typing import Any
 
 from textual.app import App
 
+from mcp_tui.session.era import is_modern
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app.palette import Verb, VerbPalette, in_group_order, key_for
 from mcp_tui.ui.app_interface import McpApp
@@ -113,15 +114,22 @@ def _catalog_verbs(app: McpApp, session: SessionScreen, entry: ServerEntry) -> I
     """Call a tool, get a prompt, read a resource or template: one verb per catalog item."""
     if entry.state is not ConnectionState.READY:
         return
+    from mcp_tui.schema.no_arguments import takes_no_arguments
+
     name = entry.name
     shown = entry.shown_name
     for tool in entry.tools:
+        # As Enter in the catalog: a tool that takes no arguments is called at once (its dialog
+        # would only ask for Ctrl+S); ``e`` on the tool still opens the dialog.
+        none = takes_no_arguments(tool.input_schema)
         yield Verb(
             "Call",
             "Call tool",
             f"{shown} › {tool.name}",
-            "Fill in this tool's arguments and call it",
-            partial(session.forms.open_tool, name, tool.name),
+            "Call this tool now (it takes no arguments)"
+            if none
+            else "Fill in this tool's arguments and call it",
+            partial(session.forms.open_tool, name, tool.name, dialog=False),
             note=tool.title or "",
         )
     for prompt in entry.prompts:
@@ -249,13 +257,14 @@ def _client_feature_verbs(
             "List this server's tasks and their status (tasks/list)",
             partial(session.features.list_tasks, name),
         )
-    yield Verb(
-        "Server",
-        "Log level",
-        shown,
-        f"Choose which of this server's log messages to receive (now {entry.log_level} and up)",
-        partial(session.features.choose_log_level, name),
-    )
+    if offers_log_levels(entry):
+        yield Verb(
+            "Server",
+            "Log level",
+            shown,
+            f"Choose which of this server's log messages to receive (now {entry.log_level} and up)",
+            partial(session.features.choose_log_level, name),
+        )
     if entry.connection.can_subscribe:
         for resource in entry.resources:
             if resource.template:
@@ -439,3 +448,13 @@ class McpCommands(VerbPalette):
         if session is None:
             return []
         return [(verb, key_for(session, verb.action)) for verb in found]
+
+
+def offers_log_levels(entry: ServerEntry) -> bool:
+    """Whether "Log level" can work: on 2025-11-25 a server answers ``logging/setLevel`` only
+    when it declares ``logging`` (the demo's -32601 otherwise); on 2026-07-28 the level rides each
+    request, whatever the server declares."""
+    info = entry.info
+    if info is None:
+        return False
+    return is_modern(info.protocol_version) or info.capabilities.get("logging") is not None

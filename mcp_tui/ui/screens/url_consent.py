@@ -78,6 +78,8 @@ Opener = Callable[[UrlVerdict], Awaitable[OpenResult]]
 
 COPY_KEY = "c"
 COPY_HINT = "c"
+#: What the copy button says once pressed (the clipboard is the terminal's, through OSC 52).
+COPIED_NOTE = "URL copied to the clipboard (if your terminal allows it); c copies it again"
 
 State = Literal["asking", "opening", "failed"]
 
@@ -340,11 +342,11 @@ class UrlConsentScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOutc
         if not self.verdict.allowed:
             return
         self.app.copy_to_clipboard(self.verdict.url)
-        self.notify(
-            "URL copied to the clipboard (if your terminal allows it).",
-            title="Copied",
-            markup=False,
-        )
+        # Said on the button itself, not in a toast: at 80x24 a toast covered the explanation
+        # of a browser that could not be opened, and the buttons it names.
+        button = self.query_one("#url-copy", OrderedButton)
+        button.label = Content(f"Copied ✓  {COPY_HINT}")
+        button.tooltip = COPIED_NOTE
 
     async def _open(self) -> None:
         """Run the opener (a worker thread inside) and accept, or stay and say what failed."""

@@ -58,6 +58,8 @@ class SessionAreas:
         self._pending_entries: list[Entry] = []
         #: What had the focus when ``L`` made the log full screen (it gets it back after).
         self._focus_before_log: Widget | None = None
+        #: Where the focus was when ``t`` showed the traffic: it goes back there on ``t`` again.
+        self._focus_before_traffic: Widget | None = None
         #: While the wire is shown: the last answer as it went out (``sent_wire.py``).
         self.sent = SentWatch()
 
@@ -231,12 +233,27 @@ class SessionAreas:
     # --- keys between the areas --------------------------------------------------------------
 
     async def toggle_traffic(self) -> None:
+        """``t``: the traffic in the transcript's place, its table focused (arrows and Enter
+        read the messages at once); ``t`` again: the transcript, the focus back where it was."""
         await self.mount_panels()
+        screen = self._screen
         showing = not self.traffic.display
+        focused = screen.focused
+        inside = focused is not None and self.traffic in focused.ancestors_with_self
         self.traffic.display = showing
         self.transcript.display = not showing
         if showing:
             self.traffic.render_backlog()
+            self._focus_before_traffic = screen.focused
+            self.traffic.focus()
+            return
+        before, self._focus_before_traffic = self._focus_before_traffic, None
+        if focused is not None and not inside:
+            return  # the person moved on meanwhile: leave the focus where it is
+        if before is not None and before.is_attached and before.focusable and before.display:
+            before.focus()
+        else:
+            self.catalog.focus()
 
     async def toggle_logs(self) -> None:
         await self.mount_panels()

@@ -52,6 +52,13 @@ MIN_BATCH_LINES = 20
 BATCH_CHARS = 24_000
 
 
+#: What the panel says until the first line arrives (an empty box says nothing of its purpose).
+EMPTY_TEXT = (
+    "Nothing logged yet. A server's log messages (notifications/message) and what it writes to "
+    "its stderr appear here; Log level in the palette (Ctrl+P) chooses which levels it sends."
+)
+
+
 def clock(at: float) -> str:
     return time.strftime("%H:%M:%S", time.localtime(at))
 
@@ -141,9 +148,14 @@ class LogPanel(RichLog):
         self._level_styles: tuple[str, dict[str, str]] | None = None
         #: Per server: a stderr traceback is being written (its next lines join it).
         self._in_traceback: dict[str, bool] = {}
+        #: :data:`EMPTY_TEXT` is shown (cleared by the first batch).
+        self.empty_shown = False
 
     def on_mount(self) -> None:
         self.watch(self.screen, "maximized", self._maximized_changed, init=False)
+        if not self.lines_written:
+            self.write(Text(EMPTY_TEXT, style="dim italic"))
+            self.empty_shown = True
 
     def _maximized_changed(self, maximized: object) -> None:
         """Full screen, the footer is hidden: the title says how to come back."""
@@ -239,5 +251,8 @@ class LogPanel(RichLog):
             if text:
                 text.append("\n")
             text.append_text(line)
+        if self.empty_shown:
+            self.empty_shown = False
+            self.clear()
         self.write(text)
         self.lines_written += len(lines)
