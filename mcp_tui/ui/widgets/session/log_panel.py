@@ -154,8 +154,17 @@ class LogPanel(RichLog):
     def on_mount(self) -> None:
         self.watch(self.screen, "maximized", self._maximized_changed, init=False)
         if not self.lines_written:
-            self.write(Text(EMPTY_TEXT, style="dim italic"))
-            self.empty_shown = True
+            self._show_empty()
+
+    def on_resize(self) -> None:
+        if self.empty_shown:  # RichLog wraps a line once, at the width it has then
+            self._show_empty()
+
+    def _show_empty(self) -> None:
+        width = self.scrollable_content_region.width
+        self.clear()
+        self.write(Text(EMPTY_TEXT, style="dim italic"), width=width if width > 0 else None)
+        self.empty_shown = True
 
     def _maximized_changed(self, maximized: object) -> None:
         """Full screen, the footer is hidden: the title says how to come back."""
