@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rich.text import Text
+from textual import events
 
 from mcp_tui.process.startup import attrs_unseen
 from mcp_tui.session.events import LogReceived, StderrReceived
@@ -156,7 +157,7 @@ class LogPanel(RichLog):
         if not self.lines_written:
             self._show_empty()
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         if self.empty_shown:  # RichLog wraps a line once, at the width it has then
             self._show_empty()
 
