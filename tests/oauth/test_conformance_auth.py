@@ -7,8 +7,8 @@ passes only as the harness passes it: exit 0, no FAILURE or WARNING, at least on
 client exiting 0 — except the scenarios where the right answer is to refuse (a resource or issuer
 mismatch), where the harness allows the client to fail and we require it to.
 
-The scenarios run four at a time (each is a node process plus a Python one, mostly waiting), once
-per session; each test then reads its scenario's verdict.
+Each test runs its own scenario (a node process plus a Python one or two: about 2.5 s of CPU), in
+its own ``xdist_group``, so the workers share them out rather than one test running them all.
 
 Cannot pass (kept as strict xfails, so a change is noticed):
 
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,8 +43,6 @@ from interop_peers import (  # type: ignore[import-not-found, unused-ignore]  # 
 )
 
 ADAPTER = Path(__file__).resolve().parent / "conformance_auth_client.py"
-PARALLEL = 4
-
 #: The 0.1.16 release's non-draft ``auth/*`` client scenarios (2025-03-26 .. 2025-11-25).
 RELEASE = [
     "auth/metadata-default",
@@ -98,14 +95,7 @@ CANNOT_PASS = {
     ),
 }
 
-# The first test sets up the session fixture that runs every scenario (about two minutes on a
-# quiet machine, several under load): that test may take longer than the suite's per-test limit.
-# Under pytest-xdist the module's tests are one group, so one worker runs the scenarios once.
-pytestmark = [
-    pytest.mark.interop,
-    pytest.mark.timeout(900),
-    pytest.mark.xdist_group("conformance-auth"),
-]
+pytestmark = [pytest.mark.interop]
 
 
 @dataclass(frozen=True)
@@ -127,23 +117,21 @@ def run_scenario(harness: Path, scenario: str, out: Path) -> Verdict:
     return Verdict(code, output, checks)
 
 
-@pytest.fixture(scope="session")
-def verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Verdict]:
+HARNESSES = {"release": CONFORMANCE_JS, "alpha": CONFORMANCE_ALPHA_JS}
+
+
+def verdict_of(which: str, scenario: str, tmp_path: Path) -> Verdict:
+    """Run one scenario of the ``which`` harness (release or alpha) and read its checks."""
     require_peers()
     if any(" " in p for p in (sys.executable, str(ADAPTER))):
         pytest.fail("the harness splits --command on spaces; use paths without spaces")
-    jobs = [("release", s) for s in RELEASE] + [("alpha", s) for s in ALPHA]
-    jobs += list(CANNOT_PASS)
-    harnesses = {"release": CONFORMANCE_JS, "alpha": CONFORMANCE_ALPHA_JS}
-    base = tmp_path_factory.mktemp("conformance-auth")
+    return run_scenario(HARNESSES[which], scenario, tmp_path / scenario.replace("/", "_"))
 
-    def one(job: tuple[str, str]) -> Verdict:
-        which, scenario = job
-        out = base / which / scenario.replace("/", "_")
-        return run_scenario(harnesses[which], scenario, out)
 
-    with ThreadPoolExecutor(PARALLEL) as pool:
-        return dict(zip(jobs, pool.map(one, jobs), strict=True))
+def one_each(scenarios: list[str]) -> list[Any]:
+    """One case per scenario, each its own xdist group: spread over the workers, not one module's
+    queue on one worker (``--dist loadgroup`` keeps a module's ungrouped tests together)."""
+    return [pytest.param(s, marks=pytest.mark.xdist_group(f"auth-{s}")) for s in scenarios]
 
 
 def assert_passes(verdict: Verdict, scenario: str) -> None:
@@ -159,22 +147,27 @@ def assert_passes(verdict: Verdict, scenario: str) -> None:
         assert not client_failed, f"{scenario}: mcp-tui failed\n{verdict.output}"
 
 
-@pytest.mark.parametrize("scenario", RELEASE)
-def test_release_auth_scenario(verdicts: dict[tuple[str, str], Verdict], scenario: str) -> None:
-    assert_passes(verdicts["release", scenario], scenario)
+@pytest.mark.parametrize("scenario", one_each(RELEASE))
+def test_release_auth_scenario(scenario: str, tmp_path: Path) -> None:
+    assert_passes(verdict_of("release", scenario, tmp_path), scenario)
 
 
-@pytest.mark.parametrize("scenario", ALPHA)
-def test_alpha_auth_scenario(verdicts: dict[tuple[str, str], Verdict], scenario: str) -> None:
-    assert_passes(verdicts["alpha", scenario], scenario)
+@pytest.mark.parametrize("scenario", one_each(ALPHA))
+def test_alpha_auth_scenario(scenario: str, tmp_path: Path) -> None:
+    assert_passes(verdict_of("alpha", scenario, tmp_path), scenario)
 
 
-@pytest.mark.parametrize("job", sorted(CANNOT_PASS), ids=lambda job: f"{job[0]}-{job[1]}")
-def test_scenarios_that_cannot_pass(
-    verdicts: dict[tuple[str, str], Verdict], job: tuple[str, str]
-) -> None:
+@pytest.mark.parametrize(
+    "job",
+    [
+        pytest.param(job, marks=pytest.mark.xdist_group(f"auth-{job[0]}-{job[1]}"))
+        for job in sorted(CANNOT_PASS)
+    ],
+    ids=lambda job: f"{job[0]}-{job[1]}",
+)
+def test_scenarios_that_cannot_pass(job: tuple[str, str], tmp_path: Path) -> None:
     """Strict: if one of these starts passing, the list (and the README) must change."""
-    verdict = verdicts[job]
+    verdict = verdict_of(*job, tmp_path)
     with pytest.raises(AssertionError):
         assert_passes(verdict, job[1])
     pytest.xfail(CANNOT_PASS[job])
