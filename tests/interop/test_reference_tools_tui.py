@@ -379,25 +379,45 @@ DEMO: list[tuple[str, list[Any], dict[str, Any]]] = [
 ]
 
 
-async def run_table(
-    tmp_path: Path, spec: ServerSpec, table: list[tuple[str, list[Any], dict[str, Any]]]
-) -> None:
+Table = list[tuple[str, list[Any], dict[str, Any]]]
+
+
+def in_parts(table: Table, parts: int, group: str) -> list[Any]:
+    """The table's tools in ``parts`` cases of a few tools each, each with a server of its own
+    and its own xdist group (a test of every tool in one app took 29 s on a quiet machine, a
+    fifth of the suite's limit): the tools of these servers do not depend on each other."""
+    size = -(-len(table) // parts)
+    cuts = [table[i : i + size] for i in range(0, len(table), size)]
+    return [
+        pytest.param(
+            cut, id=f"{cut[0][0]}..{cut[-1][0]}", marks=pytest.mark.xdist_group(f"{group}-{i}")
+        )
+        for i, cut in enumerate(cuts)
+    ]
+
+
+async def run_table(tmp_path: Path, spec: ServerSpec, table: Table, every: Table) -> None:
+    """Send each tool of ``table`` through its form; the server lists exactly those of ``every``."""
     app = build_app(tmp_path, spec)
     log = tmp_path / "traffic.jsonl"
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app, spec.name)
-        assert {t.name for t in app.entries[spec.name].tools} == {t for t, _, _ in table}
+        assert {t.name for t in app.entries[spec.name].tools} == {t for t, _, _ in every}
         for tool, steps, expected in table:
             sent = await call(pilot, app, log, spec.name, tool, steps)
             assert sent == expected, tool
         await quit_app(pilot)
 
 
-async def test_every_everything_tool_through_its_form(peers: None, tmp_path: Path) -> None:
+@pytest.mark.parametrize("table", in_parts(EVERYTHING, 4, "everything-tools"))
+async def test_every_everything_tool_through_its_form(
+    peers: None, tmp_path: Path, table: Table
+) -> None:
     target = StdioTarget(str(NODE), ("-r", str(LOOPBACK_PRELOAD), str(EVERYTHING_JS), "stdio"))
-    await run_table(tmp_path, ServerSpec(name="everything", target=target), EVERYTHING)
+    await run_table(tmp_path, ServerSpec(name="everything", target=target), table, EVERYTHING)
 
 
-async def test_every_demo_tool_through_its_form(tmp_path: Path) -> None:
+@pytest.mark.parametrize("table", in_parts(DEMO, 3, "demo-tools"))
+async def test_every_demo_tool_through_its_form(tmp_path: Path, table: Table) -> None:
     target = StdioTarget(sys.executable, ("-m", "mcp_tui.demo"), cwd=str(REPO_ROOT))
-    await run_table(tmp_path, ServerSpec(name="demo", target=target), DEMO)
+    await run_table(tmp_path, ServerSpec(name="demo", target=target), table, DEMO)
