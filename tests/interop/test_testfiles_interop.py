@@ -13,6 +13,7 @@ from junitparser import JUnitXml
 from python_peers import require_python_peer
 
 from mcp_tui.cli.main import main
+from tests.pytester_kit import run_in_process
 
 pytestmark = pytest.mark.interop
 pytest_plugins = ["pytester"]
@@ -47,19 +48,11 @@ def test_through_mcp_tui_test(
     assert "the 2026-07-28 guard pattern[2026-07-28]" in {case.name for case in fastmcp}
 
 
-@pytest.mark.timeout(300)
 def test_through_the_pytest_plugin(peers: None, pytester: pytest.Pytester) -> None:
     # An ini of its own: this repository's (which turns the plugin off) is not read.
     ini = pytester.makeini("[pytest]\n")
-    result = pytester.runpytest_subprocess(
-        "-c",
-        str(ini),
-        "--rootdir",
-        str(pytester.path),
-        "-p",
-        "no:cacheprovider",
-        str(EVERYTHING),
-        str(FASTMCP4),
+    result = run_in_process(
+        pytester, "-c", str(ini), "--rootdir", str(pytester.path), str(EVERYTHING), str(FASTMCP4)
     )
     result.assert_outcomes(passed=13)
     out = result.stdout.str()

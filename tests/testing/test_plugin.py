@@ -1,5 +1,6 @@
-"""The pytest plugin, run as a project would run it: ``pytest`` in a folder of test files, in a
-subprocess where the plugin is enabled by its entry point (this suite turns it off)."""
+"""The pytest plugin, run as a project would run it: ``pytest`` in a folder of test files, with
+the plugin enabled by its entry point (this suite turns it off), in this process (pytester; no
+test here needs a process of its own)."""
 
 from __future__ import annotations
 
@@ -10,21 +11,21 @@ from pathlib import Path
 import pytest
 from junitparser import Failure, JUnitXml
 
+from tests.pytester_kit import run_in_process
+
 pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parents[2]
 FAILS = ROOT / "tests" / "cli" / "fixtures" / "every_kind_fails.mcptest.toml"
 
 
-@pytest.mark.timeout(300)
 def test_test_files_are_collected_and_run_as_items(pytester: pytest.Pytester) -> None:
     shutil.copy(ROOT / "examples" / "demo" / "forms.mcptest.toml", pytester.path)
     shutil.copy(FAILS, pytester.path)
     junit = pytester.path / "junit.xml"
     coverage = pytester.path / "coverage.json"
-    result = pytester.runpytest_subprocess(
-        "-p",
-        "no:cacheprovider",
+    result = run_in_process(
+        pytester,
         "-k",
         "not every_kind or text or within",
         f"--junitxml={junit}",
@@ -49,7 +50,6 @@ def test_test_files_are_collected_and_run_as_items(pytester: pytest.Pytester) ->
     assert doc["tools_percent"] == 50.0
 
 
-@pytest.mark.timeout(300)
 def test_skip_xfail_era_and_bad_files(pytester: pytest.Pytester) -> None:
     pytester.makefile(
         ".mcptest.toml",
@@ -79,9 +79,8 @@ expect = { text = "Confirmed: restart the build agents." }
 """,
         bad='server = "demo"\n\n[[case]]\nname = "a"\ntool = "t"\nexpect = { txt = 1 }\n',
     )
-    result = pytester.runpytest_subprocess(
-        "-p",
-        "no:cacheprovider",
+    result = run_in_process(
+        pytester,
         "--mcp-era",
         "2026-07-28",
         "-rsx",
@@ -93,7 +92,6 @@ expect = { text = "Confirmed: restart the build agents." }
     assert "not yet" in out and "the demo keeps it" in out
 
 
-@pytest.mark.timeout(300)
 def test_the_python_api_through_the_fixture(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         test_server="""
@@ -106,7 +104,7 @@ def test_the_python_api_through_the_fixture(pytester: pytest.Pytester) -> None:
             expect(result, elicitation_count=2)
         """
     )
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result = run_in_process(pytester)
     result.assert_outcomes(failed=1)
     out = result.stdout.str()
     assert "another number of elicitation requests" in out and "expected: 2" in out
@@ -119,7 +117,6 @@ def test_this_suite_does_not_collect_its_own_test_files() -> None:
     assert "-p no:mcp-tui" in config
 
 
-@pytest.mark.timeout(300)
 def test_a_secret_placeholder_in_an_answer_comes_from_the_environment(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -137,11 +134,11 @@ expect = { text_contains = "Grace from CI" }
 """,
     )
     monkeypatch.delenv("DISPLAY_NAME", raising=False)
-    unset = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    unset = run_in_process(pytester)
     unset.assert_outcomes(errors=1)
     assert "line 6" in unset.stdout.str() and "DISPLAY_NAME is not set" in unset.stdout.str()
     monkeypatch.setenv("DISPLAY_NAME", "Grace from CI")
-    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    run_in_process(pytester).assert_outcomes(passed=1)
 
 
 def test_xdist_workers_send_their_touches_to_the_controller(pytestconfig: pytest.Config) -> None:
@@ -179,7 +176,6 @@ def test_xdist_workers_send_their_touches_to_the_controller(pytestconfig: pytest
     assert "is under --fail-under 60" in controller.verdict
 
 
-@pytest.mark.timeout(300)
 def test_the_case_after_a_lost_server_gets_a_fresh_one(pytester: pytest.Pytester) -> None:
     """A case that ends the server (``connection_lost``) is followed by one on a new process, as
     ``mcp-tui test`` does, not by one failing on the dead connection."""
@@ -219,7 +215,7 @@ tool = "ok"
 expect = {{ text = "fine" }}
 """,
     )
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v")
+    result = run_in_process(pytester, "-v")
     result.assert_outcomes(passed=2)
 
 
