@@ -65,3 +65,13 @@ def test_skip_leaves_the_values_at_its_pointers_out() -> None:
 def test_pointer_tokens_escape_tilde_before_slash() -> None:
     assert escape_token("a/b~c") == "a~1b~0c"
     assert escape_token("~1") == "~01"
+
+
+def test_values_that_are_not_json_fall_back_to_their_own_equality() -> None:
+    """A TOML date in a test file is no JSON value: equal only to the same date (never to the
+    string a server sends)."""
+    from datetime import date
+
+    assert json_equal(date(2026, 5, 1), date(2026, 5, 1))
+    assert not json_equal(date(2026, 5, 1), date(2026, 5, 2))
+    assert not json_equal(date(2026, 5, 1), "2026-05-01")

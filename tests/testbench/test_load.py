@@ -276,3 +276,20 @@ def test_a_bad_step_is_named_with_line_and_key(
     for part in expected:
         assert part in message, (part, message)
     assert "\n" not in message and "pydantic" not in message
+
+
+def test_a_file_key_after_a_case_s_table_is_said_to_belong_to_the_file(tmp_path: Path) -> None:
+    """Found by mutation (issue 36): the hint was only seen after [server], whose own name is a
+    key of the file too."""
+    message = _error(tmp_path, GOOD + 'description = "what the file tests"\n')
+    assert "case[1].expect.description: unknown key" in message
+    assert "`description` is a key of the file" in message
+
+
+def test_only_a_wrong_type_says_what_was_given(tmp_path: Path) -> None:
+    bad_regex = _error(
+        tmp_path, GOOD.replace('pointers = { "/total" = 3 }', 'text_regex = "(unclosed"')
+    )
+    assert bad_regex.endswith("at position 0."), bad_regex
+    wrong_type = _error(tmp_path, GOOD.replace('"/total" = 3', '"/total" = 3 }\ntext = 3 #'))
+    assert wrong_type.endswith("should be a valid string, not an integer."), wrong_type
