@@ -98,10 +98,16 @@ ALLOWED: dict[tuple[str, str, str], str] = {
      '"typed is kept: the form opens with it again once the server is back (R reconnects)."'):
         "markup=False; the server's shown name made one line; state a word of our own enum (or "
         "'gone'); unsent one of the callers' constants (tool call, prompt, resource)",
-    ("mcp_tui/ui/screens/url_consent.py", "Content", "host[cut + len(domain) :]"):
+    ("mcp_tui/ui/widgets/request/url_destination.py", "Content", "host[cut + len(domain) :]"):
         "verdict.host is the IDNA/ASCII host from url_check (letters, digits, dots, hyphens)",
-    ("mcp_tui/ui/screens/url_consent.py", "Content", 'f"{verdict.scheme}://" if verdict.scheme else ""'):
+    ("mcp_tui/ui/widgets/request/url_destination.py", "Content", 'f"{verdict.scheme}://" if verdict.scheme else ""'):
         "url_check allows only a lower-case scheme from its allow-list",
+    **{
+        ("mcp_tui/ui/screens/url_consent.py", "Static", f"{name}(verdict)"): "url_destination "
+        "builds Content (annotated): the verdict's host parts styled (allowed below) and its "
+        "warnings and reasons through literal_line"
+        for name in ("reasons_content", "site_content", "warnings_content")
+    },
     ("mcp_tui/ui/widgets/session/catalog_tree.py", "Text", 'f"{group.capitalize()} ({len(items)})"'):
         "group is one of mcp-tui's own words (tools, prompts, resources, templates)",
     ("mcp_tui/ui/widgets/form/form_pages.py", "Content",
@@ -201,7 +207,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("mcp_tui/ui/screens/sign_in.py", "styled", 'f" {uri}"'):
         "mcp-tui's own loopback redirect URI, not server text",
     **{
-        ("mcp_tui/ui/screens/url_consent.py", "styled", source): "url_check's verdict: the "
+        ("mcp_tui/ui/widgets/request/url_destination.py", "styled", source): "url_check's verdict: the "
         "IDNA/ASCII host (letters, digits, dots, hyphens, IP literals) and an int port"
         for source in ('f"[{host}]"', "host[:cut]", "domain", "host", 'f":{verdict.port}"')
     },

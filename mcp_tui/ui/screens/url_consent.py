@@ -1,11 +1,13 @@
 """The consent screen for a URL-mode elicitation: show where the link goes, open it only on Ctrl+S.
 
 Layout, top to bottom: a header naming the server (our own name for the connection, never text
-the server controls); a scrolling body with the server's message as plain text in the server's
-region (``widgets/text/server_text``), the destination host large with its registrable domain
-highlighted (the ``xn--`` identity first, the Unicode form beside it), the warnings, and the
-whole URL wrapped, never truncated (an internationalised host in its A-label form, the Unicode
-spelling under it as "shown as"); a status line; the buttons; the footer with the keys.
+the server controls); a scrolling body that leads with the destination, on its first line the
+site (the registrable domain, highlighted) and under it the whole host, wrapped, its registrable
+domain highlighted again (``widgets/request/url_destination``: at 40x12, or under a long message,
+the site is still on the first screen), then the warnings, the server's message as plain text in
+the server's region (``widgets/text/server_text``), and the whole URL wrapped, never truncated (an
+internationalised host in its A-label form, the Unicode spelling under it as "shown as"); a status
+line; the buttons; the footer with the keys.
 
 Nothing is fetched before Ctrl+S: no DNS, no HTTP, no favicon. Ctrl+S opens exactly the URL shown
 (``verdict.url``, the A-label form: what the user checked, not what the browser's IDN policy
@@ -47,7 +49,7 @@ from mcp_tui.ui.key_order import (
     SequencedScreen,
     after_earlier_keys,
 )
-from mcp_tui.ui.literal import literal, literal_line
+from mcp_tui.ui.literal import literal
 from mcp_tui.ui.request_header import RequestHeader
 from mcp_tui.ui.screen_css import screen_css
 from mcp_tui.ui.screens.arming import ArmedScreen
@@ -66,6 +68,12 @@ from mcp_tui.ui.widgets.request.answer_bar import (
     answer_button,
     elicitation_bindings,
     relabel,
+)
+from mcp_tui.ui.widgets.request.url_destination import (
+    host_content,
+    reasons_content,
+    site_content,
+    warnings_content,
 )
 from mcp_tui.ui.widgets.request.wire_panel import WIRE_BINDING, WireSide, received_in
 from mcp_tui.ui.widgets.text.server_text import ServerText, from_server
@@ -174,41 +182,8 @@ class UrlConsentScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOutc
         self.wire.fit()
 
     def host_content(self) -> Content:
-        """The host in identity form, registrable domain highlighted, Unicode form beside it."""
-        verdict = self.verdict
-        if not verdict.host:
-            return Content.styled("(the host cannot be determined safely)", "$text-error")
-        host = verdict.host
-        domain = verdict.registrable_domain
-        if verdict.is_ip and ":" in host:
-            line = Content.styled(f"[{host}]", "bold $text-accent")
-        elif domain and host.rstrip(".").endswith(domain):
-            cut = len(host.rstrip(".")) - len(domain)
-            line = Content("").join(
-                [
-                    Content.styled(host[:cut], "bold"),
-                    Content.styled(domain, "bold reverse $text-accent"),
-                    Content(host[cut + len(domain) :]),
-                ]
-            )
-        else:
-            line = Content.styled(host, "bold $text-accent")
-        if verdict.port is not None:
-            line += Content.styled(f":{verdict.port}", "bold")
-        if verdict.is_idn:
-            line += Content("   shown as ") + literal_line(verdict.host_unicode, limit=None)
-        scheme = Content(f"{verdict.scheme}://" if verdict.scheme else "")
-        return scheme.stylize("$text-muted") + line
-
-    def _warnings_content(self) -> Content:
-        return Content("\n").join(
-            Content("⚠ ") + literal_line(text, limit=None) for text in self.verdict.warnings
-        )
-
-    def _reasons_content(self) -> Content:
-        lines = [Content.styled("✗ This link is refused and will not be opened:", "bold")]
-        lines += [Content("• ") + literal_line(text, limit=None) for text in self.verdict.reasons]
-        return Content("\n").join(lines)
+        """The host in identity form, registrable domain highlighted (``url_destination``)."""
+        return host_content(self.verdict)
 
     async def on_event(self, event: events.Event) -> None:
         self.styled_once.see(event)
@@ -219,19 +194,20 @@ class UrlConsentScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOutc
         with Vertical(id="url-dialog"):
             yield self.header.static
             with Horizontal(id="url-main"):
-                with _Body(id="url-body"):
+                with _Body(id="url-body"):  # the site first: see ``url_destination``
+                    if not verdict.allowed:
+                        yield Static(reasons_content(verdict), id="url-reasons")
+                    yield Static(site_content(verdict), id="url-site")
+                    if verdict.host:  # else the site line says it cannot be determined
+                        yield Static(host_content(verdict), id="url-host")
+                    if verdict.warnings:
+                        yield Static(warnings_content(verdict), id="url-warnings")
                     if self.request.message:
                         yield ServerText(
                             self.request.message,
                             label=from_server(shown_name(self.request.server)),
                             id="url-message",
                         )
-                    if not verdict.allowed:
-                        yield Static(self._reasons_content(), id="url-reasons")
-                    yield Static("Destination", classes="url-label")
-                    yield Static(self.host_content(), id="url-host")
-                    if verdict.warnings:
-                        yield Static(self._warnings_content(), id="url-warnings")
                     yield Static("Full URL", classes="url-label")
                     yield Static(literal(verdict.url), id="url-full")
                     if verdict.allowed and verdict.url_unicode != verdict.url:
