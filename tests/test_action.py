@@ -1,7 +1,7 @@
 """The GitHub Action (``action.yml``): valid metadata by SchemaStore's schema (vendored in
 ``tests/fixtures/schemastore/``: no network), inputs reaching its scripts only through the
 environment, and its scripts doing what its inputs say, run here with bash (the network steps with
-a stand-in ``python``). The README's job uses it as it is."""
+a stand-in ``python``). The job of the README and of the docs' CI page uses it as it is."""
 
 from __future__ import annotations
 
@@ -227,20 +227,26 @@ def test_the_test_step_runs_mcp_tui_on_the_paths_and_eras_and_reports_its_exit_c
     assert _outputs(tmp_path / "o2")["exit-code"] == "2"
 
 
-# ---- the README's job ---------------------------------------------------------------------------
+# ---- the job of the README and of the docs' CI page ---------------------------------------------
+
+#: Where a job is shown to be copied: the file, and the heading of its section.
+JOBS = [("README.md", "### In CI\n"), ("docs/testing/ci.md", "# CI and the GitHub Action\n")]
 
 
-def _readme_ci_blocks() -> tuple[dict[str, Any], str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("### In CI: GitHub Actions", 1)[1].split("\n## ", 1)[0]
+def _readme_ci_blocks(page: str, heading: str) -> tuple[dict[str, Any], str]:
+    text = (ROOT / page).read_text(encoding="utf-8")
+    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
     workflow = re.search(r"```yaml\n(.*?)```", section, re.DOTALL)
     test_file = re.search(r"```toml\n(.*?)```", section, re.DOTALL)
     assert workflow and test_file
     return yaml.safe_load(workflow.group(1)), test_file.group(1)
 
 
-def test_the_readmes_job_uses_the_action_at_this_release_with_its_inputs() -> None:
-    workflow, _ = _readme_ci_blocks()
+@pytest.mark.parametrize(("page", "heading"), JOBS)
+def test_the_readmes_job_uses_the_action_at_this_release_with_its_inputs(
+    page: str, heading: str
+) -> None:
+    workflow, _ = _readme_ci_blocks(page, heading)
     [job] = workflow["jobs"].values()
     uses = [step for step in job["steps"] if "mcp-tui" in step.get("uses", "")]
     [step] = uses
@@ -249,8 +255,11 @@ def test_the_readmes_job_uses_the_action_at_this_release_with_its_inputs() -> No
     assert "OWNER" not in json.dumps(workflow)
 
 
-def test_the_readmes_test_file_is_a_valid_test_file_with_a_server_command(tmp_path: Path) -> None:
-    _, text = _readme_ci_blocks()
+@pytest.mark.parametrize(("page", "heading"), JOBS)
+def test_the_readmes_test_file_is_a_valid_test_file_with_a_server_command(
+    tmp_path: Path, page: str, heading: str
+) -> None:
+    _, text = _readme_ci_blocks(page, heading)
     path = tmp_path / "server.mcptest.toml"
     path.write_text(text, encoding="utf-8")
     loaded = load_test_file(path)

@@ -15,8 +15,10 @@ and the pages written from the code say what the code holds.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -25,6 +27,10 @@ from typing import Any
 
 import pytest
 import yaml
+
+if importlib.util.find_spec("mkdocs") is None and os.environ.get("CI") != "true":
+    # A virtualenv made before the docs extra: skipped here, a failure in CI (.ci/run).
+    pytest.skip("mkdocs is not installed: pip install -e '.[test]'", allow_module_level=True)
 
 from mcp_tui.check import RULES
 from mcp_tui.check.change_rules import CHANGE_RULES

@@ -2,8 +2,8 @@
 
 The provider library is ``pydantic-ai`` (``pydantic-ai-slim`` with its ``openai`` and
 ``anthropic`` extras): one interface to Anthropic, OpenAI and any OpenAI-compatible server, typed
-messages we can save and resume, streaming with tool calls, and an offline test model. The README
-("Chat with a model") says why it was chosen over ``any-llm-sdk`` and ``litellm``.
+messages we can save and resume, streaming with tool calls, and an offline test model. The docs
+("Chat with a model") say why it was chosen over ``any-llm-sdk`` and ``litellm``.
 
 The key is read from the environment variable the settings name, here and nowhere else, and handed
 to the provider object in memory; it is never logged or written to a file.

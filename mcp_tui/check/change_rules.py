@@ -370,13 +370,3 @@ _rule(
     "an SDK upgrade that answers initialize with 2025-11-25",
     "",
 )
-
-
-def change_rules_table() -> str:
-    """The README's table of the baseline's rules (Markdown), generated from the registry."""
-    rows = ["| id | level | name | what changed |", "| --- | --- | --- | --- |"]
-    rows += [
-        f"| `{r.id}` | {r.level} | `{r.name}` | {r.title} |"
-        for r in sorted(CHANGE_RULES.values(), key=lambda r: r.id)
-    ]
-    return "\n".join(rows)

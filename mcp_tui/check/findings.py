@@ -3,7 +3,8 @@
 Pure data (no SDK, no Textual): ``mcp-tui check`` turns a server's wire messages into a
 :class:`Listing` and every check reads only that, so each one is a plain function that can be
 tested with a dict. A check's id (``T101``) never changes meaning: ``--ignore ID`` and the
-config's ``[check] ignore`` name it, and the README's table is generated from :data:`RULES`.
+config's ``[check] ignore`` name it, and the docs' pages of the rules are generated from
+:data:`RULES` (``rule_docs.py``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Running the checks over the listings of every era, merging what repeats, and the report.
 
 One finding seen on two eras is one line that names both. The JSON shape (``--json``) is stable
-and documented in the README: ``{"version": 1, "servers": [...], "findings": [...], "counts":
-{...}}``; a finding is :meth:`Finding.as_json`. With ``--baseline`` the report also holds the
-changes since the baseline (``"baseline": {"file", "updated", "changes", "counts"}``), each
-:meth:`Change.as_json`, after the findings in the text.
+and documented in the docs (``docs/check/index.md``): ``{"version": 1, "servers": [...],
+"findings": [...], "counts": {...}}``; a finding is :meth:`Finding.as_json`. With
+``--baseline`` the report also holds the changes since the baseline (``"baseline": {"file",
+"updated", "changes", "counts"}``), each :meth:`Change.as_json`, after the findings in the text.
 """
 
 from __future__ import annotations
@@ -241,13 +241,3 @@ def listing_from(server: str, data: dict[str, Any]) -> Listing:
 def unknown_ids(ids: Iterable[str]) -> list[str]:
     """The ids of ``--ignore`` that name no check nor change rule (a typo ignoring nothing)."""
     return sorted({i.upper() for i in ids} - set(RULES) - set(CHANGE_RULES))
-
-
-def rules_table() -> str:
-    """The README's table of checks (Markdown), generated from the registry."""
-    rows = ["| id | severity | what it finds |", "| --- | --- | --- |"]
-    rows += [
-        f"| `{r.id}` | {r.severity} | {r.title} |"
-        for r in sorted(RULES.values(), key=lambda r: r.id)
-    ]
-    return "\n".join(rows)

@@ -41,12 +41,12 @@ TARGET is a URL, `-- COMMAND [ARGS...]`, --demo, or --config FILE [--server NAME
 The report groups findings by severity: error (clients refuse it, or it can never work),
 warning (some clients refuse or mangle it), info (worth knowing). Each names its check id,
 where (tool, prompt, resource or elicitation, and a JSON Pointer), why, and the fix. The checks
-and their ids are listed in the README ("mcp-tui check"); --explain ID says why one matters,
+and their ids are listed in the docs ("mcp-tui check", Rules); --explain ID says why one matters,
 with what it is reported for and not; --ignore ID switches one off.
 
 --baseline FILE --baseline-update writes what the server offers, per era, as sorted JSON to
 commit; --baseline FILE then reports each change since it under a rule id (B101 tool-removed,
-B201 required-argument-added, ...; the README lists them) as breaking or compatible.
+B201 required-argument-added, ...; the docs list them) as breaking or compatible.
 
 check exit codes:
   0    no errors (with --strict: no warnings either)
@@ -188,8 +188,9 @@ def run_check_command(
     unknown = unknown_ids(ignore)
     if unknown:
         raise UsageError(
-            f"--ignore {', '.join(unknown)}: no such check. The ids are listed in the README "
-            "(mcp-tui check) and in each finding of a report."
+            f"--ignore {', '.join(unknown)}: no such check. The ids are listed in the docs "
+            "(mcp-tui check, Rules), by mcp-tui check --explain ID, and in each finding of a "
+            "report."
         )
     if ns.call is None and (ns.args is not None or ns.answers is not None):
         raise UsageError("--args and --answers go with --call TOOL.")

@@ -16,7 +16,7 @@ leave the binding where it was, silently).
 
 The ids are listed here, so the check needs no screen imported on the way to the first frame;
 ``tests/ui/test_keymap.py`` compares the list with the bindings themselves, so it cannot drift,
-and checks the README lists every id.
+and checks the docs' Keys page lists every id.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ import difflib
 import unicodedata
 from collections.abc import Mapping
 
-#: Every binding id a ``[keys]`` table may name (the README's "Your own keys" says what each does).
+#: Every binding id a ``[keys]`` table may name (the docs' Keys page, "Your own keys", says what
+#: each does).
 BINDING_IDS: frozenset[str] = frozenset(
     {
         # everywhere
@@ -181,7 +182,10 @@ def id_problem(binding_id: str) -> str | None:
         return None
     near = difflib.get_close_matches(binding_id, sorted(BINDING_IDS), n=3)
     hint = f"; did you mean {' or '.join(near)}?" if near else ""
-    return 'no binding has this id (the ids are listed in the README\'s "Your own keys")' + hint
+    return (
+        'no binding has this id (the ids are listed in the docs\' Keys page, "Your own keys")'
+        + hint
+    )
 
 
 def keymap_problems(table: Mapping[str, object]) -> tuple[str, str] | None:

@@ -197,8 +197,8 @@ def _known_checks(check: CheckConfig, locator: Locator) -> None:
     if unknown:
         raise locator.error(
             ("check", "ignore"),
-            f"no check has the id {', '.join(unknown)} (the ids are in the README's "
-            "`mcp-tui check` table)",
+            f"no check has the id {', '.join(unknown)} (the ids are in the docs' `mcp-tui "
+            "check` rules, and `mcp-tui check --explain ID` lists them)",
         )
 
 

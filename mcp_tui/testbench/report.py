@@ -116,7 +116,7 @@ def _call_lines(call: str, seen: Observed, indent: str = "  ") -> list[str]:
 
 def era_explained(needs_era: str | None) -> list[str]:
     """Under a call that failed for want of the other era: why, and the fix, as ``check``'s
-    X101 says them, and how to keep the case on the era it works on (the README's CI matrix
+    X101 says them, and how to keep the case on the era it works on (the docs' CI page
     runs every case on both)."""
     if needs_era not in ("2025-11-25", "2026-07-28"):
         return []

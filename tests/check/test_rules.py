@@ -7,14 +7,13 @@ clean server, fails here by its id.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mcp_tui.check import RULES, Listing, run_checks
 from mcp_tui.check.catalog import template_problem
-from mcp_tui.check.report import rules_table, unknown_ids
+from mcp_tui.check.report import unknown_ids
 
 OBJ = {"type": "object", "properties": {"q": {"type": "string", "description": "the query"}}}
 
@@ -401,14 +400,3 @@ def test_server_strings_in_the_report_are_escaped() -> None:
 )
 def test_rfc_6570_templates(template: str, ok: bool) -> None:
     assert (template_problem(template) is None) is ok
-
-
-def test_the_readme_table_lists_every_check() -> None:
-    table = rules_table()
-    assert all(f"`{rule}`" in table for rule in RULES)
-
-
-def test_the_readme_table_is_the_generated_one() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    start, end = readme.index("<!-- checks-table -->\n"), readme.index("<!-- /checks-table -->")
-    assert readme[start + len("<!-- checks-table -->\n") : end].strip() == rules_table()

@@ -356,9 +356,11 @@ def test_help_lists_every_option_and_the_exit_codes_that_apply(
 def test_the_demo_flags_the_readme_and_help_name_are_the_demo_parsers(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Each ``mcp-tui demo --flag`` the README shows is in ``demo --help``; the main help's
-    command list names the demo's own flags; ``--tour`` says it takes no ``--call`` (refused)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """Each ``mcp-tui demo --flag`` the README and the docs show is in ``demo --help``; the main
+    help's command list names the demo's own flags; ``--tour`` says it takes no ``--call``
+    (refused)."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    readme = "\n".join(page.read_text(encoding="utf-8") for page in pages)
     shown = set(re.findall(r"mcp-tui demo((?: --[\w-]+(?: [^\s#`|-]+)?)+)", readme))
     flags = {flag for line in shown for flag in re.findall(r"--[\w-]+", line)}
     assert {"--http", "--tour"} <= flags

@@ -1,9 +1,9 @@
 """``[keys]`` applied: the person's keys run the bindings, everywhere the keys are shown.
 
 The config checks ids against ``config/keys.py``'s list (tests/config/test_config_keys.py); here
-that list is compared with the bindings themselves, in both directions, and with the README. A
-key of one class must carry one binding id: Textual's keymap takes a key away from every binding
-on it when one of them moves, so a second id on that key would lose its key silently.
+that list is compared with the bindings themselves, in both directions, and with the docs' Keys
+page. A key of one class must carry one binding id: Textual's keymap takes a key away from every
+binding on it when one of them moves, so a second id on that key would lose its key silently.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from mcp_tui.ui.app.palette import key_for
 from mcp_tui.ui.widgets.key_footer import KeyFooter
 
 pytestmark = pytest.mark.anyio
-README = Path(__file__).resolve().parents[2] / "README.md"
+KEYS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "keys.md"
 STDERR = Path("/var/log/mcp-tui-tests/stderr.log")
 
 
@@ -74,10 +74,9 @@ def test_no_key_of_a_class_carries_two_binding_ids() -> None:
     assert shared == []
 
 
-def test_the_readme_lists_every_binding_id() -> None:
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("### Your own keys") :]
-    section = section[: section.index("\n## ")]
+def test_the_keys_page_lists_every_binding_id() -> None:
+    text = KEYS_PAGE.read_text(encoding="utf-8")
+    section = text[text.index("## Your own keys") :]
     listed = set(re.findall(r"`([a-z_]+\.[a-z_0-9]+)`", section))
     assert BINDING_IDS - listed == set()
 
