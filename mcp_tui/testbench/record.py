@@ -19,6 +19,10 @@ accepted as shown is written ``$${API_TOKEN}`` and replays as the literal it was
 CI's secret); and a JSON ``null``, which TOML cannot hold (a snapshot holding one is left out,
 with a note; an argument or answer holding one makes the case JSON-only).
 
+The calls made just before it on the same server may be written as the case's ``setup`` (the
+person chooses): each as a step, what was sent and answered, its result not checked, so a
+destructive case (delete) replays against the state those calls made.
+
 Pure: plain data in, a ``[[case]]`` dict and notes out.
 """
 
@@ -74,10 +78,13 @@ class RecordedCase(Struct, frozen=True):
     comments: dict[tuple[str | int, ...], str] = field(default_factory=dict)
 
 
-def case_from_call(call: RecordedCall, name: str, *, toml: bool = True) -> RecordedCase:
+def case_from_call(
+    call: RecordedCall, name: str, *, toml: bool = True, setup: Sequence[RecordedCall] = ()
+) -> RecordedCase:
     """The case for ``call``, named ``name``; :class:`NotRecordable` when it cannot be one.
 
     ``toml``: the file is TOML (no ``null`` anywhere); JSON files can hold everything.
+    ``setup``: calls made before it, written as its setup steps (their results not checked).
     """
     if call.unfinished is not None:
         raise NotRecordable(
@@ -92,23 +99,53 @@ def case_from_call(call: RecordedCall, name: str, *, toml: bool = True) -> Recor
             "the call's arguments or answers hold null, which TOML cannot write: save it to a "
             ".mcptest.json file instead"
         )
-    case: dict[str, Any] = {"name": name, call.kind: call.target}
-    if call.arguments:
-        case["arguments"] = call.arguments
-    if call.as_task:
-        case["task"] = True
+    typed: list[str] = []
+    keys = _call_keys(call, notes, typed)
+    answers = keys.pop("answers", None)
+    case: dict[str, Any] = {"name": name, **keys}
     if call.era is not None:
         case["eras"] = [call.era]
-    typed: list[str] = []
-    if call.answers:
-        case["answers"] = [
-            _answer(answer, call.secret_fields.get(i, {}), notes, typed)
-            for i, answer in enumerate(call.answers)
-        ]
+    if answers:
+        case["answers"] = answers
+    if setup:
+        case["setup"] = [_setup_step(step, notes, typed, toml=toml) for step in setup]
     case["expect"] = expectations(call.observed, notes, toml=toml, secrets=typed)
     comments = loosen(case["expect"], call.observed)
     notes += [f"{format_key_path(key)}: {why}" for key, why in comments.items()]
     return RecordedCase(case, notes, comments)
+
+
+def _call_keys(call: RecordedCall, notes: list[str], typed: list[str]) -> dict[str, Any]:
+    """What a case or a step sends: the call, its arguments, its answers (secrets left out)."""
+    keys: dict[str, Any] = {call.kind: call.target}
+    if call.arguments:
+        keys["arguments"] = call.arguments
+    if call.as_task:
+        keys["task"] = True
+    if call.answers:
+        keys["answers"] = [
+            _answer(answer, call.secret_fields.get(i, {}), notes, typed)
+            for i, answer in enumerate(call.answers)
+        ]
+    return keys
+
+
+def _setup_step(
+    call: RecordedCall, notes: list[str], typed: list[str], *, toml: bool
+) -> dict[str, Any]:
+    """A call made before the case's, as one of its setup steps: what was sent and answered,
+    not what came back (a step fails only when its call does)."""
+    what = f"the setup call {call.kind} {call.target}"
+    if call.unfinished is not None:
+        raise NotRecordable(f"{what} did not finish by itself ({call.unfinished})")
+    if call.observed.outcome != "ok":
+        raise NotRecordable(f"{what} ended {call.observed.outcome}: as a step it would fail")
+    if toml and (_has_null(call.arguments) or _has_null(call.answers)):
+        raise NotRecordable(
+            f"{what}'s arguments or answers hold null, which TOML cannot write: save it to a "
+            ".mcptest.json file instead"
+        )
+    return _call_keys(call, notes, typed)
 
 
 def _answer(

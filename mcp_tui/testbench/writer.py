@@ -149,7 +149,8 @@ def _put_comments(root: Any, comments: Mapping[KeyPath, str]) -> None:
 
 def _case_table(case: Mapping[str, Any]) -> Table:
     """A ``[[case]]`` table: scalars and short values inline, ``expect`` as ``[case.expect]``,
-    answers as inline tables when short, else ``[[case.answers]]``."""
+    answers (and setup steps) as inline tables when short, else ``[[case.answers]]``
+    (``[[case.setup]]``)."""
     table = tomlkit.table()
     order = ["name", "tool", "prompt", "resource", "arguments", "task", "eras", "timeout"]
     keys = [k for k in order if k in case] + [k for k in case if k not in order]
@@ -157,7 +158,7 @@ def _case_table(case: Mapping[str, Any]) -> Table:
         value = case[key]
         if key == "expect" and isinstance(value, Mapping):
             table.add(key, _item(dict(value), inline=_short(value)))
-        elif key == "answers" and isinstance(value, list) and value:
+        elif key in ("answers", "setup", "teardown") and isinstance(value, list) and value:
             if all(_short(a) for a in value):
                 array = tomlkit.array()
                 array.multiline(len(value) > 1)

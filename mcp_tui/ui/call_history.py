@@ -58,6 +58,9 @@ class CallRecord(Struct):
     started: float = field(default_factory=time.monotonic)
     #: Seconds from sending to the outcome (set by :meth:`CallHistory.finished`).
     seconds: float | None = None
+    #: The server's connection it was made on (``ServerEntry.generation``): the calls made
+    #: before it on the same one built the state it ran in ("Save as a test"'s setup).
+    generation: int = 0
     #: Why the call was stopped before the server ended it (mcp-tui closed while it ran):
     #: whatever its outcome, it says nothing of the server (:meth:`CallHistory.interrupt`).
     interrupted: str | None = None
@@ -95,8 +98,11 @@ class CallHistory:
         arguments: dict[str, Any] | None = None,
         *,
         as_task: bool = False,
+        generation: int = 0,
     ) -> CallRecord:
-        record = CallRecord(call_id, server, kind, name, dict(arguments or {}), as_task)
+        record = CallRecord(
+            call_id, server, kind, name, dict(arguments or {}), as_task, generation=generation
+        )
         self._calls[call_id] = record
         while len(self._calls) > KEPT:
             del self._calls[next(iter(self._calls))]
@@ -170,6 +176,18 @@ class CallHistory:
     def last_finished(self) -> CallRecord | None:
         """The last call that has ended."""
         return next((r for r in reversed(self._calls.values()) if r.finished), None)
+
+    def made_before(self, record: CallRecord) -> list[CallRecord]:
+        """The calls sent before ``record`` on its server's same connection, finished, oldest
+        first: what built the state it ran in (a server process keeps what they made)."""
+        return [
+            r
+            for r in self._calls.values()
+            if r.server == record.server
+            and r.generation == record.generation
+            and r.call_id < record.call_id
+            and r.finished
+        ]
 
     def finished_calls(self) -> list[CallRecord]:
         """Every ended call still kept, the most recent first."""

@@ -16,9 +16,11 @@ No Textual: what the dialog and the app call.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +39,10 @@ from mcp_tui.testbench.record import (
     default_name,
     secret_variable,
 )
-from mcp_tui.ui.call_history import CallRecord
+from mcp_tui.ui.call_history import CallHistory, CallRecord
+
+#: At most this many calls made before a saved one are offered as its setup (the latest).
+SETUP_OFFERED = 10
 
 
 def default_path(server: str) -> str:
@@ -231,11 +236,12 @@ def save_case(
     spec: ServerSpec,
     name: str,
     protocol_version: str | None = None,
+    setup: Sequence[CallRecord] = (),
 ) -> list[str]:
     """Append ``record`` as a case named ``name`` to the test file at ``path`` (created with its
-    server table when new), on the era of ``protocol_version`` (the connection's); what the
-    person should know. :class:`NotRecordable` or ``TestFileError``/``OSError`` when nothing
-    was written."""
+    server table when new), on the era of ``protocol_version`` (the connection's), with the
+    calls ``setup`` as its setup steps; what the person should know. :class:`NotRecordable` or
+    ``TestFileError``/``OSError`` when nothing was written."""
     from mcp_tui.testbench.writer import append_case
 
     if not path.name.endswith((".mcptest.toml", ".mcptest.json")):
@@ -244,13 +250,46 @@ def save_case(
         )
     notes: list[str] = []
     call = recorded_call(record, notes, protocol_version)
-    made = case_from_call(call, name, toml=path.suffix.lower() != ".json")
+    steps = [recorded_call(r, notes, protocol_version) for r in setup]
+    made = case_from_call(call, name, toml=path.suffix.lower() != ".json", setup=steps)
     notes.extend(made.notes)
     new = not path.exists()
     server = server_table(spec, path, notes) if new else None
     eras = file_eras(spec) if new else None
     append_case(path, made.case, server=server, eras=eras, comments=made.comments)
     return notes
+
+
+def setup_calls(history: CallHistory, record: CallRecord) -> list[CallRecord]:
+    """The calls "Save as a test" offers as ``record``'s setup: those made before it on the
+    same connection to its server (the state it ran in) that finished by themselves and
+    succeeded (one that failed made nothing, and as a step would fail), the last
+    :data:`SETUP_OFFERED`."""
+    made = [
+        r
+        for r in history.made_before(record)
+        if unfinished(r) is None
+        and r.outcome is not None
+        and r.outcome.error is None
+        and not r.outcome.is_error
+    ]
+    return made[-SETUP_OFFERED:]
+
+
+def setup_line(record: CallRecord) -> str:
+    """ "#3 create_item {"name": "draft"} · 1 answer (accept)": a setup call, as the dialog lists
+    it (what will be written: the call, its arguments, the answers given)."""
+    from mcp_tui.untrusted import one_line
+
+    what = {"tool": "", "prompt": "prompt ", "resource": "read "}[record.kind]
+    line = f"#{record.call_id} {what}{one_line(record.name, limit=60)}"
+    if record.arguments:
+        line += " " + one_line(json.dumps(record.arguments, ensure_ascii=False), limit=60)
+    actions = [exchange.outcome.action for exchange in record.exchanges]
+    if actions:
+        count = len(actions)
+        line += f" · {count} answer{'s' if count != 1 else ''} ({', '.join(actions)})"
+    return line
 
 
 def summary(record: CallRecord) -> str:

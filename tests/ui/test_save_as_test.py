@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -56,6 +57,7 @@ def mcp_tui_test(where: Path, *args: str) -> subprocess.CompletedProcess[str]:
         **os.environ,
         "API_KEY": "s3cret",
         "RECORDED_GREETING_FILE": str(where / "greeting.txt"),
+        "ITEMS_FILE": str(where / "items.json"),
         "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
         "PYTHONPATH": str(ROOT),
     }
@@ -138,3 +140,74 @@ async def test_a_call_answered_by_keys_is_saved_as_a_test_that_passes_then_catch
     assert '-  "result": "Hello, Ada (x2, key ok)"' in report, "structuredContent's diff"
     assert '+  "result": "Howdy, Ada (x2, key ok)"' in report
     assert "s3cret" not in failed.stdout + failed.stderr, "nor is it printed by the run"
+
+
+ITEMS = ROOT / "tests" / "fixtures" / "items_server.py"
+
+
+async def call_by_keys(
+    pilot: Pilot[None], app: McpTuiApp, tool: str, form_keys: tuple[str, ...], done: str
+) -> None:
+    """Open ``tool``, name "draft" in its arguments, answer its form with ``form_keys``, and
+    wait for the result that says ``done``."""
+    await open_node(pilot, app, "items", tool)
+    arguments = await wait_until(lambda: mounted_screen(app, ArgumentsScreen), pilot=pilot)
+    await pilot.press(*"draft", "ctrl+s")
+    await wait_until(lambda: arguments not in app.screen_stack, pilot=pilot)
+    form = await wait_until(lambda: mounted_screen(app, ElicitationScreen), 20, pilot=pilot)
+    await pilot.press(*form_keys)
+    await wait_until(lambda: form not in app.screen_stack, pilot=pilot)
+    await wait_until(lambda: done in transcript_text(app, full=True), 20, pilot=pilot)
+
+
+async def test_save_as_a_test_offers_the_calls_before_as_setup_and_the_case_passes_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Create an item, delete it, save the delete with its setup ticked: the recorded case
+    passes twice in a row (the setup makes the item it deletes each time). The dialog lists
+    the call it will write as the setup; it is off until the person ticks it."""
+    from textual.widgets import Checkbox, Static
+
+    monkeypatch.chdir(tmp_path)
+    env = {"ITEMS_FILE": str(tmp_path / "items.json")}
+    target = StdioTarget(sys.executable, (str(ITEMS),), env=env, cwd=str(tmp_path))
+    app = McpTuiApp([ServerSpec("items", target)], AppOptions(stderr_log=Path(os.devnull)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(lambda: catalog_has(app, "items", "delete_item"), 30, pilot=pilot)
+        for tool, form_keys, done in (
+            ("create_item", (*"for the test", "ctrl+s"), "Created draft (for the test)"),
+            ("delete_item", ("space", "ctrl+s"), "Deleted draft"),
+        ):
+            await call_by_keys(pilot, app, tool, form_keys, done)
+        await wait_until(
+            lambda: (
+                session_of(app).calls.history.last_finished is not None
+                and session_of(app).calls.history.last_finished.name == "delete_item"
+            ),
+            pilot=pilot,
+        )
+
+        await run_from_palette(pilot, app, "save as a test", "Save as a test")
+        dialog = await wait_until(lambda: mounted_screen(app, SaveTestScreen), pilot=pilot)
+        box = dialog.query_one("#save-test-setup", Checkbox)
+        listed = str(dialog.query_one("#save-test-setup-calls > Static", Static).render())
+        assert not box.value, "off until ticked"
+        assert "Also save the call made before it as its setup:" in str(box.label)
+        assert '#1 create_item {"name": "draft"} · 1 answer (accept)' in listed, listed
+        assert "delete_item" not in listed
+        await pilot.press("enter", "tab", "space")  # the path, the name, tick the setup
+        await wait_until(lambda: box.value, pilot=pilot)
+        await pilot.press("ctrl+s")
+        await wait_until(lambda: dialog not in app.screen_stack, pilot=pilot)
+
+    saved = tmp_path / "tests" / "mcp" / "items.mcptest.toml"
+    (case,) = load_test_file(saved).model.case
+    assert case.tool == "delete_item" and case.expect.text == "Deleted draft"
+    [step] = case.setup
+    assert (step.tool, step.arguments) == ("create_item", {"name": "draft"})
+    assert [(a.action, a.content) for a in step.answers] == [("accept", {"note": "for the test"})]
+    assert step.expect is None, "a step's result is not checked"
+    for run in range(2):
+        passed = mcp_tui_test(tmp_path, str(saved))
+        assert passed.returncode == 0, (run, passed.stdout + passed.stderr)
+        assert "1 passed" in passed.stdout

@@ -159,7 +159,7 @@ class Calls:
         ready = self.ready(server)
         if ready is None:
             return None
-        _, connection = ready
+        entry, connection = ready
         args = dict(arguments)
         task: dict[str, Any] = {"as_task": True} if as_task else {}  # test fakes take no as_task
 
@@ -179,7 +179,9 @@ class Calls:
             then=then,
         )
         self.cancellable[call_id] = (server, f"#{call_id} {shown_name(server)} › {name}")
-        self.history.started(call_id, server, "tool", name, args, as_task=as_task)
+        self.history.started(
+            call_id, server, "tool", name, args, as_task=as_task, generation=entry.generation
+        )
         self._screen.refresh_bindings()
         return call_id
 
@@ -272,7 +274,7 @@ class Calls:
         ready = self.ready(server)
         if ready is None:
             return None
-        _, connection = ready
+        entry, connection = ready
         args = dict(arguments)
         call_id = self._run_request(
             server,
@@ -281,7 +283,7 @@ class Calls:
             lambda _call_id: connection.get_prompt(name, args),
             kind="prompt",
         )
-        self.history.started(call_id, server, "prompt", name, args)
+        self.history.started(call_id, server, "prompt", name, args, generation=entry.generation)
         self._screen.refresh_bindings()
         return call_id
 
@@ -300,6 +302,6 @@ class Calls:
             lambda _call_id: connection.read_resource(uri),
             kind="resource",
         )
-        self.history.started(call_id, server, "resource", uri)
+        self.history.started(call_id, server, "resource", uri, generation=entry.generation)
         self._screen.refresh_bindings()  # ``a`` (again) and "Save as a test" follow the last call
         return call_id

@@ -125,13 +125,15 @@ class Repeat:
         entry = self.app.entries.get(record.server)
         if entry is None:
             return
+        from mcp_tui.ui.record_case import setup_calls, setup_line
         from mcp_tui.ui.screens.save_test import SaveTestScreen
 
         spec = entry.spec
         version = entry.info.protocol_version if entry.info else None
+        before = setup_calls(self._calls.history, record)
 
-        def save(path: Path, name: str) -> list[str]:
-            return save_case(path, record, spec, name, version)
+        def save(path: Path, name: str, with_setup: bool) -> list[str]:
+            return save_case(path, record, spec, name, version, before if with_setup else ())
 
         def saved(result: tuple[Path, list[str]] | None) -> None:
             if result is not None:
@@ -140,7 +142,10 @@ class Repeat:
                 self._saved(record, path, notes)
 
         path = self._test_file or default_path(shown_name(record.server))
-        screen = SaveTestScreen(record.heading, summary(record), path, case_name(record), save)
+        lines = [setup_line(r) for r in before]
+        screen = SaveTestScreen(
+            record.heading, summary(record), path, case_name(record), save, setup=lines
+        )
         self._screen.app.push_screen(screen, callback=saved)
 
     def record_call(self, path: Path, record: CallRecord) -> None:
