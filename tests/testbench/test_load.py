@@ -293,3 +293,51 @@ def test_only_a_wrong_type_says_what_was_given(tmp_path: Path) -> None:
     assert bad_regex.endswith("at position 0."), bad_regex
     wrong_type = _error(tmp_path, GOOD.replace('"/total" = 3', '"/total" = 3 }\ntext = 3 #'))
     assert wrong_type.endswith("should be a valid string, not an integer."), wrong_type
+
+
+@pytest.mark.parametrize(
+    ("server", "why"),
+    [
+        ('url = "http://127.0.0.1:1/mcp"\nenv = { A = "1" }', "`env` and `cwd` are for a stdio"),
+        ('url = "http://127.0.0.1:1/mcp"\ncwd = "srv"', "`env` and `cwd` are for a stdio"),
+        ('command = ["python"]\nheaders = { A = "1" }', "`headers` are for an HTTP server"),
+        ('command = ["python"]\nconfig = "mcp.json"', "`config` goes with `name`"),
+    ],
+)
+def test_a_server_table_s_keys_go_with_its_way(tmp_path: Path, server: str, why: str) -> None:
+    """Found by mutation (issue 36): each key that belongs to one way of naming a server."""
+    message = _error(tmp_path, GOOD.replace('server = "demo"', f"[server]\n{server}\n[x]"))
+    assert why in message, message
+
+
+@pytest.mark.parametrize(
+    "server",
+    [
+        'command = ["python", "srv.py"]\nenv = { A = "1" }\ncwd = "srv"',
+        'url = "http://127.0.0.1:1/mcp"\nheaders = { A = "1" }',
+        'name = "booking"\nconfig = "mcp.json"',
+    ],
+)
+def test_a_server_table_with_its_own_keys_loads(tmp_path: Path, server: str) -> None:
+    text = GOOD.replace(
+        'server = "demo"\neras = ["2025-11-25", "2026-07-28"]', f"[server]\n{server}"
+    )
+    assert load_test_file(_write(tmp_path, text)).model.server_decl is not None
+
+
+def test_a_server_is_described_by_its_way() -> None:
+    from mcp_tui.testbench.model import ServerDecl
+
+    assert ServerDecl(demo=True).describe() == "the bundled demo"
+    assert ServerDecl(command=["python", "srv.py"]).describe() == "python srv.py"
+    assert ServerDecl(url="http://h/mcp").describe() == "http://h/mcp"
+    assert ServerDecl(name="booking").describe() == "config server booking"
+
+
+def test_the_named_eras_and_outcomes_are_the_model_s() -> None:
+    from typing import get_args
+
+    from mcp_tui.testbench.model import ERAS, OUTCOMES, Era, Outcome
+
+    assert get_args(Era) == ERAS
+    assert get_args(Outcome) == OUTCOMES
