@@ -194,7 +194,7 @@ def run_tests(
         github.finish(results, seconds, err, summary)
     # 3 is a server that could not be reached; a setup or teardown step that failed is the
     # server's answer, a failure of the run like any other (1).
-    if any(r.status == "error" and not r.steps for r in results):
+    if any(r.unreached for r in results):
         return EXIT_CONNECTION
     if any(r.bad for r in results) or not covered:
         return EXIT_TOOL_ERROR

@@ -197,13 +197,14 @@ async def run_steps(
     file: LoadedFile, refs: Sequence[StepRef], session: Session
 ) -> list[StepFailure]:
     """Make each step's call, in order; the steps that failed. A setup stops at its first
-    failure (what follows needs it); every teardown step is made whatever failed before."""
+    failure (what follows needs it); every teardown step is made whatever failed before, while
+    the server can be reached (one that could not be started is not tried for each step)."""
     failed: list[StepFailure] = []
     for ref in refs:
         problem = await run_step(file, ref, session)
         if problem is not None:
             failed.append(problem)
-            if ref.phase == "setup":
+            if ref.phase == "setup" or not problem.reached:
                 break
     return failed
 

@@ -77,6 +77,7 @@ def step_lines(step: StepFailure, file: LoadedFile) -> list[str]:
     """A setup or teardown step that failed: why, its expectations that did not hold (when it
     has an ``expect``), and what its call did."""
     lines = [f"  {visible(step.heading, limit=1000, keep_newlines=False)}"]
+    lines += [f"    {visible(line, limit=500, keep_newlines=False)}" for line in step.more]
     lines += _failure_lines(step.failures, file, (*step.ref.key, "expect"), indent="    ")
     if step.observed is not None:
         lines += _call_lines(step.call, step.observed, indent="    ")

@@ -39,6 +39,14 @@ class CaseResult:
     def bad(self) -> bool:
         return self.status in ("failed", "error", "xpassed")
 
+    @property
+    def unreached(self) -> bool:
+        """An error because its server could not be reached or it could not be run at all
+        (``mcp-tui test`` exits 3), not because of what the server answered to a step."""
+        return self.status == "error" and (
+            not self.steps or any(not step.reached for step in self.steps)
+        )
+
 
 def setup_failed(plan: CasePlan, failed: list[StepFailure]) -> CaseResult:
     """A case whose setup (the file's or its own) failed: an error, its call not made."""

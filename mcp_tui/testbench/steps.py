@@ -74,12 +74,24 @@ class StepFailure:
     line: int | None = field(default=None, compare=False)
 
     @property
+    def reached(self) -> bool:
+        """Its call was made: the server answered (or not) on a live connection. ``False``:
+        the server could not be started for it."""
+        return self.observed is not None
+
+    @property
     def heading(self) -> str:
         """ "setup #1 (tool create_item, line 14) failed: the call ended error: ..." (one
         line; what came from the server in it is shown, never acted on)."""
         at = f", line {self.line}" if self.line is not None else ""
         call = one_line(self.call, limit=200)
-        return f"{self.ref.label} ({call}{at}) failed: {one_line(self.why, limit=500)}"
+        first = (self.why.splitlines() or [""])[0]
+        return f"{self.ref.label} ({call}{at}) failed: {one_line(first, limit=500)}"
+
+    @property
+    def more(self) -> list[str]:
+        """The lines of :attr:`why` after the first (a server's last stderr lines)."""
+        return self.why.splitlines()[1:]
 
 
 def describe_call(step: Step) -> str:

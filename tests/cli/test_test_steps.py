@@ -261,3 +261,29 @@ expect = { text = "Created draft" }
     (tmp_path / "items.json").unlink()
     main(["test", str(path), "--json"])
     assert "hunter2-from-ci" not in capsys.readouterr().out
+
+
+@pytest.mark.timeout(120)
+def test_a_server_that_cannot_be_started_for_teardown_is_exit_3_and_tried_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A setup that crashed the server is its answer (exit 1 alone); a teardown for which it
+    cannot be started again is a server not reached (exit 3), and its next step is not tried."""
+    path = tmp_path / "items.mcptest.toml"
+    path.write_text(
+        HEAD
+        + """
+[[case]]
+name = "list"
+tool = "list_items"
+setup = [{ tool = "shut_down" }]
+teardown = [{ tool = "reset" }, { tool = "reset" }]
+""",
+        encoding="utf-8",
+    )
+    code, out = run(path, capsys)
+    assert code == 3, out
+    assert "setup #1 (tool shut_down, line 10) failed: the call ended connection_lost" in out
+    assert "teardown #1 (tool reset, line 11) failed: the server could not be started" in out
+    assert "\n    last stderr:\n      items: shut down for good\n" in out, out
+    assert "teardown #2" not in out, "not tried once the server could not be reached"
