@@ -341,3 +341,35 @@ def test_the_named_eras_and_outcomes_are_the_model_s() -> None:
 
     assert get_args(Era) == ERAS
     assert get_args(Outcome) == OUTCOMES
+
+
+def test_a_case_s_call_kind_eras_and_timeout() -> None:
+    """Found by mutation (issue 36): what a case calls, and where its eras and timeout come
+    from (its own, else the file's)."""
+    from mcp_tui.testbench.model import Case, TestFile
+
+    file = TestFile.model_validate(
+        {
+            "server": "demo",
+            "eras": ["2025-11-25"],
+            "timeout": 7.0,
+            "case": [
+                {"name": "t", "tool": "a"},
+                {"name": "p", "prompt": "b", "eras": ["2026-07-28"], "timeout": 2.0},
+                {"name": "r", "resource": "demo://c"},
+            ],
+        }
+    )
+    tool, prompt, resource = file.case
+    assert [(c.kind, c.target) for c in file.case] == [
+        ("tool", "a"),
+        ("prompt", "b"),
+        ("resource", "demo://c"),
+    ]
+    assert file.eras_of(tool) == ["2025-11-25"] and file.eras_of(prompt) == ["2026-07-28"]
+    assert file.timeout_of(tool) == 7.0 and file.timeout_of(prompt) == 2.0
+    assert file.server_decl.demo and file.server_decl.describe() == "the bundled demo"
+    assert resource.kind == "resource"
+    with pytest.raises(ValueError, match="`task` goes with `tool`"):
+        Case.model_validate({"name": "p", "prompt": "b", "task": True})
+    assert Case.model_validate({"name": "t", "tool": "a", "task": True}).task

@@ -167,3 +167,49 @@ def test_the_case_runs_on_the_era_the_call_was_made_on() -> None:
     assert case_era("2026-07-28") == "2026-07-28"
     assert case_era("2025-11-25") == case_era("2025-06-18") == "2025-11-25"
     assert case_era(None) is None
+
+
+def test_only_strings_of_an_answer_are_expanded(tmp_path: Path) -> None:
+    """Found by mutation (issue 36): numbers, booleans and lists of an answer's content beside
+    a ``${VAR}`` are kept as they are."""
+    file = tmp_path / "n.mcptest.toml"
+    file.write_text(
+        'server = "demo"\n[[case]]\nname = "c"\ntool = "t"\n'
+        'answers = [{ action = "accept", content = { n = 3, ok = true, tags = ["a", "${TAG}"], '
+        'name = "${NAME}" } }]\n',
+        encoding="utf-8",
+    )
+    filled = expand_answer_variables(load_test_file(file), {"NAME": "Ada", "TAG": "b"})
+    content = filled.model.case[0].answers[0].content
+    assert content == {"n": 3, "ok": True, "tags": ["a", "b"], "name": "Ada"}
+
+
+def test_the_text_of_a_result_and_whether_it_is_ok() -> None:
+    """What a case's ``text`` is compared with (``text_of``, the runner's and "Save as a
+    test"'s one function), and ``Observed.ok`` of the Python API."""
+    from dataclasses import dataclass
+
+    from mcp_tui.testbench.observed import text_of
+
+    @dataclass
+    class Block:
+        kind: str
+        text: str | None = None
+        mime_type: str | None = None
+        uri: str | None = None
+        size: int | None = None
+
+    @dataclass
+    class Result:
+        items: list[Block]
+
+    result = Result(
+        [
+            Block("text", "Booked"),
+            Block("image", mime_type="image/png", size=120),
+            Block("resource", uri="demo://x"),
+            Block("text", ""),
+        ]
+    )
+    assert text_of(result) == "Booked\n[image image/png, 120 bytes]\n[resource demo://x]\n"
+    assert Observed(outcome="ok").ok and not Observed(outcome="tool_error").ok
