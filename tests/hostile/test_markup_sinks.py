@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: (path, sink, source) -> why it is safe.
 ALLOWED: dict[tuple[str, str, str], str] = {
-    ("mcp_tui/ui/tour/guide.py", "notify", 'f"Step {self.index + 1} is still running: {step.do}"'):
+    ("mcp_tui/ui/tour/guide.py", "notify", 'f"Step {self.index + 1} is still running: {step.do_on(self.era)}"'):
         "markup=False; the tour script's own words",
     **{
         ("mcp_tui/ui/tour/note.py", "assemble", source):
@@ -262,6 +262,21 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "schema_lines: lines of json_text(params) (unsafe characters as \\uXXXX escapes)",
     ("mcp_tui/ui/widgets/request/wire_panel.py", "Content", "text"):
         "json_text(...) of the answer, or one_line(...) of each field name and error",
+    ("mcp_tui/ui/widgets/request/sent_wire.py", "Content", "self._text"):
+        "json_text(...) of the message sent (as shown), wrapped to find a line: never markup",
+    **{
+        ("mcp_tui/ui/widgets/request/wire_panel.py", sink, source):
+        "key_hint and title are mcp-tui's own words (WIRE_HINT and what F6 does)"
+        for sink, source in [
+            ("Static", 'Content(f"→ what Ctrl+S sends now ({self.key_hint})")'),
+            ("Content", 'f"→ what Ctrl+S sends now ({self.key_hint})"'),
+            (".update", "Content(title)"),
+            ("Content", "title"),
+        ]
+    },
+    ("mcp_tui/ui/widgets/request/wire_summary.py", "Content", 'text if len(text) <= LINE else text[: LINE - 1] + "…"'):
+        "_cut is given json_text(...) (unsafe characters as \\uXXXX escapes), schema_lines' lines "
+        "(of json_text) or one_line(...) text only: its callers in wire_summary.py",
     ("mcp_tui/ui/widgets/request/sent_wire.py", ".update", "Content(text)"):
         "literal Content of json_text(...) of the message sent (unsafe characters as \\uXXXX)",
     ("mcp_tui/ui/widgets/request/sent_wire.py", "Content", "text"):

@@ -1,6 +1,8 @@
 """``mcp-tui demo --tour`` from its first step to its last, on both protocol eras.
 
-The app is built as ``mcp-tui demo --tour --log FILE`` builds it; Pilot plays the presenter:
+The app is built as ``mcp-tui demo --tour --log FILE`` builds it, at 80x24 (the forms keep their
+fields with the wire summarised under them; ``test_tour_small_screen.py`` has the details, the
+snapshots the 120x40 layout); Pilot plays the presenter:
 Space or → on the session screen for the next step, the keys each step's note names in the
 forms (Space in a form types a space: the test checks it did not advance the tour). What the
 demo server received is read from its side: each tool's result (the demo says what it got) and
@@ -44,11 +46,13 @@ from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.ui.tour.guide import TourGuide
 from mcp_tui.ui.tour.note import TourNote
 from mcp_tui.ui.tour.script import STEPS
+from mcp_tui.ui.widgets.request.sent_wire import SentWire
 from mcp_tui.ui.widgets.request.wire_panel import WirePanel
 
 pytestmark = pytest.mark.anyio
 
 DEFAULTS = {name: p["default"] for name, p in PREFERENCES_SCHEMA["properties"].items()}
+SMALL = (80, 24)
 
 
 @pytest.fixture
@@ -120,7 +124,7 @@ async def test_the_tour_runs_from_start_to_end(
 ) -> None:
     opened = recording_browser(tmp_path, monkeypatch)
     day = a_saturday()
-    async with demo_app(tmp_path, era, tour=True) as run:
+    async with demo_app(tmp_path, era, size=SMALL, tour=True) as run:
         pilot, tour = run.pilot, guide(run)
         await wait_until(pilot, lambda: tour.index == 0, "step 1")
         assert "Tour · step 1/10 — Welcome" in note_on(run)
@@ -130,6 +134,7 @@ async def test_the_tour_runs_from_start_to_end(
         await next_step(run, "space", 2)
         form = await next_form(run, "Review your preferences.")
         assert form.query(WirePanel) and "Tour 2/10 · A form with every field kind" in note_on(run)
+        await wait_until(pilot, lambda: form.has_class("-wire-split"), "the wire under the form")
         # The wire names where the params came from: a request, or the input_required result.
         received = (
             'input_required, inputRequests["preferences"]'
@@ -146,6 +151,10 @@ async def test_the_tour_runs_from_start_to_end(
         await step_over(run, 2)
         prefs = {**DEFAULTS, "display_name": "Ada Lovelace "}
         assert json.loads(final_text(run.log, "set_preferences") or "") == accepted(prefs)
+        sent = run.app.screen.query_one(SentWire)
+        await wait_until(pilot, lambda: sent.display and sent.message, "the answer as sent")
+        if era == "2026-07-28":  # scrolled to the part that carries the answer
+            await wait_until(pilot, lambda: sent.scroll_y > 0, "the sent panel at inputResponses")
 
         # 3: validation: nothing goes out while the email is wrong.
         await next_step(run, "right", 3)
@@ -214,8 +223,14 @@ async def test_the_tour_runs_from_start_to_end(
         await asyncio.to_thread(press_page, second)
         if era == "2025-11-25":
             await wait_until(pilot, lambda: isinstance(run.app.screen, ConfirmScreen), "retry?")
+            await wait_until(pilot, lambda: run.app.screen.query(TourNote), "the dialog's note")
+            drawn = [n for n in run.app.screen.query(TourNote) if n.display]
+            session = run.app.session  # its note shows through the dialog, and is hidden
+            assert session is not None and len(drawn) == 1
+            assert not any(note.display for note in session.query(TourNote))
             await pilot.press("y")
         await step_over(run, 8)
+        assert ("y to retry" in note_on(run)) is (era == "2025-11-25")
         listing = final_text(run.log, "list_files") or ""
         assert listing.startswith("Files in / of demo-user@example.com:")
         assert browser_calls(opened) == [[url], [second]]

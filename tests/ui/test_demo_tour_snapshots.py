@@ -1,5 +1,6 @@
 """Snapshots of the tour (``mcp-tui demo --tour``) at 80x24 and 120x40: its first note on the
-session screen, and a form of step 2 with the wire panel and the compact note. And, on the same
+session screen, and a form of step 2 with the wire (summarised under the form at 80x24, beside it
+at 120x40) and the compact note. And, on the same
 fake, the whole tour after an era switch (the next steps follow it) with Space typed into a
 text field rather than advancing.
 
@@ -113,9 +114,9 @@ def test_snapshot_tour_form_with_the_wire(snap_compare: SnapCompare, size: tuple
             return screen if ready and screen.query("#wire-answer") else None
 
         screen = await wait_until(form, pilot=pilot)
-        if size == SMALL:
-            await pilot.press("f6")  # the form, its note; the wire is one key away
-            await wait_until(lambda: not screen.has_class("-wire-over"), pilot=pilot)
+        # 80x24: the form, the wire summarised under it (F6: the whole wire); 120x40: beside it.
+        split = "-wire-split" if size == SMALL else "-wire-wide"
+        await wait_until(lambda: screen.has_class(split), pilot=pilot)
         await pilot.pause()
 
     assert snap_compare(demo_app(), terminal_size=size, run_before=run_before)

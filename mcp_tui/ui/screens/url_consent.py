@@ -168,6 +168,7 @@ class UrlConsentScreen(ArmedScreen, SequencedScreen, ModalScreen[ElicitationOutc
             lambda: {"action": "accept"},
             main="#url-main",
             method=received_in(request.protocol_version, request.request_key),
+            summarises=False,  # a small screen needs every line for the URL: F6 shows the wire
         )
 
     # --- composing ---------------------------------------------------------------------------

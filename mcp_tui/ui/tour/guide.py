@@ -12,7 +12,17 @@ moves the cursor, as always. Pressed while a step is still running they say what
 
 A note (:class:`~mcp_tui.ui.tour.note.TourNote`) is docked on the session screen, whole, and on
 each screen that answers the server (compact: the heading and what to press), added as the
-screen appears (the app's ``screen_change_signal``).
+screen appears (the app's ``screen_change_signal``). A dialog over the session screen (the
+-32042 retry question) lets the session screen show through: the session's note is hidden while
+it is up, so one note is drawn, not two.
+
+The wire: each step starts with it shown (``wire_shown``), whatever F6 did in the step before,
+and split on a small screen (``wire_split``: the form stays, the wire in two lines under it; F6
+the whole wire over the form, for the rest of the step).
+
+The tour begins when the demo server is ready, as the catalog says it is: its tools may still be
+on their way (a step calls them by name), and waiting for them showed "waiting for the demo
+server…" for seconds under a server already marked ready.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.screens.arming import ArmedScreen
 from mcp_tui.ui.tour.note import NoteText, TourNote
 from mcp_tui.ui.tour.script import NEXT_KEYS, STEPS, Call, Step
+from mcp_tui.ui.widgets.request.wire_panel import WIDE, WIRE_HINT
 from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
@@ -54,18 +65,25 @@ class TourGuide:
     # --- starting --------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Show the wire panel, dock the note on the session screen, follow new screens."""
-        self.app.wire_shown = True  # type: ignore[attr-defined]
+        """Show the wire panel (split on a small screen), dock the note on the session screen,
+        follow new screens."""
+        self._wire_for_a_step()
+        self.app.wire_split = True  # type: ignore[attr-defined]
         self.app.screen_change_signal.subscribe(self.app, self._screen_changed)
         self._screen_changed(self.app.screen)
 
+    def _wire_for_a_step(self) -> None:
+        """Each step starts with the wire shown and summarised (F6 lasts for the step)."""
+        self.app.wire_shown = True  # type: ignore[attr-defined]
+        self.app.wire_expanded = False  # type: ignore[attr-defined]
+
     def servers_changed(self, entries: dict[str, ServerEntry]) -> None:
-        """The app's flush: begin with step 1 once the demo's tools are listed."""
+        """The app's flush: begin with step 1 once the demo server is ready."""
         if self.index >= 0:
             return
         for entry in entries.values():
             info = entry.info
-            if entry.state is ConnectionState.READY and entry.tools and info is not None:
+            if entry.state is ConnectionState.READY and info is not None:
                 self.server = entry.name
                 self.era = one_line(info.protocol_version or "", limit=20)
                 self._begin(0)
@@ -90,7 +108,9 @@ class TourGuide:
         elif self.running:
             step = self.steps[self.index]
             self.app.notify(
-                f"Step {self.index + 1} is still running: {step.do}", timeout=6, markup=False
+                f"Step {self.index + 1} is still running: {step.do_on(self.era)}",
+                timeout=6,
+                markup=False,
             )
         elif self.index + 1 >= len(self.steps):
             self.app.notify("That was the last step. Ctrl+Q quits.", markup=False)
@@ -101,6 +121,7 @@ class TourGuide:
 
     def _begin(self, index: int) -> None:
         self.index = index
+        self._wire_for_a_step()
         self._read_era()
         calls = self.steps[index].calls_on(self.era)
         self.running = bool(calls)
@@ -135,8 +156,9 @@ class TourGuide:
 
     # --- the notes -------------------------------------------------------------------------------
 
-    def text(self, *, compact: bool = False) -> NoteText:
-        """What the note says now (``compact``: on a screen that answers the server)."""
+    def text(self, *, compact: bool = False, wire: bool = True) -> NoteText:
+        """What the note says now (``compact``: on a screen that answers the server; ``wire``:
+        one with a wire panel, where F6 is the key to name)."""
         count = len(self.steps)
         if self.index < 0:
             return NoteText("Tour", "waiting for the demo server…")
@@ -149,20 +171,23 @@ class TourGuide:
         if not step.applies(self.era):
             state = f"not on {self.era} · {NEXT_KEYS} next step"
             return NoteText(heading, state, do=step.elsewhere)
-        if compact:
-            state = f"F6 wire · {NEXT_KEYS} once answered"
-        elif self.running:
+        do = step.do_on(self.era)
+        if compact:  # over a form: F6 is the key; Space types a space there
+            small = self.app.size.width < WIDE
+            state = f"{WIRE_HINT} wire (and back)" if small else f"{WIRE_HINT} wire on/off"
+            return NoteText(heading, state if wire else "answer here", do=do)
+        if self.running:
             state = "running: answer what opens"
         elif last:
             state = "the end · Ctrl+Q quits"
         else:
             state = f"done · {NEXT_KEYS} next step"
-        return NoteText(heading, state, step.spec, step.wire_on(self.era), step.do)
+        return NoteText(heading, state, step.spec, step.wire_on(self.era), do)
 
     def _refresh(self) -> None:
         self._notes = [note for note in self._notes if note.is_attached or not note.is_mounted]
         for note in self._notes:
-            note.show(self.text(compact=note.compact))
+            note.show(self.text(compact=note.compact, wire=note.wire))
         session = self._session()
         if session is not None and session.is_mounted:
             session.refresh_bindings()
@@ -171,6 +196,11 @@ class TourGuide:
         from mcp_tui.ui.screens.session import SessionScreen
 
         compact = isinstance(screen, ArmedScreen)
+        # A dialog shows the session screen through: its note alone is drawn.
+        over_session = compact and screen.has_class("dialog-screen")
+        for note in self._notes:
+            if not note.compact:
+                note.display = not over_session
         if not (compact or isinstance(screen, SessionScreen)):
             return
         if screen in self._noted:
@@ -178,6 +208,7 @@ class TourGuide:
         self._noted.add(screen)
         if not compact:
             screen.add_class("-tour")
-        note = TourNote(self.text(compact=compact), compact=compact)
+        wire = hasattr(screen, "wire")  # the screens that answer with a wire panel (F6)
+        note = TourNote(self.text(compact=compact, wire=wire), compact=compact, wire=wire)
         self._notes.append(note)
         screen.mount(note)

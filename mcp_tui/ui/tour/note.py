@@ -42,9 +42,11 @@ class TourNote(Static):
     TourNote.-compact { max-height: 5; }
     """
 
-    def __init__(self, text: NoteText, *, compact: bool = False) -> None:
+    def __init__(self, text: NoteText, *, compact: bool = False, wire: bool = True) -> None:
         super().__init__(classes="-compact" if compact else "", markup=False)
         self.compact = compact
+        #: On a screen with a wire panel (F6 is worth naming).
+        self.wire = wire
         self.text = text
         self.update(self._content())
 

@@ -48,7 +48,8 @@ class Step:
     """One stop of the tour.
 
     ``spec`` is what the specification asks of the client here; ``wire`` which messages travel
-    (one text for both eras, or one per era); ``do`` what the presenter does (the keys);
+    (one text for both eras, or one per era); ``do`` what the presenter does (the keys; one text,
+    or one per era where the keys differ);
     ``calls`` what the tour calls, in order, when the step starts (none: a step of words only).
     ``only`` names the one era the step applies to; on the other, ``elsewhere`` is shown instead
     and nothing is called.
@@ -57,7 +58,7 @@ class Step:
     title: str
     spec: str
     wire: str | Mapping[str, str]
-    do: str
+    do: str | Mapping[str, str]
     calls: tuple[Call, ...] = ()
     only: str | None = None
     elsewhere: str = ""
@@ -67,12 +68,20 @@ class Step:
 
     def wire_on(self, era: str) -> str:
         """The wire's line for ``era`` (a newer era than the tour knows reads as 2026-07-28)."""
-        if isinstance(self.wire, str):
-            return self.wire
-        return self.wire.get(era) or self.wire.get(MODERN, "")
+        return _on(self.wire, era)
+
+    def do_on(self, era: str) -> str:
+        """What to press on ``era`` (as :meth:`wire_on`)."""
+        return _on(self.do, era)
 
     def calls_on(self, era: str) -> tuple[Call, ...]:
         return self.calls if self.applies(era) else ()
+
+
+def _on(text: str | Mapping[str, str], era: str) -> str:
+    if isinstance(text, str):
+        return text
+    return text.get(era) or text.get(MODERN, "")
 
 
 STEPS: Final[tuple[Step, ...]] = (
@@ -86,8 +95,9 @@ STEPS: Final[tuple[Step, ...]] = (
             MODERN: "→ server/discover; each request carries the client's capabilities, "
             "elicitation {form, url} among them. Every message is in the traffic view (t).",
         },
-        do="Each step calls a demo tool; its form opens with the wire panel beside it (F6 "
-        "hides it). Answer, then press Space or → here for the next step.",
+        do="Each step calls a demo tool; its form opens with the wire beside it, or summarised "
+        "under it on a small screen (F6 changes that for the step). Answer, then press Space or "
+        "→ here for the next step.",
     ),
     Step(
         "A form with every field kind",
@@ -176,8 +186,12 @@ STEPS: Final[tuple[Step, ...]] = (
             MODERN: "2026-07-28 retired -32042: the same page comes in an input_required "
             "result, and the repeated call waits for it",
         },
-        do="(The tour disconnected the demo account first.) Ctrl+S to consent, press the "
-        "page's button, then y to retry the call.",
+        do={
+            LEGACY: "(The tour disconnected the demo account first.) Ctrl+S to consent, press "
+            "the page's button, then y to retry the call.",
+            MODERN: "(The tour disconnected the demo account first.) Ctrl+S to consent, then "
+            "press the page's button: the waiting call goes on by itself.",
+        },
         calls=(Call("disconnect_account"), Call("list_files", {"folder": "/"})),
     ),
     Step(

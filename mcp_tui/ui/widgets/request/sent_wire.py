@@ -9,6 +9,9 @@ as it was sent (never rebuilt from the form):
 - 2025-11-25: the JSON-RPC response to the ``elicitation/create`` (its ``id`` is the request's);
 - 2026-07-28: the repeated ``tools/call`` whose ``inputResponses`` holds the request's key.
 
+The panel is small (a few lines at 80x24): it scrolls to the part that carries the answer, the
+``inputResponses`` of the repeated call (the ``result`` of a response is at its top anyway).
+
 It stays until the next answer replaces it, or the wire is hidden. Every string in it came from
 a server or the person: written with :func:`~mcp_tui.untrusted.json_text` into literal
 ``Content``, never markup.
@@ -29,6 +32,8 @@ from mcp_tui.untrusted import json_text, one_line
 
 #: Longest JSON shown (characters); the traffic view has the whole message.
 MAX_CHARS = 4_000
+#: Refreshes the scroll to ``inputResponses`` waits at most for the panel's new layout.
+LAYOUT_TRIES = 5
 
 
 def carries_answer(request: ElicitationRequest, event: TrafficRecorded) -> bool:
@@ -65,6 +70,7 @@ class SentWire(VerticalScroll, can_focus=False):
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self.message: dict[str, Any] | None = None
+        self._text = ""
 
     def compose(self) -> Any:
         yield Static(Content(""), id="sent-json")
@@ -77,9 +83,31 @@ class SentWire(VerticalScroll, can_focus=False):
         text = json_text(message) if small else json_text(message, indent=2)
         if len(text) > MAX_CHARS:
             text = text[:MAX_CHARS] + "\n… cut (the traffic view, t, has the whole message)"
+        self._text = text
         self.query_one("#sent-json", Static).update(Content(text))
         self.display = True
         self.scroll_home(animate=False)
+        self.call_after_refresh(self._scroll_to_answer, message, LAYOUT_TRIES)
+
+    def _scroll_to_answer(self, message: dict[str, Any], tries: int) -> None:
+        """Bring the line where the answer starts to the top (see the module docstring). The
+        panel was just shown, or its text replaced: until it is laid out at its new size there
+        is no width to wrap at and nothing to scroll, so it waits for the next refresh (a few at
+        most) rather than scrolling to a place that does not exist yet."""
+        if message is not self.message or "method" not in message or not self.is_attached:
+            return
+        shown = self.query_one("#sent-json", Static)
+        width = shown.content_region.width
+        lines = Content(self._text).wrap(width) if width > 0 else []
+        mark = '"inputResponses"'
+        found = next((i for i, line in enumerate(lines) if mark in line.plain), None)
+        if found is None and width > 0:
+            return  # not in the text (cut: the traffic view has it)
+        if found is None or self.max_scroll_y < min(found, len(lines) - self.size.height):
+            if tries > 1:
+                self.call_after_refresh(self._scroll_to_answer, message, tries - 1)
+            return
+        self.scroll_to(y=found, animate=False)
 
     def plain(self) -> str:
         return str(self.query_one("#sent-json", Static).render())

@@ -11,6 +11,12 @@ Every string in it came from a server: the JSON is written with
 :func:`~mcp_tui.untrusted.json_text` (each unsafe character as a ``\\uXXXX`` escape) into literal
 ``Content``, never parsed as markup. Shown or not is remembered for the session (the app's
 ``wire_shown``), so the next form opens the way the last one was left.
+
+Below :data:`WIDE` columns the panel goes over the form (F6 gives the form back), unless the app
+asks for a split (``wire_split``: the tour, whose notes say "change one and watch the wire"):
+then the form stays and the panel shrinks to two lines under it (``wire_summary.py``), and F6
+flips between that and the whole wire over the form (``wire_expanded``, remembered like
+``wire_shown``: the tour resets both at each step).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from textual.widgets import Static
 
 from mcp_tui.schema.fields import ContentValue, FormResult
 from mcp_tui.ui.widgets.form.field_row import FieldRow
+from mcp_tui.ui.widgets.request.wire_summary import summary
 from mcp_tui.untrusted import json_text, one_line
 
 #: The key that shows or hides the panel on every screen that answers a server.
@@ -58,6 +65,17 @@ def wire_shown(app: App[Any]) -> bool:
 
 def remember_wire(app: App[Any], shown: bool) -> None:
     app.wire_shown = shown  # type: ignore[attr-defined]
+
+
+def wire_split(app: App[Any]) -> bool:
+    """Whether a screen below :data:`WIDE` columns keeps its form with the wire summarised under
+    it (the tour asks for it) rather than showing the wire over the form."""
+    return bool(getattr(app, "wire_split", False))
+
+
+def wire_expanded(app: App[Any]) -> bool:
+    """Split, the person asked for the whole wire over the form (F6), for the next forms too."""
+    return bool(getattr(app, "wire_expanded", False))
 
 
 def toggle_wire(app: App[Any]) -> None:
@@ -102,6 +120,13 @@ class WirePanel(Vertical):
 
     DEFAULT_CSS = """
     WirePanel { width: 1fr; height: 1fr; border-left: vkey $primary; padding: 0 0 0 1; }
+    WirePanel > #wire-summary { display: none; }
+    WirePanel.-summary {
+        height: auto; max-height: 6; border-left: none; border-top: hkey $primary;
+        border-title-color: $text-muted; padding: 0;
+    }
+    WirePanel.-summary > * { display: none; }
+    WirePanel.-summary > #wire-summary { display: block; height: auto; }
     WirePanel > .wire-title { color: $text-muted; text-style: bold; }
     WirePanel > #wire-answer-scroll {
         height: auto; max-height: 45%; margin: 0 0 1 0; scrollbar-size-vertical: 1;
@@ -116,6 +141,8 @@ class WirePanel(Vertical):
         super().__init__(id=id)
         self.method = method
         self.border_title = "Wire"
+        #: What F6 does now, in the title of the part that says what Ctrl+S sends.
+        self.key_hint = f"{WIRE_HINT} hides this"
         self._lines = schema_lines(params)
         self._focused: str | None = None
         #: The answer as last shown: (action, content) or the errors that stop it.
@@ -125,7 +152,9 @@ class WirePanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(
-            Content(f"→ what Ctrl+S sends now ({WIRE_HINT} hides this)"), classes="wire-title"
+            Content(f"→ what Ctrl+S sends now ({self.key_hint})"),
+            id="wire-answer-title",
+            classes="wire-title",
         )
         with VerticalScroll(id="wire-answer-scroll", can_focus=False):
             classes = "-blocked" if self.blocked else ""
@@ -133,6 +162,32 @@ class WirePanel(Vertical):
         yield Static(Content(f"← {self.method} params, as received"), classes="wire-title")
         with VerticalScroll(id="wire-received-scroll"):
             yield Static(self._received(), id="wire-received")
+        yield Static(self._summary(), id="wire-summary")
+
+    # --- two lines under the form (``wire_summary.py``) ---------------------------------------
+
+    @property
+    def summarised(self) -> bool:
+        return self.has_class("-summary")
+
+    def summarise(self, on: bool, key_hint: str) -> None:
+        """Two lines under the form (``on``) or the whole wire; ``key_hint``: what F6 does."""
+        self.set_class(on, "-summary")
+        self.border_title = f"Wire ({WIRE_HINT}: all of it)" if on else "Wire"
+        self.key_hint = key_hint
+        if self.is_mounted:
+            title = f"→ what Ctrl+S sends now ({key_hint})"
+            self.query_one("#wire-answer-title", Static).update(Content(title))
+            self._update_summary()
+            if not on:  # the focused field's lines, scrolled to while they were hidden
+                self.call_after_refresh(self._light)
+
+    def _summary(self) -> Content:
+        return summary(self.sends, self.blocked, self._focused, self._lines, self.method)
+
+    def _update_summary(self) -> None:
+        if self.summarised and self.is_mounted:
+            self.query_one("#wire-summary", Static).update(self._summary())
 
     def _received(self) -> Content:
         parts: list[Content] = []
@@ -158,6 +213,9 @@ class WirePanel(Vertical):
         self._light()
 
     def _light(self) -> None:
+        self._update_summary()
+        if self.summarised:
+            return  # the whole JSON is hidden: drawn when F6 shows it (``summarise``)
         self.query_one("#wire-received", Static).update(self._received())
         name = self._focused
         first = next((i for i, (_, o) in enumerate(self._lines) if o == name), None)
@@ -190,6 +248,7 @@ class WirePanel(Vertical):
             answer = self.query_one("#wire-answer", Static)
             answer.update(self._answer)
             answer.set_class(bool(self.blocked), "-blocked")
+            self._update_summary()
 
     def focus_json(self) -> None:
         """Focus the received JSON (arrows, Page Up/Down scroll it). Asked for in the turn the
@@ -223,7 +282,8 @@ WIRE_BINDING = Binding(
 
 class WireSide:
     """The panel's part of a screen, by composition: made on first show, beside the form at
-    :data:`WIDE` columns and over it below (the screen gets ``-wire-wide`` / ``-wire-over``),
+    :data:`WIDE` columns and over it below (the screen gets ``-wire-wide`` / ``-wire-over``), or
+    below it in two lines when the app asks for a split (``-wire-split``, the module docstring),
     the focused field's property lit, the answer refreshed once per frame while typing.
 
     ``result`` is the screen's own "what would accept send" (a form's :meth:`SchemaForm.result`).
@@ -237,8 +297,12 @@ class WireSide:
         *,
         main: str = "#elicitation-main",
         method: str = "elicitation/create",
+        summarises: bool = True,
     ) -> None:
         self.screen = screen
+        #: Split (a small screen, the tour), the wire is summarised under the body; a screen
+        #: whose body needs every line (a URL to read whole) shows none until F6 instead.
+        self.summarises = summarises
         self.params = params
         self.result = result
         #: The row the panel is mounted in, beside the screen's body.
@@ -264,9 +328,18 @@ class WireSide:
         screen.call_after_refresh(screen.watch, screen, "focused", self._focused, init=True)
 
     def toggle(self) -> None:
-        """The key: flip this screen's panel and remember it for the next form."""
-        remember_wire(self.screen.app, not self.shown)
+        """The key: flip this screen's panel and remember it for the next form; split (a small
+        screen, the tour), flip between two lines under the form and the whole wire over it."""
+        app = self.screen.app
+        if self.shown and self._narrow() and wire_split(app):
+            app.wire_expanded = not wire_expanded(app)  # type: ignore[attr-defined]
+            self.fit()
+            return
+        remember_wire(app, not self.shown)
         self.show(not self.shown)
+
+    def _narrow(self) -> bool:
+        return self.screen.size.width < WIDE
 
     def show(self, shown: bool) -> None:
         self.shown = shown
@@ -287,8 +360,19 @@ class WireSide:
         Over the form, the panel's JSON takes the focus (arrows scroll it), so a key meant for a
         field that is not on screen cannot land on a button; the field gets it back on hide."""
         screen = self.screen
-        over = self.shown and screen.size.width < WIDE
-        screen.set_class(self.shown and not over, "-wire-wide")
+        app = screen.app
+        narrow = self.shown and self._narrow()
+        split = narrow and wire_split(app) and not wire_expanded(app)
+        over = narrow and not split
+        screen.set_class(self.shown and not narrow, "-wire-wide")
+        screen.set_class(split, "-wire-split")
+        main = screen.query(self.main)
+        if main:  # the panel under the form, or beside it
+            main.first().styles.layout = "vertical" if split else "horizontal"
+        if self.panel is not None:
+            hint = f"{WIRE_HINT}: back" if over and wire_split(app) else ""
+            self.panel.summarise(split, hint or f"{WIRE_HINT} hides this")
+            self.panel.display = self.shown and (self.summarises or not split)
         was_over = screen.has_class("-wire-over")
         screen.set_class(over, "-wire-over")
         if over and not was_over and self.panel is not None:
