@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.pytester_kit import run_in_process
 from tests.run_account import verdict
 
 pytest_plugins = ["pytester"]
@@ -45,21 +46,12 @@ def four(pytester: pytest.Pytester) -> pytest.Pytester:
     return pytester
 
 
-def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    """The inner run, in this process; without the snapshot plugin, whose session-wide temporary
-    folder (named in the environment) an inner session would delete under the outer one, and
-    with an inner Ctrl+C kept inside it."""
-    return pytester.runpytest_inprocess(
-        "-p", "no:cacheprovider", "-p", "no:textual-snapshot", *args, no_reraise_ctrlc=True
-    )
-
-
 def closing_line(result: pytest.RunResult) -> str:
     return [line for line in result.outlines if line.strip()][-1]
 
 
 def test_a_run_stopped_by_x_counts_and_names_what_did_not_run(four: pytest.Pytester) -> None:
-    result = run(four, "-x")
+    result = run_in_process(four, "-x")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert "1 failed, 1 passed, 2 not run in" in closing_line(result)
     assert any(
@@ -84,7 +76,7 @@ def test_c():
     pass
 """
     )
-    result = run(pytester)
+    result = run_in_process(pytester)
     # test_b started (its setup reported), so only test_c is counted as not run.
     assert result.ret == pytest.ExitCode.INTERRUPTED
     assert "1 passed, 1 not run in" in closing_line(result), result.outlines
@@ -95,18 +87,18 @@ def test_c():
 
 
 def test_a_full_run_and_a_deselected_test_say_nothing_more(four: pytest.Pytester) -> None:
-    full = run(four)
+    full = run_in_process(four)
     assert full.ret == pytest.ExitCode.TESTS_FAILED
     assert "not run" not in full.stdout.str()
     assert "1 failed, 3 passed in" in closing_line(full)
-    chosen = run(four, "-k", "not test_b")
+    chosen = run_in_process(four, "-k", "not test_b")
     assert chosen.ret == pytest.ExitCode.OK
     assert "not run" not in chosen.stdout.str()
     assert "3 passed, 1 deselected in" in closing_line(chosen)
 
 
 def test_collect_only_is_not_a_run_that_stopped(four: pytest.Pytester) -> None:
-    result = run(four, "--collect-only", "-q")
+    result = run_in_process(four, "--collect-only", "-q")
     assert result.ret == pytest.ExitCode.OK
     assert "not run" not in result.stdout.str()
 
