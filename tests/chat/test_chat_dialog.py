@@ -44,7 +44,7 @@ async def open_chat(pilot: Pilot[None]) -> ChatScreen:
     await wait_for(pilot, lambda: app.entries["weather"].state is ConnectionState.READY)
     await wait_for(pilot, lambda: app.session is not None and app.session.areas.panels_ready)
     await pilot.press("m")
-    await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, steps=1500)
+    await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, timeout=90)
     chat = app.screen
     assert isinstance(chat, ChatScreen)
     chat.query_one("#chat-input").cursor_blink = False  # type: ignore[attr-defined]

@@ -56,7 +56,7 @@ async def open_chat(pilot: Pilot[None], *, approve: bool) -> None:
     await wait_for(pilot, lambda: app.entries["weather"].state is ConnectionState.READY)
     await wait_for(pilot, lambda: app.session is not None and app.session.areas.panels_ready)
     await pilot.press("m")
-    await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, steps=1500)
+    await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, timeout=90)
     chat = app.screen
     assert isinstance(chat, ChatScreen)
     chat._model = FunctionModel(stream_function=stream)
@@ -65,11 +65,11 @@ async def open_chat(pilot: Pilot[None], *, approve: bool) -> None:
     chat.query_one("#chat-input").value = "What is the weather in Lisbon this week?"  # type: ignore[attr-defined]
     await pilot.press("enter")
     await wait_for(
-        pilot, lambda: any(b.has_class("-asking") for b in chat.query(ToolBlock)), steps=1500
+        pilot, lambda: any(b.has_class("-asking") for b in chat.query(ToolBlock)), timeout=90
     )
     if approve:
         await pilot.press("y")
-        await wait_for(pilot, lambda: not chat.generating, steps=1500)
+        await wait_for(pilot, lambda: not chat.generating, timeout=90)
         await wait_for(pilot, lambda: all(b.result for b in chat.query(ToolBlock)))
     await pilot.wait_for_scheduled_animations()
 

@@ -101,13 +101,13 @@ async def test_a_reply_arriving_while_the_chat_closes_is_dropped(
         await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY)
         await wait_for(pilot, lambda: app.session is not None and app.session.areas.panels_ready)
         await pilot.press("m")
-        await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, steps=1500)
+        await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, timeout=90)
         chat = app.screen
         assert isinstance(chat, ChatScreen)
         chat._model = FunctionModel(stream_function=stream)
         chat.query_one("#chat-input").value = "Hello"  # type: ignore[attr-defined]
         await pilot.press("enter")
-        await wait_for(pilot, lambda: any(isinstance(e, TextDelta) for e in seen), steps=1500)
+        await wait_for(pilot, lambda: any(isinstance(e, TextDelta) for e in seen), timeout=90)
         monkeypatch.setattr(ChatScreen, "on_unmount", in_the_window, raising=False)
     assert arrived == [True], "the model's last part did not arrive in the teardown window"
     assert errors == []

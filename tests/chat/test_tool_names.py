@@ -55,7 +55,7 @@ async def test_the_chat_offers_a_generic_named_servers_tools_by_its_announced_na
         await wait_for(pilot, lambda: app.entries["server"].state is ConnectionState.READY)
         await wait_for(pilot, lambda: app.session is not None and app.session.areas.panels_ready)
         await pilot.press("m")
-        await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, steps=1500)
+        await wait_for(pilot, lambda: mounted_screen(app, ChatScreen) is not None, timeout=90)
         chat = app.screen
         assert isinstance(chat, ChatScreen)
         (tool,) = chat.tool_catalog()

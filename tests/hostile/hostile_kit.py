@@ -127,7 +127,7 @@ class HostileServer:
 
 
 async def ready(pilot: Pilot[None], app: McpTuiApp, server: str = "evil") -> None:
-    await wait_for(pilot, lambda: app.entries[server].state is ConnectionState.READY, 1000)
+    await wait_for(pilot, lambda: app.entries[server].state is ConnectionState.READY, 90)
 
 
 async def assert_answers_keys(pilot: Pilot[None], app: McpTuiApp) -> None:
@@ -141,21 +141,21 @@ async def assert_answers_keys(pilot: Pilot[None], app: McpTuiApp) -> None:
     if isinstance(screen, SessionScreen):
         before = screen.areas.logs.display
         await pilot.press("l")
-        await wait_for(pilot, lambda: screen.areas.logs.display != before, 25)
+        await wait_for(pilot, lambda: screen.areas.logs.display != before, 10)
         await pilot.press("l")
-        await wait_for(pilot, lambda: screen.areas.logs.display == before, 25)
+        await wait_for(pilot, lambda: screen.areas.logs.display == before, 10)
         return
     if isinstance(screen, ElicitationScreen):
         focused = app.focused
         if isinstance(focused, Input):
             before_value = focused.value
             await pilot.press("z")
-            await wait_for(pilot, lambda: focused.value != before_value, 25)
+            await wait_for(pilot, lambda: focused.value != before_value, 10)
             await pilot.press("backspace")
-            await wait_for(pilot, lambda: focused.value == before_value, 25)
+            await wait_for(pilot, lambda: focused.value == before_value, 10)
             return
         await pilot.press("tab")
-        await wait_for(pilot, lambda: app.focused is not focused, 25)
+        await wait_for(pilot, lambda: app.focused is not focused, 10)
         return
     raise AssertionError(f"no key check for {type(screen).__name__}")
 

@@ -62,12 +62,12 @@ def asking_script(**extra: Any) -> dict[str, Any]:
 
 async def open_form(pilot: Any, app: Any, text: str) -> ElicitationScreen:
     await ready(pilot, app)
-    await wait_for(pilot, lambda: bool(app.entries["evil"].tools), 200)
+    await wait_for(pilot, lambda: bool(app.entries["evil"].tools), 20)
     session_of(app).calls.call_tool("evil", "ask", {})
-    await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 300)
+    await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 30)
     screen = app.screen
     assert isinstance(screen, ElicitationScreen)
-    await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 100)
+    await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 10)
     await pilot.press(*text)
     return screen
 
@@ -78,9 +78,9 @@ async def test_server_exits_while_a_form_is_open(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await open_form(pilot, app, "half typed")
         session_of(app).calls.call_tool("evil", "die", {})
-        await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationScreen), 300)
-        await wait_for(pilot, lambda: app.entries["evil"].state is ConnectionState.FAILED, 300)
-        await wait_for(pilot, lambda: "half typed" in transcript_text(app), 100)
+        await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationScreen), 30)
+        await wait_for(pilot, lambda: app.entries["evil"].state is ConnectionState.FAILED, 30)
+        await wait_for(pilot, lambda: "half typed" in transcript_text(app), 10)
         text = transcript_text(app)
         assert "what you typed" in text
         assert "The server exited with status" in text and "dying now" in text
@@ -104,17 +104,17 @@ async def test_http_server_exits_while_a_form_is_open(tmp_path: Path) -> None:
         spec = ServerSpec("web", HttpTarget(f"http://127.0.0.1:{port}/mcp"), mode="legacy")
         app = McpTuiApp([spec], AppOptions(stderr_log=tmp_path / "stderr.log"))
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_for(pilot, lambda: app.entries["web"].state is ConnectionState.READY, 1000)
-            await wait_for(pilot, lambda: bool(app.entries["web"].tools), 500)
+            await wait_for(pilot, lambda: app.entries["web"].state is ConnectionState.READY, 90)
+            await wait_for(pilot, lambda: bool(app.entries["web"].tools), 50)
             session_of(app).calls.call_tool("web", "ask", {})
-            await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
-            await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 100)
+            await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 50)
+            await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 10)
             await pilot.press(*"half typed")
             process.kill()
-            await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationScreen), 300)
-            await wait_for(pilot, lambda: "half typed" in transcript_text(app), 100)
+            await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationScreen), 30)
+            await wait_for(pilot, lambda: "half typed" in transcript_text(app), 10)
             assert "what you typed" in transcript_text(app)
-            await wait_for(pilot, lambda: "SSE stream ended" in transcript_text(app), 300)
+            await wait_for(pilot, lambda: "SSE stream ended" in transcript_text(app), 30)
             assert any("withdrawn" in str(n.message) for n in app._notifications)
             await assert_answers_keys(pilot, app)
     finally:
@@ -128,8 +128,8 @@ async def test_server_cancels_the_request(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await open_form(pilot, app, "kept text")
         session_of(app).calls.call_tool("evil", "withdraw", {})
-        await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationScreen), 300)
-        await wait_for(pilot, lambda: "kept text" in transcript_text(app), 100)
+        await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationScreen), 30)
+        await wait_for(pilot, lambda: "kept text" in transcript_text(app), 10)
         assert "cancelled" in transcript_text(app)
         assert app.entries["evil"].state is ConnectionState.READY
         await assert_answers_keys(pilot, app)
@@ -137,7 +137,7 @@ async def test_server_cancels_the_request(tmp_path: Path) -> None:
         assert "q1" not in server.responses()
         # A call still runs: Ctrl+Q asks first, and a second Ctrl+Q answers "quit".
         await pilot.press("ctrl+q", "ctrl+q")
-        await wait_for(pilot, lambda: not app.is_running, 500)
+        await wait_for(pilot, lambda: not app.is_running, 50)
     assert server.alive() == []
 
 
@@ -146,26 +146,26 @@ async def test_a_flood_of_200_elicitations_is_bounded_with_one_notice(tmp_path: 
     server = HostileServer(tmp_path, script)
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 50)
         # All but the admitted few are cancelled at once, without waiting for the user.
-        await wait_for(pilot, lambda: len(server.responses()) >= 190, 500)
+        await wait_for(pilot, lambda: len(server.responses()) >= 190, 50)
         answers = server.responses()
         assert all(r[0]["result"]["action"] == "cancel" for r in answers.values())
         screen = app.screen
         assert isinstance(screen, ElicitationScreen)
         assert 0 < screen.header.waiting < 20
-        await wait_for(pilot, lambda: "cancelled automatically" in transcript_text(app), 100)
+        await wait_for(pilot, lambda: "cancelled automatically" in transcript_text(app), 10)
         entries = session_of(app).areas.transcript.entries
         flood_notices = [e for e in entries if "within" in e.full and e.kind == "notice"]
         assert len(flood_notices) == 1, [e.full for e in flood_notices]
         # Escape answers each admitted form in turn; the queue drains and the app is still live.
         for _ in range(screen.header.waiting + 1):
-            await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 100)
+            await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 10)
             answered = app.screen
             await pilot.press("escape")
-            await wait_for(pilot, lambda s=answered: app.screen is not s, 100)  # type: ignore[misc]
-        await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationScreen), 100)
-        await wait_for(pilot, lambda: len(server.responses()) == 200, 300)
+            await wait_for(pilot, lambda s=answered: app.screen is not s, 10)  # type: ignore[misc]
+        await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationScreen), 10)
+        await wait_for(pilot, lambda: len(server.responses()) == 200, 30)
         assert app.entries["evil"].paused  # the rate limit paused asking; the user may resume
         await assert_answers_keys(pilot, app)
 
@@ -177,7 +177,7 @@ async def test_two_requests_with_the_same_id(tmp_path: Path) -> None:
     server = HostileServer(tmp_path, script)
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 50)
         await wait_for(pilot, lambda: "second request with the id 'same'" in transcript_text(app))
         # The form's own transcript line is written once the form has painted (it may follow).
         await wait_for(pilot, lambda: "first question" in transcript_text(app))
@@ -185,7 +185,7 @@ async def test_two_requests_with_the_same_id(tmp_path: Path) -> None:
         replies = server.responses()["same"]
         assert len(replies) == 1 and replies[0]["error"]["code"] == -32600
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: len(server.responses()["same"]) == 2, 200)
+        await wait_for(pilot, lambda: len(server.responses()["same"]) == 2, 20)
         assert server.responses()["same"][1]["result"] == {"action": "accept", "content": {}}
         await assert_answers_keys(pilot, app)
 
@@ -196,7 +196,7 @@ async def test_elicitation_before_initialization_finished(tmp_path: Path) -> Non
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: "before the handshake" in transcript_text(app), 200)
+        await wait_for(pilot, lambda: "before the handshake" in transcript_text(app), 20)
         assert not isinstance(app.screen, ElicitationScreen)
         assert server.responses()["early"][0]["result"]["action"] == "cancel"
         await assert_answers_keys(pilot, app)
@@ -216,7 +216,7 @@ async def test_malformed_lines_and_non_json_on_stdout(tmp_path: Path) -> None:
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: transcript_text(app).count("not a JSON-RPC") >= 5, 300)
+        await wait_for(pilot, lambda: transcript_text(app).count("not a JSON-RPC") >= 5, 30)
         text = transcript_text(app)
         assert "(a line that is not JSON): this is not json \\e]0;pwned\\x07" in text
         assert "(a line that is not JSON): \\x00\\x01\\x02" in text
@@ -224,7 +224,7 @@ async def test_malformed_lines_and_non_json_on_stdout(tmp_path: Path) -> None:
         assert "\x1b" not in text and "pydantic" not in text
         # The connection survived: a tool call still works.
         session_of(app).calls.call_tool("evil", "hello", {"name": "again"})
-        await wait_for(pilot, lambda: "hello again" in transcript_text(app), 300)
+        await wait_for(pilot, lambda: "hello again" in transcript_text(app), 30)
         assert app.entries["evil"].state is ConnectionState.READY
         await assert_answers_keys(pilot, app)
 
@@ -242,10 +242,10 @@ async def test_enormous_message_or_endless_line_closes_with_a_clear_error(
     app = server.app()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.entries["evil"].state is ConnectionState.FAILED, 1500)
+        await wait_for(pilot, lambda: app.entries["evil"].state is ConnectionState.FAILED, 90)
         detail = app.entries["evil"].detail or ""
         assert "larger than 32 MiB" in detail, detail
-        await wait_for(pilot, lambda: "larger than 32 MiB" in transcript_text(app), 100)
+        await wait_for(pilot, lambda: "larger than 32 MiB" in transcript_text(app), 10)
         await assert_answers_keys(pilot, app)
     grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mib < 150, f"{what}: the client grew by {grown_mib:.0f} MiB"
@@ -263,15 +263,15 @@ async def test_an_answer_the_dead_connection_could_not_take_is_shown_to_copy(
     server = HostileServer(tmp_path, script)
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
-        await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 100)
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 50)
+        await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 10)
         await pilot.press(*"typed text")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: "NOT delivered" in transcript_text(app, full=True), 300)
+        await wait_for(pilot, lambda: "NOT delivered" in transcript_text(app, full=True), 30)
         full = transcript_text(app, full=True)
         assert '{"note": "typed text"}' in full
         assert "writing to the server failed" in full
-        await wait_for(pilot, lambda: app.entries["evil"].state is ConnectionState.FAILED, 300)
+        await wait_for(pilot, lambda: app.entries["evil"].state is ConnectionState.FAILED, 30)
         assert "Writing to the server failed" in (app.entries["evil"].detail or "")
         assert not isinstance(app.screen, ElicitationScreen)
         await assert_answers_keys(pilot, app)

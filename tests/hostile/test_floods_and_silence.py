@@ -56,8 +56,8 @@ async def test_a_flood_of_log_notifications_and_stderr_stays_bounded(tmp_path: P
         await ready(pilot, app)
         logs = session_of(app).areas.logs
         limit_note = "stderr limit of 5 MiB reached; further output is discarded"
-        await wait_for(pilot, lambda: limit_note in transcript_text(app), 1500)
-        await wait_for(pilot, lambda: not app._buffer.pending, 100)
+        await wait_for(pilot, lambda: limit_note in transcript_text(app), 90)
+        await wait_for(pilot, lambda: not app._buffer.pending, 10)
         assert len(logs.lines) <= logs.max_lines
         text = log_text(app)
         assert flat("log lines dropped") in text
@@ -78,15 +78,15 @@ async def test_a_call_that_is_never_answered(tmp_path: Path) -> None:
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: bool(app.entries["evil"].tools), 200)
+        await wait_for(pilot, lambda: bool(app.entries["evil"].tools), 20)
         session_of(app).calls.call_tool("evil", "slow", {})
         running = app.screen.query_one(RunningCalls)
-        await wait_for(pilot, done(lambda: "slow" in str(running.query_one(Label).render())), 200)
+        await wait_for(pilot, done(lambda: "slow" in str(running.query_one(Label).render())), 20)
         await assert_answers_keys(pilot, app)
         assert "#1 evil › slow" in transcript_text(app)
         # A call still runs: Ctrl+Q asks first, and a second Ctrl+Q answers "quit".
         await pilot.press("ctrl+q", "ctrl+q")
-        await wait_for(pilot, lambda: not app.is_running, 500)
+        await wait_for(pilot, lambda: not app.is_running, 50)
     assert server.alive() == []
 
 
@@ -94,12 +94,12 @@ async def test_a_handshake_that_never_ends(tmp_path: Path) -> None:
     server = HostileServer(tmp_path, {"silent": ["initialize"]})
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: len(server.received()) >= 1, 300)
+        await wait_for(pilot, lambda: len(server.received()) >= 1, 30)
         assert app.entries["evil"].state is ConnectionState.CONNECTING
         assert "connecting" in app.sub_title
         await assert_answers_keys(pilot, app)
         await pilot.press("ctrl+q")
-        await wait_for(pilot, lambda: not app.is_running, 500)
+        await wait_for(pilot, lambda: not app.is_running, 50)
     assert server.alive() == []
 
 
@@ -113,5 +113,5 @@ async def test_a_server_that_ignores_eof_and_sigterm_is_killed_on_quit(tmp_path:
         # Closing says so at once, and the app stays drawn while it waits.
         await wait_for(pilot, lambda: any("Closing" in str(n.message) for n in app._notifications))
         # stdin closed, 2 s, SIGTERM (ignored), 2 s, SIGKILL: well inside this bound.
-        await wait_for(pilot, lambda: not app.is_running, 600)
+        await wait_for(pilot, lambda: not app.is_running, 60)
     assert server.alive() == []

@@ -118,15 +118,15 @@ async def test_hostile_text_everywhere_stays_literal_and_answers_stay_exact(
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: len(app.entries["evil"].tools) == 4, 300)
+        await wait_for(pilot, lambda: len(app.entries["evil"].tools) == 4, 30)
         session = session_of(app)
-        await wait_for(pilot, lambda: session.areas.logs.lines_written >= 4, 300)
+        await wait_for(pilot, lambda: session.areas.logs.lines_written >= 4, 30)
         assert_no_raw_controls(app.export_screenshot())
 
         session.calls.call_tool("evil", H("tool"), {})
         session.calls.call_tool("evil", "fail", {})
-        await wait_for(pilot, lambda: "error-data" in transcript_text(app), 300)
-        await wait_for(pilot, lambda: "structured" in transcript_text(app), 300)
+        await wait_for(pilot, lambda: "error-data" in transcript_text(app), 30)
+        await wait_for(pilot, lambda: "structured" in transcript_text(app), 30)
         text = transcript_text(app)
         for tag in ("result", "structured", "key", "error", "error-data", "name"):
             assert f"{tag} [bold]b[/] [@click=app.quit]q[/]" in text, tag
@@ -145,15 +145,15 @@ async def test_hostile_text_everywhere_stays_literal_and_answers_stay_exact(
 
         # The form: message, titles, descriptions, property names, labels and defaults.
         session.calls.call_tool("evil", "ask", {})
-        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 300)
-        await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 100)
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 30)
+        await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 10)
         await pilot.pause()
         shot = app.export_screenshot()
         assert_no_raw_controls(shot)
         assert "message [bold]b[/] [@click=app.quit]q[/]" in shot.replace("&#160;", " ")
         await assert_answers_keys(pilot, app)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: "form" in server.responses(), 300)
+        await wait_for(pilot, lambda: "form" in server.responses(), 30)
         answer = server.responses()["form"][0]["result"]
         assert answer == {
             "action": "accept",
@@ -162,7 +162,7 @@ async def test_hostile_text_everywhere_stays_literal_and_answers_stay_exact(
 
         # A long result is cut inline and complete in the detail view.
         session.calls.call_tool("evil", "long", {})
-        await wait_for(pilot, lambda: "-the-end" in transcript_text(app, full=True), 300)
+        await wait_for(pilot, lambda: "-the-end" in transcript_text(app, full=True), 30)
         assert "-the-end" not in transcript_text(app)
         assert "then Enter or i: full text" in transcript_text(app)
         full = [e for e in session.areas.transcript.entries if "-the-end" in e.full]

@@ -54,14 +54,14 @@ async def test_refused_schemas_show_problems_and_answer_minus_32602(tmp_path: Pa
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: len(server.responses()) == len(REFUSED), 500)
+        await wait_for(pilot, lambda: len(server.responses()) == len(REFUSED), 50)
         for i in range(len(REFUSED)):
             error = server.responses()[f"r{i}"][0]["error"]
             assert error["code"] == -32602, i
             if i != SDK_REFUSED:
                 assert error["data"]["problems"], i
         shown = len(REFUSED)
-        await wait_for(pilot, lambda: transcript_text(app).count("cannot be shown") >= shown, 200)
+        await wait_for(pilot, lambda: transcript_text(app).count("cannot be shown") >= shown, 20)
         text = transcript_text(app, full=True)
         assert "minimum (10) is greater than maximum (5)" in text
         assert f"refused #{SDK_REFUSED}" in text
@@ -80,8 +80,8 @@ async def test_a_catastrophic_pattern_cannot_stall_the_form(tmp_path: Path) -> N
     server = HostileServer(tmp_path, {"on_initialized": [{"elicit": ask(schema), "id": "p"}]})
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
-        await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 100)
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 50)
+        await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 10)
         field = app.focused
         assert isinstance(field, Input)
         field.value = "a" * 40 + "!"  # Python's re would take hours on this
@@ -92,7 +92,7 @@ async def test_a_catastrophic_pattern_cannot_stall_the_form(tmp_path: Path) -> N
         await assert_answers_keys(pilot, app)
         field.value = "a" * 40
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: "p" in server.responses(), 300)
+        await wait_for(pilot, lambda: "p" in server.responses(), 30)
         assert server.responses()["p"][0]["result"]["content"] == {"code": "a" * 40}
 
 
@@ -104,11 +104,11 @@ async def test_traffic_is_logged_as_it_happens_and_quitting_a_form_asks_first(
     log = tmp_path / "traffic.jsonl"
     app = server.app(options=AppOptions(traffic_log=log, stderr_log=tmp_path / "err.log"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 50)
         # Already on disk while the app runs: a crash now would lose nothing shown so far.
         logged = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
         assert any('"elicitation/create"' in json.dumps(entry) for entry in logged)
-        await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 100)
+        await wait_for(pilot, done(lambda: isinstance(app.focused, Input)), 10)
         await pilot.press(*"typed")
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -119,5 +119,5 @@ async def test_traffic_is_logged_as_it_happens_and_quitting_a_form_asks_first(
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
-        await wait_for(pilot, lambda: not app.is_running, 500)
+        await wait_for(pilot, lambda: not app.is_running, 50)
     assert server.alive() == []

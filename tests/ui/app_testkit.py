@@ -7,6 +7,7 @@ directory and ``fixtures/`` on ``sys.path``.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -114,13 +115,51 @@ def transcript_text(app: McpTuiApp, *, full: bool = False) -> str:
     return "\n".join(e.full if full else e.summary.plain for e in entries)
 
 
-async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], steps: int = 150) -> None:
-    """Let the app run until ``condition`` holds (fails after ``steps`` short pauses)."""
-    for _ in range(steps):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    assert condition(), "the app never reached the expected state"
+#: How long :func:`wait_for` waits by default, in seconds.
+WAIT_FOR_TIMEOUT = 15.0
+
+
+def condition_text(condition: Callable[[], object]) -> str:
+    """The source of ``condition`` (a lambda, up to the end of its body), to say what a wait
+    waited for."""
+    try:
+        source = " ".join(inspect.getsource(condition).split())
+    except (OSError, TypeError):
+        return getattr(condition, "__qualname__", repr(condition))
+    start = source.find("lambda")
+    if start < 0:
+        return getattr(condition, "__qualname__", source[:200])
+    depth = 0
+    for end, char in enumerate(source[start:], start):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}" or (char == "," and depth == 0):
+            if depth == 0:
+                return source[start:end].strip()[:200]
+            depth -= 1
+    return source[start:].strip()[:200]
+
+
+async def wait_for(
+    pilot: Pilot[None],
+    condition: Callable[[], object],
+    timeout: float = WAIT_FOR_TIMEOUT,
+    *,
+    message: str | None = None,
+) -> Any:
+    """Let the app run until ``condition`` holds (its value is returned); fail after ``timeout``
+    seconds naming it.
+
+    :func:`tests.waits.wait_until` with the pilot: bounded by time, not by a count of pauses (a
+    count stretches under load, past the suite's per-test limit, and a hang then ended the run
+    instead of failing by name). Without ``message`` the failure quotes the condition's source.
+    """
+    return await wait_until(
+        condition,
+        timeout,
+        pilot=pilot,
+        message=message or f"the app never reached: {condition_text(condition)}",
+    )
 
 
 async def events_shown(pilot: Pilot[None], app: McpTuiApp) -> None:

@@ -44,24 +44,24 @@ async def test_ctx_elicit_form_in_the_default_mode_and_e_switches_era(tmp_path: 
     app = McpTuiApp([spec], AppOptions(stderr_log=tmp_path / "stderr.log"))
     async with app.run_test(size=(120, 40)) as pilot:
         entry = app.entries["sdk"]
-        await wait_for(pilot, lambda: entry.state is ConnectionState.READY, 1000)
-        await wait_for(pilot, lambda: bool(entry.tools), 300)
+        await wait_for(pilot, lambda: entry.state is ConnectionState.READY, 90)
+        await wait_for(pilot, lambda: bool(entry.tools), 30)
         assert entry.info is not None and entry.info.protocol_version == "2025-11-25"
         session = session_of(app)
         info = str(session.query_one("#info").render())
         assert "protocol 2025-11-25" in info and "E other era" in info
 
         session.calls.call_tool("sdk", "book_table", {})
-        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 50)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: ANSWER in transcript_text(app, full=True), 500)
+        await wait_for(pilot, lambda: ANSWER in transcript_text(app, full=True), 50)
 
         [verb] = [v for v in verbs(app, session) if v.verb.startswith("Reconnect on")]
         assert (verb.verb, verb.subject) == ("Reconnect on 2026-07-28", "sdk")
 
         session.areas.catalog.focus()
         await pilot.press("E")
-        await wait_for(pilot, lambda: entry.spec.mode == "2026-07-28", 100)
+        await wait_for(pilot, lambda: entry.spec.mode == "2026-07-28", 10)
         await wait_for(
             pilot,
             lambda: (
@@ -69,21 +69,21 @@ async def test_ctx_elicit_form_in_the_default_mode_and_e_switches_era(tmp_path: 
                 and entry.info is not None
                 and entry.info.protocol_version == "2026-07-28"
             ),
-            1000,
+            90,
         )
         assert "reconnecting on 2026-07-28" in transcript_text(app, full=True)
         await wait_for(
-            pilot, lambda: "protocol 2026-07-28" in str(session.query_one("#info").render()), 300
+            pilot, lambda: "protocol 2026-07-28" in str(session.query_one("#info").render()), 30
         )
 
         session.calls.call_tool("sdk", "book_table", {})
-        await wait_for(pilot, lambda: HINT in transcript_text(app, full=True), 500)
+        await wait_for(pilot, lambda: HINT in transcript_text(app, full=True), 50)
         assert not isinstance(app.screen, ElicitationScreen)
         [verb] = [v for v in verbs(app, session) if v.verb.startswith("Reconnect on")]
         assert verb.verb == "Reconnect on 2025-11-25"
 
         verb.run()  # the palette's verb: back to 2025-11-25
-        await wait_for(pilot, lambda: entry.spec.mode == "legacy", 100)
+        await wait_for(pilot, lambda: entry.spec.mode == "legacy", 10)
         await wait_for(
             pilot,
             lambda: (
@@ -91,9 +91,9 @@ async def test_ctx_elicit_form_in_the_default_mode_and_e_switches_era(tmp_path: 
                 and entry.info is not None
                 and entry.info.protocol_version == "2025-11-25"
             ),
-            1000,
+            90,
         )
         session.calls.call_tool("sdk", "book_table", {})
-        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 500)
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), 50)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: transcript_text(app, full=True).count(ANSWER) == 2, 500)
+        await wait_for(pilot, lambda: transcript_text(app, full=True).count(ANSWER) == 2, 50)

@@ -42,10 +42,10 @@ async def test_a_failed_call_names_the_exception_from_stderr(tmp_path: Path) -> 
     app = _app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         entry = app.entries["failing"]
-        await wait_for(pilot, lambda: bool(entry.tools), 1000)
+        await wait_for(pilot, lambda: bool(entry.tools), 90)
         session_of(app).calls.call_tool("failing", "boom", {})
-        await wait_for(pilot, lambda: "Error executing tool boom" in transcript_text(app), 500)
-        await wait_for(pilot, lambda: "ValueError" in transcript_text(app), 100)
+        await wait_for(pilot, lambda: "Error executing tool boom" in transcript_text(app), 50)
+        await wait_for(pilot, lambda: "ValueError" in transcript_text(app), 10)
         summary = transcript_text(app)
         assert (
             "the server wrote to its stderr during the call: ValueError: the boom went off"
@@ -67,9 +67,9 @@ async def test_an_exception_line_the_servers_logging_wrapped_is_shown_whole(
     app = McpTuiApp([spec], AppOptions(stderr_log=tmp_path / "stderr.log"))
     async with app.run_test(size=(80, 24)) as pilot:
         entry = app.entries["failing"]
-        await wait_for(pilot, lambda: bool(entry.tools), 1000)
+        await wait_for(pilot, lambda: bool(entry.tools), 90)
         session_of(app).calls.call_tool("failing", "boom", {"what": what})
-        await wait_for(pilot, lambda: "ValueError" in transcript_text(app), 500)
+        await wait_for(pilot, lambda: "ValueError" in transcript_text(app), 50)
         logged = (tmp_path / "stderr.log").read_text(encoding="utf-8")
         assert f"ValueError: the {what} went off" not in logged, "not wrapped: nothing shown"
         summary = transcript_text(app)
@@ -80,13 +80,13 @@ async def test_a_crash_names_the_exit_status_and_only_this_calls_stderr(tmp_path
     app = _app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         entry = app.entries["failing"]
-        await wait_for(pilot, lambda: bool(entry.tools), 1000)
+        await wait_for(pilot, lambda: bool(entry.tools), 90)
         session = session_of(app)
         session.calls.call_tool("failing", "chatty", {})  # an earlier call writes to stderr
-        await wait_for(pilot, lambda: "fine" in transcript_text(app), 500)
+        await wait_for(pilot, lambda: "fine" in transcript_text(app), 50)
         session.calls.call_tool("failing", "crash", {})
-        await wait_for(pilot, lambda: entry.state is ConnectionState.FAILED, 500)
-        await wait_for(pilot, lambda: "exited with status 3" in transcript_text(app), 200)
+        await wait_for(pilot, lambda: entry.state is ConnectionState.FAILED, 50)
+        await wait_for(pilot, lambda: "exited with status 3" in transcript_text(app), 20)
         text = transcript_text(app, full=True)
         assert "the server exited with status 3 during the call" in text
         assert "The server exited with status 3." in (entry.detail or "")

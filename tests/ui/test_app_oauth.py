@@ -84,7 +84,7 @@ async def test_the_app_signs_in_then_calls_a_tool(browser_log: Path, tmp_path: P
     async with fixture.oauth_server() as server:
         app = remote_app(server.url, tmp_path)
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, UrlConsentScreen), 1500)
+            await wait_for(pilot, lambda: isinstance(app.screen, UrlConsentScreen), 90)
             consent = app.screen
             assert isinstance(consent, UrlConsentScreen)
             assert consent.verdict.allowed
@@ -94,16 +94,16 @@ async def test_the_app_signs_in_then_calls_a_tool(browser_log: Path, tmp_path: P
             assert app.entries["remote"].state is ConnectionState.CONNECTING
             await pilot.press("ctrl+s")
             await wait_for(
-                pilot, lambda: app.entries["remote"].state is ConnectionState.READY, 1500
+                pilot, lambda: app.entries["remote"].state is ConnectionState.READY, 90
             )
             assert not isinstance(app.screen, UrlConsentScreen | OAuthWaitScreen)
             assert server.provider.events[-1] == "token:authorization_code"
-            await wait_for(pilot, lambda: bool(app.entries["remote"].tools), 500)
+            await wait_for(pilot, lambda: bool(app.entries["remote"].tools), 50)
             await open_node(pilot, app, "remote", "whoami")  # no arguments: Enter calls it
-            await wait_for(pilot, lambda: summaries(app)[-1].startswith("◀ #1 remote"), 500)
+            await wait_for(pilot, lambda: summaries(app)[-1].startswith("◀ #1 remote"), 50)
             assert summaries(app)[-1].startswith("◀ #1 remote › whoami\nsigned in")
             await pilot.press("ctrl+q")
-            await wait_for(pilot, lambda: not app.is_running, 500)
+            await wait_for(pilot, lambda: not app.is_running, 50)
         assert len(browser_log.read_text().splitlines()) == 2  # /authorize, then our redirect
 
 
@@ -116,15 +116,15 @@ async def test_quitting_while_the_sign_in_waits_does_not_hang(
         # A browser that never opens: the user accepts anyway and the wait screen stays up.
         app.connections.auth_handler = TuiAuthorizationHandler(app, opener=no_browser)
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, UrlConsentScreen), 1500)
+            await wait_for(pilot, lambda: isinstance(app.screen, UrlConsentScreen), 90)
             consent = app.screen
             assert isinstance(consent, UrlConsentScreen)
             await pilot.press("ctrl+s")  # tries to open: fails, the screen stays
-            await wait_for(pilot, lambda: consent.state == "failed", 500)
+            await wait_for(pilot, lambda: consent.state == "failed", 50)
             await pilot.press("ctrl+s")  # "I open it myself"
-            await wait_for(pilot, lambda: isinstance(app.screen, OAuthWaitScreen), 500)
+            await wait_for(pilot, lambda: isinstance(app.screen, OAuthWaitScreen), 50)
             await pilot.press("ctrl+q")
-            await wait_for(pilot, lambda: not app.is_running, 500)
+            await wait_for(pilot, lambda: not app.is_running, 50)
         assert "token:authorization_code" not in server.provider.events
         assert not browser_log.exists()
 

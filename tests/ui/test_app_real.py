@@ -72,10 +72,10 @@ async def test_demo_server_tool_call_through_form_with_a_failed_neighbour(tmp_pa
     options = AppOptions(traffic_log=traffic, stderr_log=tmp_path / "stderr.log")
     app = McpTuiApp(servers, options)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.entries["missing"].state is ConnectionState.FAILED, 500)
-        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY, 1000)
+        await wait_for(pilot, lambda: app.entries["missing"].state is ConnectionState.FAILED, 50)
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY, 90)
         assert app.entries["missing"].detail
-        await wait_for(pilot, lambda: bool(app.entries["demo"].tools), 200)
+        await wait_for(pilot, lambda: bool(app.entries["demo"].tools), 20)
         await wait_until(lambda: catalog_has(app, "demo", "long_task"), pilot=pilot)
         await open_node(pilot, app, "demo", "long_task")
         await wait_for(pilot, lambda: mounted_screen(app, ArgumentsScreen) is not None)
@@ -83,14 +83,14 @@ async def test_demo_server_tool_call_through_form_with_a_failed_neighbour(tmp_pa
         first.value = "0.3"  # duration in seconds
         await pilot.press("ctrl+s")
         await wait_for(
-            pilot, lambda: "Finished 6 steps in 0.3 s." in transcript_text(app, full=True), 500
+            pilot, lambda: "Finished 6 steps in 0.3 s." in transcript_text(app, full=True), 50
         )
         logs = session_of(app).areas.logs
-        await wait_for(pilot, lambda: "Task finished" in "".join(x.text for x in logs.lines), 200)
+        await wait_for(pilot, lambda: "Task finished" in "".join(x.text for x in logs.lines), 20)
         assert '"duration": 0.3' in transcript_text(app, full=True)
         assert processes_with(marker), "the demo server should be running"
         await pilot.press("ctrl+q")
-        await wait_for(pilot, lambda: not app.is_running, 500)
+        await wait_for(pilot, lambda: not app.is_running, 50)
     assert processes_with(marker) == []
     lines = traffic.read_text().splitlines()
     assert any('"tools/call"' in line for line in lines)
@@ -103,8 +103,8 @@ async def test_hostile_server_text_stays_literal(markup_calls: list[str]) -> Non
     server = python_server("evil", (str(HOSTILE_SERVER),), marker)
     app = McpTuiApp([server], AppOptions(stderr_log=Path(os.devnull)))
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: app.entries["evil"].state is ConnectionState.READY, 1000)
-        await wait_for(pilot, lambda: bool(app.entries["evil"].tools), 200)
+        await wait_for(pilot, lambda: app.entries["evil"].state is ConnectionState.READY, 90)
+        await wait_for(pilot, lambda: bool(app.entries["evil"].tools), 20)
         session_of(app).calls.call_tool("evil", "shout", {"text": "hi"})
         await wait_for(
             pilot,
@@ -112,9 +112,9 @@ async def test_hostile_server_text_stays_literal(markup_calls: list[str]) -> Non
                 "hi" in transcript_text(app, full=True)
                 and "◀" in session_of(app).areas.transcript.entries[-1].summary.plain
             ),
-            500,
+            50,
         )
-        await wait_for(pilot, lambda: session_of(app).areas.logs.lines_written >= 2, 200)
+        await wait_for(pilot, lambda: session_of(app).areas.logs.lines_written >= 2, 20)
         await events_shown(pilot, app)
         screen = app.export_screenshot()
         for control in RAW_CONTROLS:
@@ -122,6 +122,6 @@ async def test_hostile_server_text_stays_literal(markup_calls: list[str]) -> Non
         plain = "\n".join(e.summary.plain for e in session_of(app).areas.transcript.entries)
         assert "[@click=app.quit]q[/]" in plain and "\\e]0;pwned\\x07" in plain
         await pilot.press("ctrl+q")
-        await wait_for(pilot, lambda: not app.is_running, 500)
+        await wait_for(pilot, lambda: not app.is_running, 50)
     assert markup_calls == []
     assert processes_with(marker) == []

@@ -263,9 +263,9 @@ async def test_every_wait_is_bounded_and_shows_the_time_left() -> None:
         app.post_message(ElicitationFinished(url_request(), ElicitationOutcome("accept")))
         await wait_for(pilot, lambda: "1:30 left" in panel_text(app))
         now[0] += 61
-        await wait_for(pilot, lambda: "0:29 left" in panel_text(app), 100)
+        await wait_for(pilot, lambda: "0:29 left" in panel_text(app), 10)
         now[0] += 30
-        await wait_for(pilot, lambda: "no completion within 90 s" in transcript_text(app), 100)
+        await wait_for(pilot, lambda: "no completion within 90 s" in transcript_text(app), 10)
         assert not app.url_waits.waiting and panel_text(app) == ""
 
 

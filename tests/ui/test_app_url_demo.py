@@ -95,20 +95,20 @@ async def demo_app(mode: ProtocolMode) -> AsyncIterator[tuple[McpTuiApp, Pilot[N
     spec = python_server("demo", ("-m", "mcp_tui.demo"), marker)
     app = McpTuiApp([replace(spec, mode=mode)], AppOptions())
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY, 1000)
-        await wait_for(pilot, lambda: bool(app.entries["demo"].tools), 300)
+        await wait_for(pilot, lambda: app.entries["demo"].state is ConnectionState.READY, 90)
+        await wait_for(pilot, lambda: bool(app.entries["demo"].tools), 30)
         yield app, pilot
     assert processes_with(marker) == []
 
 
 async def consent(app: McpTuiApp, pilot: Pilot[None]) -> str:
     """Wait for the consent screen, accept with Ctrl+S; returns the URL it showed."""
-    await wait_for(pilot, lambda: isinstance(app.screen, UrlConsentScreen), 500)
+    await wait_for(pilot, lambda: isinstance(app.screen, UrlConsentScreen), 50)
     screen = app.screen
     assert isinstance(screen, UrlConsentScreen)
     url = screen.verdict.url
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: not isinstance(app.screen, UrlConsentScreen), 500)
+    await wait_for(pilot, lambda: not isinstance(app.screen, UrlConsentScreen), 50)
     return url
 
 
@@ -117,13 +117,13 @@ async def test_connect_account_2025_waits_until_the_server_completes(opened: Pat
         session_of(app).calls.call_tool("demo", "connect_account", {})
         url = await consent(app, pilot)
         assert browser_calls(opened) == [[url]]
-        await wait_for(pilot, lambda: bool(app.url_waits.waiting), 300)
+        await wait_for(pilot, lambda: bool(app.url_waits.waiting), 30)
         wait = app.url_waits.waiting[0]
         assert wait.elicitation_id and wait.request.tool == "connect_account"
         assert "Connected" in await asyncio.to_thread(press_page, url)
-        await wait_for(pilot, lambda: CONNECTED in transcript_text(app, full=True), 500)
+        await wait_for(pilot, lambda: CONNECTED in transcript_text(app, full=True), 50)
         # The notification comes through the batched events, the result through the call.
-        await wait_for(pilot, lambda: not app.url_waits.waiting, 200)
+        await wait_for(pilot, lambda: not app.url_waits.waiting, 20)
         assert wait.state == "completed"
         assert f"completed elicitation {wait.elicitation_id}" in transcript_text(app, full=True)
 
@@ -132,14 +132,14 @@ async def test_list_files_2025_32042_retry_after_the_page_is_pressed(opened: Pat
     async with demo_app("legacy") as (app, pilot):
         session_of(app).calls.call_tool("demo", "list_files", {"folder": "/"})
         url = await consent(app, pilot)
-        await wait_for(pilot, lambda: bool(app.url_waits.waiting), 300)
+        await wait_for(pilot, lambda: bool(app.url_waits.waiting), 30)
         assert "-32042" in transcript_text(app, full=True)
         await events_shown(pilot, app)
         assert not isinstance(app.screen, ConfirmScreen)  # not before the page is finished
         await asyncio.to_thread(press_page, url)
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 500)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 50)
         await pilot.press("y")
-        await wait_for(pilot, lambda: LISTING in transcript_text(app, full=True), 500)
+        await wait_for(pilot, lambda: LISTING in transcript_text(app, full=True), 50)
         assert browser_calls(opened) == [[url]]
 
 
@@ -147,11 +147,11 @@ async def test_list_files_2025_same_url_after_retry_stops(opened: Path) -> None:
     async with demo_app("legacy") as (app, pilot):
         session_of(app).calls.call_tool("demo", "list_files", {})
         url = await consent(app, pilot)
-        await wait_for(pilot, lambda: bool(app.url_waits.waiting), 300)
+        await wait_for(pilot, lambda: bool(app.url_waits.waiting), 30)
         await pilot.press("d")  # "done", without pressing the page
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 300)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 30)
         await pilot.press("y")
-        await wait_for(pilot, lambda: "not retried" in transcript_text(app, full=True), 500)
+        await wait_for(pilot, lambda: "not retried" in transcript_text(app, full=True), 50)
         assert "asked for the same page again" in transcript_text(app, full=True)
         assert url in transcript_text(app, full=True)
         await events_shown(pilot, app)
@@ -168,13 +168,13 @@ async def test_2026_the_url_comes_in_input_required_and_the_call_waits(
         assert app.entries["demo"].info.protocol_version == "2026-07-28"
         session_of(app).calls.call_tool("demo", tool, {})
         url = await consent(app, pilot)
-        await wait_for(pilot, lambda: bool(app.url_waits.waiting), 300)
+        await wait_for(pilot, lambda: bool(app.url_waits.waiting), 30)
         wait = app.url_waits.waiting[0]
         assert wait.elicitation_id is None and wait.request.call_id is not None
         assert [e for e in session_of(app).areas.transcript.entries if e.kind == "error"] == []
         await asyncio.to_thread(press_page, url)
         expected = LISTING if tool == "list_files" else CONNECTED
-        await wait_for(pilot, lambda: expected in transcript_text(app, full=True), 500)
-        await wait_for(pilot, lambda: not app.url_waits.waiting, 100)
+        await wait_for(pilot, lambda: expected in transcript_text(app, full=True), 50)
+        await wait_for(pilot, lambda: not app.url_waits.waiting, 10)
         assert wait.state == "call_ended"
         assert browser_calls(opened) == [[url]]

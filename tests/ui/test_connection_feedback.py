@@ -30,13 +30,13 @@ async def test_a_slow_handshake_shows_the_seconds_it_has_been_connecting() -> No
         entry = app.entries["demo"]
         await wait_for(pilot, lambda: session_of(app).areas.panels_ready)
         # The seconds count up once a second, from the state's start.
-        await wait_for(pilot, lambda: "connecting 1 s" in str(tree_label(app)), steps=300)
+        await wait_for(pilot, lambda: "connecting 1 s" in str(tree_label(app)), timeout=30)
         entry.since = time.monotonic() - 12.4  # as if it had been connecting for 12 s
         # The next tick's label: waited for itself (the label between may say "connecting").
         await wait_for(
             pilot,
             lambda: str(tree_label(app)).endswith(("connecting 12 s", "connecting 13 s")),
-            steps=300,
+            timeout=30,
         )
         assert "connecting 1" in str(session_of(app).query_one("#info").render())
 

@@ -55,7 +55,7 @@ def running_text(app: McpTuiApp) -> str:
 async def test_the_tasks_form_names_the_task_and_the_result_is_shown(tmp_path: Path) -> None:
     app = build(tmp_path, "confirm")
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: mounted_screen(app, ElicitationScreen) is not None, 1500)
+        await wait_for(pilot, lambda: mounted_screen(app, ElicitationScreen) is not None, 90)
         screen = mounted_screen(app, ElicitationScreen)
         assert screen is not None
         task_id = screen.request.related_task
@@ -63,12 +63,12 @@ async def test_the_tasks_form_names_the_task_and_the_result_is_shown(tmp_path: P
         header = str(screen.query_one("#elicitation-header").render())
         assert f"during tool call confirm (task {task_id})" in header
         await wait_for(
-            pilot, lambda: "task input_required: waiting for you" in running_text(app), 500
+            pilot, lambda: "task input_required: waiting for you" in running_text(app), 50
         )
         assert f"confirm runs as task {task_id}" in transcript_text(app, full=True)
         await pilot.press("space")  # the one field, a checkbox, has the focus
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: "Deleted" in transcript_text(app, full=True), 1500)
+        await wait_for(pilot, lambda: "Deleted" in transcript_text(app, full=True), 90)
         await pilot.press("ctrl+q")
     [update] = sent(tmp_path / "traffic.jsonl", "tasks/update")
     assert update["params"]["taskId"] == task_id
@@ -82,12 +82,12 @@ async def test_c_cancels_a_task_and_the_server_gets_tasks_cancel(tmp_path: Path)
     app = build(tmp_path, "forever")
     async with app.run_test(size=(120, 40)) as pilot:
         session = session_of(app)
-        await wait_for(pilot, lambda: bool(sent(log, "tasks/get")), 1500)
-        await wait_for(pilot, lambda: "task working: waiting" in running_text(app), 500)
+        await wait_for(pilot, lambda: bool(sent(log, "tasks/get")), 90)
+        await wait_for(pilot, lambda: "task working: waiting" in running_text(app), 50)
         assert session.calls.cancellable
         await pilot.press("c")
-        await wait_for(pilot, lambda: bool(sent(log, "tasks/cancel")), 1500)
-        await wait_for(pilot, lambda: "cancelled by you" in transcript_text(app, full=True), 500)
+        await wait_for(pilot, lambda: bool(sent(log, "tasks/cancel")), 90)
+        await wait_for(pilot, lambda: "cancelled by you" in transcript_text(app, full=True), 50)
         shown = transcript_text(app, full=True)
         await pilot.press("ctrl+q")
     [get] = sent(log, "tasks/get")[:1]
