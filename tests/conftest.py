@@ -148,6 +148,12 @@ def pytest_timeout_cancel_timer(item: pytest.Item) -> None:
         _hard_stop.disarm()
 
 
+@pytest.fixture(scope="session")
+def anyio_backend() -> str:
+    """Every async test (``pytest.mark.anyio``) runs on asyncio, as the app and the SDK do."""
+    return "asyncio"
+
+
 @pytest.fixture
 def snap_compare(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """pytest-textual-snapshot's ``snap_compare``, with every text cursor shown and not blinking.

@@ -15,7 +15,7 @@ never sends, is a config error that names the file, the key and the line (a typo
 leave the binding where it was, silently).
 
 The ids are listed here, so the check needs no screen imported on the way to the first frame;
-``tests/ui/test_keymap.py`` compares the list with the bindings themselves, so it cannot drift,
+``tests/ui/app/test_keymap.py`` compares the list with the bindings themselves, so it cannot drift,
 and checks the docs' Keys page lists every id.
 """
 

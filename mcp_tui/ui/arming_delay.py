@@ -21,7 +21,7 @@ class ArmingSettings:
     """The arming delay and the clock it is measured with (one instance: :data:`ARMING`).
 
     A plain class, not a dataclass: the app imports it before its first frame, where every
-    dataclass costs its compiled methods (``tests/ui/test_app.py`` counts them)."""
+    dataclass costs its compiled methods (``tests/ui/app/test_app.py`` counts them)."""
 
     __slots__ = ("clock", "delay")
 

@@ -11,7 +11,7 @@ screen's workers (a tool call returning). In that window ``query_one`` finds not
 Such code asks :func:`closing` first and drops what it would have shown: the screen is never seen
 again. The flags are Textual's own (it checks ``_pruning`` the same way before delivering a
 signal); they are read here only, so a Textual that renames them breaks one function, and
-``tests/ui/test_app_teardown.py`` says so.
+``tests/ui/app/test_app_teardown.py`` says so.
 
 :func:`close_wherever` closes a screen that something other than a key on it finishes (a server
 withdrew the request it shows, a Ctrl+S handled after other keys) wherever it is in the stack,
@@ -86,7 +86,7 @@ def close_wherever(screen: Screen[ResultT], result: ResultT | None = None) -> No
     Textual has no call that takes a screen out of the middle of its stack, so the ones not on
     top are taken out the way ``App.pop_screen`` takes out the top one (its result callback, the
     stack, ``App._replace_screen``, which unmounts it and so cancels its workers);
-    ``tests/ui/test_withdrawn_under_a_dialog.py`` pins each private name used here, and that.
+    ``tests/ui/app/test_withdrawn_under_a_dialog.py`` pins each private name used here, and that.
     """
     app = screen.app
     stack = app.screen_stack

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 if importlib_missing := __import__("importlib.util").util.find_spec("pydantic_ai") is None:
     if os.environ.get("CI") == "true":

@@ -7,20 +7,16 @@ delay ``y`` runs the call; ``n`` and Escape act at once.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai import Reply
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
-
-from demo_tui_kit import next_form, wait_until
-from test_chat_tui import DELETE, chat_app, say
 
 from mcp_tui.ui.screens.chat_screen import ChatScreen
 from mcp_tui.ui.widgets.chat_blocks import ToolBlock
+from tests.chat.fake_openai import Reply
+from tests.chat.test_chat_tui import DELETE, chat_app, say
+from tests.ui.demo_tui_kit import next_form, wait_until
 
 pytestmark = pytest.mark.anyio
 

@@ -4,34 +4,24 @@ time the dialog opens, and the empty chat says how to pick a model before anythi
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
-
-from app_testkit import mounted_screen, wait_for
-from test_session_snapshots import make_session_app
 
 from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.chat_extras import ChatSettingsScreen
 from mcp_tui.ui.screens.chat_screen import ChatScreen
+from tests.ui.app_testkit import mounted_screen, wait_for
+from tests.ui.screens.test_session_snapshots import make_session_app
 
 pytestmark = pytest.mark.anyio
 SMALL = (80, 24)
 SnapCompare = Callable[..., bool]
 LOCAL = ChatSettings(provider="openai-compatible", base_url="http://127.0.0.1:9/v1", model="m")
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 def chat_app(settings: ChatSettings) -> McpTuiApp:

@@ -7,24 +7,19 @@ gets it only after Ctrl+S. Without a model, Ctrl+G is not offered and the person
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
-from fake_openai import Reply, fake_openai
 from textual.pilot import Pilot
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "session"))
-
-from demo_tui_kit import wait_until
-from session_testkit import stdio_spec
 
 from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.sampling_review import SamplingScreen
+from tests.chat.fake_openai import Reply, fake_openai
+from tests.session.session_testkit import stdio_spec
+from tests.ui.demo_tui_kit import wait_until
 
 pytestmark = pytest.mark.anyio
 

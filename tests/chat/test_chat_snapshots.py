@@ -7,7 +7,6 @@ Update with ``pytest tests/chat/test_chat_snapshots.py --snapshot-update`` and l
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -17,16 +16,13 @@ from pydantic_ai.messages import ModelMessage, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 from textual.pilot import Pilot
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
-
-from app_testkit import mounted_screen, wait_for
-from test_session_snapshots import make_session_app
-
 from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.chat_screen import ChatScreen
 from mcp_tui.ui.widgets.chat_blocks import ToolBlock
+from tests.ui.app_testkit import mounted_screen, wait_for
+from tests.ui.screens.test_session_snapshots import make_session_app
 
 SMALL = (80, 24)
 LARGE = (120, 40)

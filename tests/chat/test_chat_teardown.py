@@ -10,7 +10,6 @@ offline test model; the server is the app tests' fake.
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -21,22 +20,14 @@ from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 from textual.css.query import NoMatches
 from textual.worker import WorkerState
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
-
-from app_testkit import make_app, mounted_screen, wait_for, wait_until
-
 from mcp_tui.chat.conversation import ChatEvent, TextDelta, ToolCallProposed, TurnEnded
 from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.config.options import AppOptions
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.screens.chat_screen import ChatScreen
+from tests.ui.app_testkit import make_app, mounted_screen, wait_for, wait_until
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 def _gone(chat: ChatScreen) -> bool:

@@ -12,18 +12,12 @@ resumed.
 from __future__ import annotations
 
 import asyncio
-import sys
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from fake_openai import FakeOpenAI, Reply, ToolCall, fake_openai
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
-
-from demo_tui_kit import DemoRun, demo_spec, next_form, row, traffic, wait_until
 
 from mcp_tui.config.chat_settings import ChatSettings, ProviderKind
 from mcp_tui.config.options import AppOptions
@@ -33,6 +27,8 @@ from mcp_tui.ui.screens.chat_screen import ChatScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.ui.widgets.chat_blocks import ModelBlock, ToolBlock, UserBlock
+from tests.chat.fake_openai import FakeOpenAI, Reply, ToolCall, fake_openai
+from tests.ui.demo_tui_kit import DemoRun, demo_spec, next_form, row, traffic, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -274,7 +270,7 @@ async def test_a_tool_that_needs_a_page_first_is_retried_for_the_model(
 ) -> None:
     """-32042 inside the chat: the same consent, wait and retry as a call made by hand, asked
     over the chat; the model gets the retried call's result, never the -32042."""
-    from test_app_url_demo import LISTING, browser_calls, press_page, recording_browser
+    from tests.ui.app.test_app_url_demo import LISTING, browser_calls, press_page, recording_browser
 
     opened = recording_browser(tmp_path, monkeypatch)
     files = ToolCall("demo__list_files", {"folder": "/"}, id="call_files")

@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fake_openai import Reply, ToolCall, fake_openai
 
 from mcp_tui.chat.conversation import ChatEvent, Conversation, TextDelta, TurnEnded
 from mcp_tui.chat.providers import build_model
 from mcp_tui.chat.tools import ChatTool, ToolCatalog
 from mcp_tui.config.chat_settings import ChatSettings
 from mcp_tui.session.events import CallOutcome, ContentItem, ToolInfo
+from tests.chat.fake_openai import Reply, ToolCall, fake_openai
 
 pytestmark = pytest.mark.anyio
 

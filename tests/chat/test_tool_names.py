@@ -4,15 +4,10 @@ the server's key."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import msgspec
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
-
-from app_testkit import FakeFactory, Script, mounted_screen, wait_for
 
 from mcp_tui.chat.tools import ToolCatalog
 from mcp_tui.config.options import AppOptions
@@ -20,6 +15,7 @@ from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.events import ConnectionState, ToolInfo
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.chat_screen import ChatScreen
+from tests.ui.app_testkit import FakeFactory, Script, mounted_screen, wait_for
 
 FORECAST = ToolInfo("forecast", "Forecast", input_schema={"type": "object"})
 
@@ -36,11 +32,6 @@ def test_without_one_the_key_names_it() -> None:
     assert (tool.name, tool.label) == ("demo__forecast", "demo › forecast")
     (plain,) = ToolCatalog([("demo", FORECAST)])
     assert plain == tool
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.mark.anyio

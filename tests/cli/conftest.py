@@ -23,8 +23,3 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     for name in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE"):
         monkeypatch.delenv(name, raising=False)
     yield home
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"

@@ -27,11 +27,6 @@ from mcp_tui.process.watch import (
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def kept(watch_filter: WatchFilter, path: Path) -> bool:
     from watchfiles import Change
 

@@ -2,7 +2,7 @@
 
 A typo in an id or a key would leave the binding where it was without a word, so both are config
 errors naming the file, the key and the line; what is right reaches the app's options as the
-keymap Textual applies (tests/ui/test_keymap.py shows it applied).
+keymap Textual applies (tests/ui/app/test_keymap.py shows it applied).
 """
 
 from __future__ import annotations

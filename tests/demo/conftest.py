@@ -1,19 +1,5 @@
-"""Demo tests: asyncio under anyio, and the ``demo_testkit`` helpers importable."""
+"""Demo tests: ``demo_testkit`` imported before any test module (it configures logging)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-import pytest
-
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
-
-import demo_testkit  # noqa: E402,F401  (configures logging before any MCPServer is built)
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
+from tests.demo import demo_testkit  # noqa: F401  (configures logging before any MCPServer is built)

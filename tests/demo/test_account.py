@@ -10,7 +10,10 @@ import anyio
 import httpx2
 import mcp_types as types
 import pytest
-from demo_testkit import (
+from mcp import MCPError
+
+from mcp_tui.demo.server import build_server
+from tests.demo.demo_testkit import (
     CONNECT_URL,
     MODES,
     Events,
@@ -22,9 +25,6 @@ from demo_testkit import (
     script,
     text_of,
 )
-from mcp import MCPError
-
-from mcp_tui.demo.server import build_server
 
 ELICITATION_ID = re.compile(r"connect-\d+-[0-9a-f]{8}")
 CONNECTED = "Connected as demo-user@example.com."

@@ -8,7 +8,9 @@ import re
 from datetime import date, timedelta
 
 import pytest
-from demo_testkit import (
+
+from mcp_tui.demo.booking import EXTRAS_SCHEMA, VISIT_SCHEMA, time_slots
+from tests.demo.demo_testkit import (
     MODES,
     accept,
     cancel,
@@ -19,8 +21,6 @@ from demo_testkit import (
     spelled,
     text_of,
 )
-
-from mcp_tui.demo.booking import EXTRAS_SCHEMA, VISIT_SCHEMA, time_slots
 
 SATURDAY, WEDNESDAY, MONDAY = 5, 2, 0
 

@@ -8,8 +8,9 @@ from typing import Any
 
 import mcp_types as types
 import pytest
-from demo_testkit import MODES, accept, demo_client, script, text_of
 from mcp import MCPError
+
+from tests.demo.demo_testkit import MODES, accept, demo_client, script, text_of
 
 EXPECTED_TOOLS = {
     "book_table",

@@ -16,7 +16,11 @@ from typing import TextIO
 import anyio
 import mcp_types as types
 import pytest
-from demo_testkit import (
+from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from mcp_tui.demo.server import demo_http_command, demo_stdio_command, demo_stdio_env
+from tests.demo.demo_testkit import (
     ERA,
     MODES,
     Events,
@@ -26,10 +30,6 @@ from demo_testkit import (
     script,
     text_of,
 )
-from mcp import Client, MCPError, StdioServerParameters
-from mcp.client.stdio import stdio_client
-
-from mcp_tui.demo.server import demo_http_command, demo_stdio_command, demo_stdio_env
 
 LISTING = "Files in / of demo-user@example.com:"
 

@@ -10,13 +10,22 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
-from demo_testkit import MODES, Script, accept, cancel, decline, demo_client, script, text_of
 from mcp import Client
 from mcp.client import ClientRequestContext
 
 from mcp_tui.demo import time_zones as time_zones_module
 from mcp_tui.demo.forms import PREFERENCES_SCHEMA
 from mcp_tui.demo.server import build_server
+from tests.demo.demo_testkit import (
+    MODES,
+    Script,
+    accept,
+    cancel,
+    decline,
+    demo_client,
+    script,
+    text_of,
+)
 
 
 async def tool(client: Client, name: str) -> types.Tool:

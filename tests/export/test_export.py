@@ -5,14 +5,7 @@ and nothing of a secret typed into a secret-looking field."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from markdown_it import MarkdownIt
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from inert_html import inspect
 
 from mcp_tui.export import (
     MASK,
@@ -27,6 +20,7 @@ from mcp_tui.export import (
 )
 from mcp_tui.export.markdown import fenced
 from mcp_tui.untrusted import one_line, visible
+from tests.export.inert_html import inspect
 
 HOSTILE = [
     "[bold red]markup[/bold red]",

@@ -23,16 +23,6 @@ from textual.widgets import Input
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RAW_SERVER = ROOT / "tests" / "fixtures" / "raw_server.py"
-if str(ROOT / "tests" / "ui") not in sys.path:
-    sys.path.insert(0, str(ROOT / "tests" / "ui"))
-
-from app_testkit import (  # type: ignore[import-not-found]  # noqa: E402
-    SENTINEL,
-    guard_markup,
-    session_of,
-    transcript_text,
-    wait_for,
-)
 
 from mcp_tui.config.options import AppOptions  # noqa: E402
 from mcp_tui.config.servers import ServerSpec, StdioTarget  # noqa: E402
@@ -41,6 +31,13 @@ from mcp_tui.ui.app import McpTuiApp  # noqa: E402
 from mcp_tui.ui.screens.elicitation_form import ElicitationScreen  # noqa: E402
 from mcp_tui.ui.screens.session import SessionScreen  # noqa: E402
 from tests.proc_kit import processes_with  # noqa: E402
+from tests.ui.app_testkit import (  # type: ignore[import-not-found]  # noqa: E402
+    SENTINEL,
+    guard_markup,
+    session_of,
+    transcript_text,
+    wait_for,
+)
 
 __all__ = [
     "RAW_CONTROLS",

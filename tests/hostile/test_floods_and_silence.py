@@ -10,7 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile_kit import (
+from textual.widgets import Label
+
+from mcp_tui.session.events import ConnectionState
+from mcp_tui.session.stderr import DEFAULT_CAP_BYTES
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.widgets.session.running_calls import RunningCalls
+from tests.hostile.hostile_kit import (
     HostileServer,
     assert_answers_keys,
     done,
@@ -20,12 +26,6 @@ from hostile_kit import (
     transcript_text,
     wait_for,
 )
-from textual.widgets import Label
-
-from mcp_tui.session.events import ConnectionState
-from mcp_tui.session.stderr import DEFAULT_CAP_BYTES
-from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.widgets.session.running_calls import RunningCalls
 
 pytestmark = pytest.mark.anyio
 

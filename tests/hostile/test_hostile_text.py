@@ -14,7 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_kit import (
+from textual.widgets import Input
+
+from mcp_tui.ui.screens.detail import DetailScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from tests.hostile.hostile_kit import (
     HostileServer,
     assert_answers_keys,
     assert_no_raw_controls,
@@ -26,10 +30,6 @@ from hostile_kit import (
     transcript_text,
     wait_for,
 )
-from textual.widgets import Input
-
-from mcp_tui.ui.screens.detail import DetailScreen
-from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 pytestmark = pytest.mark.anyio
 

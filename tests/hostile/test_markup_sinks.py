@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from markup_sinks import findings_in, scan
+
+from tests.hostile.markup_sinks import findings_in, scan
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_kit import (
+from textual.widgets import Input
+
+from mcp_tui.config.options import AppOptions
+from mcp_tui.ui.screens.confirm import ConfirmScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from tests.hostile.hostile_kit import (
     HostileServer,
     assert_answers_keys,
     done,
@@ -19,11 +24,6 @@ from hostile_kit import (
     transcript_text,
     wait_for,
 )
-from textual.widgets import Input
-
-from mcp_tui.config.options import AppOptions
-from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 pytestmark = pytest.mark.anyio
 

@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile_kit import RAW_SERVER, ROOT, hostile, processes_with
+
+from tests.hostile.hostile_kit import RAW_SERVER, ROOT, hostile, processes_with
 
 pty = pytest.importorskip("pty")
 fcntl = pytest.importorskip("fcntl")

@@ -9,7 +9,6 @@ the exact ``tools/call`` params that went over the wire.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,7 +17,6 @@ from typing import Any
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Button
-from tui_driver import WAIT, tool_results, traffic, wait_for
 
 from mcp_tui.schema.no_arguments import takes_no_arguments
 from mcp_tui.session.events import ConnectionState
@@ -30,10 +28,8 @@ from mcp_tui.ui.widgets.arguments.argument_variants import PickerRow, VariantBox
 from mcp_tui.ui.widgets.arguments.arguments_form import ArgumentsForm
 from mcp_tui.ui.widgets.form.field_row import FieldRow
 from mcp_tui.ui.widgets.form.list_control import ItemInput, ListControl
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-
-from app_testkit import cursor_on, open_node
+from tests.interop.tui_driver import WAIT, tool_results, traffic, wait_for
+from tests.ui.app_testkit import cursor_on, open_node
 
 Key = str | int
 #: One step: ("type", path, text), ("keys", path, key, ...), ("add", path) (a list's "add item"

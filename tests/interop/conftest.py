@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
-
-from interop_peers import FORM_EXAMPLE_JS, NodeServer, node_http_server, require_peers  # noqa: E402
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
+from tests.interop.interop_peers import FORM_EXAMPLE_JS, NodeServer, node_http_server, require_peers
 
 
 @pytest.fixture(scope="session")

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_peers import LOOPBACK_PRELOAD, NODE, require_peers
-from python_peers import require_python_peer
 
 from mcp_tui.config.servers import ServerSpec, StdioTarget
+from tests.interop.interop_peers import LOOPBACK_PRELOAD, NODE, require_peers
+from tests.interop.python_peers import require_python_peer
 
 SERVERS_DIR = Path(__file__).resolve().parent / "servers"
 

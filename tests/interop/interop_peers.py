@@ -22,7 +22,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,10 +93,15 @@ CONFORMANCE_CLIENT_TIMEOUT_MS = 90_000
 
 
 def run_conformance_client(
-    harness: Path, client_command: str, scenario: str, out: Path
+    harness: Path,
+    client_command: str,
+    scenario: str,
+    out: Path,
+    env: Mapping[str, str] | None = None,
 ) -> tuple[int, str]:
     """Run the harness's ``client`` mode: it starts ``client_command`` against one scenario and
-    writes its checks under ``out``. Returns the harness's exit code and its output."""
+    writes its checks under ``out``; ``env`` is added to the environment both get. Returns the
+    harness's exit code and its output."""
     command = node_command(
         harness,
         "client",
@@ -117,6 +122,7 @@ def run_conformance_client(
         text=True,
         timeout=CONFORMANCE_CLIENT_TIMEOUT_MS / 1000 + 60,
         check=False,
+        env=None if env is None else {**os.environ, **env},
     )
     return done.returncode, done.stdout + done.stderr
 

@@ -22,7 +22,8 @@ import venv
 from pathlib import Path
 
 import pytest
-from interop_peers import INTEROP_DIR, in_ci
+
+from tests.interop.interop_peers import INTEROP_DIR, in_ci
 
 LOCKS = INTEROP_DIR / "venvs"
 VENVS = INTEROP_DIR / ".venvs"

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from framework_servers import FASTMCP4, SERVERS_DIR
-from interop_peers import EVERYTHING_JS, NODE_MODULES, node_command, require_peers
 
 from mcp_tui.cli import main as cli
+from tests.interop.framework_servers import FASTMCP4, SERVERS_DIR
+from tests.interop.interop_peers import EVERYTHING_JS, NODE_MODULES, node_command, require_peers
 
 
 def _check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from framework_servers import FASTMCP4, MCP1, MCP2, ZOD3, ZOD4, Framework
-from interop_peers import EVERYTHING_JS, FILESYSTEM_JS, node_command, require_peers
 
 from mcp_tui.cli import main as cli
+from tests.interop.framework_servers import FASTMCP4, MCP1, MCP2, ZOD3, ZOD4, Framework
+from tests.interop.interop_peers import EVERYTHING_JS, FILESYSTEM_JS, node_command, require_peers
 
 Key = tuple[str, str, str]  # rule, where, pointer
 

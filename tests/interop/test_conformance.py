@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_peers import (
+
+from tests.interop.interop_peers import (
     CONFORMANCE_ALPHA_JS,
     CONFORMANCE_JS,
     INTEROP_DIR,

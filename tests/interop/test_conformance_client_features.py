@@ -11,7 +11,8 @@ import re
 import subprocess
 
 import pytest
-from interop_peers import CONFORMANCE_ALPHA_JS, CONFORMANCE_JS, NODE
+
+from tests.interop.interop_peers import CONFORMANCE_ALPHA_JS, CONFORMANCE_JS, NODE
 
 pytestmark = pytest.mark.interop
 

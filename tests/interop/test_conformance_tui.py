@@ -11,13 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from interop_peers import CONFORMANCE_JS, InteractiveHarness
-from tui_driver import elicitation_answers, quit_app, tool_results, wait_for
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from tests.interop.interop_peers import CONFORMANCE_JS, InteractiveHarness
+from tests.interop.tui_driver import elicitation_answers, quit_app, tool_results, wait_for
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from python_peers import require_python_peer
-from tui_driver import quit_app, wait_for
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from tests.interop.python_peers import require_python_peer
+from tests.interop.tui_driver import quit_app, wait_for
 
 pytestmark = pytest.mark.interop
 
@@ -93,8 +93,3 @@ async def test_the_tui_redoes_the_call_and_says_so(tmp_path: Path) -> None:
         assert RETRIED in text
         assert "press E" not in text  # no hint to do by hand what was done
         await quit_app(pilot)
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_everything_features_tui import build_app, sent
 from textual.widgets import Static
-from tui_driver import _messages, focus_field, quit_app, wait_for
 
 from mcp_tui.ui.screens.arguments import ArgumentsScreen
 from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.session import SessionScreen
+from tests.interop.test_everything_features_tui import build_app, sent
+from tests.interop.tui_driver import _messages, focus_field, quit_app, wait_for
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

@@ -12,9 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from arguments_driver import cursor_on
-from interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE
-from tui_driver import quit_app, result_text, tool_results, traffic, wait_for
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import ServerSpec, StdioTarget
@@ -22,6 +19,9 @@ from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.pick import PickScreen
 from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree
 from mcp_tui.ui.widgets.session.info_panel import details
+from tests.interop.arguments_driver import cursor_on
+from tests.interop.interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE
+from tests.interop.tui_driver import quit_app, result_text, tool_results, traffic, wait_for
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_peers import EVERYTHING_JS, node_command
+
+from tests.interop.interop_peers import EVERYTHING_JS, node_command
 
 pytestmark = pytest.mark.interop
 

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE
-from test_everything_tui import build_app
 from textual.widgets import Input, Select, Static, TextArea
-from tui_driver import _messages, quit_app, result_text, tool_results, wait_for
 
 from mcp_tui.cli import main as cli
 from mcp_tui.ui.screens.sampling_review import SamplingScreen
+from tests.interop.interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE
+from tests.interop.test_everything_tui import build_app
+from tests.interop.tui_driver import _messages, quit_app, result_text, tool_results, wait_for
 
 pytestmark = [pytest.mark.interop]
 

@@ -10,8 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE
-from tui_driver import (
+
+from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.config.servers import ServerSpec, StdioTarget
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.confirm import ConfirmScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from tests.interop.interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE
+from tests.interop.tui_driver import (
     elicitation_answers,
     everything_raw_result,
     press_on,
@@ -22,12 +28,6 @@ from tui_driver import (
     tool_results,
     wait_for,
 )
-
-from mcp_tui.config.options import AppOptions, ToolCallRequest
-from mcp_tui.config.servers import ServerSpec, StdioTarget
-from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

@@ -17,16 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE
 from textual.app import App
 from textual.worker import Worker
-from tui_driver import (
-    elicitation_answers,
-    everything_raw_result,
-    quit_app,
-    tool_results,
-    wait_for,
-)
 
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import ServerSpec, StdioTarget
@@ -36,6 +28,14 @@ from mcp_tui.session.events import CallOutcome, SessionEvent
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.app.elicitation_handler import TuiElicitationHandler
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
+from tests.interop.interop_peers import EVERYTHING_JS, LOOPBACK_PRELOAD, NODE
+from tests.interop.tui_driver import (
+    elicitation_answers,
+    everything_raw_result,
+    quit_app,
+    tool_results,
+    wait_for,
+)
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

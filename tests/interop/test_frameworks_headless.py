@@ -22,9 +22,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from framework_servers import ALL, FASTMCP4, FULL_ANSWER, MCP1, MCP2, Framework, server_report
-from interop_peers import REPO_ROOT
-from tui_driver import answers_sent
+
+from tests.interop.framework_servers import (
+    ALL,
+    FASTMCP4,
+    FULL_ANSWER,
+    MCP1,
+    MCP2,
+    Framework,
+    server_report,
+)
+from tests.interop.interop_peers import REPO_ROOT
+from tests.interop.tui_driver import answers_sent
 
 pytestmark = pytest.mark.interop
 

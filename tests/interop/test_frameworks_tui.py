@@ -14,12 +14,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from framework_servers import ALL, FASTMCP4, FULL_ANSWER, MCP1, MCP2, Framework, server_report
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 from textual.widgets._select import SelectOverlay
-from tui_driver import (
+
+from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.config.servers import ProtocolMode
+from mcp_tui.schema.fields import FieldKind
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.confirm import ConfirmScreen
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from mcp_tui.ui.widgets.form.form_controls import MultiControl, SelectControl
+from tests.interop.framework_servers import (
+    ALL,
+    FASTMCP4,
+    FULL_ANSWER,
+    MCP1,
+    MCP2,
+    Framework,
+    server_report,
+)
+from tests.interop.tui_driver import (
     answers_sent,
     field_row,
     focus_field,
@@ -29,14 +45,6 @@ from tui_driver import (
     tool_results,
     wait_for,
 )
-
-from mcp_tui.config.options import AppOptions, ToolCallRequest
-from mcp_tui.config.servers import ProtocolMode
-from mcp_tui.schema.fields import FieldKind
-from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.confirm import ConfirmScreen
-from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
-from mcp_tui.ui.widgets.form.form_controls import MultiControl, SelectControl
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

@@ -16,8 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from arguments_driver import open_tool, ready, run_steps, send
-from interop_peers import (
+
+from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import ServerSpec, StdioTarget
+from mcp_tui.ui.app import McpTuiApp
+from tests.interop.arguments_driver import open_tool, ready, run_steps, send
+from tests.interop.interop_peers import (
     EVERYTHING_JS,
     FILESYSTEM_JS,
     LOOPBACK_PRELOAD,
@@ -26,11 +30,7 @@ from interop_peers import (
     REPO_ROOT,
     THINKING_JS,
 )
-from tui_driver import quit_app, result_text, tool_results
-
-from mcp_tui.config.options import AppOptions
-from mcp_tui.config.servers import ServerSpec, StdioTarget
-from mcp_tui.ui.app import McpTuiApp
+from tests.interop.tui_driver import quit_app, result_text, tool_results
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

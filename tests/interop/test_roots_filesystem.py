@@ -18,14 +18,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from interop_peers import FILESYSTEM_JS, LOOPBACK_PRELOAD, NODE
-from tui_driver import quit_app, result_text, tool_results, wait_for
 
 from mcp_tui.config.options import AppOptions
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.roots_dialog import RootsScreen
+from tests.interop.interop_peers import FILESYSTEM_JS, LOOPBACK_PRELOAD, NODE
+from tests.interop.tui_driver import quit_app, result_text, tool_results, wait_for
 
 pytestmark = [pytest.mark.interop]
 

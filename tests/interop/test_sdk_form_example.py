@@ -16,8 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_peers import NodeServer
-from tui_driver import (
+
+from mcp_tui.config.options import AppOptions, ToolCallRequest
+from mcp_tui.config.servers import HttpTarget, ServerSpec
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from tests.interop.interop_peers import NodeServer
+from tests.interop.tui_driver import (
     elicitation_answers,
     press_on,
     quit_app,
@@ -27,11 +32,6 @@ from tui_driver import (
     tool_results,
     wait_for,
 )
-
-from mcp_tui.config.options import AppOptions, ToolCallRequest
-from mcp_tui.config.servers import HttpTarget, ServerSpec
-from mcp_tui.ui.app import McpTuiApp
-from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

@@ -16,9 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from interop_peers import SDK_EXAMPLES, NodeServer, node_http_server
 from textual.widgets import TextArea
-from tui_driver import _messages, press_on, quit_app, wait_for
 
 from mcp_tui.cli import main as cli
 from mcp_tui.config.options import AppOptions, ToolCallRequest
@@ -26,6 +24,8 @@ from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
 from mcp_tui.ui.screens.sampling_review import SamplingScreen
+from tests.interop.interop_peers import SDK_EXAMPLES, NodeServer, node_http_server
+from tests.interop.tui_driver import _messages, press_on, quit_app, wait_for
 from tests.waits import mounted_screen
 
 pytestmark = [pytest.mark.interop]
@@ -164,7 +164,7 @@ RESEARCH = "simulate-research-query"
 async def test_everything_research_task_asks_then_completes(
     peers: None, tmp_path: Path, anyio_backend: str
 ) -> None:
-    from test_everything_features_tui import build_app, sent, transcript
+    from tests.interop.test_everything_features_tui import build_app, sent, transcript
 
     log = tmp_path / "traffic.jsonl"
     app = build_app(tmp_path, ToolCallRequest(RESEARCH, {"topic": "python", "ambiguous": True}))
@@ -186,7 +186,7 @@ async def test_everything_research_task_asks_then_completes(
 async def test_cancelling_a_task_call_sends_tasks_cancel(
     peers: None, tmp_path: Path, anyio_backend: str
 ) -> None:
-    from test_everything_features_tui import build_app, sent, transcript
+    from tests.interop.test_everything_features_tui import build_app, sent, transcript
 
     log = tmp_path / "traffic.jsonl"
     app = build_app(tmp_path, ToolCallRequest(RESEARCH, {"topic": "rust"}))
@@ -250,9 +250,8 @@ OPTIONAL_JS = Path(__file__).resolve().parent / "servers" / "optional_task_serve
 
 
 def optional_spec() -> ServerSpec:
-    from interop_peers import NODE
-
     from mcp_tui.config.servers import StdioTarget
+    from tests.interop.interop_peers import NODE
 
     return ServerSpec("opt", StdioTarget(str(NODE), (str(OPTIONAL_JS),)), mode="legacy")
 
@@ -267,7 +266,7 @@ def task_params(log: Path) -> list[object]:
 def test_call_task_flag_for_an_optional_tool(
     peers: None, tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: list[str], as_task: bool
 ) -> None:
-    from interop_peers import NODE
+    from tests.interop.interop_peers import NODE
 
     log = tmp_path / "traffic.jsonl"
     argv = ["call", "count", "--args", '{"n": 2}', "--mode", "legacy", "--log", str(log), *flag]
@@ -322,9 +321,8 @@ async def test_tui_runs_an_optional_tool_as_a_task_when_ticked(
 async def test_the_tasks_verb_lists_the_servers_tasks(
     peers: None, tmp_path: Path, anyio_backend: str
 ) -> None:
-    from test_everything_features_tui import build_app, sent, transcript
-
     from mcp_tui.ui.app.commands import verbs
+    from tests.interop.test_everything_features_tui import build_app, sent, transcript
 
     log = tmp_path / "traffic.jsonl"
     app = build_app(tmp_path, ToolCallRequest(RESEARCH, {"topic": "go"}))

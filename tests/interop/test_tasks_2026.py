@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from python_peers import require_python_peer
-from tui_driver import _messages, press_on, quit_app, wait_for
 
 from mcp_tui.cli import main as cli
 from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from tests.interop.python_peers import require_python_peer
+from tests.interop.tui_driver import _messages, press_on, quit_app, wait_for
 
 pytestmark = [pytest.mark.interop]
 
@@ -164,7 +164,7 @@ def test_over_streamable_http_task_requests_carry_the_task_id_in_mcp_name(
 ) -> None:
     """The extension's HTTP binding: ``tasks/get``, ``tasks/update`` and ``tasks/cancel`` MUST
     carry ``Mcp-Name: <taskId>`` so intermediaries can route them to the task's instance."""
-    from interop_peers import NodeServer, free_port
+    from tests.interop.interop_peers import NodeServer, free_port
 
     headers = tmp_path / "headers.jsonl"
     answers = tmp_path / "answers.json"

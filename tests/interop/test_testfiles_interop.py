@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 import tomlkit
-from interop_peers import require_peers
 from junitparser import JUnitXml
-from python_peers import require_python_peer
 
 from mcp_tui.cli.main import main
+from tests.interop.interop_peers import require_peers
+from tests.interop.python_peers import require_python_peer
 from tests.pytester_kit import run_in_process
 
 pytestmark = pytest.mark.interop

@@ -1,6 +1,7 @@
 """The client the conformance harness runs for its ``auth/*`` scenarios: mcp-tui's session layer.
 
-``conformance client --command "<python> conformance_auth_client.py" --scenario auth/NAME`` starts
+``conformance client --command "<python> -m tests.oauth.conformance_auth_client" --scenario
+auth/NAME`` (the repository root on ``PYTHONPATH``) starts
 the scenario's mock authorization and resource servers and runs this with the MCP URL last. What
 runs is mcp-tui's own code — ``ServerConnection`` with the OAuth provider, token file, loopback
 listener and the real browser opener — with one stand-in: the person at the consent screen,
@@ -23,14 +24,11 @@ import json
 import os
 import sys
 import tempfile
-from pathlib import Path
 from typing import Any
 
 import anyio
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))  # this checkout's mcp_tui
-sys.path.insert(0, str(HERE))
+from tests.oauth import oauth_testkit as kit
 
 #: The client ID metadata document URL the harness's CIMD scenarios expect (our config key
 #: ``client_metadata_url``; mcp-tui hosts no document of its own).
@@ -42,8 +40,6 @@ def log(text: str) -> None:
 
 
 async def run(url: str, context: dict[str, Any]) -> int:
-    import oauth_testkit as kit
-
     from mcp_tui.config.oauth_settings import OAuthSettings
     from mcp_tui.config.servers import HttpTarget, ServerSpec
     from mcp_tui.session.connection import ServerConnection
@@ -91,7 +87,7 @@ def main(argv: list[str]) -> int:
     context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
     with tempfile.TemporaryDirectory() as data:
         os.environ["XDG_DATA_HOME"] = data
-        os.environ.setdefault("BROWSER", __import__("oauth_testkit").browser_command())
+        os.environ.setdefault("BROWSER", kit.browser_command())
         return anyio.run(run, argv[-1], context if isinstance(context, dict) else {})
 
 

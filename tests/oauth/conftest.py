@@ -1,4 +1,4 @@
-"""OAuth tests: asyncio under anyio, ``oauth_testkit`` importable, and a private data directory.
+"""OAuth tests: ``oauth_testkit`` imported first, and a private data directory.
 
 Every test gets its own ``XDG_DATA_HOME`` (the platform data directory on Linux), so tokens are
 written under ``tmp_path`` and never into the real one.
@@ -6,21 +6,11 @@ written under ``tmp_path`` and never into the real one.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
-
-import oauth_testkit  # noqa: E402,F401  (configures logging before any MCPServer is built)
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
+from tests.oauth import oauth_testkit  # noqa: F401  (configures logging before any MCPServer is built)
 
 
 @pytest.fixture(autouse=True)

@@ -1,6 +1,7 @@
 """Helpers for the OAuth tests: the fixture server, a browser stand-in, a consenting user.
 
-Imported as ``oauth_testkit`` (``conftest.py`` puts this directory on ``sys.path``).
+Imported as ``tests.oauth.oauth_testkit`` (the repository root is on ``sys.path``: pytest's
+``pythonpath``).
 """
 
 from __future__ import annotations

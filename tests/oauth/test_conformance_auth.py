@@ -31,18 +31,14 @@ from typing import Any
 
 import pytest
 
-INTEROP = Path(__file__).resolve().parent.parent / "interop"
-if str(INTEROP) not in sys.path:
-    sys.path.insert(0, str(INTEROP))
-
-from interop_peers import (  # type: ignore[import-not-found, unused-ignore]  # noqa: E402
+from tests.interop.interop_peers import (  # type: ignore[import-not-found, unused-ignore]
     CONFORMANCE_ALPHA_JS,
     CONFORMANCE_JS,
+    REPO_ROOT,
     require_peers,
     run_conformance_client,
 )
 
-ADAPTER = Path(__file__).resolve().parent / "conformance_auth_client.py"
 #: The 0.1.16 release's non-draft ``auth/*`` client scenarios (2025-03-26 .. 2025-11-25).
 RELEASE = [
     "auth/metadata-default",
@@ -111,7 +107,13 @@ class Verdict:
 
 
 def run_scenario(harness: Path, scenario: str, out: Path) -> Verdict:
-    code, output = run_conformance_client(harness, f"{sys.executable} {ADAPTER}", scenario, out)
+    code, output = run_conformance_client(
+        harness,
+        f"{sys.executable} -m tests.oauth.conformance_auth_client",
+        scenario,
+        out,
+        env={"PYTHONPATH": str(REPO_ROOT)},
+    )
     found = sorted(out.glob("**/checks.json"))
     checks: list[dict[str, Any]] = json.loads(found[-1].read_text()) if found else []
     return Verdict(code, output, checks)
@@ -123,7 +125,7 @@ HARNESSES = {"release": CONFORMANCE_JS, "alpha": CONFORMANCE_ALPHA_JS}
 def verdict_of(which: str, scenario: str, tmp_path: Path) -> Verdict:
     """Run one scenario of the ``which`` harness (release or alpha) and read its checks."""
     require_peers()
-    if any(" " in p for p in (sys.executable, str(ADAPTER))):
+    if " " in sys.executable:
         pytest.fail("the harness splits --command on spaces; use paths without spaces")
     return run_scenario(HARNESSES[which], scenario, tmp_path / scenario.replace("/", "_"))
 

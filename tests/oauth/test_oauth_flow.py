@@ -16,14 +16,6 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from oauth_testkit import (
-    ConsentingUser,
-    FakeBrowser,
-    Recorder,
-    load_fixture,
-    running,
-    use_fake_browser,
-)
 
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
@@ -31,6 +23,14 @@ from mcp_tui.session.events import ConnectionState
 from mcp_tui.session.oauth.authorization import AuthorizationOutcome, AuthorizationRequest
 from mcp_tui.session.oauth.provider import build_auth
 from mcp_tui.session.oauth.store import TokenFile, default_directory
+from tests.oauth.oauth_testkit import (
+    ConsentingUser,
+    FakeBrowser,
+    Recorder,
+    load_fixture,
+    running,
+    use_fake_browser,
+)
 
 pytestmark = pytest.mark.anyio
 

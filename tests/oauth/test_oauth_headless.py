@@ -13,10 +13,16 @@ from pathlib import Path
 
 import anyio
 import pytest
-from oauth_testkit import ConsentingUser, Recorder, load_fixture, running, use_fake_browser
 
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.elicitation import CancelAll
+from tests.oauth.oauth_testkit import (
+    ConsentingUser,
+    Recorder,
+    load_fixture,
+    running,
+    use_fake_browser,
+)
 
 pytestmark = pytest.mark.anyio
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import httpx2
 import pytest
-from oauth_testkit import Recorder, load_fixture, use_fake_browser
 from textual.app import App
 from textual.widgets import Input
 
@@ -24,6 +23,7 @@ from mcp_tui.ui.screens.sign_in import OAuthWaitScreen, TuiAuthorizationHandler
 from mcp_tui.ui.screens.url_consent import Opener, UrlConsentScreen
 from mcp_tui.url.browser import OpenResult
 from mcp_tui.url.check import UrlVerdict
+from tests.oauth.oauth_testkit import Recorder, load_fixture, use_fake_browser
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.anyio

@@ -17,31 +17,25 @@ sets the session cookie its payment page later checks.
 from __future__ import annotations
 
 import socket
-import sys
 import time
 from pathlib import Path
 
 import anyio
 import pytest
-from oauth_testkit import ConsentingUser, Recorder, running, use_fake_browser
 
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.elicitation import CancelAll, ElicitationRequest
 from mcp_tui.session.events import ElicitationCompleted
 from mcp_tui.url.browser import open_url_async
 from mcp_tui.url.check import check_url
-
-INTEROP = Path(__file__).resolve().parent.parent / "interop"
-if str(INTEROP) not in sys.path:
-    sys.path.insert(0, str(INTEROP))
-
-from interop_peers import (  # type: ignore[import-not-found, unused-ignore]  # noqa: E402
+from tests.interop.interop_peers import (  # type: ignore[import-not-found, unused-ignore]
     SDK_EXAMPLES,
     NodeServer,
     free_port,
     node_command,
     require_peers,
 )
+from tests.oauth.oauth_testkit import ConsentingUser, Recorder, running, use_fake_browser
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
 

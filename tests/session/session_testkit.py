@@ -1,7 +1,7 @@
 """Helpers for the session tests: fixture servers, an event recorder, a scripted handler.
 
-Imported by the tests as ``session_testkit`` (``conftest.py`` puts this directory on ``sys.path``;
-the test directories are not packages).
+Imported by the tests as ``tests.session.session_testkit`` (the repository root is on
+``sys.path``: pytest's ``pythonpath``).
 
 In-process ``MCPServer``s call ``logging.basicConfig`` with a Rich handler on stderr when built;
 giving the root logger a handler first makes that a no-op.

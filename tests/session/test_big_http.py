@@ -17,12 +17,12 @@ import anyio
 import httpx2
 import mcp_types
 import pytest
-from session_testkit import Recorder, connected, http_fixture
 
 from mcp_tui.config.servers import ServerSpec
 from mcp_tui.session import big_http
 from mcp_tui.session.big_json import LARGE_LINE, MAX_META_KEYS
 from mcp_tui.session.events import Notice, TrafficRecorded
+from tests.session.session_testkit import Recorder, connected, http_fixture
 
 pytestmark = pytest.mark.anyio
 

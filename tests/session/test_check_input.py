@@ -40,8 +40,3 @@ async def test_the_listing_and_the_forms_asked_as_received() -> None:
     assert asked["requestedSchema"]["properties"]["code"]["pattern"] == "^[A-Z]{3}$"
     rules = {f.rule for f in run_checks([listing_from("fixture", data)]).findings}
     assert {"T102", "E101", "E102"} <= rules
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"

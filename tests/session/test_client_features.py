@@ -11,7 +11,6 @@ from typing import Any
 
 import anyio
 import pytest
-from session_testkit import FIXTURES, RAW_SERVER, Recorder, connected, stdio_spec
 
 from mcp_tui.config.roots import (
     Root,
@@ -25,6 +24,7 @@ from mcp_tui.config.roots import (
 )
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.events import LogReceived, Notice, TrafficRecorded
+from tests.session.session_testkit import FIXTURES, RAW_SERVER, Recorder, connected, stdio_spec
 
 FEATURES_SERVER = FIXTURES / "features_server.py"
 ERAS = [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")]
@@ -298,9 +298,8 @@ async def test_cancel_over_streamable_http(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
     """2026-07-28 over HTTP: the SDK closes the request's POST; the server still stops."""
-    from session_testkit import load_fixture, serve_http
-
     from mcp_tui.config.servers import HttpTarget
+    from tests.session.session_testkit import load_fixture, serve_http
 
     fixture = load_fixture("features_server")
     record = tmp_path / "record.jsonl"
@@ -359,7 +358,7 @@ async def test_cancelling_a_call_waiting_for_a_form_closes_the_form(mode: str) -
     """2025 eras: the tools/call is in flight and gets notifications/cancelled. 2026-07-28: the
     form is asked between input_required rounds, so no request is in flight and nothing is sent;
     the open form (the callback) is cancelled all the same."""
-    from session_testkit import ELICIT_SERVER, ScriptedHandler
+    from tests.session.session_testkit import ELICIT_SERVER, ScriptedHandler
 
     handler = ScriptedHandler()  # never answers: the form stays open
     rec = Recorder()

@@ -7,7 +7,12 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 import pytest
-from session_testkit import (
+
+from mcp_tui.config.servers import HttpTarget, ProtocolMode, ServerSpec
+from mcp_tui.session.connection import ServerConnection
+from mcp_tui.session.events import CatalogChanged, ConnectionState
+from mcp_tui.session.transports import http_client
+from tests.session.session_testkit import (
     Recorder,
     ScriptedHandler,
     connected,
@@ -15,11 +20,6 @@ from session_testkit import (
     load_fixture,
     serve_http,
 )
-
-from mcp_tui.config.servers import HttpTarget, ProtocolMode, ServerSpec
-from mcp_tui.session.connection import ServerConnection
-from mcp_tui.session.events import CatalogChanged, ConnectionState
-from mcp_tui.session.transports import http_client
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]

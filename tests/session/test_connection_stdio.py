@@ -9,14 +9,6 @@ from pathlib import Path
 
 import anyio
 import pytest
-from session_testkit import (
-    ELICIT_SERVER,
-    RAW_SERVER,
-    Recorder,
-    ScriptedHandler,
-    connected,
-    stdio_spec,
-)
 
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.connection import ServerConnection
@@ -29,6 +21,14 @@ from mcp_tui.session.events import (
     ServerStateChanged,
     StderrReceived,
     TrafficRecorded,
+)
+from tests.session.session_testkit import (
+    ELICIT_SERVER,
+    RAW_SERVER,
+    Recorder,
+    ScriptedHandler,
+    connected,
+    stdio_spec,
 )
 
 

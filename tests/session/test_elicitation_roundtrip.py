@@ -11,15 +11,6 @@ from typing import Any
 
 import anyio
 import pytest
-from session_testkit import (
-    ELICIT_SERVER,
-    RAW_SERVER,
-    Recorder,
-    ScriptedHandler,
-    connected,
-    http_fixture,
-    stdio_spec,
-)
 
 from mcp_tui.config.servers import ElicitationPolicy, ServerSpec
 from mcp_tui.schema.fields import FieldKind
@@ -30,6 +21,15 @@ from mcp_tui.session.events import (
     ElicitationPauseChanged,
     ElicitationRefused,
     Notice,
+)
+from tests.session.session_testkit import (
+    ELICIT_SERVER,
+    RAW_SERVER,
+    Recorder,
+    ScriptedHandler,
+    connected,
+    http_fixture,
+    stdio_spec,
 )
 
 ERAS = [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")]

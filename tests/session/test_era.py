@@ -14,13 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from session_testkit import (
-    FIXTURES,
-    RAW_SERVER,
-    Recorder,
-    ScriptedHandler,
-    connected,
-)
 
 from mcp_tui.config.servers import ProtocolMode, ServerSpec, StdioTarget
 from mcp_tui.session.connection import ServerConnection
@@ -39,6 +32,13 @@ from mcp_tui.session.events import (
     ContentItem,
     Notice,
     TrafficRecorded,
+)
+from tests.session.session_testkit import (
+    FIXTURES,
+    RAW_SERVER,
+    Recorder,
+    ScriptedHandler,
+    connected,
 )
 
 SDK_SERVER = FIXTURES / "sdk_elicit_server.py"

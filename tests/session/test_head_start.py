@@ -13,12 +13,18 @@ from typing import Any
 
 import anyio
 import pytest
-from session_testkit import ELICIT_SERVER, RAW_SERVER, Recorder, ScriptedHandler, stdio_spec
 
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session import head_start
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.events import ConnectionState, StderrReceived
+from tests.session.session_testkit import (
+    ELICIT_SERVER,
+    RAW_SERVER,
+    Recorder,
+    ScriptedHandler,
+    stdio_spec,
+)
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="no head start on Windows")
 

@@ -11,12 +11,12 @@ from typing import Any
 
 import anyio
 import pytest
-from session_testkit import Recorder, ScriptedHandler, serve_http
 
 from mcp_tui.config.oauth_settings import OAuthSettings
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.events import ConnectionState
+from tests.session.session_testkit import Recorder, ScriptedHandler, serve_http
 
 pytestmark = pytest.mark.anyio
 

@@ -9,12 +9,18 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
-from session_testkit import ELICIT_SERVER, Recorder, ScriptedHandler, connected, stdio_spec
 
 from mcp_tui.config.servers import SamplingPolicy, ServerSpec
 from mcp_tui.session.events import CallOutcome, Notice
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.session.sampling_bridge import describe_block, related_task, to_request
+from tests.session.session_testkit import (
+    ELICIT_SERVER,
+    Recorder,
+    ScriptedHandler,
+    connected,
+    stdio_spec,
+)
 
 ERAS = [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")]
 

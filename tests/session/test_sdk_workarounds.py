@@ -18,7 +18,12 @@ from mcp.client.session import ClientRequestContext
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import ValidationError
-from session_testkit import (
+
+from mcp_tui.config.servers import ServerSpec
+from mcp_tui.session.elicitation import ElicitationOutcome
+from mcp_tui.session.events import CatalogChanged, Notice, TrafficRecorded
+from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
+from tests.session.session_testkit import (
     RAW_SERVER,
     Recorder,
     ScriptedHandler,
@@ -26,11 +31,6 @@ from session_testkit import (
     http_fixture,
     stdio_spec,
 )
-
-from mcp_tui.config.servers import ServerSpec
-from mcp_tui.session.elicitation import ElicitationOutcome
-from mcp_tui.session.events import CatalogChanged, Notice, TrafficRecorded
-from mcp_tui.session.sdk_workarounds import INPUT_REQUIRED_MAX_ROUNDS, silence_deprecation_warnings
 
 
 @pytest.mark.anyio

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from session_testkit import RAW_SERVER, connected
 
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session import head_start
 from mcp_tui.session.transports import stdio_parameters
+from tests.session.session_testkit import RAW_SERVER, connected
 
 NAMES = ["MCP_TUI_ENV_PROBE", "HOME", "PATH", "MCP_TUI_ENV_SET", "MCP_TUI_ENV_FUNC"]
 

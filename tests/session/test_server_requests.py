@@ -21,11 +21,11 @@ from typing import Any, ClassVar
 
 import anyio
 import pytest
-from session_testkit import FIXTURES, Recorder, ScriptedHandler, connected, serve_http
 
 from mcp_tui.config.servers import HttpTarget, ServerSpec
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.events import CatalogChanged, Notice, TrafficRecorded
+from tests.session.session_testkit import FIXTURES, Recorder, ScriptedHandler, connected, serve_http
 
 pytestmark = pytest.mark.anyio
 

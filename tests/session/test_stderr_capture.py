@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from session_testkit import ELICIT_SERVER, RAW_SERVER, Recorder, connected, stdio_spec
 
 from mcp_tui.session.events import StderrReceived
 from mcp_tui.session.stderr import StderrCapture
+from tests.session.session_testkit import ELICIT_SERVER, RAW_SERVER, Recorder, connected, stdio_spec
 
 
 def lines_of(recorder: Recorder) -> list[str]:

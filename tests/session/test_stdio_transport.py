@@ -7,12 +7,12 @@ from pathlib import Path
 
 import anyio
 import pytest
-from session_testkit import RAW_SERVER, Recorder, ScriptedHandler, stdio_spec
 
 from mcp_tui.session.big_json import LARGE_LINE, MAX_META_KEYS
 from mcp_tui.session.connection import ServerConnection
 from mcp_tui.session.events import ConnectionState, LogReceived, Notice, ServerStateChanged
 from mcp_tui.session.stdio_transport import MessageTooLarge, split_lines
+from tests.session.session_testkit import RAW_SERVER, Recorder, ScriptedHandler, stdio_spec
 
 
 def test_split_lines_scans_once_and_keeps_the_rest() -> None:

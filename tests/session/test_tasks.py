@@ -12,12 +12,12 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
-from session_testkit import RAW_SERVER, connected
 
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session import tasks as tasks_module
 from mcp_tui.session.events import ServerInfo
 from mcp_tui.session.tasks import poll_seconds, server_runs_tool_tasks, status_text
+from tests.session.session_testkit import RAW_SERVER, connected
 
 TASKS = {"tasks": {"requests": {"tools": {"call": {}}}}}
 

@@ -15,7 +15,6 @@ import pytest
 from mcp import Client
 from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPError
-from session_testkit import FIXTURES, Recorder, ScriptedHandler, connected, load_fixture
 
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.errors import TaskEnded
@@ -27,14 +26,16 @@ from mcp_tui.session.era import MODERN_ERA, needed_era
 from mcp_tui.session.events import CallOutcome, ElicitationPauseChanged, Notice
 from mcp_tui.session.task_inputs import MAX_ANSWERS_PER_UPDATE
 from mcp_tui.session.tasks_modern import EXTENSION, ModernTasks, calling
+from tests.session.session_testkit import (
+    FIXTURES,
+    Recorder,
+    ScriptedHandler,
+    connected,
+    load_fixture,
+)
 
 pytestmark = pytest.mark.anyio
 fixture = load_fixture("task_server_2026")
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture(autouse=True)

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 from mcp_types import jsonrpc_message_adapter
-from session_testkit import RAW_SERVER, Recorder, connected, stdio_spec
 
 from mcp_tui.session.events import TrafficRecorded
 from mcp_tui.session.recording import ConnectionTap
 from mcp_tui.session.stdio_transport import LargeSessionMessage
 from mcp_tui.session.traffic import TrafficLog
+from tests.session.session_testkit import RAW_SERVER, Recorder, connected, stdio_spec
 
 
 def read_lines(path: Path) -> list[dict[str, Any]]:

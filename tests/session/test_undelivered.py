@@ -15,7 +15,6 @@ import anyio
 import pytest
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
-from session_testkit import RAW_SERVER, Recorder, ScriptedHandler
 
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.connection import ServerConnection
@@ -23,6 +22,7 @@ from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import ConnectionState, Notice
 from mcp_tui.session.recording import ConnectionTap
 from mcp_tui.session.tap import TapWriteStream
+from tests.session.session_testkit import RAW_SERVER, Recorder, ScriptedHandler
 
 pytestmark = pytest.mark.anyio
 

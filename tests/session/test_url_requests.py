@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from session_testkit import RAW_SERVER, Recorder, ScriptedHandler, connected
 
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.elicitation import ElicitationOutcome
 from mcp_tui.session.events import ElicitationCompleted, ElicitationRefused, LogReceived
+from tests.session.session_testkit import RAW_SERVER, Recorder, ScriptedHandler, connected
 
 pytestmark = pytest.mark.anyio
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from session_testkit import ScriptedHandler, connected, http_fixture
 
 from mcp_tui.config.servers import ProtocolMode, ServerSpec
 from mcp_tui.session.elicitation_bridge import CallRef, url_requests_from_error
+from tests.session.session_testkit import ScriptedHandler, connected, http_fixture
 
 
 def test_valid_data_becomes_url_requests() -> None:

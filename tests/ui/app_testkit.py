@@ -1,14 +1,13 @@
 """Helpers shared by the app's Pilot tests (not a test module: no ``test_`` prefix).
 
-Imported by ``tests/ui/test_app*.py`` and ``tests/ui/test_session*.py`` after they put this
-directory and ``fixtures/`` on ``sys.path``.
+Imported as ``tests.ui.app_testkit`` by the UI's tests on every floor (``tests/ui/app``,
+``screens``, ``widgets``, ``tour``) and by the hostile, chat and interop tests.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -23,17 +22,12 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets.tree import TreeNode
 
-HERE = Path(__file__).resolve().parent
-if str(HERE / "fixtures") not in sys.path:
-    sys.path.insert(0, str(HERE / "fixtures"))
-
-from fake_connection import FakeFactory, Script, spec  # noqa: E402
-
-from mcp_tui.config.options import AppOptions  # noqa: E402
-from mcp_tui.ui.app import McpTuiApp  # noqa: E402
-from mcp_tui.ui.screens.session import SessionScreen  # noqa: E402
-from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree, NodeRef  # noqa: E402
-from tests.waits import DEFAULT_TIMEOUT, mounted_screen, wait_until  # noqa: E402
+from mcp_tui.config.options import AppOptions
+from mcp_tui.ui.app import McpTuiApp
+from mcp_tui.ui.screens.session import SessionScreen
+from mcp_tui.ui.widgets.session.catalog_tree import CatalogTree, NodeRef
+from tests.ui.fixtures.fake_connection import FakeFactory, Script, spec
+from tests.waits import DEFAULT_TIMEOUT, mounted_screen, wait_until
 
 __all__ = [
     "RAW_CONTROLS",

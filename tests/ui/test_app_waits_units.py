@@ -128,11 +128,6 @@ def test_transcript_lines_for_each_way_a_wait_ends() -> None:
     assert texts["call_ended"] is None  # the call's own result says it all
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 # --- nothing overrides a Textual private name ------------------------------------------------
 
 #: Set on every class by Textual's metaclass machinery, not by us.

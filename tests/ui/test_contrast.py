@@ -7,33 +7,23 @@ time stamps, stderr tags and levels are checked the same way.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from contrast_kit import AA, widget_contrasts
-from test_form_snapshots import Host, host
-
 from mcp_tui.schema.fields import FieldKind, FieldSpec
 from mcp_tui.session.events import LogReceived, StderrReceived
 from mcp_tui.ui.widgets.form.form_controls import BoolControl, TriStateControl
 from mcp_tui.ui.widgets.session.log_panel import LogPanel
 from tests import waits
+from tests.ui.contrast_kit import AA, widget_contrasts
+from tests.ui.screens.test_form_snapshots import Host, host
 
 pytestmark = pytest.mark.anyio
 THEMES = ["textual-dark", "textual-light"]
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 class Logs(App[None]):

@@ -66,8 +66,3 @@ def browser_env(recorder: Recorder, monkeypatch: pytest.MonkeyPatch) -> Recorder
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     return recorder
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"

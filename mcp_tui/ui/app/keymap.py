@@ -70,7 +70,7 @@ class TakenKeys:
 
     def say_loaded(self) -> None:
         """Every binding of the screens loaded so far (at start: the session screen's) that
-        lost a key; a form's are checked by the tests (``tests/ui/test_keymap.py``)."""
+        lost a key; a form's are checked by the tests (``tests/ui/app/test_keymap.py``)."""
         keymap = self._app._keymap
         for _, binding in keys_taken(keymap, loaded_classes() if keymap else ()):
             self.say(binding)
