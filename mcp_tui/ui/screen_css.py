@@ -9,7 +9,8 @@ screen below again, and applies nothing to the screen being pushed (it was style
 registered, before the file was read). Its rules would also outrank every widget's defaults and
 tie with ``app.tcss``, where ``DEFAULT_CSS`` stays below both: read as ``DEFAULT_CSS``, the rules
 are the ones the screens always had, parsed when the screen first mounts, with the priority they
-always had (``tests/ui/screens/test_form_styles_once.py`` shows a consent screen styled by its own rules).
+always had (``tests/ui/screens/test_form_styles_once.py`` shows a consent screen styled by its
+own rules).
 """
 
 from __future__ import annotations

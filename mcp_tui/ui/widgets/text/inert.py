@@ -10,8 +10,8 @@ server gave or the person typed. So the *drawing* is made safe and ``value`` is 
 unsafe one (``␛`` for ESC, ``␊`` for a newline, ``�`` for a C1 or bidi control), which keeps
 the cursor, the selection, a click and the horizontal scroll on the character they are on.
 
-Every ``Input`` of ``mcp_tui.ui`` is one (``tests/ui/widgets/test_inert_values.py`` checks the sources);
-the multi-line editor's counterpart is ``inert_area.InertTextArea``.
+Every ``Input`` of ``mcp_tui.ui`` is one (``tests/ui/widgets/test_inert_values.py`` checks the
+sources); the multi-line editor's counterpart is ``inert_area.InertTextArea``.
 """
 
 from __future__ import annotations
