@@ -6,6 +6,12 @@ stop ends the worker process. pytest-xdist 3.8.0 then starts a replacement worke
 waits forever. ``--max-worker-restart=0`` in ``addopts`` makes the crash end the run instead,
 with the test named. Only a real run shows all of that, so this runs pytest with the project's
 configuration in a child process on a small directory holding one stuck test.
+
+The child run has one worker: with two, whether the other worker had already run every other test
+when the stuck one's worker was ended is a race (xdist re-queues a crashed worker's unfinished
+work to the live one), so "how many did not run" would be 0 or more by chance. With one, the
+stuck test is the last module's first test (files are collected in name order): the eight before
+it pass, the one after it never runs.
 """
 
 from __future__ import annotations
@@ -55,7 +61,7 @@ CHILD_BOUND = 90
 def test_a_stuck_test_ends_the_parallel_run_by_name(tmp_path: Path) -> None:
     shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "conftest.py")  # the hard stop itself
     (tmp_path / "test_stuck.py").write_text(STUCK, encoding="utf-8")
-    for name in ("a", "b", "c", "d"):  # work left for a replacement worker to (never) get
+    for name in ("a", "b", "c", "d"):  # collected before test_stuck.py: they run and pass
         (tmp_path / f"test_{name}.py").write_text(OTHER, encoding="utf-8")
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")}
     child = subprocess.Popen(
@@ -71,7 +77,7 @@ def test_a_stuck_test_ends_the_parallel_run_by_name(tmp_path: Path) -> None:
             "--rootdir",
             str(ROOT),
             "-n",
-            "2",
+            "1",
             "--dist",
             "loadgroup",
             "-o",
@@ -102,11 +108,9 @@ def test_a_stuck_test_ends_the_parallel_run_by_name(tmp_path: Path) -> None:
     assert re.search(
         r"^FAILED \S*test_stuck\.py::test_stuck_where_no_signal_reaches", output, re.M
     ), output
-    # The run says it stopped early (tests/run_account.py): the test after the stuck one, in the
-    # same module on the same worker, never ran; the closing line counts it and the line before
-    # it says why.
+    # The run says it stopped early (tests/run_account.py): the test after the stuck one never
+    # ran; the closing line counts it and the line before it says why.
     *_, before, closing = output.rstrip().splitlines()
-    not_run = re.search(r"\b(\d+) not run\b", closing)
-    assert not_run and int(not_run[1]) >= 1, output
-    assert f"{not_run[1]} of 10 tests did not run: the run stopped early" in before, output
+    assert re.search(r"\b1 failed, 8 passed, 1 not run\b", closing), output
+    assert "1 of 10 tests did not run: the run stopped early" in before, output
     assert "crashed" in before, output
