@@ -25,7 +25,14 @@ from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import CallOutcome, SessionEvent, TrafficRecorded
 from mcp_tui.session.sampling import SamplingOutcome, SamplingRequest
 from mcp_tui.testbench.model import Outcome
-from mcp_tui.testbench.observed import Observed, Offered, SeenElicitation, SeenSampling, text_of
+from mcp_tui.testbench.observed import (
+    Observed,
+    Offered,
+    SeenElicitation,
+    SeenSampling,
+    outcome_of,
+    text_of,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -153,14 +160,11 @@ class Probe:
             kind = "answer_refused"
         elif timer.cancelled_caught:
             kind = "timeout"
-        elif server.ended(outcome) or outcome is None:
+        elif outcome is None:
             kind = "connection_lost"
-        elif outcome.error is not None:
-            kind = "error"
-        elif outcome.is_error:
-            kind = "tool_error"
         else:
-            kind = "ok"
+            ended = server.ended(outcome)
+            kind = outcome_of(ended=ended, error=outcome.error, is_error=outcome.is_error)
         error = None
         if kind == "timeout":
             error = f"no answer within {timeout:g} s: the call was cancelled"

@@ -122,6 +122,22 @@ class Observed:
         return self.outcome == "ok"
 
 
+def outcome_of(*, ended: bool, error: str | None, is_error: bool) -> Outcome:
+    """How a finished call ended, as a case's ``outcome`` says it: one rule for the runner
+    (``headless/probe.py``) and the recorder (``ui/record_case.py``), so a case recorded from a
+    call expects what a replay of it reports.
+
+    ``ended``: the call ended with its connection (the session's rule). Otherwise any error is
+    ``error``, with the JSON-RPC code the server sent or with none when mcp-tui itself refused
+    the answer (a result that does not follow the protocol, too many input rounds).
+    """
+    if ended:
+        return "connection_lost"
+    if error is not None:
+        return "error"
+    return "tool_error" if is_error else "ok"
+
+
 class ContentBlock(Protocol):
     """What :func:`text_of` reads of a result's block (the session's ``ContentItem``)."""
 

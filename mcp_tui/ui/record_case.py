@@ -29,8 +29,13 @@ from mcp_tui.config.text import escape_variables
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.sampling import SamplingOutcome
 from mcp_tui.session.server_exit import ended_under
-from mcp_tui.testbench.model import Outcome
-from mcp_tui.testbench.observed import Observed, SeenElicitation, SeenSampling, text_of
+from mcp_tui.testbench.observed import (
+    Observed,
+    SeenElicitation,
+    SeenSampling,
+    outcome_of,
+    text_of,
+)
 from mcp_tui.testbench.record import (
     NotRecordable,
     RecordedCall,
@@ -113,15 +118,8 @@ def recorded_call(
                     request_key=request.request_key,
                 )
             )
-    kind: Outcome
-    if outcome.connection_lost:
-        kind = "connection_lost"
-    elif outcome.error_code is not None:
-        kind = "error"
-    elif outcome.error is not None:
-        kind = "connection_lost"
-    else:
-        kind = "tool_error" if outcome.is_error else "ok"
+    # The runner's rule (a call whose connection ended under it is not recorded: unfinished).
+    kind = outcome_of(ended=ended_under(outcome), error=outcome.error, is_error=outcome.is_error)
     seen = Observed(
         outcome=kind,
         text=text_of(outcome),
