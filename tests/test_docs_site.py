@@ -119,7 +119,8 @@ def test_a_link_to_a_file_the_repository_lacks_is_a_warning(
     page = SimpleNamespace(file=SimpleNamespace(src_uri="testing/ci.md"))
     text = (
         f"[ok]({pages.BLOB}/action.yml) [ok]({pages.REPO_URL}/tree/main/examples/demo) "
-        f"[gone]({pages.BLOB}/no/such/file.py#L3)"
+        f"[gone]({pages.BLOB}/no/such/file.py#L3) in code: `{pages.BLOB}/README.md`, "
+        f"the address of a path: `{pages.BLOB}/`"
     )
     with caplog.at_level(logging.WARNING, logger="mkdocs"):
         hooks.on_page_markdown(text, page, None, None)  # type: ignore[arg-type]

@@ -249,6 +249,7 @@ def changelog_page() -> str:
 
 
 def repository_paths(text: str) -> Iterable[str]:
-    """The repository paths ``text`` links to on the web (``BLOB/path``, ``tree/main/path``)."""
-    pattern = re.escape(REPO_URL) + r"/(?:blob|tree)/main/([^\s)#?\"'>]+)"
+    """The repository paths ``text`` links to on the web (``BLOB/path``, ``tree/main/path``); a
+    backtick ends one (an address in a code span)."""
+    pattern = re.escape(REPO_URL) + r"/(?:blob|tree)/main/([^\s)#?\"'>`]+)"
     return re.findall(pattern, text)
