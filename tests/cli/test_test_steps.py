@@ -67,10 +67,16 @@ def test_a_destructive_case_passes_twice_in_a_row_once_setup_creates_its_item(
 
     path = tmp_path / "items.mcptest.toml"
     path.write_text(HEAD + DELETE + SETUP, encoding="utf-8")
+    coverage = tmp_path / "coverage.json"
     for _ in range(2):
-        code, out = run(path, capsys)
+        code, out = run(path, capsys, "--coverage-json", str(coverage))
         assert code == 0 and "1 passed" in out, out
     assert items(tmp_path) == {}
+    # A setup call is not a test of its tool: --coverage counts the cases' own calls and forms.
+    (server,) = json.loads(coverage.read_text(encoding="utf-8"))["servers"]
+    assert server["tools"]["touched"] == ["delete_item"]
+    assert "create_item" in server["tools"]["untouched"]
+    assert {form["target"] for form in server["elicitations"]} == {"delete_item"}
 
 
 @pytest.mark.timeout(120)
