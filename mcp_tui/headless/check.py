@@ -331,7 +331,7 @@ async def check_async(
         err = RedactingWriter(err, redactor)
     github = check.github
     if github is not None:  # before anything a server sent can be printed (--json: on stderr)
-        github.start(err if check.json_output else out)
+        github.start(err if check.json_output else out, sorted(redactor.values))
     try:
         return await _check_all(specs, options, check, out, err, redactor)
     finally:

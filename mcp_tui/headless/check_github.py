@@ -1,8 +1,9 @@
-"""``mcp-tui check`` on GitHub Actions (``GITHUB_ACTIONS=true``, or ``--github``): workflow
-commands paused while the report prints what servers sent, then one annotation per finding
-(``::error`` / ``::warning``) and per breaking change since ``--baseline``, the latter at the line
-of the baseline file that holds what changed (the tool, the argument, the form), so the run's
-page says which entry of the committed file a change broke.
+"""``mcp-tui check`` on GitHub Actions (``GITHUB_ACTIONS=true``, or ``--github``): the values
+``--run``'s files took from the environment masked (``::add-mask::``, as ``mcp-tui test`` does),
+workflow commands paused while the report prints what servers sent, then one annotation per
+finding (``::error`` / ``::warning``) and per breaking change since ``--baseline``, the latter at
+the line of the baseline file that holds what changed (the tool, the argument, the form), so the
+run's page says which entry of the committed file a change broke.
 
 The pause and the escaping are ``mcp-tui test``'s (``testbench/github.py``): a random token
 stops command processing while the report prints, and every annotation is one line, the server's
@@ -11,6 +12,7 @@ text shown with its control characters escaped and then escaped by the runner's 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -24,6 +26,7 @@ from mcp_tui.testbench.github import (
     CommandPause,
     escape_data,
     escape_property,
+    mask_lines,
     repository_path,
     workflow_command,
 )
@@ -37,9 +40,12 @@ class CheckGithub:
     pause: CommandPause = field(default_factory=CommandPause)
     _out: TextIO | None = None
 
-    def start(self, out: TextIO) -> None:
-        """Before anything is printed: commands off on ``out``."""
+    def start(self, out: TextIO, masks: Iterable[str] = ()) -> None:
+        """Before anything is printed: mask ``masks`` (what ``--run``'s files took from the
+        environment), then commands off on ``out``."""
         self._out = out
+        for line in mask_lines(masks):
+            print(line, file=out)
         print(self.pause.stop, file=out, flush=True)
 
     def resume(self) -> None:

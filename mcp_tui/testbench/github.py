@@ -53,6 +53,17 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def mask_lines(values: Iterable[str]) -> list[str]:
+    """``::add-mask::`` for each line of each value (the runner masks line by line): what a run
+    took from the environment, hidden by GitHub in the rest of the job's log."""
+    return [
+        f"::add-mask::{escape_data(line)}"
+        for value in values
+        for line in value.splitlines()
+        if line.strip()
+    ]
+
+
 def workflow_command(level: Level, message: str, *, file: str, line: int | None, title: str) -> str:
     """One ``::error file=…,line=…,title=…::message`` line (``message`` and ``title`` already
     shown safely: :func:`annotations` does it)."""

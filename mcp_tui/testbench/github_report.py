@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from mcp_tui.testbench.github import CommandPause, annotation_lines, escape_data
+from mcp_tui.testbench.github import CommandPause, annotation_lines, mask_lines
 from mcp_tui.testbench.result import CaseResult
 from mcp_tui.testbench.step_summary import append_step_summary, summary_markdown
 
@@ -37,10 +37,8 @@ class GithubReport:
     def start(self, out: TextIO, masks: Iterable[str] = ()) -> None:
         """Before the run prints anything: mask ``masks``, then pause commands on ``out``."""
         self._out = out
-        for value in masks:
-            for line in value.splitlines():
-                if line.strip():
-                    print(f"::add-mask::{escape_data(line)}", file=out)
+        for line in mask_lines(masks):
+            print(line, file=out)
         print(self.pause.stop, file=out, flush=True)
 
     def resume(self) -> None:

@@ -126,6 +126,15 @@ def test_check_run_masks_it_in_its_report(
     out, err = capsys.readouterr()
     assert TOKEN not in out + err and "echo_***" in out
     assert f"n-{TOKEN}" in (case_file.parent / "seen.jsonl").read_text(), "answers are expanded"
+    # On GitHub Actions: the value is masked in the job's log before anything is printed, as
+    # ``mcp-tui test --github`` does, and never in an annotation.
+    main(["check", "--run", str(case_file), "--era", "2025-11-25", "--github"])
+    out, err = capsys.readouterr()
+    before, _, _ = out.partition("::stop-commands::")
+    assert f"::add-mask::{TOKEN}\n" in before, out
+    out = out.replace(f"::add-mask::{TOKEN}", "")
+    assert TOKEN not in out + err and "::warning title=mcp-tui check T201::" in out, out
+    assert "tool echo_***" in out
 
 
 pytest_plugins = ["pytester"]
