@@ -265,3 +265,173 @@ def test_the_readmes_test_file_is_a_valid_test_file_with_a_server_command(
     loaded = load_test_file(path)
     assert loaded.model.server is not None
     assert list(loaded.model.server.command or []) == ["python", "server.py"]
+
+
+# ---- the README's job, run as a runner would run it ---------------------------------------------
+
+#: The user's whole server, beside the two files the README says to copy.
+ONE_FILE_SERVER = '''\
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("adder")
+
+
+@mcp.tool()
+def add(a: int, b: int) -> int:
+    """Add two numbers."""
+    return a + b
+
+
+if __name__ == "__main__":
+    mcp.run()
+'''
+
+
+def _stand_in_python(folder: Path, record: Path) -> Path:
+    """A ``python`` first on the PATH: ``-m pip`` is written down (no network), ``-m venv DIR``
+    makes a venv whose ``mcp-tui`` is this one, anything else is this Python (the server)."""
+    bin_dir = folder / "bin"
+    bin_dir.mkdir(parents=True)
+    script = bin_dir / "python"
+    real_mcp_tui = Path(sys.executable).with_name("mcp-tui")
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import json, os, sys\n"
+        "argv = sys.argv[1:]\n"
+        "if argv[:2] == ['-m', 'pip']:\n"
+        f"    open({str(record)!r}, 'a').write(json.dumps(argv) + '\\n')\n"
+        "    sys.exit(0)\n"
+        "if argv[:2] == ['-m', 'venv']:\n"
+        "    b = os.path.join(argv[2], 'bin'); os.makedirs(b)\n"
+        "    os.symlink(sys.argv[0], os.path.join(b, 'python'))\n"
+        f"    os.symlink({str(real_mcp_tui)!r}, os.path.join(b, 'mcp-tui'))\n"
+        "    sys.exit(0)\n"
+        f"os.execv({sys.executable!r}, [{sys.executable!r}, *argv])\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    return bin_dir
+
+
+def _expression(text: str, inputs: dict[str, str], outputs: dict[str, str]) -> str:
+    """``${{ inputs.X }}``, ``${{ github.action_path }}``, ``${{ steps.S.outputs.K }}``."""
+
+    def value(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name == "github.action_path":
+            return str(ROOT)
+        if name.startswith("inputs."):
+            return inputs[name.removeprefix("inputs.")]
+        if name.startswith("steps."):
+            return outputs.get(name.rsplit(".", 1)[1], "")
+        raise AssertionError(f"an expression this runner does not know: {name}")
+
+    return re.sub(r"\$\{\{\s*([\w.-]+)\s*\}\}", value, text)
+
+
+def _condition(text: str, inputs: dict[str, str], outputs: dict[str, str]) -> bool:
+    """The ``if:`` forms action.yml uses: ``always()``, ``X != 'v'``, joined by ``&&``."""
+    result = True
+    for part in text.split("&&"):
+        part = part.strip()
+        if part == "always()":
+            continue
+        m = re.fullmatch(r"([\w.-]+) != '([^']*)'", part)
+        assert m, f"an if: this runner does not know: {part}"
+        result = result and _expression(f"${{{{ {m.group(1)} }}}}", inputs, outputs) != m.group(2)
+    return result
+
+
+@needs_bash
+@pytest.mark.timeout(120)
+def test_the_readmes_job_copied_into_a_repository_with_a_one_file_server_passes(
+    tmp_path: Path,
+) -> None:
+    """The README's two files copied as they are, beside a one-file server: the job's steps run
+    in order, the Action's composite steps with the README's inputs (the setup-python and
+    upload-artifact actions and the network are left out), and the run passes on both eras with
+    the step summary, the JUnit report and the outputs the job page shows."""
+    workflow, test_file = _readme_ci_blocks(*JOBS[0])
+    assert (workflow, test_file) == _readme_ci_blocks(*JOBS[1]), "the docs show the same job"
+    repo = tmp_path / "repo"
+    where = re.match(r"# (\S+)\n", test_file)
+    assert where, "the test file's block names its path"
+    (repo / where.group(1)).parent.mkdir(parents=True)
+    (repo / where.group(1)).write_text(test_file, encoding="utf-8")
+    (repo / "server.py").write_text(ONE_FILE_SERVER, encoding="utf-8")
+    pip = tmp_path / "pip.jsonl"
+    fake = _stand_in_python(tmp_path / "py", pip)
+    github_env, github_output = tmp_path / "github_env", tmp_path / "github_output"
+    summary = tmp_path / "summary.md"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")},
+        "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}",
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_WORKSPACE": str(repo),
+        "GITHUB_JOB": "mcp-tests",
+        "GITHUB_ENV": str(github_env),
+        "GITHUB_OUTPUT": str(github_output),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "RUNNER_TEMP": str(tmp_path / "temp"),
+        "RUNNER_OS": "Linux",
+    }
+    [job] = workflow["jobs"].values()
+    ran: list[str] = []
+    test_run: subprocess.CompletedProcess[str] | None = None
+    for job_step in job["steps"]:
+        uses = job_step["uses"]
+        if uses.startswith("actions/checkout@"):
+            continue  # the repository is the folder the steps run in
+        assert uses.startswith("mcp-tui-client/mcp-tui-client@"), uses
+        declared = _action()["inputs"]
+        inputs = {k: str(v.get("default", "")) for k, v in declared.items()}
+        inputs |= {k: str(v) for k, v in job_step.get("with", {}).items()}
+        outputs: dict[str, str] = {}
+        for step in _action()["runs"]["steps"]:
+            if "if" in step and not _condition(step["if"], inputs, outputs):
+                continue
+            if "uses" in step:
+                assert step["uses"].split("@")[0] in (
+                    "actions/setup-python",
+                    "actions/upload-artifact",
+                )
+                ran.append(step["uses"].split("@")[0])
+                continue
+            step_env = {k: _expression(str(v), inputs, outputs) for k, v in step["env"].items()}
+            step_env |= _outputs(github_env)
+            done = subprocess.run(
+                ["bash", "-c", step["run"]],
+                env={**env, **step_env},
+                cwd=repo,
+                capture_output=True,
+                text=True,
+                timeout=90,
+                check=False,
+            )
+            ran.append(step["name"])
+            assert done.returncode == 0, f"{step['name']}:\n{done.stdout}{done.stderr}"
+            if step.get("id") == "test":
+                outputs = _outputs(github_output)
+                test_run = done
+    assert ran == [
+        "actions/setup-python",
+        "Install mcp-tui",
+        "Install the server",
+        "Run the MCP test files",
+        "actions/upload-artifact",
+    ]
+    assert [json.loads(line)[-1] for line in pip.read_text().splitlines()] == [
+        f"{DISTRIBUTION}=={__version__}",
+        "mcp",  # a one-file script server: the SDK it imports
+    ]
+    assert test_run is not None
+    assert "PASS  tests/mcp/server.mcptest.toml::adds two numbers[2025-11-25]" in test_run.stdout
+    assert "PASS  tests/mcp/server.mcptest.toml::adds two numbers[2026-07-28]" in test_run.stdout
+    assert outputs["exit-code"] == "0"
+    assert Path(outputs["junit-xml"]).is_file() and Path(outputs["log"]).is_file()
+    table = [
+        line for line in summary.read_text(encoding="utf-8").splitlines() if line.startswith("|")
+    ]
+    assert table[0].startswith("| test file | cases | passed |")
+    row = [cell.strip() for cell in table[2].strip("|").split("|")]
+    assert row[:3] == ["`tests/mcp/server.mcptest.toml`", "2", "2"], table
