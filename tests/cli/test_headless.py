@@ -3,7 +3,6 @@ HTTP on 127.0.0.1 (served from a thread of this process) and over stdio (a child
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import socket
 import subprocess
@@ -18,20 +17,11 @@ from typing import Any
 import pytest
 
 from mcp_tui.cli import main as cli
+from tests.fixtures import elicit_server
 
 PY = sys.executable
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "elicit_server.py"
+FIXTURE = Path(elicit_server.__file__)
 ERAS = ["legacy", "2026-07-28"]
-
-
-def _fixture_module() -> Any:
-    spec = importlib.util.spec_from_file_location("headless_elicit_fixture", FIXTURE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # pydantic reads a prompt's or resource's annotations through sys.modules.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @contextmanager
@@ -39,7 +29,7 @@ def serving(**options: Any) -> Iterator[str]:
     """The fixture server (``build_server(**options)``) over Streamable HTTP on 127.0.0.1."""
     import uvicorn
 
-    app = _fixture_module().build_server(**options).streamable_http_app()
+    app = elicit_server.build_server(**options).streamable_http_app()
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", log_config=None)
     )
@@ -345,7 +335,7 @@ def test_a_host_read_two_ways_is_refused(
 
 
 def test_is_error_result_exits_1(url: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(["call", "broken", url], capsys)
+    code, out, err = run(["call", "fails", url], capsys)
     assert code == 1
     assert "this tool always fails" in out
     assert "the tool returned an error (isError)" in err
@@ -358,7 +348,8 @@ def test_unknown_tool_exits_1(url: str, capsys: pytest.CaptureFixture[str]) -> N
 
 def test_json_output_is_the_raw_result(url: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(
-        ["call", "echo", "--json", "--args", '{"text": "hi\\u001b[2J", "n": 3}', url], capsys
+        ["call", "echo_json", "--json", "--args", '{"text": "hi\\u001b[2J", "n": 3}', url],
+        capsys,
     )
     assert code == 0, err
     assert "\x1b" not in out, "JSON output is pure ASCII"
@@ -370,7 +361,7 @@ def test_text_output_escapes_control_characters(
     url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     text = "a\x1b]52;c;ZXZpbA==\x07b\u202ec\nline two\tend"
-    code, out, _ = run(["call", "say", "--args", json.dumps({"text": text}), url], capsys)
+    code, out, _ = run(["call", "echo", "--args", json.dumps({"text": text}), url], capsys)
     assert code == 0
     assert out == "a\\e]52;c;ZXZpbA==\\x07b\\u202ec\nline two\tend\n"
 
@@ -379,10 +370,10 @@ def test_list_json(url: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["list", "--json", url], capsys)
     assert code == 0, err
     data = json.loads(out)
-    assert data["server"]["name"] == "headless-fixture"
+    assert data["server"]["name"] == "fixture-server"
     tools = {t["name"]: t for t in data["tools"]}
-    assert {"profile", "two_questions", "visit", "broken", "slow", "say", "echo"} <= set(tools)
-    assert tools["echo"]["inputSchema"]["properties"]["n"]["type"] == "integer"
+    assert {"profile", "two_questions", "visit", "fails", "slow", "echo", "echo_json"} <= set(tools)
+    assert tools["echo_json"]["inputSchema"]["properties"]["n"]["type"] == "integer"
 
 
 def test_timeout_exits_3(url: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -416,10 +407,11 @@ def test_stdio_call_with_answers_and_server_stderr(
     assert code == 0, err
     assert [r["content"] for r in json.loads(out)] == [{"answer": "x"}, {"answer": "x"}]
     code, out, err = run(
-        ["call", "echo", "--args", '{"text": "\\u001b]0;x\\u0007"}', "--", PY, str(FIXTURE)], capsys
+        ["call", "echo_json", "--args", '{"text": "\\u001b]0;x\\u0007"}', "--", PY, str(FIXTURE)],
+        capsys,
     )
     assert code == 0
-    assert "[elicit_server stderr] echo called with '\\x1b]0;x\\x07'" in err
+    assert "[elicit_server stderr] echo_json called with '\\x1b]0;x\\x07'" in err
     assert "\x1b" not in err
 
 
@@ -428,10 +420,12 @@ def test_stdio_list_text(capsys: pytest.CaptureFixture[str]) -> None:
         ["list", "--quiet", "--mode", "2026-07-28", "--", PY, str(FIXTURE)], capsys
     )
     assert code == 0, err
-    assert out.startswith("server: headless-fixture 1.0.0 (protocol 2026-07-28)")
-    # Nine tools; on 2026-07-28 the client drops bad_header (its x-mcp-header is invalid).
-    assert "\ntools (8):\n  profile\n      One form with every field kind.\n      input: {" in out
-    assert "\nprompts (1):\n  greeting" in out and "\nresources (0):\n" in out
+    assert out.startswith("server: fixture-server 1.2.3 (protocol 2026-07-28)\n\ntools (25):\n")
+    # 26 tools; on 2026-07-28 the client drops bad_header (its x-mcp-header is invalid).
+    assert "\n  profile\n      One form with every field kind.\n      input: {" in out
+    assert "bad_header" not in out
+    assert "\nprompts (2):\n  greet(name*)\n" in out and "\n  greeting(name*)\n" in out
+    assert "\nresources (1):\n  fixture://readme" in out
 
 
 def test_config_server_target(tmp_path: Path, url: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -440,7 +434,8 @@ def test_config_server_target(tmp_path: Path, url: str, capsys: pytest.CaptureFi
         "mcp.json",
         json.dumps({"mcpServers": {"fx": {"type": "http", "url": url}, "other": {"command": "x"}}}),
     )
-    code, out, err = run(["call", "echo", "--config", str(config), "--server", "fx"], capsys)
+    argv = ["call", "echo_json", "--config", str(config), "--server", "fx"]
+    code, out, err = run(argv, capsys)
     assert code == 0, err
     assert json.loads(out) == {"text": "", "n": 0}
     code, _, err = run(["call", "echo", "--config", str(config)], capsys)
@@ -455,7 +450,7 @@ def test_reader_leaving_early_keeps_the_exit_code(url: str) -> None:
             "-m",
             "mcp_tui",
             "call",
-            "say",
+            "echo",
             "--args",
             json.dumps({"text": "x\n", "times": 500_000}),
             url,
@@ -556,7 +551,9 @@ def test_call_sends_tools_call_after_the_tools_list_response(
 ) -> None:
     """On the wire: the ``tools/list`` response is in before the ``tools/call`` request goes out."""
     log = tmp_path / "traffic.jsonl"
-    code, _, err = run(["call", "echo", "--log", str(log), "--mode", mode, slow_list_url], capsys)
+    code, _, err = run(
+        ["call", "echo_json", "--log", str(log), "--mode", mode, slow_list_url], capsys
+    )
     assert code == 0, err
     entries = traffic(log)
     list_ids = {
@@ -631,7 +628,7 @@ def test_library_warnings_are_one_prefixed_line_and_none_with_quiet(url: str) ->
 def test_no_deprecation_warning_on_stderr(url: str) -> None:
     """On a 2025-era connection mcp-tui asks for log messages (``logging/setLevel``), which the
     SDK flags with ``MCPDeprecationWarning``; the user must never see it."""
-    done = run_module(["call", "echo", "--mode", "legacy", url])
+    done = run_module(["call", "echo_json", "--mode", "legacy", url])
     assert done.returncode == 0, done.stderr
     assert "Warning" not in done.stderr and "deprecated" not in done.stderr, done.stderr
 
@@ -695,14 +692,15 @@ def test_a_generic_script_name_gives_way_to_the_servers_own(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``python server.py`` says nothing about which server it is: once the server announces
-    ``headless-fixture`` in ``serverInfo``, its lines carry that name (``session/naming.py``)."""
+    ``fixture-server`` in ``serverInfo``, its lines carry that name (``session/naming.py``)."""
     script = tmp_path / "server.py"
     script.write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
-    code, _, err = run(["call", "echo", "--args", '{"text": "hi"}', "--", PY, str(script)], capsys)
-    assert code == 0, err
-    assert "[headless-fixture stderr] echo called with 'hi'" in err
-    # --name chooses outright
-    argv = ["call", "echo", "--name", "server", "--args", "{}", "--", PY, str(script)]
+    argv = ["call", "echo_json", "--args", '{"text": "hi"}', "--", PY, str(script)]
     code, _, err = run(argv, capsys)
     assert code == 0, err
-    assert "[server stderr] echo called with ''" in err
+    assert "[fixture-server stderr] echo_json called with 'hi'" in err
+    # --name chooses outright
+    argv = ["call", "echo_json", "--name", "server", "--args", "{}", "--", PY, str(script)]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    assert "[server stderr] echo_json called with ''" in err

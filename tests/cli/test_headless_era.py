@@ -11,7 +11,7 @@ import pytest
 
 from mcp_tui.cli import main as cli
 
-SDK_SERVER = Path(__file__).resolve().parents[1] / "fixtures" / "sdk_elicit_server.py"
+SDK_SERVER = Path(__file__).resolve().parents[1] / "fixtures" / "elicit_server.py"
 COMMAND = ["--", sys.executable, str(SDK_SERVER)]
 
 

@@ -26,7 +26,7 @@ def test_a_case_failing_on_2026_for_its_ctx_elicit_says_why_and_how_to_keep_it_o
 ) -> None:
     """Recorded on 2025-11-25 and run on both eras as the README's CI matrix does: the
     ``ctx.elicit()`` case fails on 2026-07-28. The report says what ``check`` (X101) says."""
-    server = json.dumps([sys.executable, str(FIXTURES / "sdk_elicit_server.py")])
+    server = json.dumps([sys.executable, str(FIXTURES / "elicit_server.py")])
     path = _file(
         tmp_path,
         f'eras = ["2026-07-28"]\n[server]\ncommand = {server}\n\n'

@@ -60,10 +60,14 @@ async def test_handshake_catalog_calls_and_notifications(mode: str, version: str
         assert catalog.tools is not None and "all_fields" in {t.name for t in catalog.tools}
         echo = next(t for t in conn.tools if t.name == "echo")
         assert echo.input_schema["required"] == ["text"]
-        assert [p.name for p in conn.prompts] == ["greet"]
+        assert [p.name for p in conn.prompts] == ["greet", "greeting"]
         assert conn.prompts[0].arguments[0].name == "name" and conn.prompts[0].arguments[0].required
         resources = {(r.uri, r.template) for r in conn.resources}
-        assert resources == {("fixture://readme", False), ("fixture://items/{item}", True)}
+        assert resources == {
+            ("fixture://readme", False),
+            ("fixture://items/{item}", True),
+            ("order://{item}", True),
+        }
 
         result = await conn.call_tool("echo", {"text": "héllo"}, call_id=1)
         assert [(i.kind, i.text) for i in result.items] == [("text", "héllo")]

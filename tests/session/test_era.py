@@ -1,9 +1,10 @@
 """How mcp-tui chooses the protocol era (``session/era.py``, ``era_client.py``), with real servers.
 
-``sdk_elicit_server.py`` is written the way the ``mcp`` 2.3 documentation shows: its
-``ctx.elicit()`` tools work on 2025-11-25 only. The default mode must reach them with no flag;
-``--mode 2026-07-28`` must still test the new era, and there the failure must be recognised as an
-era problem. ``raw_server.py`` plays servers that speak only 2026-07-28 (``initialize`` refused).
+``elicit_server.py``'s ``book_table`` and ``input_required`` are written the way the ``mcp`` 2.3
+documentation shows: their ``ctx.elicit()`` works on 2025-11-25 only. The default mode must reach
+them with no flag; ``--mode 2026-07-28`` must still test the new era, and there the failure must be
+recognised as an era problem. ``raw_server.py`` plays servers that speak only 2026-07-28
+(``initialize`` refused).
 """
 
 from __future__ import annotations
@@ -34,14 +35,13 @@ from mcp_tui.session.events import (
     TrafficRecorded,
 )
 from tests.session.session_testkit import (
-    FIXTURES,
+    ELICIT_SERVER,
     RAW_SERVER,
     Recorder,
     ScriptedHandler,
     connected,
 )
 
-SDK_SERVER = FIXTURES / "sdk_elicit_server.py"
 BOOKING = {"name": "Grace", "party": 4, "terrace": True}
 
 SDK_NO_BACK_CHANNEL = (
@@ -61,7 +61,7 @@ FASTMCP_NEEDS_MODERN = (
 
 
 def sdk_spec(mode: ProtocolMode) -> ServerSpec:
-    return ServerSpec("sdk", StdioTarget(sys.executable, (str(SDK_SERVER),)), mode=mode)
+    return ServerSpec("sdk", StdioTarget(sys.executable, (str(ELICIT_SERVER),)), mode=mode)
 
 
 def raw_spec(tmp_path: Path, script: dict[str, Any], mode: ProtocolMode = "auto") -> ServerSpec:
@@ -113,7 +113,7 @@ async def test_auto_reaches_ctx_elicit_on_2025_11_25_without_a_probe() -> None:
     handler = ScriptedHandler(ElicitationOutcome("accept", BOOKING))
     async with connected(sdk_spec("auto"), handler, rec) as conn:
         assert conn.info is not None and conn.info.protocol_version == LEGACY_ERA
-        assert conn.info.name == "sdk-elicit-fixture"
+        assert conn.info.name == "fixture-server"
         outcome = await conn.call_tool("book_table")
     assert echoed(outcome) == {"action": "accept", "content": BOOKING}
     [request] = handler.seen
@@ -144,7 +144,7 @@ async def test_2026_mode_still_tests_the_new_era_and_names_the_era_failure() -> 
     async with connected(sdk_spec("2026-07-28"), handler, rec) as conn:
         # server/discover is sent, so the server's name and capabilities are known on 2026 too
         assert conn.info is not None and conn.info.protocol_version == MODERN_ERA
-        assert conn.info.name == "sdk-elicit-fixture" and "tools" in conn.info.capabilities
+        assert conn.info.name == "fixture-server" and "tools" in conn.info.capabilities
         outcome = await conn.call_tool("book_table")
     assert sent_methods(rec)[0] == "server/discover"
     assert "initialize" not in sent_methods(rec)

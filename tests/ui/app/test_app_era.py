@@ -1,5 +1,6 @@
-"""The app and the protocol era (``session/era.py``), against an ``mcp`` 2.3 server whose tools ask
-with ``ctx.elicit()`` as its documentation shows (``tests/fixtures/sdk_elicit_server.py``).
+"""The app and the protocol era (``session/era.py``), against an ``mcp`` 2.3 server whose tool asks
+with ``ctx.elicit()`` as its documentation shows (``tests/fixtures/elicit_server.py``'s
+``book_table``).
 
 In the default mode its form shows with no flag; the info panel names the era; ``E`` (and the
 palette's "Reconnect on ...") moves the server to the other era, where the same call fails and the
@@ -23,7 +24,7 @@ from tests.ui.app_testkit import session_of, transcript_text, wait_for
 
 pytestmark = pytest.mark.anyio
 
-SDK_SERVER = Path(__file__).resolve().parents[2] / "fixtures" / "sdk_elicit_server.py"
+SDK_SERVER = Path(__file__).resolve().parents[2] / "fixtures" / "elicit_server.py"
 ANSWER = '{"action": "accept", "content": {"name": "Ada", "party": 2, "terrace": false}}'
 HINT = (
     "This server asks questions with server-initiated requests, which 2026-07-28 connections "
