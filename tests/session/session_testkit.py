@@ -24,6 +24,7 @@ from mcp_tui.config.servers import HttpTarget, ProtocolMode, ServerSpec, StdioTa
 from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.session.events import SessionEvent
 from tests.fixture_kit import load_by_path
+from tests.waits import wait_until
 
 if not logging.getLogger().handlers:
     logging.getLogger().addHandler(logging.NullHandler())
@@ -61,12 +62,12 @@ class Recorder:
     async def wait_for(
         self, kind: type[E], predicate: Callable[[E], bool] = lambda _e: True, timeout: float = 10
     ) -> E:
-        with anyio.fail_after(timeout):
-            while True:
-                for event in self.of(kind):
-                    if predicate(event):
-                        return event
-                await anyio.sleep(0.01)
+        """The first ``kind`` event ``predicate`` accepts, once it has come (``wait_until``)."""
+        return await wait_until(
+            lambda: next((e for e in self.of(kind) if predicate(e)), None),
+            timeout,
+            message=f"no {kind.__name__} event that the test waited for came",
+        )
 
 
 Answer = Callable[[ElicitationRequest], Awaitable[ElicitationOutcome]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from mcp_tui.config.roots import (
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.events import LogReceived, Notice, TrafficRecorded
 from tests.session.session_testkit import FIXTURES, RAW_SERVER, Recorder, connected, stdio_spec
+from tests.waits import wait_until
 
 FEATURES_SERVER = FIXTURES / "features_server.py"
 ERAS = [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")]
@@ -41,10 +43,8 @@ def seen(record: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in record.read_text().splitlines()]
 
 
-async def until(condition: object, timeout: float = 20) -> None:
-    with anyio.fail_after(timeout):
-        while not condition():  # type: ignore[operator]
-            await anyio.sleep(0.02)
+async def until(condition: Callable[[], object], timeout: float = 20) -> None:
+    await wait_until(condition, timeout, message="what the test waited for never happened")
 
 
 # ---- roots -----------------------------------------------------------------------------------

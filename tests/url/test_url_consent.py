@@ -19,6 +19,7 @@ from mcp_tui.session.elicitation import ElicitationOutcome, ElicitationRequest
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.url.browser import OpenResult
 from mcp_tui.url.check import UrlVerdict
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -67,14 +68,15 @@ def text_of(app: ConsentHost, selector: str) -> str:
 
 async def settle(pilot: Pilot[None], app: ConsentHost) -> None:
     """Wait until the opening worker has finished (the browser stand-in has run)."""
-    for _ in range(200):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if app.outcomes or not isinstance(app.screen, UrlConsentScreen):
-            return
-        if app.screen.state != "opening":
-            return
-    raise AssertionError("the opening worker never finished")
+
+    def finished() -> bool:
+        screen = app.screen
+        opening = isinstance(screen, UrlConsentScreen) and screen.state == "opening"
+        return bool(app.outcomes) or not opening
+
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await wait_until(finished, pilot=pilot, message="the opening worker never finished")
 
 
 async def test_nothing_opens_before_ctrl_s_then_exactly_the_shown_url(browser_env: Any) -> None:

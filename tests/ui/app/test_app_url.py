@@ -347,10 +347,10 @@ async def test_app_exit_still_closes_every_connection() -> None:
     """``App.exit()`` under ``run_async`` (the real entry point's path), not Ctrl+Q."""
     app, factory = make_app(servers=("a", "b"))
     running = asyncio.create_task(app.run_async(headless=True, size=(80, 24)))
-    for _ in range(500):
-        if all(e.state is ConnectionState.READY for e in app.entries.values()):
-            break
-        await asyncio.sleep(0.01)
+    await wait_until(
+        lambda: all(e.state is ConnectionState.READY for e in app.entries.values()),
+        message="the servers never became ready",
+    )
     assert [c.close_count for c in factory.made] == [0, 0]
     app.exit()
     await asyncio.wait_for(running, 30)
