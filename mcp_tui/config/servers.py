@@ -97,3 +97,7 @@ class ServerSpec(Struct, frozen=True):
     #: it is (``python server.py``: ``server``): it stays the key, and the server is shown by the
     #: name it announces in ``serverInfo`` once connected (``session/naming.py``).
     name_is_generic: bool = False
+    #: The values its config's ``${VAR}``s took from the environment (a CI secret, a token):
+    #: a file written from a session ("Save as a test", ``--record``, ``--save-answers``) never
+    #: holds one, however the server echoes it (``ui/record_case.py``, ``ui/app/request_line.py``).
+    from_environment: tuple[str, ...] = ()

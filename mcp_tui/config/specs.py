@@ -21,7 +21,7 @@ from mcp_tui.config.models import (
 from mcp_tui.config.paths import expand_user_path
 from mcp_tui.config.problems import Locator
 from mcp_tui.config.servers import HttpTarget, ServerSpec, StdioTarget
-from mcp_tui.config.text import ExpansionError, KeyPath, expand_variables
+from mcp_tui.config.text import ExpansionError, KeyPath, TrackedEnviron, expand_variables
 
 
 def resolve_path(raw: str, file: Path) -> Path:
@@ -40,12 +40,14 @@ def build_spec(
     locator: Locator,
     rename: Mapping[str, str] | None = None,
 ) -> ServerSpec:
-    """A :class:`ServerSpec` from one validated entry, with ``${VAR}``s filled in."""
+    """A :class:`ServerSpec` from one validated entry, with ``${VAR}``s filled in (and the
+    values they took from the environment kept: ``ServerSpec.from_environment``)."""
     names = rename or {}
+    tracked = TrackedEnviron(env)
 
     def expand(value: str, *sub: str | int) -> str:
         try:
-            return expand_variables(value, env, config_path=file)
+            return expand_variables(value, tracked, config_path=file)
         except ExpansionError as exc:
             first = sub[0] if sub else ""
             renamed = (names.get(first, first), *sub[1:]) if isinstance(first, str) else sub
@@ -95,4 +97,5 @@ def build_spec(
         elicitation=parsed.elicitation or app.elicitation,
         sampling=parsed.sampling or app.sampling,
         roots=roots,
+        from_environment=tuple(dict.fromkeys(tracked.taken.values())),
     )

@@ -11,9 +11,12 @@ then passes against the same server at once, and fails with a diff when its beha
 that changes per run (an id after ``#``, a UUID, a timestamp, a request id: ``volatile.py``) is
 written as a regex with the rest of it exact, with a comment saying so.
 
-Three things are never written as they were: a value typed into a field that looks like a
+Four things are never written as they were: a value typed into a field that looks like a
 secret (the caller names those fields; the case gets a ``${VAR}`` placeholder the run fills in
-from the environment, and a snapshot the server echoed the value into is left out); a ``${`` in
+from the environment, and a snapshot the server echoed the value into is left out); a value the
+server was given from the environment (its config's ``${VAR}``s, its headers) wherever the server
+echoes it (a snapshot or an answer's field holding one is left out, and a call whose name or
+arguments hold one is not recorded); a ``${`` in
 an answer's content (``mcp-tui test`` expands those, so a server's ``${API_TOKEN}`` default
 accepted as shown is written ``$${API_TOKEN}`` and replays as the literal it was, never as the
 CI's secret); and a JSON ``null``, which TOML cannot hold (a snapshot holding one is left out,
@@ -79,12 +82,19 @@ class RecordedCase(Struct, frozen=True):
 
 
 def case_from_call(
-    call: RecordedCall, name: str, *, toml: bool = True, setup: Sequence[RecordedCall] = ()
+    call: RecordedCall,
+    name: str,
+    *,
+    toml: bool = True,
+    setup: Sequence[RecordedCall] = (),
+    environment: Sequence[str] = (),
 ) -> RecordedCase:
     """The case for ``call``, named ``name``; :class:`NotRecordable` when it cannot be one.
 
     ``toml``: the file is TOML (no ``null`` anywhere); JSON files can hold everything.
     ``setup``: calls made before it, written as its setup steps (their results not checked).
+    ``environment``: values the server was given from the environment (its config's
+    ``${VAR}``s, its headers): none is written, wherever the server echoed it.
     """
     if call.unfinished is not None:
         raise NotRecordable(
@@ -100,7 +110,8 @@ def case_from_call(
             ".mcptest.json file instead"
         )
     typed: list[str] = []
-    keys = _call_keys(call, notes, typed)
+    hidden = Hidden(Redactor(environment))
+    keys = _call_keys(call, notes, typed, hidden)
     answers = keys.pop("answers", None)
     case: dict[str, Any] = {"name": name, **keys}
     if call.era is not None:
@@ -108,15 +119,42 @@ def case_from_call(
     if answers:
         case["answers"] = answers
     if setup:
-        case["setup"] = [_setup_step(step, notes, typed, toml=toml) for step in setup]
-    case["expect"] = expectations(call.observed, notes, toml=toml, secrets=typed)
+        case["setup"] = [_setup_step(step, notes, typed, hidden, toml=toml) for step in setup]
+    case["expect"] = expectations(
+        call.observed, notes, toml=toml, secrets=typed, environment=environment
+    )
     comments = loosen(case["expect"], call.observed)
     notes += [f"{format_key_path(key)}: {why}" for key, why in comments.items()]
     return RecordedCase(case, notes, comments)
 
 
-def _call_keys(call: RecordedCall, notes: list[str], typed: list[str]) -> dict[str, Any]:
+class Hidden:
+    """Values from the environment a case must not hold (:func:`case_from_call`)."""
+
+    def __init__(self, redactor: Redactor) -> None:
+        self.finds = redactor.finds
+
+    def refuse(self, call: RecordedCall) -> None:
+        """:class:`NotRecordable` when the call's name or arguments hold one: they are what
+        the case sends, and a test file never holds a secret."""
+        what = {"tool": "tool's name", "prompt": "prompt's name", "resource": "resource's URI"}
+        if self.finds(call.target):
+            raise NotRecordable(
+                f"the {what[call.kind]} holds a value taken from the environment (the "
+                "server's config gave it to the server): a test file never holds one"
+            )
+        if self.finds(call.arguments):
+            raise NotRecordable(
+                "its arguments hold a value taken from the environment (the server's config "
+                "gave it to the server): a test file never holds one"
+            )
+
+
+def _call_keys(
+    call: RecordedCall, notes: list[str], typed: list[str], hidden: Hidden
+) -> dict[str, Any]:
     """What a case or a step sends: the call, its arguments, its answers (secrets left out)."""
+    hidden.refuse(call)
     keys: dict[str, Any] = {call.kind: call.target}
     if call.arguments:
         keys["arguments"] = call.arguments
@@ -124,14 +162,14 @@ def _call_keys(call: RecordedCall, notes: list[str], typed: list[str]) -> dict[s
         keys["task"] = True
     if call.answers:
         keys["answers"] = [
-            _answer(answer, call.secret_fields.get(i, {}), notes, typed)
+            _answer(answer, call.secret_fields.get(i, {}), notes, typed, hidden)
             for i, answer in enumerate(call.answers)
         ]
     return keys
 
 
 def _setup_step(
-    call: RecordedCall, notes: list[str], typed: list[str], *, toml: bool
+    call: RecordedCall, notes: list[str], typed: list[str], hidden: Hidden, *, toml: bool
 ) -> dict[str, Any]:
     """A call made before the case's, as one of its setup steps: what was sent and answered,
     not what came back (a step fails only when its call does)."""
@@ -145,23 +183,34 @@ def _setup_step(
             f"{what}'s arguments or answers hold null, which TOML cannot write: save it to a "
             ".mcptest.json file instead"
         )
-    return _call_keys(call, notes, typed)
+    return _call_keys(call, notes, typed, hidden)
 
 
 def _answer(
-    answer: dict[str, Any], secret: dict[str, str], notes: list[str], typed: list[str]
+    answer: dict[str, Any],
+    secret: dict[str, str],
+    notes: list[str],
+    typed: list[str],
+    hidden: Hidden,
 ) -> dict[str, Any]:
     """An answer as the case writes it: ``mcp-tui test`` expands ``${VAR}`` in its content, so
     every ``${`` that was sent (a server's default accepted as shown, a value typed) is written
     ``$${`` and replays byte for byte; a secret field's value is not written at all, but the
-    ``${VAR}`` it is read from (``typed``: the values left out)."""
+    ``${VAR}`` it is read from (``typed``: the values left out); a field holding a value from
+    the environment is left out (the replay fills it from the form's default, where the server
+    put it)."""
     content = answer.get("content")
     if not isinstance(content, dict):
         return answer
     written: dict[str, Any] = {}
     for key, value in content.items():
         variable = secret.get(key)
-        if variable is not None and isinstance(value, str) and value:
+        if hidden.finds(value):
+            notes.append(
+                f"{key!r} is left out of the answer: it holds a value taken from the "
+                "environment (the replay fills it from the form's default)"
+            )
+        elif variable is not None and isinstance(value, str) and value:
             typed.append(value)
             written[key] = f"${{{variable}}}"
             notes.append(
@@ -184,18 +233,28 @@ def _escaped(value: Any) -> Any:
 
 
 def expectations(
-    seen: Observed, notes: list[str], *, toml: bool = True, secrets: Sequence[str] = ()
+    seen: Observed,
+    notes: list[str],
+    *,
+    toml: bool = True,
+    secrets: Sequence[str] = (),
+    environment: Sequence[str] = (),
 ) -> dict[str, Any]:
     """What the call did, as ``expect`` keys (notes: the snapshots left out, and why).
 
-    ``secrets``: values typed into secret-looking fields; a snapshot the server echoed one into
-    is left out (a test file never holds a secret)."""
+    ``secrets``: values typed into secret-looking fields; ``environment``: values the server was
+    given from the environment; a snapshot the server echoed one into is left out (a test file
+    never holds a secret)."""
     expect: dict[str, Any] = {"outcome": seen.outcome}
     holds = Redactor(secrets).finds
+    from_environment = Redactor(environment).finds
 
     def snapshot(what: str, value: Any) -> bool:
         if holds(value):
             notes.append(f"{what} holds what you typed into a secret field: it is not checked")
+            return False
+        if from_environment(value):
+            notes.append(f"{what} holds a value taken from the environment: it is not checked")
             return False
         return True
 
@@ -227,7 +286,9 @@ def expectations(
                 elif snapshot(f"elicitation request #{number}'s schema", request.schema):
                     one["schema"] = request.schema
             if request.url is not None:
-                one["url_regex"] = url_start(request.url)
+                start = url_start(request.url)
+                if snapshot(f"elicitation request #{number}'s URL", start):
+                    one["url_regex"] = start
             one["action"] = request.action
             requests.append(one)
         expect["elicitations"] = requests

@@ -219,6 +219,20 @@ def server_table(spec: ServerSpec, file: Path, notes: list[str]) -> str | dict[s
     return table
 
 
+def written_secrets(spec: ServerSpec) -> tuple[str, ...]:
+    """What a file written from a session on ``spec``'s server never holds, however the server
+    echoes it: the values its config's ``${VAR}``s took from the environment, and its header
+    values (credentials, as they are and the part after a scheme: ``Bearer X``'s ``X``)."""
+    found = list(spec.from_environment)
+    if isinstance(spec.target, HttpTarget):
+        for value in spec.target.headers.values():
+            found.append(value)
+            credential = value.strip().partition(" ")[2]
+            if credential.strip():
+                found.append(credential.strip())
+    return tuple(dict.fromkeys(found))
+
+
 def file_eras(spec: ServerSpec) -> list[str] | None:
     """A new file's ``eras``: the one era the server was pinned to, or the default (auto)."""
     if spec.mode == "legacy":
@@ -249,7 +263,8 @@ def save_case(
     notes: list[str] = []
     call = recorded_call(record, notes, protocol_version)
     steps = [recorded_call(r, notes, protocol_version) for r in setup]
-    made = case_from_call(call, name, toml=path.suffix.lower() != ".json", setup=steps)
+    toml = path.suffix.lower() != ".json"
+    made = case_from_call(call, name, toml=toml, setup=steps, environment=written_secrets(spec))
     notes.extend(made.notes)
     new = not path.exists()
     server = server_table(spec, path, notes) if new else None

@@ -132,6 +132,61 @@ def test_an_http_servers_header_values_are_never_written(tmp_path: Path) -> None
     assert "abc.def" not in text and "k-123456" not in text
 
 
+def test_a_value_the_server_was_given_from_the_environment_is_never_written() -> None:
+    """Echoed into a snapshot, a sampling request, an answer's field (the server's default
+    accepted), a setup step's answer, or the call's name or arguments."""
+    from mcp_tui.testbench.observed import SeenSampling
+    from mcp_tui.testbench.record import NotRecordable
+    from mcp_tui.ui.record_case import written_secrets
+
+    spec = ServerSpec(
+        "h", HttpTarget("https://x.example/mcp", headers={"Authorization": "Bearer abc.def9"})
+    )
+    secrets = ("tok-9f2c81", *written_secrets(spec))
+    assert secrets == ("tok-9f2c81", "Bearer abc.def9", "abc.def9")
+    seen = Observed(
+        "ok",
+        text="you gave me abc.def9",
+        elicitations=(SeenElicitation("form", "ok?", schema={"title": "tok-9f2c81"}),),
+        sampling=(SeenSampling("say tok-9f2c81"),),
+    )
+    answers = [{"action": "accept", "content": {"note": "d-tok-9f2c81", "n": 2}}]
+    call = RecordedCall("tool", "echo", {"a": 1}, answers, seen)
+    step = RecordedCall("tool", "make", {}, answers, Observed("ok"))
+    made = case_from_call(call, "c", setup=[step], environment=secrets)
+    assert made.case["answers"] == [{"action": "accept", "content": {"n": 2}}]
+    assert made.case["setup"][0]["answers"] == made.case["answers"]
+    expect = made.case["expect"]
+    assert "text" not in expect and "schema" not in expect["elicitations"][0]
+    assert "message" not in expect["sampling"][0]
+    assert "tok-9f2c81" not in repr(made.case) and "abc.def9" not in repr(made.case)
+    assert any(
+        "the result's text holds a value taken from the environment" in n for n in made.notes
+    )
+    for named, arguments in (("echo_tok-9f2c81", {}), ("echo", {"a": "abc.def9"})):
+        with pytest.raises(NotRecordable, match="taken from the environment"):
+            case_from_call(
+                RecordedCall("tool", named, arguments, [], seen), "c", environment=secrets
+            )
+    assert case_from_call(call, "c").case["expect"]["text"] == "you gave me abc.def9"
+
+
+def test_a_config_spec_keeps_what_its_variables_took_from_the_environment(tmp_path: Path) -> None:
+    from mcp_tui.config.load import load_config
+
+    config = tmp_path / "c.toml"
+    config.write_text(
+        '[servers.s]\ncommand = "python"\nargs = ["${ARG:-plain}"]\n'
+        'env = { A = "${API_TOKEN}", B = "literal" }\n'
+        '[servers.h]\nurl = "https://x.example/mcp"\n'
+        'headers = { Authorization = "Bearer ${API_KEY}" }\n',
+        encoding="utf-8",
+    )
+    servers = load_config(config, ENVIRON).servers
+    assert servers["s"].from_environment == (TOKEN,)
+    assert servers["h"].from_environment == ("the-ci-key",)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
 def test_a_written_file_keeps_its_mode_and_a_new_one_follows_the_umask(tmp_path: Path) -> None:
     case = {"name": "c", "tool": "t", "expect": {"text": ""}}

@@ -27,6 +27,7 @@ from mcp_tui.untrusted import one_line
 
 if TYPE_CHECKING:
     from mcp_tui.config.answers import Action, AnswerRecorder, Mode
+    from mcp_tui.testbench.redact import Redactor
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +117,10 @@ class AnswersFile:
     """``--save-answers``: every answer appended, in order, for ``mcp-tui call --answers``.
 
     The file is opened on the first answer (``mcp_tui.config.answers``); what the recorder notes
-    (a value it could not write as given) and any error are shown, never raised.
+    (a value it could not write as given) and any error are shown, never raised. A value the
+    server was given from the environment (``record_case.written_secrets``) is never written,
+    however the server echoes it: ``***`` in the message (informational), and a field or a
+    tool's name that holds one left out (the replay fills the field from the form's default).
     """
 
     def __init__(self, app: App[Any], path: Path | None) -> None:
@@ -143,12 +147,29 @@ class AnswersFile:
                 from mcp_tui.config.answers import AnswerRecorder
 
                 self._recorder = AnswerRecorder(self.path)
-            notes = self._recorder.record(
-                message=message,
+            hidden = self._hidden(server)
+            notes: list[str] = []
+            if hidden and tool is not None and hidden.finds(tool):
+                notes.append(
+                    "the answer is saved for any tool: the tool's name holds a value taken "
+                    "from the environment, which is never written"
+                )
+                tool = None
+            if hidden and content is not None:
+                left_out = [key for key, value in content.items() if hidden.finds(value)]
+                content = {k: v for k, v in content.items() if k not in left_out}
+                notes += [
+                    f"{key!r} is left out of the saved answer: it holds a value taken from the "
+                    "environment (a replay fills it from the form's default)"
+                    for key in left_out
+                ]
+            notes += self._recorder.record(
+                message=hidden.text(message),
                 mode=mode,
                 action=action,
                 content=content,
-                server=shown_name(server, self._app),  # informational: as the person read it
+                # informational: as the person read it
+                server=hidden.text(shown_name(server, self._app)),
                 tool=tool,
                 sampling=sampling,
             )
@@ -160,3 +181,12 @@ class AnswersFile:
                 severity="error",
                 markup=False,
             )
+
+    def _hidden(self, server: str) -> Redactor:
+        """What is never written for ``server``'s answers (its spec's values from the
+        environment and header values)."""
+        from mcp_tui.testbench.redact import Redactor
+        from mcp_tui.ui.record_case import written_secrets
+
+        entry = getattr(self._app, "entries", {}).get(server)
+        return Redactor(written_secrets(entry.spec) if entry is not None else ())

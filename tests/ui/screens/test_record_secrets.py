@@ -193,3 +193,58 @@ async def test_the_saved_notice_gives_a_command_that_is_safe_to_paste(
         text = transcript_text(app, full=True)
     line = text[text.index("mcp-tui test ") :].splitlines()[0]
     assert shlex.split(line) == ["mcp-tui", "test", str(record)], line
+
+
+async def test_a_value_the_config_took_from_the_environment_is_never_written_when_echoed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The config gives the server ``DOLLAR_ECHO = "${API_TOKEN}"``; the server echoes it in a
+    form's message, title and default and in its result, and in a tool's name. ``--save-answers``
+    and ``--record`` write none of it: the answers file masks the message and leaves the field
+    out (the replay fills it from the form's default), the test case leaves out the snapshots
+    that hold it, and a call of the tool named after it is not saved, with the reason."""
+    from mcp_tui.config.load import load_config
+    from mcp_tui.testbench.load import load_test_file
+
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "config.toml"
+    seen = tmp_path / "seen.jsonl"
+    config.write_text(
+        f"[servers.dollar]\ncommand = {json.dumps(sys.executable)}\n"
+        f"args = [{json.dumps(str(SERVER))}]\n"
+        'env = { DOLLAR_ECHO = "${API_TOKEN}", DOLLAR_SEEN_FILE = "${SEEN}" }\n',
+        encoding="utf-8",
+    )
+    specs = load_config(config, {"API_TOKEN": TOKEN, "SEEN": str(seen)}).default_servers()
+    answers, record = tmp_path / "answers.toml", tmp_path / "rec.mcptest.toml"
+    options = AppOptions(stderr_log=Path(os.devnull), save_answers=answers, record=record)
+    app = McpTuiApp(specs, options)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(lambda: catalog_has(app, "dollar", "echo_form"), 30, pilot=pilot)
+        session_of(app).calls.call_tool("dollar", "echo_form", {})
+        form = await wait_until(lambda: mounted_screen(app, ElicitationScreen), 20, pilot=pilot)
+        await pilot.press("ctrl+s")  # as shown: the default that holds the token
+        await wait_until(lambda: form not in app.screen_stack, pilot=pilot)
+        await wait_until(record.exists, 20, pilot=pilot, message="the call recorded")
+        session_of(app).calls.call_tool("dollar", f"echo_{TOKEN}", {})
+        await wait_until(lambda: "#2 not saved" in transcript_text(app, full=True), 20, pilot=pilot)
+        said = transcript_text(app, full=True)
+    assert "the tool's name holds a value taken from the environment" in said
+    assert json.loads(seen.read_text().splitlines()[-1]) == {"echo_form": {"note": f"d-{TOKEN}"}}
+    saved_answers, saved_case = answers.read_text(), record.read_text()
+    assert TOKEN not in saved_answers, saved_answers
+    assert TOKEN not in saved_case, saved_case
+    assert 'message = "Is *** yours?"' in saved_answers
+    (case,) = load_test_file(record).model.case
+    assert case.tool == "echo_form" and case.expect.text is None
+    assert case.answers[0].content == {}, "the field is left out: the default fills it"
+    (form,) = case.expect.elicitations
+    assert (form.message, form.schema_, form.action) == (None, None, "accept"), "both hold it"
+
+    seen.unlink()
+    monkeypatch.setenv("DOLLAR_ECHO", TOKEN)  # the variables the recorded server table reads
+    monkeypatch.setenv("DOLLAR_SEEN_FILE", str(seen))
+    monkeypatch.setenv("PATH", _environ(tmp_path)["PATH"])
+    code, out, err = await _mcp_tui_test(tmp_path, record)
+    assert code == 0, out + err
+    assert json.loads(seen.read_text().splitlines()[-1]) == {"echo_form": {"note": f"d-{TOKEN}"}}
