@@ -324,9 +324,11 @@ async def check_async(
 ) -> int:
     from mcp_tui.testbench.redact import RedactingWriter, Redactor
 
-    # ``--run``: what the files' ``${VAR}``s took from the environment is masked in the report,
-    # the baseline it writes, the annotations and whatever is said on stderr.
-    redactor = Redactor.union(f.secrets for f in check.runs if f is not None)
+    # What the servers were given from the environment (``--run``: the files' ``${VAR}``s; a
+    # config's) is masked in the report, the baseline it writes, the annotations and whatever
+    # is said on stderr, however a server echoes it.
+    given = [spec.from_environment for spec in specs]
+    redactor = Redactor.union([*(f.secrets for f in check.runs if f is not None), *given])
     if redactor:
         err = RedactingWriter(err, redactor)
     github = check.github

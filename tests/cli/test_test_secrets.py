@@ -137,6 +137,25 @@ def test_check_run_masks_it_in_its_report(
     assert "tool echo_***" in out
 
 
+def test_check_masks_what_a_config_server_was_given_from_the_environment(
+    case_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not only ``--run``: a config server's ``${API_TOKEN}`` echoed in its listing is masked
+    in the report and the annotations, and handed to the runner to mask."""
+    config = tmp_path / "mcp-tui.toml"
+    config.write_text(
+        f"[servers.dollar]\ncommand = {json.dumps(sys.executable)}\n"
+        f"args = [{json.dumps(str(SERVER))}]\n"
+        'env = { DOLLAR_ECHO = "${API_TOKEN}" }\n',
+        encoding="utf-8",
+    )
+    main(["check", "--config", str(config), "--era", "2025-11-25", "--github"])
+    out, err = capsys.readouterr()
+    before, _, after = out.partition("::stop-commands::")
+    assert f"::add-mask::{TOKEN}\n" in before, out
+    assert TOKEN not in after + err and "tool echo_***" in after, out
+
+
 pytest_plugins = ["pytester"]
 
 
