@@ -18,6 +18,7 @@ share of the collection, not all of it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
@@ -65,11 +66,20 @@ class RunAccount:
 
     def __init__(self, config: pytest.Config) -> None:
         self._config = config
+        self._setups: Counter[str] = Counter()  # a test named twice on the command line runs twice
         self._reported: set[str] = set()
         self._verdict: Verdict | None = None
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self._reported.add(report.nodeid)
+        if report.when == "setup":
+            self._setups[report.nodeid] += 1
+
+    def _ran(self) -> int:
+        """Each run of a test reports its setup once (a file named twice collects its tests
+        twice, under the same ids); a test that reported without a setup (a crashed worker's,
+        reported by xdist) counts once."""
+        return sum(max(self._setups[nodeid], 1) for nodeid in self._reported)
 
     def _reasons(self, session: pytest.Session, exitstatus: int | pytest.ExitCode) -> list[str]:
         reasons: list[str] = []
@@ -93,7 +103,7 @@ class RunAccount:
             return
         account = verdict(
             session.testscollected,
-            len(self._reported),
+            self._ran(),
             self._reasons(session, exitstatus),
             exitstatus,
         )

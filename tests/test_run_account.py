@@ -97,6 +97,15 @@ def test_a_full_run_and_a_deselected_test_say_nothing_more(four: pytest.Pytester
     assert "3 passed, 1 deselected in" in closing_line(chosen)
 
 
+def test_a_file_named_twice_runs_twice_and_says_nothing_more(four: pytest.Pytester) -> None:
+    """pytest collects a file given twice twice, under the same ids: each ran, none is lost."""
+    path = str(four.path / "test_four.py")
+    result = run_in_process(four, path, path)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "not run" not in result.stdout.str(), result.outlines
+    assert "2 failed, 6 passed in" in closing_line(result)
+
+
 def test_collect_only_is_not_a_run_that_stopped(four: pytest.Pytester) -> None:
     result = run_in_process(four, "--collect-only", "-q")
     assert result.ret == pytest.ExitCode.OK

@@ -23,7 +23,12 @@ from mcp_tui.ui.tour.script import LEGACY, MODERN, STEPS
 from mcp_tui.ui.widgets.request.sent_wire import SentWire
 from mcp_tui.ui.widgets.request.wire_panel import WirePanel
 from tests.ui.app_testkit import wait_until
-from tests.ui.tour.test_demo_tour_snapshots import SMALL, at_step_one, demo_app, demo_app_and_factory
+from tests.ui.tour.test_demo_tour_snapshots import (
+    SMALL,
+    at_step_one,
+    demo_app,
+    demo_app_and_factory,
+)
 
 pytestmark = pytest.mark.anyio
 
