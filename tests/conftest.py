@@ -117,6 +117,26 @@ def pytest_configure(config: pytest.Config) -> None:
         _hard_stop = HardStop(os.dup(sys.__stderr__.fileno()), after)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Any:
+    """Collect with bytecode writing on, whatever ``PYTHONDONTWRITEBYTECODE`` says.
+
+    pytest rewrites every test module's ``assert`` statements and caches the result beside it
+    (``__pycache__/*-pytest-*.pyc``), but writes that cache only when ``sys.dont_write_bytecode``
+    is off. On a machine that sets ``PYTHONDONTWRITEBYTECODE`` every worker re-parsed and
+    re-rewrote all ~400 test modules on every run: ~6 s of a worker's ~10 s of collection. With
+    writing on while the test modules are imported, the next run reads the cache (pytest reads
+    it either way and checks it against the source's mtime and size). The setting is restored
+    for the tests themselves and is never changed for the processes they start.
+    """
+    was = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = was
+
+
 #: Allocations between two young-generation collections (Python's default: 700).
 GC_THRESHOLD = (10_000, 20, 20)
 
