@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
+from mcp_tui.cli import main as cli
 from tests.interop.framework_servers import (
     ALL,
     FASTMCP4,
@@ -41,27 +41,38 @@ pytestmark = pytest.mark.interop
 TIMEOUT = 120
 
 
+class Call(Protocol):
+    def __call__(
+        self, framework: Framework, tool: str, *options: str, answers: Any = None
+    ) -> tuple[subprocess.CompletedProcess[str], Path]: ...
+
+
+@pytest.fixture
 def call(
-    framework: Framework, tmp_path: Path, tool: str, *options: str, answers: Any = None
-) -> tuple[subprocess.CompletedProcess[str], Path]:
-    """``mcp-tui call TOOL [OPTIONS] --log LOG -- SERVER`` in a child process (the default mode
-    unless OPTIONS has ``--mode``); returns the finished process and the traffic log."""
-    log = tmp_path / f"{tool}.jsonl"
-    argv = ["call", tool, *options, "--log", str(log), "--timeout", str(TIMEOUT)]
-    if answers is not None:
-        answers_file = tmp_path / f"{tool}-answers.json"
-        answers_file.write_text(json.dumps(answers), encoding="utf-8")
-        argv += ["--answers", str(answers_file)]
-    done = subprocess.run(
-        [sys.executable, "-m", "mcp_tui", *argv, "--", *framework.command()],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        cwd=REPO_ROOT,
-        timeout=TIMEOUT + 30,
-        check=False,
-    )
-    return done, log
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Call:
+    """``mcp-tui call TOOL [OPTIONS] --log LOG -- SERVER`` (the default mode unless OPTIONS has
+    ``--mode``), run by the CLI's ``main`` in this process, from the repository root; returns
+    its exit code and output as a finished process would, and the traffic log. The server is a
+    child process as under the real command; the command's own start-up is
+    ``tests/cli/test_headless.py``'s."""
+    monkeypatch.chdir(REPO_ROOT)
+
+    def run(
+        framework: Framework, tool: str, *options: str, answers: Any = None
+    ) -> tuple[subprocess.CompletedProcess[str], Path]:
+        log = tmp_path / f"{tool}.jsonl"
+        argv = ["call", tool, *options, "--log", str(log), "--timeout", str(TIMEOUT)]
+        if answers is not None:
+            answers_file = tmp_path / f"{tool}-answers.json"
+            answers_file.write_text(json.dumps(answers), encoding="utf-8")
+            argv += ["--answers", str(answers_file)]
+        capsys.readouterr()
+        code = cli.main([*argv, "--", *framework.command()])
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["mcp-tui", *argv], code, out, err), log
+
+    return run
 
 
 def accepted(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
@@ -75,9 +86,9 @@ def sent(log: Path) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("framework", ALL)
-def test_a_filled_form_is_accepted_as_sent(framework: Framework, tmp_path: Path) -> None:
+def test_a_filled_form_is_accepted_as_sent(framework: Framework, call: Call) -> None:
     done, log = call(
-        framework, tmp_path, "sign_up", answers=[{"action": "accept", "content": framework.answer}]
+        framework, "sign_up", answers=[{"action": "accept", "content": framework.answer}]
     )
     report = accepted(done)
     assert sent(log) == [{"action": "accept", "content": framework.answer}]
@@ -85,17 +96,17 @@ def test_a_filled_form_is_accepted_as_sent(framework: Framework, tmp_path: Path)
 
 
 @pytest.mark.parametrize("framework", ALL)
-def test_defaults_alone_are_accepted(framework: Framework, tmp_path: Path) -> None:
-    done, log = call(framework, tmp_path, "preferences", "--elicit", "accept-defaults")
+def test_defaults_alone_are_accepted(framework: Framework, call: Call) -> None:
+    done, log = call(framework, "preferences", "--elicit", "accept-defaults")
     report = accepted(done)
     assert sent(log) == [{"action": "accept", "content": framework.sent_defaults}]
     assert report == {"action": "accept", "data": framework.defaults}
 
 
 @pytest.mark.parametrize("framework", ALL)
-def test_a_decline_reaches_the_server(framework: Framework, tmp_path: Path) -> None:
+def test_a_decline_reaches_the_server(framework: Framework, call: Call) -> None:
     """``--elicit decline``; the TUI tests cancel (Escape): each framework gets both once."""
-    done, log = call(framework, tmp_path, "sign_up", "--elicit", "decline")
+    done, log = call(framework, "sign_up", "--elicit", "decline")
     assert accepted(done) == {"action": "decline"}
     assert sent(log) == [{"action": "decline"}]
 
@@ -103,11 +114,11 @@ def test_a_decline_reaches_the_server(framework: Framework, tmp_path: Path) -> N
 @pytest.mark.parametrize(
     "framework", [pytest.param(MCP1, id=MCP1.id), pytest.param(MCP2, id=MCP2.id)]
 )
-def test_the_schema_pydantic_writes_is_accepted(framework: Framework, tmp_path: Path) -> None:
+def test_the_schema_pydantic_writes_is_accepted(framework: Framework, call: Call) -> None:
     """``Model.model_json_schema()`` sent as is: an enum class as ``$ref``/``$defs`` (also inside
     ``anyOf`` with null), an ``IntEnum``, ``Optional``/nullable as ``anyOf``, a free list."""
     done, log = call(
-        framework, tmp_path, "sign_up_full", answers=[{"action": "accept", "content": FULL_ANSWER}]
+        framework, "sign_up_full", answers=[{"action": "accept", "content": FULL_ANSWER}]
     )
     report = accepted(done)
     assert sent(log) == [{"action": "accept", "content": FULL_ANSWER}]
@@ -123,14 +134,14 @@ def test_the_schema_pydantic_writes_is_accepted(framework: Framework, tmp_path: 
     ],
 )
 def test_the_2026_input_required_pattern(
-    framework: Framework, mode: str | None, tmp_path: Path
+    framework: Framework, mode: str | None, call: Call
 ) -> None:
     """The 2026-07-28 pattern: the tool returns an ``InputRequiredResult`` and reads the answer
     on the retry (mcp 2.3: ``Resolve``/``Elicit``, both eras; FastMCP: the guard pattern, which
     exists only on 2026-07-28, so it is called there)."""
     options = () if mode is None else ("--mode", mode)
     answer = [{"action": "accept", "content": framework.answer}]
-    done, log = call(framework, tmp_path, "sign_up_2026", *options, answers=answer)
+    done, log = call(framework, "sign_up_2026", *options, answers=answer)
     report = accepted(done)
     assert sent(log) == [{"action": "accept", "content": framework.answer}]
     assert report == {"action": "accept", "data": framework.accepted}
