@@ -6,9 +6,12 @@ name in ``MCP_CONFORMANCE_SCENARIO``; the 0.2 alphas also set
 ``MCP_CONFORMANCE_PROTOCOL_VERSION``. The SDKs' own conformance clients work the same way: the
 scenario name says what a user of the client would do against that server (which tool to call,
 with which arguments, how to answer its elicitation). This script only decides *that*; every
-request on the wire is made by ``python -m mcp_tui call`` / ``list`` — mcp-tui's real session,
-schema and headless code — run as child processes whose output is passed through, so the
-harness's ``stdout.txt`` / ``stderr.txt`` show exactly what mcp-tui printed.
+request on the wire is made by ``mcp-tui call`` / ``list`` — mcp-tui's real command line
+(``mcp_tui.cli.main``), session, schema and headless code — run one after the other in this
+process (the harness puts the repository root on ``PYTHONPATH``), printing to this process's
+stdout and stderr, so the harness's ``stdout.txt`` / ``stderr.txt`` show exactly what mcp-tui
+printed. One process per scenario instead of one per command: each would import the SDK again
+(~1 s of CPU), for up to five commands a scenario.
 
 Protocol version: the harness names the era a scenario tests, and mcp-tui is pinned to it, as a
 user testing one era would: dated versions up to 2025-11-25 use the stateful lifecycle and get
@@ -22,16 +25,18 @@ so the harness sees as many checks as possible). An unknown scenario exits 2.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-#: ``python -m mcp_tui`` runs from the repository root, so it is this working tree's mcp-tui
-#: whether or not the package is installed in the interpreter's environment.
+#: mcp-tui runs from the repository root (its default root is the working directory), as it
+#: did when each command was its own process started there.
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -42,8 +47,16 @@ def log(text: str) -> None:
     print(f"[conformance_client] {text}", file=sys.stderr, flush=True)
 
 
+@dataclass(frozen=True)
+class Step:
+    """One mcp-tui command's exit status and, when captured, what it printed on stdout."""
+
+    returncode: int
+    stdout: str
+
+
 class Client:
-    """Runs ``python -m mcp_tui`` against one URL and remembers the first failure."""
+    """Runs mcp-tui commands against one URL and remembers the first failure."""
 
     def __init__(
         self, url: str, protocol_version: str | None, context: dict[str, Any] | None = None
@@ -59,25 +72,25 @@ class Client:
             self.mode_args = []
         self.status = 0
 
-    def run(
-        self, args: Sequence[str], *, capture: bool = False
-    ) -> subprocess.CompletedProcess[str]:
+    def run(self, args: Sequence[str], *, capture: bool = False) -> Step:
         # The URL goes last, as the harness passes it to clients; `--` never appears, so the
         # URL cannot be read as a stdio command.
-        command = [sys.executable, "-m", "mcp_tui", *args, *self.mode_args, self.url]
-        log("$ " + " ".join(command[1:]))
-        done = subprocess.run(
-            command,
-            cwd=REPO_ROOT,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE if capture else None,
-            text=True,
-            check=False,
-        )
-        log(f"exit {done.returncode}")
-        if done.returncode != 0 and self.status == 0:
-            self.status = done.returncode
-        return done
+        from mcp_tui.cli.main import main as mcp_tui
+
+        argv = [*args, *self.mode_args, self.url]
+        log("$ mcp_tui " + " ".join(argv))
+        captured = io.StringIO()
+        with contextlib.redirect_stdout(captured) if capture else contextlib.nullcontext():
+            try:
+                code = mcp_tui(argv)
+            except SystemExit as exit:  # argparse's own errors
+                code = exit.code if isinstance(exit.code, int) else 1
+        sys.stdout.flush()
+        sys.stderr.flush()
+        log(f"exit {code}")
+        if code != 0 and self.status == 0:
+            self.status = code
+        return Step(code, captured.getvalue())
 
     def call(self, tool: str, arguments: dict[str, Any] | None = None, *extra: str) -> None:
         args = ["call", tool]
@@ -223,6 +236,7 @@ def main(argv: Sequence[str]) -> int:
         context if isinstance(context, dict) else {},
     )
     log(f"scenario {scenario} against {client.url}")
+    os.chdir(REPO_ROOT)
     plan(client)
     return client.status
 

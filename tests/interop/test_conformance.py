@@ -1,7 +1,7 @@
 """The official MCP conformance harness against mcp-tui's headless client (issue 7).
 
 For each scenario the harness starts its mock server (on 127.0.0.1: ``loopback.cjs``), runs
-``conformance_client.py URL`` — which runs ``python -m mcp_tui call/list`` — and writes
+``conformance_client.py URL`` — which runs ``mcp-tui call/list`` — and writes
 ``checks.json``. A scenario passes only as the harness itself would pass it: exit status 0, no
 check FAILURE or WARNING, and the client exiting 0. On top of that it must have produced at least
 one SUCCESS, so a harness that checked nothing cannot pass.
@@ -21,6 +21,7 @@ from tests.interop.interop_peers import (
     CONFORMANCE_ALPHA_JS,
     CONFORMANCE_JS,
     INTEROP_DIR,
+    REPO_ROOT,
     run_conformance_client,
 )
 
@@ -60,7 +61,8 @@ def adapter_command() -> str:
 
 
 def run_harness(harness: Path, scenario: str, out: Path) -> tuple[int, str, list[dict[str, Any]]]:
-    code, output = run_conformance_client(harness, adapter_command(), scenario, out)
+    env = {"PYTHONPATH": str(REPO_ROOT)}  # the adapter runs this tree's mcp-tui in its process
+    code, output = run_conformance_client(harness, adapter_command(), scenario, out, env=env)
     results = sorted(out.glob("*/checks.json"))
     assert len(results) == 1, f"expected one checks.json under {out}, got {results}\n{output}"
     checks: list[dict[str, Any]] = json.loads(results[0].read_text(encoding="utf-8"))
