@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
+from mcp_tui.cli import main as cli
 from tests.interop.interop_peers import EVERYTHING_JS, node_command
 
 pytestmark = pytest.mark.interop
@@ -26,30 +26,30 @@ pytestmark = pytest.mark.interop
 TIMEOUT = 120
 
 
-def run(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    """``mcp-tui ARGV -- server-everything stdio`` in a child process, as from a shell."""
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mcp_tui",
-            *argv,
-            "--timeout",
-            str(TIMEOUT),
-            "--",
-            *node_command(EVERYTHING_JS, "stdio"),
-        ],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=TIMEOUT + 30,
-        check=False,
-    )
+class Run(Protocol):
+    def __call__(self, *argv: str) -> subprocess.CompletedProcess[str]: ...
 
 
-def test_list_prints_the_whole_catalog(peers: None, tmp_path: Path) -> None:
-    done = run(tmp_path, "list", "--json")
+@pytest.fixture
+def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
+    """``mcp-tui ARGV -- server-everything stdio`` from an empty folder, as from a shell, run by
+    the CLI's ``main`` in this process (a child Python would only import the SDK again; the
+    command's own process start is ``tests/cli/test_headless.py``'s); returns the exit code and
+    output as a finished process would."""
+    monkeypatch.chdir(tmp_path)
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        args = [*argv, "--timeout", str(TIMEOUT), "--", *node_command(EVERYTHING_JS, "stdio")]
+        capsys.readouterr()
+        code = cli.main(args)
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["mcp-tui", *args], code, out, err)
+
+    return run
+
+
+def test_list_prints_the_whole_catalog(peers: None, run: Run) -> None:
+    done = run("list", "--json")
     assert done.returncode == 0, done.stderr[-3000:]
     catalog: dict[str, Any] = json.loads(done.stdout)
     names = {kind: [item["name"] for item in catalog[kind]] for kind in ("tools", "prompts")}
@@ -65,8 +65,8 @@ def test_list_prints_the_whole_catalog(peers: None, tmp_path: Path) -> None:
     assert "arrived late and was dropped" not in done.stderr
 
 
-def test_list_as_text_counts_every_kind(peers: None, tmp_path: Path) -> None:
-    done = run(tmp_path, "list")
+def test_list_as_text_counts_every_kind(peers: None, run: Run) -> None:
+    done = run("list")
     assert done.returncode == 0, done.stderr[-3000:]
     assert "prompts (4):" in done.stdout
     assert "resources (0)" not in done.stdout and "resource templates (0)" not in done.stdout
@@ -77,14 +77,12 @@ def test_list_as_text_counts_every_kind(peers: None, tmp_path: Path) -> None:
     [("decline", 0, "decline"), ("cancel", 0, "cancel"), ("accept-defaults", 4, None)],
 )
 def test_call_answers_by_policy(
-    peers: None, tmp_path: Path, policy: str, code: int, action: str | None
+    peers: None, tmp_path: Path, run: Run, policy: str, code: int, action: str | None
 ) -> None:
     """The tool reports the user's choice as its result (exit 0); accepting defaults cannot
     answer its required ``name`` (no default), so nothing is sent and the run stops with 4."""
     log = tmp_path / "traffic.jsonl"
-    done = run(
-        tmp_path, "call", "trigger-elicitation-request", "--elicit", policy, "--log", str(log)
-    )
+    done = run("call", "trigger-elicitation-request", "--elicit", policy, "--log", str(log))
     assert done.returncode == code, done.stderr[-3000:]
     answers = [
         entry["message"]["result"]
@@ -99,10 +97,10 @@ def test_call_answers_by_policy(
         assert f'"action": "{action}"' in done.stdout
 
 
-def test_list_on_2026_says_the_server_refused_server_discover(peers: None, tmp_path: Path) -> None:
+def test_list_on_2026_says_the_server_refused_server_discover(peers: None, run: Run) -> None:
     """server-everything speaks only 2025-11-25: pinned to 2026-07-28 it refuses
     ``server/discover`` and every listing fails on the 2026 fields its answers lack. The run
     says why first, and how to connect instead."""
-    done = run(tmp_path, "list", "--mode", "2026-07-28")
+    done = run("list", "--mode", "2026-07-28")
     assert "refused server/discover (-32601 Method not found)" in done.stderr, done.stderr
     assert "mode auto (the default)" in done.stderr
