@@ -1,7 +1,8 @@
 """What ``mcp-tui call`` says and exits with when the server fails: a crash mid-call is exit 3
 with the server's exit status (never a JSON-RPC error it did not send), and a failed call whose
 server wrote a traceback names the exception (``tests/fixtures/failing_server.py``, the ``mcp``
-2.3 SDK)."""
+2.3 SDK). The command runs in this process (``tests/cli_in_process.py``): the server is the
+child that crashes, not mcp-tui."""
 
 from __future__ import annotations
 
@@ -9,17 +10,29 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Protocol
+
+import pytest
+
+from tests.cli_in_process import run_mcp_tui
 
 SERVER = Path(__file__).resolve().parents[1] / "fixtures" / "failing_server.py"
 
 
-def call(tool: str, *options: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "mcp_tui", "call", tool, "--timeout", "60", *options]
-    command += ["--", sys.executable, str(SERVER)]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+class Call(Protocol):
+    def __call__(self, tool: str, *options: str) -> subprocess.CompletedProcess[str]: ...
 
 
-def test_a_server_that_exits_mid_call_is_exit_3_with_its_status() -> None:
+@pytest.fixture
+def call(capfd: pytest.CaptureFixture[str]) -> Call:
+    def run(tool: str, *options: str) -> subprocess.CompletedProcess[str]:
+        argv = ["call", tool, "--timeout", "60", *options, "--", sys.executable, str(SERVER)]
+        return run_mcp_tui(capfd, argv)
+
+    return run
+
+
+def test_a_server_that_exits_mid_call_is_exit_3_with_its_status(call: Call) -> None:
     done = call("crash")
     assert done.returncode == 3, done.stderr
     assert "exited with status 3 during the call" in done.stderr
@@ -27,7 +40,7 @@ def test_a_server_that_exits_mid_call_is_exit_3_with_its_status() -> None:
     assert "the call failed" not in done.stderr
 
 
-def test_json_does_not_print_a_crash_as_an_answer() -> None:
+def test_json_does_not_print_a_crash_as_an_answer(call: Call) -> None:
     done = call("crash", "--json", "-q")
     assert done.returncode == 3
     assert done.stdout == ""  # no {"error": {"code": -32000, ...}} the server never sent
@@ -36,13 +49,13 @@ def test_json_does_not_print_a_crash_as_an_answer() -> None:
     assert "about to exit: the disk is full" in done.stderr
 
 
-def test_a_server_killed_by_a_signal_names_it() -> None:
+def test_a_server_killed_by_a_signal_names_it(call: Call) -> None:
     done = call("killed", "-q")
     assert done.returncode == 3
     assert "was killed by signal 9 (SIGKILL) during the call" in done.stderr
 
 
-def test_a_failed_call_names_the_exception_the_server_wrote_to_stderr() -> None:
+def test_a_failed_call_names_the_exception_the_server_wrote_to_stderr(call: Call) -> None:
     done = call("boom", "-q")
     assert done.returncode == 1
     assert done.stdout.startswith("Error executing tool boom")
@@ -52,7 +65,7 @@ def test_a_failed_call_names_the_exception_the_server_wrote_to_stderr() -> None:
     )
 
 
-def test_a_call_that_works_says_nothing_of_stderr() -> None:
+def test_a_call_that_works_says_nothing_of_stderr(call: Call) -> None:
     done = call("chatty", "-q", "--json")
     assert done.returncode == 0
     assert json.loads(done.stdout)["content"][0]["text"] == "fine"

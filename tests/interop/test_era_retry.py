@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -21,6 +20,7 @@ from mcp_tui.config.options import AppOptions, ToolCallRequest
 from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.elicitation_form import ElicitationScreen
+from tests.cli_in_process import run_mcp_tui
 from tests.interop.python_peers import require_python_peer
 from tests.interop.tui_driver import quit_app, wait_for
 
@@ -34,15 +34,24 @@ def server_command() -> list[str]:
     return [str(require_python_peer("mcp2")), str(SERVER)]
 
 
-def call(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "mcp_tui", "call", "confirm_order", "--args"]
-    command += ['{"item": "tea"}', "--elicit", "accept-defaults", "--timeout", "120"]
-    command += ["--log", str(tmp_path / "traffic.jsonl"), *options, "--", *server_command()]
-    return subprocess.run(command, capture_output=True, text=True, timeout=180)
+class Call(Protocol):
+    def __call__(self, *options: str) -> subprocess.CompletedProcess[str]: ...
 
 
-def test_call_redoes_a_2026_only_tool_on_2026(tmp_path: Path) -> None:
-    done = call(tmp_path)
+@pytest.fixture
+def call(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> Call:
+    """``mcp-tui call confirm_order ... -- SERVER``, in this process (tests/cli_in_process.py)."""
+
+    def run(*options: str) -> subprocess.CompletedProcess[str]:
+        argv = ["call", "confirm_order", "--args", '{"item": "tea"}', "--elicit"]
+        argv += ["accept-defaults", "--timeout", "120", "--log", str(tmp_path / "traffic.jsonl")]
+        return run_mcp_tui(capfd, [*argv, *options, "--", *server_command()])
+
+    return run
+
+
+def test_call_redoes_a_2026_only_tool_on_2026(call: Call) -> None:
+    done = call()
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {
         "item": "tea",
@@ -53,16 +62,16 @@ def test_call_redoes_a_2026_only_tool_on_2026(tmp_path: Path) -> None:
     assert "Handler returned an invalid result" in done.stderr  # why it was called again
 
 
-def test_call_json_prints_the_2026_result(tmp_path: Path) -> None:
-    done = call(tmp_path, "--json")
+def test_call_json_prints_the_2026_result(call: Call) -> None:
+    done = call("--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["isError"] is False
     assert json.loads(result["content"][0]["text"])["content"] == {"quantity": 1}
 
 
-def test_mode_legacy_still_forces_the_old_era(tmp_path: Path) -> None:
-    done = call(tmp_path, "--mode", "legacy")
+def test_mode_legacy_still_forces_the_old_era(call: Call) -> None:
+    done = call("--mode", "legacy")
     assert done.returncode == 1
     assert RETRIED not in done.stderr
     assert "try --mode 2026-07-28" in done.stderr

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import pytest
 
-from mcp_tui.cli import main as cli
+from tests.cli_in_process import run_mcp_tui
 from tests.interop.interop_peers import EVERYTHING_JS, node_command
 
 pytestmark = pytest.mark.interop
@@ -31,19 +31,14 @@ class Run(Protocol):
 
 
 @pytest.fixture
-def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
-    """``mcp-tui ARGV -- server-everything stdio`` from an empty folder, as from a shell, run by
-    the CLI's ``main`` in this process (a child Python would only import the SDK again; the
-    command's own process start is ``tests/cli/test_headless.py``'s); returns the exit code and
-    output as a finished process would."""
+def run(tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
+    """``mcp-tui ARGV -- server-everything stdio`` from an empty folder, as from a shell, in this
+    process (``tests/cli_in_process.py``)."""
     monkeypatch.chdir(tmp_path)
 
     def run(*argv: str) -> subprocess.CompletedProcess[str]:
         args = [*argv, "--timeout", str(TIMEOUT), "--", *node_command(EVERYTHING_JS, "stdio")]
-        capsys.readouterr()
-        code = cli.main(args)
-        out, err = capsys.readouterr()
-        return subprocess.CompletedProcess(["mcp-tui", *args], code, out, err)
+        return run_mcp_tui(capfd, args)
 
     return run
 

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import pytest
 
-from mcp_tui.cli import main as cli
+from tests.cli_in_process import run_mcp_tui
 from tests.interop.framework_servers import (
     ALL,
     FASTMCP4,
@@ -49,13 +49,11 @@ class Call(Protocol):
 
 @pytest.fixture
 def call(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> Call:
     """``mcp-tui call TOOL [OPTIONS] --log LOG -- SERVER`` (the default mode unless OPTIONS has
-    ``--mode``), run by the CLI's ``main`` in this process, from the repository root; returns
-    its exit code and output as a finished process would, and the traffic log. The server is a
-    child process as under the real command; the command's own start-up is
-    ``tests/cli/test_headless.py``'s."""
+    ``--mode``), from the repository root, in this process (``tests/cli_in_process.py``);
+    returns the finished command and the traffic log."""
     monkeypatch.chdir(REPO_ROOT)
 
     def run(
@@ -67,10 +65,7 @@ def call(
             answers_file = tmp_path / f"{tool}-answers.json"
             answers_file.write_text(json.dumps(answers), encoding="utf-8")
             argv += ["--answers", str(answers_file)]
-        capsys.readouterr()
-        code = cli.main([*argv, "--", *framework.command()])
-        out, err = capsys.readouterr()
-        return subprocess.CompletedProcess(["mcp-tui", *argv], code, out, err), log
+        return run_mcp_tui(capfd, [*argv, "--", *framework.command()]), log
 
     return run
 
