@@ -216,11 +216,14 @@ async def test_malformed_lines_and_non_json_on_stdout(tmp_path: Path) -> None:
     app = server.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: transcript_text(app).count("not a JSON-RPC") >= 5, 30)
+        # The lines arrive in order but are told as they are read: wait for the last one's notice
+        # (a count of notices was reached before it under load, other lines giving more than one).
+        last = '(JSON that is not a JSON-RPC 2.0 message): {"jsonrpc": "1.0"'
+        await wait_for(pilot, lambda: last in transcript_text(app), 30)
         text = transcript_text(app)
         assert "(a line that is not JSON): this is not json \\e]0;pwned\\x07" in text
         assert "(a line that is not JSON): \\x00\\x01\\x02" in text
-        assert '(JSON that is not a JSON-RPC 2.0 message): {"jsonrpc": "1.0"' in text
+        assert text.count("not a JSON-RPC") >= 5, text
         assert "\x1b" not in text and "pydantic" not in text
         # The connection survived: a tool call still works.
         session_of(app).calls.call_tool("evil", "hello", {"name": "again"})
