@@ -26,6 +26,9 @@ def run_mcp_tui(
 ) -> subprocess.CompletedProcess[str]:
     """``mcp-tui *argv``: its exit code, stdout and stderr, as ``subprocess.run`` returns them."""
     capture.readouterr()  # what the test printed before is not the command's
-    code = main(list(argv))
+    try:
+        code = main(list(argv))
+    except SystemExit as exit:  # argparse's own usage errors, as a child would exit
+        code = exit.code if isinstance(exit.code, int) else 1
     out, err = capture.readouterr()
     return subprocess.CompletedProcess(["mcp-tui", *argv], code, out, err)

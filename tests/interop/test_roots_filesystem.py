@@ -12,9 +12,7 @@ keys. Headless:
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +22,7 @@ from mcp_tui.config.servers import ServerSpec, StdioTarget
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.roots_dialog import RootsScreen
+from tests.cli_in_process import run_mcp_tui
 from tests.interop.interop_peers import FILESYSTEM_JS, LOOPBACK_PRELOAD, NODE
 from tests.interop.tui_driver import quit_app, result_text, tool_results, wait_for
 
@@ -112,36 +111,39 @@ async def test_default_root_then_a_root_added_in_the_dialog(
     ]
 
 
-def headless(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "mcp_tui", "call", *args, "--mode", "legacy", "--timeout"]
-    command += ["120", "-q", "--", *filesystem().describe().split(" ")]
-    env = dict(os.environ)
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=180)
+def headless(capfd: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``mcp-tui call ARGS --mode legacy -q -- server-filesystem`` from the working directory
+    (server-filesystem inherits it), in this process (``tests/cli_in_process.py``)."""
+    argv = ["call", *args, "--mode", "legacy", "--timeout", "120", "-q", "--"]
+    return run_mcp_tui(capfd, [*argv, *filesystem().describe().split(" ")])
 
 
-def test_headless_call_with_the_default_root_and_with_root(peers: None, tmp_path: Path) -> None:
+def test_headless_call_with_the_default_root_and_with_root(
+    peers: None, tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     home, extra = two_directories(tmp_path)
-    done = headless("read_text_file", "--args", json.dumps({"path": "notes.txt"}), cwd=home)
+    monkeypatch.chdir(home)
+    done = headless(capfd, "read_text_file", "--args", json.dumps({"path": "notes.txt"}))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "in the default root\n\n"
     args = json.dumps({"path": str(extra / "more.txt")})
-    refused = headless("read_text_file", "--args", args, cwd=home)
+    refused = headless(capfd, "read_text_file", "--args", args)
     assert refused.returncode == 1 and "Access denied" in refused.stdout
-    done = headless("read_text_file", "--args", args, "--root", str(extra), cwd=home)
+    done = headless(capfd, "read_text_file", "--args", args, "--root", str(extra))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "in the added root\n\n"
 
 
-def test_a_server_started_with_a_directory_keeps_it(peers: None, tmp_path: Path) -> None:
+def test_a_server_started_with_a_directory_keeps_it(
+    peers: None, tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``mcp-tui call list_allowed_directories -- server-filesystem DIR`` run from another
     directory: the server keeps DIR. Offering the working directory by default made it replace
     DIR with the directory mcp-tui happened to be started in."""
     home, extra = two_directories(tmp_path)
-    command = [sys.executable, "-m", "mcp_tui", "call", "list_allowed_directories", "--mode"]
-    command += ["legacy", "--timeout", "120", "--", *filesystem().describe().split(" ")]
-    done = subprocess.run(
-        [*command, str(extra)], cwd=home, capture_output=True, text=True, timeout=180
-    )
+    monkeypatch.chdir(home)
+    argv = ["call", "list_allowed_directories", "--mode", "legacy", "--timeout", "120", "--"]
+    done = run_mcp_tui(capfd, [*argv, *filesystem().describe().split(" "), str(extra)])
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"Allowed directories:\n{extra}\n"
     # mcp-tui says why it offered nothing, and how to offer roots after all.
@@ -149,23 +151,21 @@ def test_a_server_started_with_a_directory_keeps_it(peers: None, tmp_path: Path)
     assert "--root" in done.stderr
 
 
-def test_no_roots_offers_nothing(peers: None, tmp_path: Path) -> None:
+def test_no_roots_offers_nothing(
+    peers: None, tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``--no-roots``: the server is offered an empty list, so server-filesystem started with no
     directory (which would take the working directory by default) has none at all."""
     home, _extra = two_directories(tmp_path)
-    command = [sys.executable, "-m", "mcp_tui", "call", "list_allowed_directories", "--mode"]
-    command += ["legacy", "--timeout", "120", "--", *filesystem().describe().split(" ")]
-    default = subprocess.run(command, cwd=home, capture_output=True, text=True, timeout=180)
+    monkeypatch.chdir(home)
+    argv = ["call", "list_allowed_directories", "--mode", "legacy", "--timeout", "120", "--"]
+    argv += filesystem().describe().split(" ")
+    default = run_mcp_tui(capfd, argv)
     assert default.stdout == f"Allowed directories:\n{home}\n", default.stderr
-    command.insert(4, "--no-roots")
-    done = subprocess.run(command, cwd=home, capture_output=True, text=True, timeout=180)
+    argv.insert(1, "--no-roots")
+    done = run_mcp_tui(capfd, argv)
     assert str(home) not in done.stdout, done.stderr
     assert "sent 0: none" in done.stderr
     # --no-roots and --root together make no sense.
-    clash = subprocess.run(
-        [sys.executable, "-m", "mcp_tui", "call", "x", "--no-roots", "--root", str(home), "--demo"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    clash = run_mcp_tui(capfd, ["call", "x", "--no-roots", "--root", str(home), "--demo"])
     assert clash.returncode == 2 and "--no-roots" in clash.stderr
