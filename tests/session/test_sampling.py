@@ -1,9 +1,16 @@
 """Sampling (``sampling/createMessage``) end to end on both protocol eras: what the server gets is
-exactly the person's reply; decline, cancel, policies, the shared gate, and what is shown."""
+exactly the person's reply; decline, cancel, policies, the shared gate, and what is shown.
+
+The fixture server (``tests/fixtures/elicit_server.py``) runs as a stdio child for the first test,
+both eras; the others serve the same server from this process over Streamable HTTP
+(``session_testkit.http_fixture``): what they prove is the same whatever carries the request, and a
+child per test would import the SDK again (~0.7 s of CPU each)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
@@ -19,6 +26,7 @@ from tests.session.session_testkit import (
     Recorder,
     ScriptedHandler,
     connected,
+    http_fixture,
     stdio_spec,
 )
 
@@ -51,8 +59,16 @@ class Sampler(ScriptedHandler):
 
 
 def spec(mode: str, policy: SamplingPolicy = "ask") -> ServerSpec:
+    """The fixture server as a stdio child."""
     base = stdio_spec(ELICIT_SERVER, mode=mode)  # type: ignore[arg-type]
     return ServerSpec(base.name, base.target, base.mode, sampling=policy)
+
+
+@asynccontextmanager
+async def served(mode: str, policy: SamplingPolicy = "ask") -> AsyncIterator[ServerSpec]:
+    """The fixture server served from this process over Streamable HTTP, for one test."""
+    async with http_fixture() as target:
+        yield ServerSpec("fx", target, mode, sampling=policy)  # type: ignore[arg-type]
 
 
 def echoed(outcome: CallOutcome) -> dict[str, Any]:
@@ -90,12 +106,15 @@ async def test_the_reply_reaches_the_server_exactly(mode: str, version: str) -> 
 
 async def test_the_capability_is_advertised_only_with_a_sampling_handler() -> None:
     recorder = Recorder()
-    async with connected(spec("legacy"), Sampler(None), recorder, traffic_log=None):
+    async with (
+        served("legacy") as server,
+        connected(server, Sampler(None), recorder, traffic_log=None),
+    ):
         pass
     sent = [e.message for e in recorder.events if getattr(e, "method", None) == "initialize"]
     assert sent and sent[0]["params"]["capabilities"].get("sampling") == {"tools": {}}
     recorder = Recorder()
-    async with connected(spec("legacy"), ScriptedHandler(), recorder):
+    async with served("legacy") as server, connected(server, ScriptedHandler(), recorder):
         pass
     sent = [e.message for e in recorder.events if getattr(e, "method", None) == "initialize"]
     assert "sampling" not in sent[0]["params"]["capabilities"]
@@ -104,7 +123,7 @@ async def test_the_capability_is_advertised_only_with_a_sampling_handler() -> No
 @pytest.mark.parametrize("action", ["decline", "cancel"])
 async def test_decline_and_cancel_are_the_rejection_error(action: str) -> None:
     handler = Sampler(SamplingOutcome(action))  # type: ignore[arg-type]
-    async with connected(spec("legacy"), handler) as conn:
+    async with served("legacy") as server, connected(server, handler) as conn:
         outcome = await conn.call_tool("sample", {})
     answer = echoed(outcome)
     assert answer["code"] == -1
@@ -115,7 +134,7 @@ async def test_decline_and_cancel_are_the_rejection_error(action: str) -> None:
 @pytest.mark.parametrize("text", ["", "  \n\t "])
 async def test_a_blank_reply_is_never_sent_as_the_models_answer(text: str) -> None:
     handler, recorder = Sampler(SamplingOutcome("accept", text, model="me")), Recorder()
-    async with connected(spec("legacy"), handler, recorder) as conn:
+    async with served("legacy") as server, connected(server, handler, recorder) as conn:
         outcome = await conn.call_tool("sample", {})
     assert echoed(outcome)["code"] == -1  # the rejection error, no assistant message
     notice = await recorder.wait_for(Notice, lambda n: "sampling reply was blank" in n.text)
@@ -125,7 +144,7 @@ async def test_a_blank_reply_is_never_sent_as_the_models_answer(text: str) -> No
 @pytest.mark.parametrize("policy", ["decline", "cancel"])
 async def test_policy_answers_at_once_with_a_notice(policy: SamplingPolicy) -> None:
     handler, recorder = Sampler(None), Recorder()
-    async with connected(spec("legacy", policy), handler, recorder) as conn:
+    async with served("legacy", policy) as server, connected(server, handler, recorder) as conn:
         with anyio.fail_after(30):  # a policy that asked would wait forever
             outcome = await conn.call_tool("sample", {})
     assert echoed(outcome)["code"] == -1
@@ -136,7 +155,7 @@ async def test_policy_answers_at_once_with_a_notice(policy: SamplingPolicy) -> N
 
 async def test_stop_asking_refuses_sampling_too() -> None:
     handler = Sampler(SamplingOutcome("accept", "never"))
-    async with connected(spec("legacy"), handler) as conn:
+    async with served("legacy") as server, connected(server, handler) as conn:
         conn.set_elicitation_paused(True)
         with anyio.fail_after(30):
             outcome = await conn.call_tool("sample", {})
@@ -146,7 +165,11 @@ async def test_stop_asking_refuses_sampling_too() -> None:
 
 async def test_withdrawn_request_cancels_the_handler() -> None:
     handler = Sampler(None)
-    async with connected(spec("legacy"), handler) as conn, anyio.create_task_group() as tg:
+    async with (
+        served("legacy") as server,
+        connected(server, handler) as conn,
+        anyio.create_task_group() as tg,
+    ):
         tg.start_soon(conn.call_tool, "sample", {})
         with anyio.fail_after(20):
             await handler.sampling_open.wait()
@@ -192,7 +215,7 @@ async def test_a_tool_use_reply_reaches_the_server(mode: str, version: str) -> N
     use = ToolUse("get_weather", {"city": "Oslo"})
     handler = Sampler(SamplingOutcome("accept", "Let me look.", "me", "toolUse", tool_use=use))
     recorder = Recorder()
-    async with connected(spec(mode), handler, recorder) as conn:
+    async with served(mode) as server, connected(server, handler, recorder) as conn:
         outcome = await conn.call_tool("sample", {"tools": True})
     answer = echoed(outcome)
     assert answer["stopReason"] == "toolUse" and answer["model"] == "me"
