@@ -1,6 +1,11 @@
 """The chat through the real app on the bundled demo server, with a model that is a real HTTP
 server on 127.0.0.1 speaking the OpenAI-compatible API (``fake_openai``), scripted here.
 
+The demo is a fresh one per test (``build_server()``), served from the test's process over
+Streamable HTTP on 127.0.0.1: what the chat does with a server's tools does not depend on the
+transport, and a stdio child per test imported the SDK again (the demo over stdio through the
+real app is ``tests/ui/app/test_demo_tui.py``'s).
+
 The model calls the demo's ``delete_project``, the user approves the call, the tool's elicitation
 form opens over the chat and is filled through Pilot, and the model's next request carries the
 tool's result. Also: a denied call never reaches the server, "always" allows that one tool and no
@@ -21,6 +26,8 @@ import pytest
 
 from mcp_tui.config.chat_settings import ChatSettings, ProviderKind
 from mcp_tui.config.options import AppOptions
+from mcp_tui.config.servers import HttpTarget, ServerSpec
+from mcp_tui.demo.server import build_server
 from mcp_tui.session.events import ConnectionState
 from mcp_tui.ui.app import McpTuiApp
 from mcp_tui.ui.screens.chat_screen import ChatScreen
@@ -28,7 +35,8 @@ from mcp_tui.ui.screens.confirm import ConfirmScreen
 from mcp_tui.ui.screens.url_consent import UrlConsentScreen
 from mcp_tui.ui.widgets.chat_blocks import ModelBlock, ToolBlock, UserBlock
 from tests.chat.fake_openai import FakeOpenAI, Reply, ToolCall, fake_openai
-from tests.ui.demo_tui_kit import DemoRun, demo_spec, next_form, row, traffic, wait_until
+from tests.session.session_testkit import serve_http
+from tests.ui.demo_tui_kit import DemoRun, next_form, row, traffic, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -52,26 +60,33 @@ async def chat_app(
         )
         log = tmp_path / "traffic.jsonl"
         options = AppOptions(traffic_log=log, stderr_log=tmp_path / "stderr.log", chat=settings)
-        app = McpTuiApp([demo_spec("legacy", "chat-test")], options)
-        async with app.run_test(size=(100, 32)) as pilot:
-            entry = app.entries["demo"]
-            await wait_until(pilot, lambda: entry.state is ConnectionState.READY, "demo ready")
-            await wait_until(pilot, lambda: entry.tools, "the demo's tools")
-            await wait_until(
-                pilot, lambda: app.session and app.session.areas.panels_ready, "panels"
-            )
-            await pilot.press("m")
-            screen = await wait_until(
-                pilot, lambda: app.screen if isinstance(app.screen, ChatScreen) else None, "chat"
-            )
-            run = DemoRun(app, pilot, log, "2025-11-25", "chat-test")
-            yield run, fake, screen
-            await pilot.press("ctrl+q")
-            await wait_until(
-                pilot, lambda: isinstance(app.screen, ConfirmScreen) or not app.is_running, "quit"
-            )
-            if app.is_running:
-                await pilot.press("y")
+        demo = build_server()
+        async with serve_http(demo.streamable_http_app()) as port:
+            spec = ServerSpec("demo", HttpTarget(f"http://127.0.0.1:{port}/mcp"), mode="legacy")
+            app = McpTuiApp([spec], options)
+            async with app.run_test(size=(100, 32)) as pilot:
+                entry = app.entries["demo"]
+                await wait_until(pilot, lambda: entry.state is ConnectionState.READY, "demo ready")
+                await wait_until(pilot, lambda: entry.tools, "the demo's tools")
+                await wait_until(
+                    pilot, lambda: app.session and app.session.areas.panels_ready, "panels"
+                )
+                await pilot.press("m")
+                screen = await wait_until(
+                    pilot,
+                    lambda: app.screen if isinstance(app.screen, ChatScreen) else None,
+                    "chat",
+                )
+                run = DemoRun(app, pilot, log, "2025-11-25", "chat-test")
+                yield run, fake, screen
+                await pilot.press("ctrl+q")
+                await wait_until(
+                    pilot,
+                    lambda: isinstance(app.screen, ConfirmScreen) or not app.is_running,
+                    "quit",
+                )
+                if app.is_running:
+                    await pilot.press("y")
 
 
 async def say(run: DemoRun, text: str) -> None:
